@@ -1,0 +1,45 @@
+# Makefile - builds the C core on its own: build/libsdui.a, build/sdui.pc,
+# and the C tests (`make test`).  Used by C/JNI users and the fuzzers; the
+# Swift package compiles the same csrc/ files itself.
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -D_POSIX_C_SOURCE=200809L
+CPPFLAGS += -Iinclude
+LIBS    = -ljansson -ldeflate -lpthread
+PREFIX  ?= /usr/local
+BUILD   ?= build
+
+SRCS = $(wildcard csrc/*.c)
+OBJS = $(SRCS:csrc/%.c=$(BUILD)/obj/%.o)
+TESTS = $(patsubst Tests/C/%.c,$(BUILD)/%,$(filter-out Tests/C/check.c,$(wildcard Tests/C/test_*.c)))
+
+all: $(BUILD)/libsdui.a $(BUILD)/sdui.pc
+
+$(BUILD)/obj/%.o: csrc/%.c $(wildcard include/sdui/*.h) csrc/internal.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libsdui.a: $(OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/sdui.pc: sdui.pc.in
+	@mkdir -p $(BUILD)
+	sed -e 's|@PREFIX@|$(PREFIX)|' $< > $@
+
+$(BUILD)/test_%: Tests/C/test_%.c Tests/C/check.h $(BUILD)/libsdui.a
+	$(CC) $(CPPFLAGS) -ITests/C $(CFLAGS) $< $(BUILD)/libsdui.a $(LIBS) -lz -o $@
+
+test: $(TESTS)
+	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/sdui
+	install -m 644 $(BUILD)/libsdui.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(BUILD)/sdui.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 include/sdui/*.h $(DESTDIR)$(PREFIX)/include/sdui/
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all test install clean

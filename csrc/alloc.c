@@ -1,0 +1,73 @@
+/*
+ * alloc.c - the allocator hook, and the routing of jansson's and libdeflate's
+ * allocations through it.
+ */
+#include <stdlib.h>
+
+#include <jansson.h>
+#include <libdeflate.h>
+
+#include "internal.h"
+
+static void *default_malloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return malloc(size ? size : 1);
+}
+
+static void *default_realloc(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    return realloc(ptr, size ? size : 1);
+}
+
+static void default_free(void *ctx, void *ptr)
+{
+    (void)ctx;
+    free(ptr);
+}
+
+static sdui_allocator current = {
+    default_malloc, default_realloc, default_free, NULL,
+};
+
+/* Trampolines for the libraries whose hooks take no context. */
+static void *lib_malloc(size_t size) { return sdui_malloc(size); }
+static void lib_free(void *ptr) { sdui_free(ptr); }
+
+/* Installs an allocator or restores the default (see alloc.h). */
+void sdui_set_allocator(const sdui_allocator *a)
+{
+    if (a) {
+        assert(a->malloc_fn && a->realloc_fn && a->free_fn);
+        current = *a;
+        json_set_alloc_funcs(lib_malloc, lib_free);
+        libdeflate_set_memory_allocator(lib_malloc, lib_free);
+    } else {
+        current.malloc_fn = default_malloc;
+        current.realloc_fn = default_realloc;
+        current.free_fn = default_free;
+        current.ctx = NULL;
+        json_set_alloc_funcs(malloc, free);
+        libdeflate_set_memory_allocator(malloc, free);
+    }
+}
+
+/* Allocates size bytes through the hook. */
+void *sdui_malloc(size_t size)
+{
+    return current.malloc_fn(current.ctx, size);
+}
+
+/* Resizes through the hook. */
+void *sdui_realloc(void *ptr, size_t size)
+{
+    return current.realloc_fn(current.ctx, ptr, size);
+}
+
+/* Frees through the hook; NULL is a no-op. */
+void sdui_free(void *ptr)
+{
+    if (ptr)
+        current.free_fn(current.ctx, ptr);
+}

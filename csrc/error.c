@@ -1,0 +1,131 @@
+/*
+ * error.c - status names, error records and the default limits.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const status_names[] = {
+#define SDUI_STATUS_NAME_(name, text) text,
+    SDUI_STATUS_MAP(SDUI_STATUS_NAME_)
+#undef SDUI_STATUS_NAME_
+};
+
+/* Category name of a status from the one table in error.h. */
+const char *sdui_status_name(sdui_status status)
+{
+    if ((unsigned)status >= (unsigned)SDUI_STATUS_COUNT_)
+        return "unknown";
+    return status_names[status];
+}
+
+/* Resets an error record. */
+void sdui_error_clear(sdui_error *err)
+{
+    if (!err)
+        return;
+    err->status = SDUI_OK;
+    err->offset = -1;
+    err->line = 0;
+    err->column = 0;
+    err->message[0] = '\0';
+}
+
+/* Formats the message into err; shared by the two failure helpers. */
+static void set_message(sdui_error *err, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(err->message, sizeof err->message, fmt, ap);
+    if (n < 0)
+        err->message[0] = '\0';
+}
+
+/* Records a failure without a text position. */
+sdui_status sdui__fail(sdui_error *err, sdui_status status, long long offset,
+                       const char *fmt, ...)
+{
+    assert(status != SDUI_OK);
+    if (err) {
+        va_list ap;
+        err->status = status;
+        err->offset = offset;
+        err->line = 0;
+        err->column = 0;
+        va_start(ap, fmt);
+        set_message(err, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+/* Records a failure at a byte offset of a JSON text, with line:column. */
+sdui_status sdui__fail_at(sdui_error *err, sdui_status status,
+                          const char *text, size_t len, size_t offset,
+                          const char *fmt, ...)
+{
+    assert(status != SDUI_OK);
+    if (err) {
+        va_list ap;
+        if (offset > len)
+            offset = len;
+        err->status = status;
+        err->offset = (long long)offset;
+        sdui_json_position(text, len, offset, &err->line, &err->column);
+        va_start(ap, fmt);
+        set_message(err, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+/* Records an allocation failure. */
+sdui_status sdui__oom(sdui_error *err)
+{
+    return sdui__fail(err, SDUI_OOM, -1, "out of memory");
+}
+
+/* Fills the default limits. */
+void sdui_limits_default(sdui_limits *out)
+{
+    assert(out);
+    out->max_compressed_bytes = SDUI_DEFAULT_MAX_COMPRESSED_BYTES;
+    out->max_inflated_bytes = SDUI_DEFAULT_MAX_INFLATED_BYTES;
+    out->max_token_bytes = SDUI_DEFAULT_MAX_TOKEN_BYTES;
+    out->max_depth = SDUI_DEFAULT_MAX_DEPTH;
+    out->max_tokens = SDUI_DEFAULT_MAX_TOKENS;
+}
+
+/* The caller's limits, or a static copy of the defaults. */
+const sdui_limits *sdui__limits_or_default(const sdui_limits *limits)
+{
+    static const sdui_limits defaults = {
+        SDUI_DEFAULT_MAX_COMPRESSED_BYTES, SDUI_DEFAULT_MAX_INFLATED_BYTES,
+        SDUI_DEFAULT_MAX_TOKEN_BYTES,      SDUI_DEFAULT_MAX_DEPTH,
+        SDUI_DEFAULT_MAX_TOKENS,
+    };
+    return limits ? limits : &defaults;
+}
+
+/*
+ * FNV-1a over 8-byte words with a final avalanche: cheap for the short ids
+ * of tokens, and well spread in the low bits that the tables mask with.
+ */
+uint64_t sdui__hash(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)len;
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0x100000001b3ULL;
+        h ^= h >> 29;
+        p += 8;
+        len -= 8;
+    }
+    while (len--)
+        h = (h ^ *p++) * 0x100000001b3ULL;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}

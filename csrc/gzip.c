@@ -1,0 +1,282 @@
+/*
+ * gzip.c - bounded gzip decoding and encoding (RFC 1952) over libdeflate.
+ *
+ * Headers and trailers are parsed here, so every flag and every failure gets
+ * its own message and offset; the deflate data itself is inflated by
+ * libdeflate, which works on whole buffers.  The output buffer starts at the
+ * size the last member's ISIZE announces (exact for a single-member pack, so
+ * memory stays at the JSON size) and doubles, up to the limit, when a member
+ * needs more; a member that does not fit under the limit is a limit error,
+ * so a gzip bomb costs at most the limit in memory and about twice the limit
+ * in inflate work.
+ */
+#include <string.h>
+
+#include <libdeflate.h>
+
+#include "internal.h"
+
+enum {
+    GZ_FTEXT = 1,
+    GZ_FHCRC = 2,
+    GZ_FEXTRA = 4,
+    GZ_FNAME = 8,
+    GZ_FCOMMENT = 16,
+    GZ_FRESERVED = 0xE0
+};
+
+/* Little-endian reads. */
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+static unsigned le16(const unsigned char *p)
+{
+    return (unsigned)p[0] | (unsigned)p[1] << 8;
+}
+
+/* CRC-32 as gzip defines it. */
+uint32_t sdui_crc32(uint32_t crc, const void *data, size_t len)
+{
+    return libdeflate_crc32(crc, data, len);
+}
+
+/* Fails with a gzip error at a compressed-byte offset. */
+#define gz_fail(err, at, ...) \
+    sdui__fail((err), SDUI_GZIP, (long long)(at), __VA_ARGS__)
+
+/*
+ * Parses the member header at in[pos]; on success stores the offset of the
+ * deflate data in *data_pos.
+ */
+static sdui_status parse_header(const unsigned char *in, size_t len,
+                                size_t pos, unsigned member,
+                                size_t *data_pos, sdui_error *err)
+{
+    size_t start = pos;
+    unsigned flg;
+    if (len - pos < 2 || in[pos] != 0x1f || in[pos + 1] != 0x8b) {
+        if (member == 0)
+            return gz_fail(err, pos, "not a gzip file (bad magic bytes)");
+        return gz_fail(err, pos,
+                       "trailing garbage after gzip member %u (%zu bytes)",
+                       member, len - pos);
+    }
+    if (len - pos < 10)
+        return gz_fail(err, len, "truncated header of gzip member %u",
+                           member + 1);
+    if (in[pos + 2] != 8)
+        return gz_fail(err, pos + 2,
+                       "member %u: unsupported compression method %zu",
+                       member + 1, (size_t)in[pos + 2]);
+    flg = in[pos + 3];
+    if (flg & GZ_FRESERVED)
+        return gz_fail(err, pos + 3,
+                       "member %u: reserved header flags set (0x%zx)",
+                       member + 1, (size_t)flg);
+    pos += 10;
+    if (flg & GZ_FEXTRA) {
+        size_t xlen;
+        if (len - pos < 2)
+            return gz_fail(err, len, "member %u: truncated FEXTRA field",
+                           member + 1);
+        xlen = le16(in + pos);
+        if (len - pos - 2 < xlen)
+            return gz_fail(err, len,
+                           "member %u: truncated FEXTRA field of %zu bytes",
+                           member + 1, xlen);
+        pos += 2 + xlen;
+    }
+    if (flg & GZ_FNAME) {
+        const unsigned char *z = memchr(in + pos, 0, len - pos);
+        if (!z)
+            return gz_fail(err, len, "member %u: unterminated FNAME field",
+                           member + 1);
+        pos = (size_t)(z - in) + 1;
+    }
+    if (flg & GZ_FCOMMENT) {
+        const unsigned char *z = memchr(in + pos, 0, len - pos);
+        if (!z)
+            return gz_fail(err, len,
+                           "member %u: unterminated FCOMMENT field",
+                           member + 1);
+        pos = (size_t)(z - in) + 1;
+    }
+    if (flg & GZ_FHCRC) {
+        unsigned want;
+        if (len - pos < 2)
+            return gz_fail(err, len, "member %u: truncated header CRC",
+                           member + 1);
+        want = (unsigned)(sdui_crc32(0, in + start, pos - start) & 0xffffu);
+        if (le16(in + pos) != want)
+            return gz_fail(err, pos, "member %u: header CRC mismatch",
+                           member + 1);
+        pos += 2;
+    }
+    *data_pos = pos;
+    return SDUI_OK;
+}
+
+/* Grows *buf to at least need + 1 bytes (never past max + 1). */
+static sdui_status grow(char **buf, size_t *cap, size_t need, size_t max,
+                        sdui_error *err)
+{
+    size_t c = *cap;
+    char *nb;
+    while (c < need)
+        c = c > max / 2 ? max : c * 2;
+    if (c > max)
+        c = max;
+    nb = sdui_realloc(*buf, c + 1);
+    if (!nb)
+        return sdui__oom(err);
+    *buf = nb;
+    *cap = c;
+    return SDUI_OK;
+}
+
+/* Inflates every member into one buffer (gzip.h). */
+sdui_status sdui_gzip_decode(const void *data, size_t len, size_t max_out,
+                             char **out, size_t *out_len, unsigned *members,
+                             sdui_error *err)
+{
+    const unsigned char *in = data;
+    struct libdeflate_decompressor *d = NULL;
+    char *buf = NULL;
+    size_t cap, used = 0, pos = 0;
+    unsigned n = 0;
+    sdui_status st = SDUI_OK;
+
+    sdui_error_clear(err);
+    *out = NULL;
+    *out_len = 0;
+    if (len == 0)
+        return sdui__fail(err, SDUI_GZIP, 0, "empty input: not a gzip file");
+    if (!data)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "data is NULL");
+
+    cap = len >= 18 ? le32(in + len - 4) : 0;
+    if (cap < 4096)
+        cap = 4096;
+    if (cap > max_out)
+        cap = max_out;
+    buf = sdui_malloc(cap + 1);
+    d = libdeflate_alloc_decompressor();
+    if (!buf || !d) {
+        st = sdui__oom(err);
+        goto fail;
+    }
+
+    while (pos < len) {
+        size_t dpos = 0, in_n = 0, out_n = 0;
+        enum libdeflate_result r;
+        uint32_t crc;
+        st = parse_header(in, len, pos, n, &dpos, err);
+        if (st != SDUI_OK)
+            goto fail;
+        for (;;) {
+            r = libdeflate_deflate_decompress_ex(d, in + dpos, len - dpos,
+                                                 buf + used, cap - used,
+                                                 &in_n, &out_n);
+            if (r != LIBDEFLATE_INSUFFICIENT_SPACE)
+                break;
+            if (cap >= max_out) {
+                st = sdui__fail(err, SDUI_LIMIT, (long long)pos,
+                                "gzip member %u inflates past the limit of "
+                                "%zu bytes",
+                                n + 1, max_out);
+                goto fail;
+            }
+            st = grow(&buf, &cap, cap + 1, max_out, err);
+            if (st != SDUI_OK)
+                goto fail;
+        }
+        if (r != LIBDEFLATE_SUCCESS) {
+            st = gz_fail(err, dpos,
+                         "member %u: corrupt or truncated deflate data",
+                         n + 1);
+            goto fail;
+        }
+        dpos += in_n;
+        if (len - dpos < 8) {
+            st = gz_fail(err, len,
+                         "member %u: truncated (missing CRC-32/ISIZE "
+                         "trailer, %zu bytes left)",
+                         n + 1, len - dpos);
+            goto fail;
+        }
+        crc = sdui_crc32(0, buf + used, out_n);
+        if (le32(in + dpos) != crc) {
+            st = gz_fail(err, dpos, "member %u: CRC-32 mismatch", n + 1);
+            goto fail;
+        }
+        if (le32(in + dpos + 4) != (uint32_t)out_n) {
+            st = gz_fail(err, dpos + 4,
+                         "member %u: ISIZE mismatch (inflated %zu bytes)",
+                         n + 1, out_n);
+            goto fail;
+        }
+        used += out_n;
+        pos = dpos + 8;
+        n++;
+    }
+
+    libdeflate_free_decompressor(d);
+    if (cap - used > 4096) {
+        /* Return unused room, e.g. after a multi-member guess. */
+        char *nb = sdui_realloc(buf, used + 1);
+        if (nb)
+            buf = nb;
+    }
+    buf[used] = '\0';
+    *out = buf;
+    *out_len = used;
+    if (members)
+        *members = n;
+    return SDUI_OK;
+
+fail:
+    libdeflate_free_decompressor(d);
+    sdui_free(buf);
+    return st;
+}
+
+/* Compresses one gzip member with libdeflate (gzip.h). */
+sdui_status sdui_gzip_encode(const void *data, size_t len, int level,
+                             unsigned char **out, size_t *out_len,
+                             sdui_error *err)
+{
+    struct libdeflate_compressor *c;
+    unsigned char *buf;
+    size_t bound, n;
+    sdui_error_clear(err);
+    *out = NULL;
+    *out_len = 0;
+    if (level < 0)
+        level = 9;
+    if (level > 12)
+        return sdui__fail(err, SDUI_ARGUMENT, -1,
+                          "compression level %d is out of range 0-12", level);
+    if (!data && len)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "data is NULL");
+    c = libdeflate_alloc_compressor(level);
+    if (!c)
+        return sdui__oom(err);
+    bound = libdeflate_gzip_compress_bound(c, len);
+    buf = sdui_malloc(bound);
+    if (!buf) {
+        libdeflate_free_compressor(c);
+        return sdui__oom(err);
+    }
+    n = libdeflate_gzip_compress(c, data ? data : "", len, buf, bound);
+    libdeflate_free_compressor(c);
+    if (n == 0) {
+        sdui_free(buf);
+        return sdui__fail(err, SDUI_GZIP, -1, "compression failed");
+    }
+    *out = buf;
+    *out_len = n;
+    return SDUI_OK;
+}

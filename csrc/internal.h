@@ -1,0 +1,86 @@
+/*
+ * internal.h - declarations shared by the core's source files, not public.
+ */
+#ifndef SDUI_INTERNAL_H
+#define SDUI_INTERNAL_H
+
+#include <assert.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sdui/sdui.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SDUI_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SDUI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define SDUI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define SDUI_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define SDUI_ALWAYS_INLINE inline
+#define SDUI_LIKELY(x) (x)
+#define SDUI_UNLIKELY(x) (x)
+#define SDUI_PRINTF(f, a)
+#endif
+
+/* Fills err (if non-NULL) and returns status.  offset -1: no position. */
+sdui_status sdui__fail(sdui_error *err, sdui_status status, long long offset,
+                       const char *fmt, ...) SDUI_PRINTF(4, 5);
+
+/* Like sdui__fail, and computes line:column of offset in text. */
+sdui_status sdui__fail_at(sdui_error *err, sdui_status status,
+                          const char *text, size_t len, size_t offset,
+                          const char *fmt, ...) SDUI_PRINTF(6, 7);
+
+/* Shorthand for an allocation failure. */
+sdui_status sdui__oom(sdui_error *err);
+
+/* Limits, with NULL meaning the defaults. */
+const sdui_limits *sdui__limits_or_default(const sdui_limits *limits);
+
+/* One token found by the pack scan: byte ranges in the inflated JSON. */
+typedef struct sdui_scan_entry {
+    size_t start, end;     /* the token object, [start, end)             */
+    size_t id_start;       /* the raw id bytes, between its quotes       */
+    size_t id_len;
+    int id_escaped;        /* the raw id holds backslash escapes         */
+} sdui_scan_entry;
+
+typedef struct sdui_scan_result {
+    sdui_scan_entry *entries; /* new; sdui_free                          */
+    size_t count, cap;
+} sdui_scan_result;
+
+/*
+ * Validates a pack document and records its tokens (see pack.h for the
+ * rules).  On error, out->entries may hold a partial list: free it anyway.
+ */
+sdui_status sdui__scan_pack(const char *text, size_t len,
+                            const sdui_limits *limits,
+                            sdui_scan_result *out, sdui_error *err);
+
+/*
+ * Decodes a JSON string body (no quotes) into dst, which holds at least len
+ * bytes; the body must already be validated.  Returns the decoded length.
+ */
+size_t sdui__unescape(const char *src, size_t len, char *dst);
+
+/* Creates a token from json[0,len) parsed with jansson.  When owner is not
+ * NULL the text is borrowed from it and owner_retain is called; otherwise it
+ * is copied.  base_offset shifts error offsets (pack position). */
+struct sdui_pack_data;
+sdui_status sdui__token_make(const char *json, size_t len,
+                             const sdui_limits *limits,
+                             struct sdui_pack_data *owner,
+                             size_t base_offset, const char *pack_text,
+                             size_t pack_len, sdui_token **out,
+                             sdui_error *err);
+
+/* Reference counting of a pack's data block (pack.c). */
+void sdui__pack_data_retain(struct sdui_pack_data *d);
+void sdui__pack_data_release(struct sdui_pack_data *d);
+
+/* 64-bit hash of a byte string, shared by the pack index and the cache. */
+uint64_t sdui__hash(const void *data, size_t len);
+
+#endif

@@ -1,0 +1,349 @@
+/*
+ * pack.c - opening a Core-Token Pack and finding its tokens.
+ *
+ * Open = bounded inflate (gzip.c) + one validating scan (json.c) that lists
+ * each token's byte range and id + a hash index over the ids.  Tokens are
+ * parsed only when asked for.
+ *
+ * The index is open addressing with linear probing over a power-of-two table
+ * at most half full.  Each table cell packs the upper 32 bits of the id's
+ * hash with the slot number + 1 (0 marks an empty cell), so most probes that
+ * do not match are rejected without touching the id bytes.  The table is
+ * built once at open and never changes, so lookups need no lock.
+ *
+ * Each slot caches its parsed token in an atomic pointer: the first caller
+ * to parse publishes it with a compare-and-swap; a caller that loses the race
+ * drops its own copy and takes the winner's, so every caller sees one token.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+/* The inflated JSON, shared by the pack and the tokens that borrow it. */
+struct sdui_pack_data {
+    atomic_long refs;
+    char *json;
+    size_t json_len;
+};
+
+typedef struct pack_slot {
+    const char *id; /* into the JSON, or into id_arena when it had escapes */
+    size_t id_len;
+    size_t start, end;
+    uint64_t hash;
+    _Atomic(sdui_token *) token;
+} pack_slot;
+
+struct sdui_pack {
+    struct sdui_pack_data *data;
+    sdui_limits limits;
+    sdui_pack_info info;
+    pack_slot *slots;
+    uint64_t *table;
+    size_t mask;
+    char *id_arena;
+};
+
+/* Adds a reference to the data block. */
+void sdui__pack_data_retain(struct sdui_pack_data *d)
+{
+    atomic_fetch_add_explicit(&d->refs, 1, memory_order_relaxed);
+}
+
+/* Drops a reference; the last one frees the JSON. */
+void sdui__pack_data_release(struct sdui_pack_data *d)
+{
+    if (!d)
+        return;
+    if (atomic_fetch_sub_explicit(&d->refs, 1, memory_order_acq_rel) != 1)
+        return;
+    sdui_free(d->json);
+    sdui_free(d);
+}
+
+/* Finds the slot of id, or NULL. */
+static pack_slot *find(const sdui_pack *pack, const char *id, size_t len,
+                       uint64_t h)
+{
+    size_t i;
+    uint64_t tag = h >> 32;
+    if (!pack->table)
+        return NULL;
+    for (i = (size_t)h & pack->mask;; i = (i + 1) & pack->mask) {
+        uint64_t cell = pack->table[i];
+        pack_slot *s;
+        if (cell == 0)
+            return NULL;
+        if ((cell >> 32) != tag)
+            continue;
+        s = &pack->slots[(uint32_t)cell - 1];
+        if (s->id_len == len && memcmp(s->id, id, len) == 0)
+            return s;
+    }
+}
+
+/* Builds the slots and the id index from the scan; rejects duplicate ids. */
+static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
+                               sdui_error *err)
+{
+    const char *json = pack->data->json;
+    size_t n = r->count, i, cap = 16, arena_len = 0, arena_used = 0;
+
+    if (n >= UINT32_MAX / 4)
+        return sdui__fail(err, SDUI_LIMIT, -1, "too many tokens: %zu", n);
+    while (cap < n * 2)
+        cap *= 2;
+    for (i = 0; i < n; i++)
+        if (r->entries[i].id_escaped)
+            arena_len += r->entries[i].id_len;
+    pack->slots = sdui_malloc((n ? n : 1) * sizeof *pack->slots);
+    pack->table = sdui_malloc(cap * sizeof *pack->table);
+    if (arena_len)
+        pack->id_arena = sdui_malloc(arena_len);
+    if (!pack->slots || !pack->table || (arena_len && !pack->id_arena))
+        return sdui__oom(err);
+    memset(pack->table, 0, cap * sizeof *pack->table);
+    pack->mask = cap - 1;
+
+    for (i = 0; i < n; i++) {
+        const sdui_scan_entry *e = &r->entries[i];
+        pack_slot *s = &pack->slots[i], *dup;
+        size_t j;
+        s->start = e->start;
+        s->end = e->end;
+        if (e->id_escaped) {
+            char *d = pack->id_arena + arena_used;
+            s->id_len = sdui__unescape(json + e->id_start, e->id_len, d);
+            s->id = d;
+            arena_used += s->id_len;
+        } else {
+            s->id = json + e->id_start;
+            s->id_len = e->id_len;
+        }
+        atomic_init(&s->token, NULL);
+        s->hash = sdui__hash(s->id, s->id_len);
+        dup = find(pack, s->id, s->id_len, s->hash);
+        if (dup)
+            return sdui__fail_at(err, SDUI_SCHEMA, json, pack->data->json_len,
+                                 e->start,
+                                 "duplicate token id \"%.*s\" (first at "
+                                 "byte %zu)",
+                                 (int)(s->id_len > 64 ? 64 : s->id_len), s->id,
+                                 dup->start);
+        for (j = (size_t)s->hash & pack->mask; pack->table[j];
+             j = (j + 1) & pack->mask)
+            ;
+        pack->table[j] = (s->hash >> 32) << 32 | (uint64_t)(i + 1);
+        pack->info.tokens = i + 1;
+    }
+    return SDUI_OK;
+}
+
+/* Opens from gzip bytes; shared by the file and memory entry points. */
+static sdui_status open_bytes(const void *data, size_t len,
+                              const sdui_limits *limits, sdui_pack **out,
+                              sdui_error *err)
+{
+    sdui_pack *pack;
+    sdui_scan_result scan = {NULL, 0, 0};
+    sdui_status st;
+    char *json = NULL;
+    size_t json_len = 0;
+    unsigned members = 0;
+
+    limits = sdui__limits_or_default(limits);
+    if (len > limits->max_compressed_bytes)
+        return sdui__fail(err, SDUI_LIMIT, -1,
+                          "pack is %zu bytes, over the compressed limit of %zu",
+                          len, limits->max_compressed_bytes);
+    st = sdui_gzip_decode(data, len, limits->max_inflated_bytes, &json,
+                          &json_len, &members, err);
+    if (st != SDUI_OK)
+        return st;
+
+    pack = sdui_malloc(sizeof *pack);
+    if (!pack) {
+        sdui_free(json);
+        return sdui__oom(err);
+    }
+    memset(pack, 0, sizeof *pack);
+    pack->limits = *limits;
+    pack->data = sdui_malloc(sizeof *pack->data);
+    if (!pack->data) {
+        sdui_free(json);
+        sdui_free(pack);
+        return sdui__oom(err);
+    }
+    atomic_init(&pack->data->refs, 1);
+    pack->data->json = json;
+    pack->data->json_len = json_len;
+    pack->info.compressed_bytes = len;
+    pack->info.raw_bytes = json_len;
+    pack->info.members = members;
+
+    st = sdui__scan_pack(json, json_len, limits, &scan, err);
+    if (st == SDUI_OK)
+        st = build_index(pack, &scan, err);
+    sdui_free(scan.entries);
+    if (st != SDUI_OK) {
+        sdui_pack_free(pack);
+        return st;
+    }
+    *out = pack;
+    return SDUI_OK;
+}
+
+/* Opens a pack from memory (pack.h). */
+sdui_status sdui_pack_open_memory(const void *data, size_t len,
+                                  const sdui_limits *limits, sdui_pack **out,
+                                  sdui_error *err)
+{
+    sdui_error_clear(err);
+    if (!out)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "out is NULL");
+    *out = NULL;
+    return open_bytes(data, len, limits, out, err);
+}
+
+/* Opens a pack from a file (pack.h). */
+sdui_status sdui_pack_open_file(const char *path, const sdui_limits *limits,
+                                sdui_pack **out, sdui_error *err)
+{
+    FILE *f;
+    long size;
+    unsigned char *buf;
+    sdui_status st;
+    struct stat sb;
+    const sdui_limits *lim = sdui__limits_or_default(limits);
+
+    sdui_error_clear(err);
+    if (!out || !path)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "path or out is NULL");
+    *out = NULL;
+    /* A directory opens and "seeks" on some systems: say what it is. */
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return sdui__fail(err, SDUI_IO, -1, "cannot open \"%s\": %s", path,
+                          strerror(EISDIR));
+    f = fopen(path, "rb");
+    if (!f)
+        return sdui__fail(err, SDUI_IO, -1, "cannot open \"%s\": %s", path,
+                          strerror(errno));
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
+        fseek(f, 0, SEEK_SET) != 0) {
+        int e = errno;
+        fclose(f);
+        return sdui__fail(err, SDUI_IO, -1, "cannot read \"%s\": %s", path,
+                          strerror(e));
+    }
+    if ((unsigned long)size > lim->max_compressed_bytes) {
+        fclose(f);
+        return sdui__fail(err, SDUI_LIMIT, -1,
+                          "\"%s\" is %ld bytes, over the compressed limit of "
+                          "%zu",
+                          path, size, lim->max_compressed_bytes);
+    }
+    buf = sdui_malloc(size ? (size_t)size : 1);
+    if (!buf) {
+        fclose(f);
+        return sdui__oom(err);
+    }
+    if (size && fread(buf, 1, (size_t)size, f) != (size_t)size) {
+        int e = ferror(f) ? errno : 0;
+        fclose(f);
+        sdui_free(buf);
+        return sdui__fail(err, SDUI_IO, -1, "cannot read \"%s\": %s", path,
+                          e ? strerror(e) : "file shrank while reading");
+    }
+    fclose(f);
+    st = open_bytes(buf, (size_t)size, lim, out, err);
+    sdui_free(buf);
+    return st;
+}
+
+/* Releases the pack and its cached tokens' slot references. */
+void sdui_pack_free(sdui_pack *pack)
+{
+    size_t i;
+    if (!pack)
+        return;
+    if (pack->slots)
+        for (i = 0; i < pack->info.tokens; i++)
+            sdui_token_release(atomic_load(&pack->slots[i].token));
+    sdui_free(pack->slots);
+    sdui_free(pack->table);
+    sdui_free(pack->id_arena);
+    sdui__pack_data_release(pack->data);
+    sdui_free(pack);
+}
+
+void sdui_pack_get_info(const sdui_pack *pack, sdui_pack_info *out)
+{
+    *out = pack->info;
+}
+
+size_t sdui_pack_count(const sdui_pack *pack) { return pack->info.tokens; }
+
+const char *sdui_pack_id_at(const sdui_pack *pack, size_t i, size_t *len)
+{
+    if (i >= pack->info.tokens) {
+        if (len)
+            *len = 0;
+        return NULL;
+    }
+    if (len)
+        *len = pack->slots[i].id_len;
+    return pack->slots[i].id;
+}
+
+int sdui_pack_contains(const sdui_pack *pack, const char *id, size_t len)
+{
+    return id && find(pack, id, len, sdui__hash(id, len)) != NULL;
+}
+
+const char *sdui_pack_json(const sdui_pack *pack, size_t *len)
+{
+    if (len)
+        *len = pack->data->json_len;
+    return pack->data->json;
+}
+
+/* Looks up and, on first use, parses a token (pack.h). */
+sdui_status sdui_pack_get(const sdui_pack *pack, const char *id, size_t len,
+                          sdui_token **out, sdui_error *err)
+{
+    pack_slot *s;
+    sdui_token *tok, *expected = NULL;
+    sdui_status st;
+
+    sdui_error_clear(err);
+    if (!out || (!id && len))
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "id or out is NULL");
+    *out = NULL;
+    s = find(pack, id ? id : "", len, sdui__hash(id ? id : "", len));
+    if (!s)
+        return sdui__fail(err, SDUI_NOT_FOUND, -1,
+                          "no token \"%.*s\" in the pack",
+                          (int)(len > 64 ? 64 : len), id ? id : "");
+    tok = atomic_load_explicit(&s->token, memory_order_acquire);
+    if (tok) {
+        *out = sdui_token_retain(tok);
+        return SDUI_OK;
+    }
+    st = sdui__token_make(pack->data->json + s->start, s->end - s->start,
+                          &pack->limits, pack->data, s->start,
+                          pack->data->json, pack->data->json_len, &tok, err);
+    if (st != SDUI_OK)
+        return st;
+    if (!atomic_compare_exchange_strong_explicit(&s->token, &expected, tok,
+                                                 memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        sdui_token_release(tok);
+        tok = expected;
+    }
+    *out = sdui_token_retain(tok);
+    return SDUI_OK;
+}

@@ -1,0 +1,382 @@
+/*
+ * token.c - design tokens: jansson parse, schema check, read accessors.
+ *
+ * A token owns its jansson tree and either owns a copy of its JSON text or
+ * borrows it from the pack it came from (holding the pack's data alive).
+ * Nothing mutates a token after it is made, so reads need no lock; the
+ * reference count is atomic.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "internal.h"
+
+struct sdui_token {
+    atomic_long refs;
+    json_t *root;
+    json_t *props;
+    const char *id;
+    size_t id_len;
+    const char *primitive;
+    size_t primitive_len;
+    int64_t version;
+    int64_t primitive_version;
+    const char *json;
+    size_t json_len;
+    struct sdui_pack_data *owner; /* NULL when the text is in owned[] */
+    char owned[];
+};
+
+/* Where a schema error was found: the token, its offset, a path buffer. */
+typedef struct check_ctx {
+    const char *id;
+    int id_len;
+    sdui_error *err;
+    const char *text;      /* text the offset refers to (for line:col) */
+    size_t text_len;
+    size_t offset;
+    char path[160];
+} check_ctx;
+
+/* Reports a schema error at the token's start, naming the token and path. */
+static sdui_status schema_fail(check_ctx *c, const char *what)
+{
+    return sdui__fail_at(c->err, SDUI_SCHEMA, c->text, c->text_len, c->offset,
+                         "token \"%.*s\": %s%s%s", c->id_len, c->id,
+                         c->path[0] ? c->path : "", c->path[0] ? ": " : "",
+                         what);
+}
+
+/* An integer member >= 1, or -1 if absent, or 0 if present but invalid. */
+static int64_t positive_int(json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v)
+        return -1;
+    if (!json_is_integer(v) || json_integer_value(v) < 1)
+        return 0;
+    return (int64_t)json_integer_value(v);
+}
+
+/* 1 if v is a non-empty string. */
+static int nonempty_string(json_t *v)
+{
+    return json_is_string(v) && json_string_length(v) > 0;
+}
+
+static sdui_status check_props(check_ctx *c, json_t *props, unsigned depth);
+
+/* Checks one child node: primitive, optional primitiveVersion, props. */
+static sdui_status check_node(check_ctx *c, json_t *node, unsigned depth)
+{
+    int64_t pv;
+    if (!json_is_object(node))
+        return schema_fail(c, "a child node must be an object");
+    if (!nonempty_string(json_object_get(node, "primitive")))
+        return schema_fail(c, "\"primitive\" must be a non-empty string");
+    pv = positive_int(node, "primitiveVersion");
+    if (pv == 0)
+        return schema_fail(c, "\"primitiveVersion\" must be an integer >= 1");
+    if (!json_is_object(json_object_get(node, "props")))
+        return schema_fail(c, "\"props\" must be an object");
+    return check_props(c, json_object_get(node, "props"), depth + 1);
+}
+
+/* Checks props.children (when present) recursively, extending the path. */
+static sdui_status check_props(check_ctx *c, json_t *props, unsigned depth)
+{
+    json_t *children = json_object_get(props, "children");
+    size_t i, base = strlen(c->path);
+    if (!children)
+        return SDUI_OK;
+    if (!json_is_array(children)) {
+        snprintf(c->path + base, sizeof c->path - base, "%sprops.children",
+                 base ? "." : "");
+        return schema_fail(c, "must be an array of nodes");
+    }
+    for (i = 0; i < json_array_size(children); i++) {
+        sdui_status st;
+        snprintf(c->path + base, sizeof c->path - base,
+                 "%sprops.children[%zu]", base ? "." : "", i);
+        st = check_node(c, json_array_get(children, i), depth);
+        if (st != SDUI_OK)
+            return st;
+    }
+    c->path[base] = '\0';
+    return SDUI_OK;
+}
+
+/* Checks the root fields of seed 000 §6.1 and every nested node. */
+static sdui_status check_token(check_ctx *c, sdui_token *t)
+{
+    json_t *root = t->root, *v;
+    int64_t n;
+    if (!json_is_object(root))
+        return schema_fail(c, "a token must be a JSON object");
+    v = json_object_get(root, "id");
+    if (!nonempty_string(v))
+        return schema_fail(c, "\"id\" must be a non-empty string");
+    t->id = json_string_value(v);
+    t->id_len = json_string_length(v);
+    c->id = t->id;
+    c->id_len = t->id_len > 64 ? 64 : (int)t->id_len;
+    n = positive_int(root, "version");
+    if (n < 1)
+        return schema_fail(c, n < 0 ? "missing \"version\""
+                                    : "\"version\" must be an integer >= 1");
+    t->version = n;
+    v = json_object_get(root, "primitive");
+    if (!nonempty_string(v))
+        return schema_fail(c, "\"primitive\" must be a non-empty string");
+    t->primitive = json_string_value(v);
+    t->primitive_len = json_string_length(v);
+    n = positive_int(root, "primitiveVersion");
+    if (n < 1)
+        return schema_fail(c, n < 0 ? "missing \"primitiveVersion\""
+                                    : "\"primitiveVersion\" must be an "
+                                      "integer >= 1");
+    t->primitive_version = n;
+    t->props = json_object_get(root, "props");
+    if (!json_is_object(t->props))
+        return schema_fail(c, "\"props\" must be an object");
+    return check_props(c, t->props, 1);
+}
+
+/* Builds a token from JSON text (internal.h). */
+sdui_status sdui__token_make(const char *json, size_t len,
+                             const sdui_limits *limits,
+                             struct sdui_pack_data *owner, size_t base_offset,
+                             const char *pack_text, size_t pack_len,
+                             sdui_token **out, sdui_error *err)
+{
+    sdui_token *t;
+    json_error_t jerr;
+    check_ctx c;
+    sdui_status st;
+    const char *text = pack_text ? pack_text : json;
+    size_t text_len = pack_text ? pack_len : len;
+
+    limits = sdui__limits_or_default(limits);
+    *out = NULL;
+    if (len > limits->max_token_bytes)
+        return sdui__fail_at(err, SDUI_LIMIT, text, text_len, base_offset,
+                             "token JSON is %zu bytes, over the limit of %zu",
+                             len, limits->max_token_bytes);
+    t = sdui_malloc(sizeof *t + (owner ? 0 : len + 1));
+    if (!t)
+        return sdui__oom(err);
+    memset(t, 0, sizeof *t);
+    atomic_init(&t->refs, 1);
+    if (owner) {
+        t->json = json;
+    } else {
+        memcpy(t->owned, json, len);
+        t->owned[len] = '\0';
+        t->json = t->owned;
+    }
+    t->json_len = len;
+
+    /* Any value decodes, so a scalar is reported by the schema check. */
+    t->root = json_loadb(t->json, len,
+                         JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL |
+                             JSON_DECODE_ANY,
+                         &jerr);
+    if (!t->root) {
+        size_t pos = (size_t)(jerr.position > 0 ? jerr.position : 0);
+        sdui_free(t);
+        if (json_error_code(&jerr) == json_error_out_of_memory)
+            return sdui__oom(err);
+        return sdui__fail_at(err, SDUI_JSON, text, text_len,
+                             base_offset + (pos > len ? len : pos), "%s",
+                             jerr.text);
+    }
+    memset(&c, 0, sizeof c);
+    c.id = "?";
+    c.id_len = 1;
+    c.err = err;
+    c.text = text;
+    c.text_len = text_len;
+    c.offset = base_offset;
+    st = check_token(&c, t);
+    if (st != SDUI_OK) {
+        json_decref(t->root);
+        sdui_free(t);
+        return st;
+    }
+    if (owner) {
+        t->owner = owner;
+        sdui__pack_data_retain(owner);
+    }
+    *out = t;
+    return SDUI_OK;
+}
+
+/* Parses one standalone token (token.h). */
+sdui_status sdui_token_parse(const char *json, size_t len,
+                             const sdui_limits *limits, sdui_token **out,
+                             sdui_error *err)
+{
+    sdui_status st;
+    sdui_error_clear(err);
+    if (!out || (!json && len))
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "json or out is NULL");
+    *out = NULL;
+    limits = sdui__limits_or_default(limits);
+    if (len > limits->max_token_bytes)
+        return sdui__fail(err, SDUI_LIMIT, -1,
+                          "token JSON is %zu bytes, over the limit of %zu",
+                          len, limits->max_token_bytes);
+    /* Our scan first: the same grammar, UTF-8 and depth rules as packs. */
+    st = sdui_json_validate(json ? json : "", len, limits->max_depth, err);
+    if (st != SDUI_OK)
+        return st;
+    return sdui__token_make(json ? json : "", len, limits, NULL, 0, NULL, 0,
+                            out, err);
+}
+
+/* Adds a reference. */
+sdui_token *sdui_token_retain(sdui_token *tok)
+{
+    if (tok)
+        atomic_fetch_add_explicit(&tok->refs, 1, memory_order_relaxed);
+    return tok;
+}
+
+/* Drops a reference; frees on the last. */
+void sdui_token_release(sdui_token *tok)
+{
+    if (!tok)
+        return;
+    if (atomic_fetch_sub_explicit(&tok->refs, 1, memory_order_acq_rel) != 1)
+        return;
+    json_decref(tok->root);
+    if (tok->owner)
+        sdui__pack_data_release(tok->owner);
+    sdui_free(tok);
+}
+
+const char *sdui_token_id(const sdui_token *tok, size_t *len)
+{
+    if (len)
+        *len = tok->id_len;
+    return tok->id;
+}
+
+const char *sdui_token_primitive(const sdui_token *tok, size_t *len)
+{
+    if (len)
+        *len = tok->primitive_len;
+    return tok->primitive;
+}
+
+int64_t sdui_token_version(const sdui_token *tok) { return tok->version; }
+
+int64_t sdui_token_primitive_version(const sdui_token *tok)
+{
+    return tok->primitive_version;
+}
+
+const char *sdui_token_json(const sdui_token *tok, size_t *len)
+{
+    if (len)
+        *len = tok->json_len;
+    return tok->json;
+}
+
+const sdui_value *sdui_token_props(const sdui_token *tok)
+{
+    return (const sdui_value *)tok->props;
+}
+
+const sdui_value *sdui_token_root(const sdui_token *tok)
+{
+    return (const sdui_value *)tok->root;
+}
+
+/* sdui_value is a jansson node seen through an opaque type. */
+#define J(v) ((json_t *)(v))
+
+sdui_value_type sdui_value_type_of(const sdui_value *v)
+{
+    if (!v)
+        return SDUI_VALUE_NULL;
+    switch (json_typeof(J(v))) {
+    case JSON_OBJECT: return SDUI_VALUE_OBJECT;
+    case JSON_ARRAY: return SDUI_VALUE_ARRAY;
+    case JSON_STRING: return SDUI_VALUE_STRING;
+    case JSON_INTEGER: return SDUI_VALUE_INT;
+    case JSON_REAL: return SDUI_VALUE_REAL;
+    case JSON_TRUE:
+    case JSON_FALSE: return SDUI_VALUE_BOOL;
+    default: return SDUI_VALUE_NULL;
+    }
+}
+
+int sdui_value_bool(const sdui_value *v) { return v && json_is_true(J(v)); }
+
+int64_t sdui_value_int(const sdui_value *v)
+{
+    return v && json_is_integer(J(v)) ? (int64_t)json_integer_value(J(v)) : 0;
+}
+
+double sdui_value_real(const sdui_value *v)
+{
+    return v && json_is_number(J(v)) ? json_number_value(J(v)) : 0.0;
+}
+
+const char *sdui_value_string(const sdui_value *v, size_t *len)
+{
+    if (!v || !json_is_string(J(v))) {
+        if (len)
+            *len = 0;
+        return NULL;
+    }
+    if (len)
+        *len = json_string_length(J(v));
+    return json_string_value(J(v));
+}
+
+size_t sdui_value_count(const sdui_value *v)
+{
+    if (!v)
+        return 0;
+    if (json_is_array(J(v)))
+        return json_array_size(J(v));
+    if (json_is_object(J(v)))
+        return json_object_size(J(v));
+    return 0;
+}
+
+const sdui_value *sdui_value_at(const sdui_value *v, size_t i)
+{
+    return v ? (const sdui_value *)json_array_get(J(v), i) : NULL;
+}
+
+const sdui_value *sdui_value_get(const sdui_value *v, const char *key)
+{
+    return v && key ? (const sdui_value *)json_object_get(J(v), key) : NULL;
+}
+
+const void *sdui_value_next(const sdui_value *obj, const void *it)
+{
+    if (!obj || !json_is_object(J(obj)))
+        return NULL;
+    if (!it)
+        return json_object_iter(J(obj));
+    return json_object_iter_next(J(obj), (void *)it);
+}
+
+const char *sdui_value_iter_key(const void *it, size_t *len)
+{
+    if (len)
+        *len = json_object_iter_key_len((void *)it);
+    return json_object_iter_key((void *)it);
+}
+
+const sdui_value *sdui_value_iter_value(const void *it)
+{
+    return (const sdui_value *)json_object_iter_value((void *)it);
+}

@@ -1,0 +1,33 @@
+/*
+ * limits.h - resource limits applied while opening packs and parsing tokens.
+ */
+#ifndef SDUI_LIMITS_H
+#define SDUI_LIMITS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sdui_limits {
+    size_t max_compressed_bytes; /* gzip input; default 16 MiB               */
+    size_t max_inflated_bytes;   /* JSON after inflate; default 64 MiB       */
+    size_t max_token_bytes;      /* one token's JSON text; default 32768     */
+    unsigned max_depth;          /* JSON nesting (pack and token); default 128 */
+    size_t max_tokens;           /* tokens in one pack; default 100000       */
+} sdui_limits;
+
+#define SDUI_DEFAULT_MAX_COMPRESSED_BYTES ((size_t)16 << 20)
+#define SDUI_DEFAULT_MAX_INFLATED_BYTES   ((size_t)64 << 20)
+#define SDUI_DEFAULT_MAX_TOKEN_BYTES      ((size_t)32768)
+#define SDUI_DEFAULT_MAX_DEPTH            128u
+#define SDUI_DEFAULT_MAX_TOKENS           ((size_t)100000)
+
+/* Fills *out with the defaults above.  Thread-safe. */
+void sdui_limits_default(sdui_limits *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,102 @@
+/*
+ * token.h - design tokens and read access to their props tree.
+ *
+ * A token is immutable and reference-counted; every function here may be
+ * called from many threads at once on the same token.  Its props tree is
+ * reached through sdui_value handles, which are borrowed: valid as long as the
+ * token they came from is alive.
+ *
+ * Schema (seed 000 §6.1): an object with a non-empty string "id", an integer
+ * "version" >= 1, a non-empty string "primitive", an integer
+ * "primitiveVersion" >= 1 and a "props" object.  props.children, when present,
+ * is an array of nodes: objects with a non-empty string "primitive", an
+ * optional integer "primitiveVersion" >= 1 (default 1) and a "props" object,
+ * checked the same way at every depth.  Any primitive name is accepted here;
+ * unknown primitives are the renderer's business.
+ */
+#ifndef SDUI_TOKEN_H
+#define SDUI_TOKEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "error.h"
+#include "limits.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sdui_token sdui_token;
+typedef struct sdui_value sdui_value;
+
+typedef enum sdui_value_type {
+    SDUI_VALUE_NULL,
+    SDUI_VALUE_BOOL,
+    SDUI_VALUE_INT,
+    SDUI_VALUE_REAL,
+    SDUI_VALUE_STRING,
+    SDUI_VALUE_ARRAY,
+    SDUI_VALUE_OBJECT
+} sdui_value_type;
+
+/*
+ * Parses and schema-checks one token from json[0, len) (copied).  limits may
+ * be NULL for the defaults; JSON over limits->max_token_bytes is refused
+ * before it is parsed.  On SDUI_OK *out is a new reference (release with
+ * sdui_token_release).  Thread-safe.
+ */
+sdui_status sdui_token_parse(const char *json, size_t len,
+                             const sdui_limits *limits,
+                             sdui_token **out, sdui_error *err);
+
+/* Adds a reference and returns tok.  NULL-safe.  Thread-safe. */
+sdui_token *sdui_token_retain(sdui_token *tok);
+
+/* Drops a reference; the last one frees the token.  NULL is a no-op. */
+void sdui_token_release(sdui_token *tok);
+
+/* Borrowed strings, valid while tok is alive; *len may be NULL. */
+const char *sdui_token_id(const sdui_token *tok, size_t *len);
+const char *sdui_token_primitive(const sdui_token *tok, size_t *len);
+int64_t sdui_token_version(const sdui_token *tok);
+int64_t sdui_token_primitive_version(const sdui_token *tok);
+
+/* The token's exact JSON text (borrowed, valid while tok is alive). */
+const char *sdui_token_json(const sdui_token *tok, size_t *len);
+
+/* The props object (borrowed, valid while tok is alive).  Never NULL. */
+const sdui_value *sdui_token_props(const sdui_token *tok);
+
+/* The whole token object (borrowed, valid while tok is alive). */
+const sdui_value *sdui_token_root(const sdui_token *tok);
+
+/* Type of a value; NULL counts as SDUI_VALUE_NULL. */
+sdui_value_type sdui_value_type_of(const sdui_value *v);
+
+/* Scalars; 0 / 0.0 / NULL when v is of another type. */
+int sdui_value_bool(const sdui_value *v);
+int64_t sdui_value_int(const sdui_value *v);
+double sdui_value_real(const sdui_value *v);
+/* Borrowed UTF-8 bytes (may contain NUL); *len may be NULL. */
+const char *sdui_value_string(const sdui_value *v, size_t *len);
+
+/* Element count of an array or member count of an object, else 0. */
+size_t sdui_value_count(const sdui_value *v);
+/* Array element i (borrowed), or NULL. */
+const sdui_value *sdui_value_at(const sdui_value *v, size_t i);
+/* Object member by NUL-terminated key (borrowed), or NULL. */
+const sdui_value *sdui_value_get(const sdui_value *v, const char *key);
+
+/*
+ * Object members in document order.  it starts at NULL:
+ *   for (it = sdui_value_next(obj, NULL); it; it = sdui_value_next(obj, it))
+ * Returns NULL at the end or when obj is not an object.
+ */
+const void *sdui_value_next(const sdui_value *obj, const void *it);
+const char *sdui_value_iter_key(const void *it, size_t *len);
+const sdui_value *sdui_value_iter_value(const void *it);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
