@@ -1,0 +1,73 @@
+// swift-tools-version: 6.0
+// SDUIKit: a server-driven UI engine with a C core (csrc/, include/) and
+// thin Swift modules.  Benchmarks live under bench/, outside the library's
+// dependency graph: only the `sdui` command links them.
+import PackageDescription
+
+let package = Package(
+    name: "SDUIKit",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "SDUI", targets: ["SDUI"]),
+        .executable(name: "sdui", targets: ["sdui"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // The C core.  Also builds on its own with the Makefile.
+        .target(
+            name: "CSDUI",
+            path: ".",
+            sources: ["csrc"],
+            publicHeadersPath: "include",
+            linkerSettings: [
+                .linkedLibrary("jansson"),
+                .linkedLibrary("deflate"),
+                .linkedLibrary("pthread", .when(platforms: [.linux])),
+            ]
+        ),
+        .target(
+            name: "SDUI",
+            dependencies: ["CSDUI"],
+            path: "Sources/SDUI"
+        ),
+        .executableTarget(
+            name: "sdui",
+            dependencies: [
+                "SDUI",
+                "SDUIBench",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/sdui"
+        ),
+        // Benchmarks and their C peers (zlib inflate, jansson DOM parse).
+        .target(
+            name: "CSDUIBenchPeers",
+            path: "bench/Sources/CSDUIBenchPeers",
+            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("jansson"), .linkedLibrary("deflate")]
+        ),
+        .target(
+            name: "SDUIBench",
+            dependencies: ["SDUI", "CSDUIBenchPeers", "CSDUI"],
+            path: "bench/Sources/SDUIBench"
+        ),
+        // Fixtures shared by the test suites.
+        .target(
+            name: "SDUITestSupport",
+            dependencies: ["SDUI", "CSDUI"],
+            path: "Tests/SDUITestSupport"
+        ),
+        .testTarget(
+            name: "SDUITests",
+            dependencies: ["SDUI", "SDUITestSupport", "CSDUI"],
+            path: "Tests/SDUITests"
+        ),
+        // Runs the built `sdui` binary as a user would.
+        .testTarget(
+            name: "sduiTests",
+            dependencies: ["sdui", "SDUITestSupport"],
+            path: "Tests/sduiTests"
+        ),
+    ]
+)

@@ -1,0 +1,93 @@
+// CorePackBuilder.swift - writes a Core-Token Pack from token JSON documents.
+import Foundation
+internal import CSDUI
+
+/// Assembles validated tokens into a pack: `{"formatVersion":1,"tokens":[…]}`,
+/// each token minified, the whole gzipped.  The builder of a later issue adds
+/// ranking and size budgets on top.
+public struct CorePackBuilder: Sendable {
+    public let limits: PackLimits
+    private var entries: [(id: String, source: String, json: Data)] = []
+
+    public init(limits: PackLimits = .default) { self.limits = limits }
+
+    /// Ids added so far, in order.
+    public var ids: [String] { entries.map(\.id) }
+
+    /// Validates one token's JSON and adds it.  `source` names the input in
+    /// errors.  A second token with an id already added is refused, naming both.
+    @discardableResult
+    public mutating func add(json: Data, source: String) throws -> DesignToken {
+        let token = try DesignToken(json: json, source: source, limits: limits)
+        if let first = entries.first(where: { $0.id == token.id }) {
+            throw SDUIError(.schema, "duplicate token id \"\(token.id)\" (also in \(first.source))",
+                            input: source)
+        }
+        entries.append((token.id, source, try Self.minify(json, source: source, limits: limits)))
+        return token
+    }
+
+    /// Adds every `*.json` file of a folder, in file-name order.
+    public mutating func addDirectory(_ url: URL) throws {
+        let fm = FileManager.default
+        let names: [String]
+        do {
+            names = try fm.contentsOfDirectory(atPath: url.path)
+        } catch {
+            throw SDUIError(.io, "cannot list folder: \(error.localizedDescription)", input: url.path)
+        }
+        for name in names.sorted() where name.hasSuffix(".json") {
+            let file = url.appendingPathComponent(name)
+            let data: Data
+            do { data = try Data(contentsOf: file) } catch {
+                throw SDUIError(.io, "cannot read file: \(error.localizedDescription)", input: file.path)
+            }
+            try add(json: data, source: file.path)
+        }
+    }
+
+    /// The pack's JSON document (not compressed).
+    public func document() -> Data {
+        var out = Data(#"{"formatVersion":1,"tokens":["#.utf8)
+        for (i, e) in entries.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(e.json)
+        }
+        out.append(contentsOf: Array("]}".utf8))
+        return out
+    }
+
+    /// The gzipped pack.  `level` is 0 (store) to 12 (smallest; slowest to write).
+    public func build(level: Int = 12) throws -> Data {
+        try Self.gzip(document(), level: level)
+    }
+
+    /// One gzip member of `data`.
+    public static func gzip(_ data: Data, level: Int = 12) throws -> Data {
+        var err = sdui_error()
+        var out: UnsafeMutablePointer<UInt8>?
+        var len = 0
+        let status = data.withUnsafeBytes { raw in
+            sdui_gzip_encode(raw.baseAddress, raw.count, Int32(level), &out, &len, &err)
+        }
+        try SDUIError.check(status, err, input: nil)
+        defer { sdui_free(out) }
+        return Data(bytes: out!, count: len)
+    }
+
+    /// `json` without insignificant white space.
+    static func minify(_ json: Data, source: String, limits: PackLimits) throws -> Data {
+        var err = sdui_error()
+        var out = Data(count: json.count)
+        var n = 0
+        let status = json.withUnsafeBytes { src in
+            out.withUnsafeMutableBytes { dst in
+                sdui_json_minify(src.baseAddress?.assumingMemoryBound(to: CChar.self), src.count,
+                                 UInt32(clamping: limits.maxDepth),
+                                 dst.baseAddress?.assumingMemoryBound(to: CChar.self), &n, &err)
+            }
+        }
+        try SDUIError.check(status, err, input: source)
+        return out.prefix(n)
+    }
+}

@@ -1,0 +1,96 @@
+// DesignToken.swift - one design token, backed by the C core's token.
+import Foundation
+internal import CSDUI
+
+/// A design token (seed 000 §6.1): id, version, root primitive and its
+/// version, and a props tree.
+///
+/// Immutable.  The props tree stays in the C core until ``props`` is asked
+/// for, so looking tokens up costs no Swift copies.
+///
+/// `@unchecked Sendable`: the C token is immutable after parsing and its
+/// reference count is atomic, so every accessor is safe from any thread.
+public final class DesignToken: @unchecked Sendable {
+    let handle: OpaquePointer
+
+    public let id: String
+    public let version: Int
+    public let primitive: String
+    public let primitiveVersion: Int
+
+    /// Takes ownership of one reference to a C token.
+    init(adopting handle: OpaquePointer) {
+        self.handle = handle
+        var len = 0
+        let idp = sdui_token_id(handle, &len)!
+        id = String(decoding: UnsafeRawBufferPointer(start: idp, count: len), as: UTF8.self)
+        let pp = sdui_token_primitive(handle, &len)!
+        primitive = String(decoding: UnsafeRawBufferPointer(start: pp, count: len), as: UTF8.self)
+        version = Int(sdui_token_version(handle))
+        primitiveVersion = Int(sdui_token_primitive_version(handle))
+    }
+
+    /// Parses and schema-checks one token from its JSON.  `source` names the
+    /// input in errors (a path or URL).  JSON over `limits.maxTokenBytes` is
+    /// refused before it is parsed.
+    public convenience init(json: Data, source: String? = nil, limits: PackLimits = .default) throws {
+        var err = sdui_error()
+        var out: OpaquePointer?
+        var cl = limits.c
+        let status = json.withUnsafeBytes { raw in
+            sdui_token_parse(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count,
+                             &cl, &out, &err)
+        }
+        try SDUIError.check(status, err, input: source)
+        self.init(adopting: out!)
+    }
+
+    /// Parses a token from a JSON string.
+    public convenience init(json: String, source: String? = nil, limits: PackLimits = .default) throws {
+        try self.init(json: Data(json.utf8), source: source, limits: limits)
+    }
+
+    deinit { sdui_token_release(handle) }
+
+    /// The token's exact JSON text.
+    public var json: Data {
+        var len = 0
+        let p = sdui_token_json(handle, &len)!
+        return Data(bytes: p, count: len)
+    }
+
+    /// Size of the token's JSON text in bytes.
+    public var byteCount: Int {
+        var len = 0
+        _ = sdui_token_json(handle, &len)
+        return len
+    }
+
+    /// The props object, converted to Swift values on each call.
+    public var props: TokenValue { TokenValue(sdui_token_props(handle)) }
+
+    /// One member of props, converting only that subtree.
+    public func prop(_ key: String) -> TokenValue? {
+        guard let v = sdui_value_get(sdui_token_props(handle), key) else { return nil }
+        return TokenValue(v)
+    }
+
+    /// The whole token object as Swift values.
+    public var root: TokenValue { TokenValue(sdui_token_root(handle)) }
+}
+
+extension DesignToken: Equatable, Hashable {
+    /// Tokens are equal when their JSON texts are byte for byte the same.
+    public static func == (a: DesignToken, b: DesignToken) -> Bool {
+        a.handle == b.handle || (a.id == b.id && a.json == b.json)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(version)
+    }
+}
+
+extension DesignToken: CustomStringConvertible {
+    public var description: String { "\(id)@\(version) (\(primitive)@\(primitiveVersion))" }
+}

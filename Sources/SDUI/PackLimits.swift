@@ -1,0 +1,38 @@
+// PackLimits.swift - resource limits for opening packs and parsing tokens.
+internal import CSDUI
+
+/// Limits applied while opening a pack or parsing a token.  The defaults are
+/// safe for untrusted input: a gzip bomb stops at `maxInflatedBytes`.
+public struct PackLimits: Sendable, Equatable {
+    /// Largest gzip input accepted.  Default 16 MiB.
+    public var maxCompressedBytes: Int
+    /// Largest inflated JSON accepted.  Default 64 MiB.
+    public var maxInflatedBytes: Int
+    /// Largest JSON text of one token.  Default 32,768 bytes (seed 000 §10).
+    public var maxTokenBytes: Int
+    /// Deepest JSON nesting accepted.  Default 128.
+    public var maxDepth: Int
+    /// Most tokens in one pack.  Default 100,000.
+    public var maxTokens: Int
+
+    public static let `default` = PackLimits()
+
+    public init(maxCompressedBytes: Int = 16 << 20, maxInflatedBytes: Int = 64 << 20,
+                maxTokenBytes: Int = 32_768, maxDepth: Int = 128, maxTokens: Int = 100_000) {
+        self.maxCompressedBytes = maxCompressedBytes
+        self.maxInflatedBytes = maxInflatedBytes
+        self.maxTokenBytes = maxTokenBytes
+        self.maxDepth = maxDepth
+        self.maxTokens = maxTokens
+    }
+
+    var c: sdui_limits {
+        sdui_limits(max_compressed_bytes: clamp(maxCompressedBytes),
+                    max_inflated_bytes: clamp(maxInflatedBytes),
+                    max_token_bytes: clamp(maxTokenBytes),
+                    max_depth: UInt32(clamping: max(0, maxDepth)),
+                    max_tokens: clamp(maxTokens))
+    }
+
+    private func clamp(_ v: Int) -> Int { max(0, v) }
+}

@@ -1,0 +1,72 @@
+// SDUIError.swift - the one error type of the SDUI module.
+internal import CSDUI
+
+/// An error from SDUIKit: what kind of failure, a message, and where.
+///
+/// The C core's status and error record are turned into this type in exactly
+/// one place, ``SDUIError/check(_:_:input:)``.
+public struct SDUIError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The category of a failure, matching the C core's status table.
+    public enum Category: String, Sendable, CaseIterable {
+        case io, gzip, json, schema, limit, oom
+        case notFound = "not-found"
+        case argument, signature, sqlite
+        case unknown
+    }
+
+    public var category: Category
+    /// What went wrong, without the position (see `offset`, `line`, `column`).
+    public var message: String
+    /// The input the error is about: a file path, URL or a name given by the caller.
+    public var input: String?
+    /// Byte offset in the input the category refers to: the inflated JSON for
+    /// json, schema and limit errors on a pack, the compressed bytes for gzip.
+    public var offset: Int?
+    /// 1-based line and column (in Unicode scalars) in the JSON text.
+    public var line: Int?
+    public var column: Int?
+
+    public init(_ category: Category, _ message: String, input: String? = nil,
+                offset: Int? = nil, line: Int? = nil, column: Int? = nil) {
+        self.category = category
+        self.message = message
+        self.input = input
+        self.offset = offset
+        self.line = line
+        self.column = column
+    }
+
+    /// `category: input: line L, column C (byte B): message`, the parts that are known.
+    public var description: String {
+        var parts = [category.rawValue]
+        if let input { parts.append(input) }
+        if let line, let column, line > 0 {
+            parts.append("line \(line), column \(column)" + (offset.map { " (byte \($0))" } ?? ""))
+        } else if let offset {
+            parts.append("byte \(offset)")
+        }
+        parts.append(message)
+        return parts.joined(separator: ": ")
+    }
+}
+
+extension SDUIError {
+    /// Throws the error the C core reported, if any.  The single place where a
+    /// C status becomes a Swift error.
+    static func check(_ status: sdui_status, _ err: sdui_error, input: String?) throws {
+        guard status != SDUI_OK else { return }
+        throw SDUIError(status, err, input: input)
+    }
+
+    init(_ status: sdui_status, _ err: sdui_error, input: String?) {
+        let name = String(cString: sdui_status_name(status))
+        var record = err
+        let message = withUnsafeBytes(of: &record.message) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        self.init(Category(rawValue: name) ?? .unknown, message, input: input,
+                  offset: err.offset >= 0 ? Int(err.offset) : nil,
+                  line: err.line > 0 ? Int(err.line) : nil,
+                  column: err.column > 0 ? Int(err.column) : nil)
+    }
+}

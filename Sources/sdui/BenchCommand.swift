@@ -1,0 +1,137 @@
+// BenchCommand.swift - `sdui bench first-paint`: measure a pack's first paint.
+import ArgumentParser
+import Foundation
+import SDUI
+import SDUIBench
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmarks (build with -c release for real figures).",
+        subcommands: [FirstPaint.self]
+    )
+
+    struct FirstPaint: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "first-paint",
+            abstract: "Open + 20 tokens vs zlib inflate, jansson, JSONDecoder and JSONSerialization.",
+            discussion: """
+                With PACK, measures that pack.  Without, generates a pack at the \
+                600 KB budget and one five times larger, and measures both in one run.
+                """)
+
+        @Argument(help: "Pack files to measure (default: two generated packs).")
+        var packs: [String] = []
+
+        @Flag(help: "Print one JSON object per pack: median ms per method.")
+        var json = false
+
+        @Option(help: "Rounds per method.")
+        var iterations = 15
+
+        @Option(help: "Budget in bytes of the generated pack.")
+        var budget = 600_000
+
+        @Option(help: .hidden)
+        var probe: String?
+
+        func run() throws {
+            try reportingErrors {
+                if let probe {
+                    // Child mode: one method, once, in a fresh process; print the peak growth.
+                    guard let method = FirstPaintBenchmark.Method(rawValue: probe),
+                          let path = packs.first else {
+                        throw SDUIError(.argument, "--probe needs a method and a pack")
+                    }
+                    let bench = try FirstPaintBenchmark(packBytes: try read(path))
+                    print(try bench.peakGrowth(method).map(String.init) ?? "-1")
+                    return
+                }
+                var inputs: [(name: String, path: String)] = packs.map { ($0, $0) }
+                if inputs.isEmpty {
+                    let dir = FileManager.default.temporaryDirectory
+                        .appendingPathComponent("sdui-bench-\(getpid())")
+                    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                    for (name, b) in [("budget", budget), ("5x budget", budget * 5)] {
+                        let (data, n) = try PackGenerator().pack(budget: b)
+                        let url = dir.appendingPathComponent("generated-\(b).gz")
+                        try data.write(to: url)
+                        if !json { print("generated \(name) pack: \(n) tokens, \(data.count) bytes gzipped") }
+                        inputs.append(("generated \(name)", url.path))
+                    }
+                }
+                for input in inputs {
+                    try measure(name: input.name, path: input.path)
+                }
+            }
+        }
+
+        private func read(_ path: String) throws -> Data {
+            do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+                throw SDUIError(.io, "cannot read file: \(error.localizedDescription)", input: path)
+            }
+        }
+
+        /// Peak memory of one method, measured in a child process of this binary.
+        private func childPeak(_ m: FirstPaintBenchmark.Method, path: String) -> Int? {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+            if !FileManager.default.fileExists(atPath: "/proc/self/exe") {
+                p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            }
+            p.arguments = ["bench", "first-paint", "--probe", m.rawValue, path]
+            let pipe = Pipe()
+            p.standardOutput = pipe
+            p.standardError = FileHandle.nullDevice
+            guard (try? p.run()) != nil else { return nil }
+            let out = pipe.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            let v = Int(String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            return p.terminationStatus == 0 && (v ?? -1) >= 0 ? v : nil
+        }
+
+        struct Report: Encodable {
+            var pack: String
+            var tokens: Int
+            var compressedBytes: Int
+            var rawBytes: Int
+            var floor: Double
+            var libdeflate: Double
+            var sdui: Double
+            var jansson: Double
+            var jsondecoder: Double
+            var jsonserialization: Double
+            var peakBytes: [String: Int]
+        }
+
+        private func measure(name: String, path: String) throws {
+            let bench = try FirstPaintBenchmark(packBytes: try read(path))
+            let medians = try bench.measure(iterations: iterations)
+            var peaks: [String: Int] = [:]
+            for m in FirstPaintBenchmark.Method.allCases {
+                peaks[m.rawValue] = childPeak(m, path: path)
+            }
+            let info = bench.info
+            let r = Report(pack: name, tokens: info.tokens, compressedBytes: info.compressedBytes,
+                           rawBytes: info.rawBytes, floor: medians[.floor]!,
+                           libdeflate: medians[.libdeflate]!, sdui: medians[.sdui]!,
+                           jansson: medians[.jansson]!, jsondecoder: medians[.jsondecoder]!,
+                           jsonserialization: medians[.jsonserialization]!, peakBytes: peaks)
+            if json { try printJSON(r); return }
+            print("\n\(name): \(info.tokens) tokens, \(info.compressedBytes) bytes gzipped, \(info.rawBytes) bytes of JSON")
+            print("method                        median ms   x floor   peak MiB")
+            let labels: [(FirstPaintBenchmark.Method, String)] = [
+                (.floor, "zlib inflate (floor)"), (.libdeflate, "libdeflate inflate"),
+                (.sdui, "sdui open + 20 tokens"), (.jansson, "jansson whole document"),
+                (.jsondecoder, "JSONDecoder (Codable)"), (.jsonserialization, "JSONSerialization"),
+            ]
+            let floor = medians[.floor]!
+            for (m, label) in labels {
+                let ms = medians[m]!
+                let peak = peaks[m.rawValue].map { String(format: "%8.1f", Double($0) / 1_048_576) } ?? "       -"
+                print(label.padding(toLength: 28, withPad: " ", startingAt: 0)
+                      + String(format: "%11.2f %9.2f", ms, ms / floor) + "   " + peak)
+            }
+        }
+    }
+}

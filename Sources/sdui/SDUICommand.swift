@@ -1,0 +1,61 @@
+// SDUICommand.swift - the `sdui` command: entry point and shared output helpers.
+import ArgumentParser
+import Foundation
+import SDUI
+
+@main
+struct SDUICommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sdui",
+        abstract: "SDUIKit: Core-Token Packs, design tokens and benchmarks.",
+        subcommands: [PackCommand.self, TokenCommand.self, BenchCommand.self]
+    )
+}
+
+/// Runs `body`; a bad-input error is printed as the first stderr line,
+/// `error: <category>: <input>: <place>: <message>`, and exits with status 1.
+func reportingErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as SDUIError {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        throw ExitCode(1)
+    }
+}
+
+/// Writes a value as one line of JSON with sorted keys on stdout.
+func printJSON<T: Encodable>(_ value: T) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    var data = try encoder.encode(value)
+    data.append(UInt8(ascii: "\n"))
+    FileHandle.standardOutput.write(data)
+}
+
+/// The JSON shape of an error in `--json` output.
+struct ErrorJSON: Encodable {
+    var category: String
+    var message: String
+    var input: String?
+    var offset: Int?
+    var line: Int?
+    var column: Int?
+
+    init(_ e: SDUIError) {
+        category = e.category.rawValue
+        message = e.message
+        input = e.input
+        offset = e.offset
+        line = e.line
+        column = e.column
+    }
+}
+
+/// Milliseconds elapsed while running `body`.
+func measure<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+    let clock = ContinuousClock()
+    var result: T?
+    let d = try clock.measure { result = try body() }
+    let ms = Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15
+    return (result!, ms)
+}

@@ -1,0 +1,64 @@
+// TokenCommand.swift - `sdui token validate`.
+import ArgumentParser
+import Foundation
+import SDUI
+
+struct TokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Work with single design tokens.",
+        subcommands: [Validate.self]
+    )
+
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check one design-token JSON file against the token schema and limits.")
+
+        @Argument(help: "The token file.")
+        var path: String
+
+        @Flag(help: "Print one JSON object on stdout.")
+        var json = false
+
+        struct Report: Encodable {
+            var path: String
+            var valid: Bool
+            var id: String?
+            var version: Int?
+            var primitive: String?
+            var primitiveVersion: Int?
+            var bytes: Int?
+            var error: ErrorJSON?
+        }
+
+        func run() throws {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                try fail(SDUIError(.io, "cannot read file: \(error.localizedDescription)", input: path))
+                return
+            }
+            do {
+                let token = try DesignToken(json: data, source: path)
+                if json {
+                    try printJSON(Report(path: path, valid: true, id: token.id, version: token.version,
+                                         primitive: token.primitive,
+                                         primitiveVersion: token.primitiveVersion,
+                                         bytes: token.byteCount))
+                } else {
+                    print("\(path): valid token \(token) (\(token.byteCount) bytes)")
+                }
+            } catch let e as SDUIError {
+                try fail(e)
+            }
+        }
+
+        /// Reports a bad token on stderr (and as JSON when asked) and exits 1.
+        private func fail(_ e: SDUIError) throws {
+            if json { try printJSON(Report(path: path, valid: false, error: ErrorJSON(e))) }
+            FileHandle.standardError.write(Data("error: \(e)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+/*
+ * peers.c - the benchmark's C peers: zlib and libdeflate inflate, jansson
+ * whole-document parse, and resident-memory readings.
+ */
+#include "sdui_bench_peers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <libdeflate.h>
+#include <zlib.h>
+
+/* ISIZE of the last member: the exact size of a single-member file. */
+static size_t size_hint(const unsigned char *p, size_t len)
+{
+    size_t n;
+    if (len < 18)
+        return 4096;
+    n = (size_t)p[len - 4] | (size_t)p[len - 3] << 8 |
+        (size_t)p[len - 2] << 16 | (size_t)p[len - 1] << 24;
+    return n < 4096 ? 4096 : n;
+}
+
+/* zlib, every member (inflateReset between members). */
+long long sdui_bench_zlib_inflate(const void *gz, size_t len, char **out)
+{
+    z_stream zs;
+    size_t cap = size_hint(gz, len), used = 0;
+    char *buf = malloc(cap + 1);
+    int rc = Z_OK;
+    *out = NULL;
+    if (!buf)
+        return -1;
+    memset(&zs, 0, sizeof zs);
+    if (inflateInit2(&zs, 15 + 16) != Z_OK) {
+        free(buf);
+        return -1;
+    }
+    zs.next_in = (unsigned char *)gz;
+    zs.avail_in = (uInt)len;
+    for (;;) {
+        if (used == cap) {
+            char *nb = realloc(buf, cap * 2 + 1);
+            if (!nb)
+                break;
+            buf = nb;
+            cap *= 2;
+        }
+        zs.next_out = (unsigned char *)buf + used;
+        zs.avail_out = (uInt)(cap - used);
+        rc = inflate(&zs, Z_NO_FLUSH);
+        used = cap - zs.avail_out;
+        if (rc == Z_STREAM_END) {
+            if (zs.avail_in == 0)
+                break;
+            if (inflateReset(&zs) != Z_OK)
+                break;
+            continue;
+        }
+        if (rc != Z_OK && rc != Z_BUF_ERROR)
+            break;
+        if (rc == Z_BUF_ERROR && zs.avail_in == 0)
+            break;
+    }
+    inflateEnd(&zs);
+    if (rc != Z_STREAM_END || zs.avail_in != 0) {
+        free(buf);
+        return -1;
+    }
+    buf[used] = '\0';
+    *out = buf;
+    return (long long)used;
+}
+
+/* libdeflate, single or several members, growing on demand. */
+long long sdui_bench_libdeflate_inflate(const void *gz, size_t len, char **out)
+{
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    size_t cap = size_hint(gz, len), used = 0, pos = 0;
+    char *buf = malloc(cap + 1);
+    *out = NULL;
+    if (!d || !buf)
+        goto fail;
+    while (pos < len) {
+        size_t in_n = 0, out_n = 0;
+        enum libdeflate_result r = libdeflate_gzip_decompress_ex(
+            d, (const char *)gz + pos, len - pos, buf + used, cap - used,
+            &in_n, &out_n);
+        if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
+            char *nb = realloc(buf, cap * 2 + 1);
+            if (!nb)
+                goto fail;
+            buf = nb;
+            cap *= 2;
+            continue;
+        }
+        if (r != LIBDEFLATE_SUCCESS)
+            goto fail;
+        pos += in_n;
+        used += out_n;
+    }
+    libdeflate_free_decompressor(d);
+    buf[used] = '\0';
+    *out = buf;
+    return (long long)used;
+fail:
+    libdeflate_free_decompressor(d);
+    free(buf);
+    return -1;
+}
+
+/* The jansson peer: inflate, build the whole DOM, count tokens, free. */
+long long sdui_bench_jansson_parse(const void *gz, size_t len)
+{
+    char *json;
+    long long n = sdui_bench_zlib_inflate(gz, len, &json), count = -1;
+    json_error_t e;
+    json_t *root;
+    if (n < 0)
+        return -1;
+    root = json_loadb(json, (size_t)n, 0, &e);
+    free(json);
+    if (root) {
+        json_t *tokens = json_object_get(root, "tokens");
+        count = json_is_array(tokens) ? (long long)json_array_size(tokens) : -1;
+        json_decref(root);
+    }
+    return count;
+}
+
+/* Reads a "Key:   N kB" line of /proc/self/status, in bytes. */
+static long long proc_status_kb(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    size_t klen = strlen(key);
+    long long v = -1;
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+            v = atoll(line + klen + 1) * 1024;
+            break;
+        }
+    fclose(f);
+    return v;
+}
+
+long long sdui_bench_rss_bytes(void) { return proc_status_kb("VmRSS"); }
+
+long long sdui_bench_peak_rss_bytes(void) { return proc_status_kb("VmHWM"); }
