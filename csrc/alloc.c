@@ -53,16 +53,36 @@ void sdui_set_allocator(const sdui_allocator *a)
     }
 }
 
+/*
+ * Allocation failures seen by the calling thread.  jansson does not always
+ * report a failed allocation as one (it may return a parse error, or a tree
+ * with a truncated string), so the token parser compares this count before
+ * and after a parse and turns any failure into SDUI_OOM.
+ */
+static _Thread_local unsigned long alloc_failures;
+
 /* Allocates size bytes through the hook. */
 void *sdui_malloc(size_t size)
 {
-    return current.malloc_fn(current.ctx, size);
+    void *p = current.malloc_fn(current.ctx, size);
+    if (SDUI_UNLIKELY(!p))
+        alloc_failures++;
+    return p;
 }
 
 /* Resizes through the hook. */
 void *sdui_realloc(void *ptr, size_t size)
 {
-    return current.realloc_fn(current.ctx, ptr, size);
+    void *p = current.realloc_fn(current.ctx, ptr, size);
+    if (SDUI_UNLIKELY(!p))
+        alloc_failures++;
+    return p;
+}
+
+/* Count of failed allocations in this thread (used by token.c). */
+unsigned long sdui__alloc_failures(void)
+{
+    return alloc_failures;
 }
 
 /* Frees through the hook; NULL is a no-op. */

@@ -93,6 +93,7 @@ void sdui_limits_default(sdui_limits *out)
     out->max_token_bytes = SDUI_DEFAULT_MAX_TOKEN_BYTES;
     out->max_depth = SDUI_DEFAULT_MAX_DEPTH;
     out->max_tokens = SDUI_DEFAULT_MAX_TOKENS;
+    out->parallel_scan_bytes = SDUI_DEFAULT_PARALLEL_SCAN_BYTES;
 }
 
 /* The caller's limits, or a static copy of the defaults. */
@@ -101,7 +102,7 @@ const sdui_limits *sdui__limits_or_default(const sdui_limits *limits)
     static const sdui_limits defaults = {
         SDUI_DEFAULT_MAX_COMPRESSED_BYTES, SDUI_DEFAULT_MAX_INFLATED_BYTES,
         SDUI_DEFAULT_MAX_TOKEN_BYTES,      SDUI_DEFAULT_MAX_DEPTH,
-        SDUI_DEFAULT_MAX_TOKENS,
+        SDUI_DEFAULT_MAX_TOKENS,           SDUI_DEFAULT_PARALLEL_SCAN_BYTES,
     };
     return limits ? limits : &defaults;
 }

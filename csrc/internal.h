@@ -49,6 +49,7 @@ typedef struct sdui_scan_entry {
 typedef struct sdui_scan_result {
     sdui_scan_entry *entries; /* new; sdui_free                          */
     size_t count, cap;
+    sdui_status status;       /* set by a scan run on another thread     */
 } sdui_scan_result;
 
 /*

@@ -15,6 +15,7 @@
  * is tested at once for a quote, a backslash, a control byte or a non-ASCII
  * byte, and only those bytes take the slow path.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -70,6 +71,15 @@ typedef struct scanner {
     int tokens_depth2;        /* the open depth-2 container is "tokens" */
     int seen_tokens, seen_format, seen_id;
     sdui_scan_entry cur;      /* the token being scanned               */
+    /* Split scans (see scan_pack_split): where to start, and whether the
+     * start is between two tokens; where to stop, and whether we did. */
+    const unsigned char *start;
+    int resume_in_tokens;
+    const unsigned char *stop;
+    int stopped;
+    int format_deferred;      /* the other half may hold formatVersion  */
+    const unsigned char *root_close;
+    const unsigned char *format_key_at; /* first "formatVersion" key */
 } scanner;
 
 /* Reports a JSON-category error at p. */
@@ -373,7 +383,7 @@ static sdui_status push_entry(scanner *s, const unsigned char *at)
  */
 static sdui_status scan(scanner *s)
 {
-    const unsigned char *p = s->base, *end = s->end;
+    const unsigned char *p = s->start ? s->start : s->base, *end = s->end;
     unsigned char inline_stack[STACK_INLINE_BITS / 8];
     unsigned char *stack = inline_stack;
     unsigned depth = 0;
@@ -404,12 +414,31 @@ static sdui_status scan(scanner *s)
             stack[depth >> 3] &= (unsigned char)~(1u << (depth & 7));      \
     } while (0)
 
+    if (s->resume_in_tokens) {
+        /* Second half of a split scan: inside the root object (depth 1)
+         * and its "tokens" array (depth 2), about to read a token. */
+        stack[0] = 1u << 1;
+        depth = 2;
+        s->tokens_depth2 = 1;
+        s->seen_tokens = 1;
+    }
+
 value:
     p = skip_ws(p, end);
     if (SDUI_UNLIKELY(p >= end)) {
         st = json_fail(s, p, depth ? "unexpected end of input: expected a value"
                                    : "empty document: expected a value");
         goto done;
+    }
+    if (SDUI_UNLIKELY(p == s->stop)) {
+        /* First half of a split scan: the split is right only if we reach
+         * it between two tokens; otherwise go on alone. */
+        if (depth == 2 && s->tokens_depth2) {
+            s->stopped = 1;
+            st = SDUI_OK;
+            goto done;
+        }
+        s->stop = NULL;
     }
     if (SDUI_UNLIKELY(depth < shape) && starts_value(*p)) {
         /* Pack shape at the top levels (grammar errors are reported first). */
@@ -425,8 +454,7 @@ value:
         if (depth == 2 && s->tokens_depth2) {
             if (*p != '{') {
                 st = shape_fail(s, SDUI_SCHEMA, p,
-                                "token %zu is not a JSON object",
-                                s->pack->count);
+                                "a token is not a JSON object");
                 goto done;
             }
             memset(&s->cur, 0, sizeof s->cur);
@@ -453,8 +481,7 @@ value:
     }
     if (SDUI_UNLIKELY(pending == PENDING_ID) && *p != '"' && starts_value(*p)) {
         st = shape_fail(s, SDUI_SCHEMA, p,
-                        "token %zu: \"id\" must be a string",
-                        s->pack->count);
+                        "a token's \"id\" must be a string");
         goto done;
     }
     switch (*p) {
@@ -492,8 +519,7 @@ value:
             s->cur.id_escaped = esc;
             if (s->cur.id_len == 0) {
                 st = shape_fail(s, SDUI_SCHEMA, body - 1,
-                                "token %zu has an empty \"id\"",
-                                s->pack->count);
+                                "a token has an empty \"id\"");
                 goto done;
             }
             s->seen_id = 1;
@@ -562,8 +588,7 @@ close:
             s->cur.end = (size_t)(p - s->base);
             if (!s->seen_id) {
                 st = shape_fail(s, SDUI_SCHEMA, s->base + s->cur.start,
-                                "token %zu has no string \"id\"",
-                                s->pack->count);
+                                "a token has no string \"id\"");
                 goto done;
             }
             if (s->cur.end - s->cur.start > s->limits->max_token_bytes) {
@@ -589,11 +614,12 @@ close:
                                 "a pack needs a \"tokens\" array");
                 goto done;
             }
-            if (!s->seen_format) {
+            if (!s->seen_format && !s->format_deferred) {
                 st = shape_fail(s, SDUI_SCHEMA, p - 1,
                                 "a pack needs \"formatVersion\": 1");
                 goto done;
             }
+            s->root_close = p - 1;
         }
     }
     depth--;
@@ -628,13 +654,14 @@ key:
                                     "duplicate \"formatVersion\" key");
                     goto done;
                 }
+                if (!s->format_key_at)
+                    s->format_key_at = k - 1;
                 pending = PENDING_FORMAT;
             } else if (depth == 3 && s->tokens_depth2 &&
                        key_is(k, klen, esc, "id")) {
                 if (s->seen_id) {
                     st = shape_fail(s, SDUI_SCHEMA, k - 1,
-                                    "token %zu has a duplicate \"id\" key",
-                                    s->pack->count);
+                                    "a token has a duplicate \"id\" key");
                     goto done;
                 }
                 pending = PENDING_ID;
@@ -676,19 +703,160 @@ sdui_status sdui_json_validate(const char *text, size_t len,
     return scan(&s);
 }
 
+/* Prepares a pack scanner over text. */
+static void pack_scanner(scanner *s, const char *text, size_t len,
+                         const sdui_limits *limits, sdui_scan_result *out,
+                         sdui_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->base = (const unsigned char *)text;
+    s->end = s->base + len;
+    s->limits = limits;
+    s->max_depth = limits->max_depth;
+    s->err = err;
+    s->pack = out;
+}
+
+/* Thread body: the second half of a split scan. */
+static void *scan_thread(void *arg)
+{
+    scanner *s = arg;
+    s->pack->status = scan(s);
+    return NULL;
+}
+
+/*
+ * Where to split a large pack: the first newline at or after the middle
+ * that is followed by '{' (optional white space between).  Packs written
+ * by sdui put one token per line, and a raw newline is never inside a JSON
+ * string, so this is a token boundary for them; for any other document the
+ * first half simply fails to confirm it.  NULL when there is none.
+ */
+static const unsigned char *split_point(const unsigned char *base,
+                                        size_t len)
+{
+    const unsigned char *end = base + len;
+    const unsigned char *p = memchr(base + len / 2, '\n', len - len / 2);
+    while (p) {
+        const unsigned char *q = skip_ws(p, end);
+        if (q < end && *q == '{')
+            return q;
+        p = memchr(q, '\n', (size_t)(end - q));
+    }
+    return NULL;
+}
+
+/*
+ * Scans a large pack on two threads.  The second thread starts at a likely
+ * token boundary (split_point) as if it were between two tokens; this
+ * thread scans from the start and stops there only if it arrives in that
+ * very state, which proves the second thread's assumption.  If it does not,
+ * or fails first, it carries on (or reports) alone and the second half's
+ * work is dropped, so the outcome is always that of a one-thread scan.
+ * Returns -1 when no thread could be started (the caller scans serially).
+ */
+static int scan_pack_split(const char *text, size_t len,
+                           const sdui_limits *limits,
+                           const unsigned char *split,
+                           sdui_scan_result *out, sdui_error *err,
+                           sdui_status *status)
+{
+    scanner a, b;
+    sdui_scan_result second = {NULL, 0, 0, SDUI_OK};
+    sdui_error err2;
+    pthread_t th;
+    sdui_status st;
+
+    pack_scanner(&b, text, len, limits, &second, &err2);
+    b.start = split;
+    b.resume_in_tokens = 1;
+    b.format_deferred = 1;
+    sdui_error_clear(&err2);
+    if (pthread_create(&th, NULL, scan_thread, &b) != 0)
+        return -1;
+
+    pack_scanner(&a, text, len, limits, out, err);
+    a.stop = split;
+    st = scan(&a);
+    pthread_join(th, NULL);
+
+    if (st != SDUI_OK || !a.stopped) {
+        /* Failed before the split, or never met it in the right state:
+         * the first half's verdict is the whole document's. */
+        sdui_free(second.entries);
+        *status = st;
+        return 0;
+    }
+    /* A formatVersion key in the second half when the first had one is a
+     * duplicate, reported at that key unless an earlier error came first. */
+    if (a.seen_format && b.format_key_at &&
+        (second.status == SDUI_OK ||
+         err2.offset >= (long long)(b.format_key_at - b.base))) {
+        sdui_free(second.entries);
+        *status = sdui__fail_at(err, SDUI_SCHEMA, text, len,
+                                (size_t)(b.format_key_at - b.base),
+                                "duplicate \"formatVersion\" key");
+        return 0;
+    }
+    if (second.status != SDUI_OK) {
+        if (err)
+            *err = err2;
+        sdui_free(second.entries);
+        *status = second.status;
+        return 0;
+    }
+    if (!a.seen_format && !b.seen_format) {
+        sdui_free(second.entries);
+        *status = sdui__fail_at(err, SDUI_SCHEMA, text, len,
+                                (size_t)(b.root_close - b.base),
+                                "a pack needs \"formatVersion\": 1");
+        return 0;
+    }
+    if (out->count + second.count > limits->max_tokens) {
+        size_t at = limits->max_tokens >= out->count
+                        ? second.entries[limits->max_tokens - out->count].start
+                        : out->entries[limits->max_tokens].start;
+        sdui_free(second.entries);
+        *status = sdui__fail_at(err, SDUI_LIMIT, text, len, at,
+                                "pack holds more than %zu tokens",
+                                limits->max_tokens);
+        return 0;
+    }
+    if (second.count) {
+        sdui_scan_entry *e = sdui_realloc(
+            out->entries, (out->count + second.count) * sizeof *e);
+        if (!e) {
+            sdui_free(second.entries);
+            *status = sdui__oom(err);
+            return 0;
+        }
+        memcpy(e + out->count, second.entries,
+               second.count * sizeof *e);
+        out->entries = e;
+        out->count += second.count;
+        out->cap = out->count;
+    }
+    sdui_free(second.entries);
+    *status = SDUI_OK;
+    return 0;
+}
+
 /* Validates a pack document and lists its tokens (internal.h). */
 sdui_status sdui__scan_pack(const char *text, size_t len,
                             const sdui_limits *limits,
                             sdui_scan_result *out, sdui_error *err)
 {
     scanner s;
-    memset(&s, 0, sizeof s);
-    s.base = (const unsigned char *)text;
-    s.end = s.base + len;
-    s.limits = sdui__limits_or_default(limits);
-    s.max_depth = s.limits->max_depth;
-    s.err = err;
-    s.pack = out;
+    limits = sdui__limits_or_default(limits);
+    if (len >= limits->parallel_scan_bytes && len >= 2) {
+        const unsigned char *split =
+            split_point((const unsigned char *)text, len);
+        sdui_status st;
+        if (split && scan_pack_split(text, len, limits, split, out, err,
+                                     &st) == 0)
+            return st;
+    }
+    pack_scanner(&s, text, len, limits, out, err);
     return scan(&s);
 }
 

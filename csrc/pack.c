@@ -149,7 +149,7 @@ static sdui_status open_bytes(const void *data, size_t len,
                               sdui_error *err)
 {
     sdui_pack *pack;
-    sdui_scan_result scan = {NULL, 0, 0};
+    sdui_scan_result scan = {NULL, 0, 0, SDUI_OK};
     sdui_status st;
     char *json = NULL;
     size_t json_len = 0;

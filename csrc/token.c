@@ -145,6 +145,9 @@ static sdui_status check_token(check_ctx *c, sdui_token *t)
     return check_props(c, t->props, 1);
 }
 
+/* Failed allocations so far in this thread (alloc.c). */
+unsigned long sdui__alloc_failures(void);
+
 /* Builds a token from JSON text (internal.h). */
 sdui_status sdui__token_make(const char *json, size_t len,
                              const sdui_limits *limits,
@@ -156,6 +159,7 @@ sdui_status sdui__token_make(const char *json, size_t len,
     json_error_t jerr;
     check_ctx c;
     sdui_status st;
+    unsigned long failures;
     const char *text = pack_text ? pack_text : json;
     size_t text_len = pack_text ? pack_len : len;
 
@@ -180,10 +184,17 @@ sdui_status sdui__token_make(const char *json, size_t len,
     t->json_len = len;
 
     /* Any value decodes, so a scalar is reported by the schema check. */
+    failures = sdui__alloc_failures();
     t->root = json_loadb(t->json, len,
                          JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL |
                              JSON_DECODE_ANY,
                          &jerr);
+    if (sdui__alloc_failures() != failures) {
+        /* jansson may hide a failed allocation: trust neither result. */
+        json_decref(t->root);
+        sdui_free(t);
+        return sdui__oom(err);
+    }
     if (!t->root) {
         size_t pos = (size_t)(jerr.position > 0 ? jerr.position : 0);
         sdui_free(t);

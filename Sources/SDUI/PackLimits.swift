@@ -14,16 +14,23 @@ public struct PackLimits: Sendable, Equatable {
     public var maxDepth: Int
     /// Most tokens in one pack.  Default 100,000.
     public var maxTokens: Int
+    /// Not a limit but a threshold: packs with at least this many bytes of
+    /// JSON and one token per line (as `sdui pack build` writes them) are
+    /// scanned on two threads.  Default 1 MiB; `Int.max` keeps one thread.
+    /// The outcome is the same either way.
+    public var parallelScanBytes: Int
 
     public static let `default` = PackLimits()
 
     public init(maxCompressedBytes: Int = 16 << 20, maxInflatedBytes: Int = 64 << 20,
-                maxTokenBytes: Int = 32_768, maxDepth: Int = 128, maxTokens: Int = 100_000) {
+                maxTokenBytes: Int = 32_768, maxDepth: Int = 128, maxTokens: Int = 100_000,
+                parallelScanBytes: Int = 1 << 20) {
         self.maxCompressedBytes = maxCompressedBytes
         self.maxInflatedBytes = maxInflatedBytes
         self.maxTokenBytes = maxTokenBytes
         self.maxDepth = maxDepth
         self.maxTokens = maxTokens
+        self.parallelScanBytes = parallelScanBytes
     }
 
     var c: sdui_limits {
@@ -31,7 +38,8 @@ public struct PackLimits: Sendable, Equatable {
                     max_inflated_bytes: clamp(maxInflatedBytes),
                     max_token_bytes: clamp(maxTokenBytes),
                     max_depth: UInt32(clamping: max(0, maxDepth)),
-                    max_tokens: clamp(maxTokens))
+                    max_tokens: clamp(maxTokens),
+                    parallel_scan_bytes: clamp(parallelScanBytes))
     }
 
     private func clamp(_ v: Int) -> Int { max(0, v) }

@@ -256,3 +256,88 @@ func expectError(_ category: SDUIError.Category, sourceLocation: SourceLocation 
         #expect(String(decoding: token.json, as: UTF8.self).hasPrefix(#"{"id":"t1""#))
     }
 }
+
+/// The two-thread scan of large packs must give exactly the one-thread answer.
+@Suite struct SplitScanTests {
+    static let serial = PackLimits(parallelScanBytes: .max)
+    static let split = PackLimits(parallelScanBytes: 1)
+
+    /// Opens `doc` both ways and checks ids, or errors, are identical.
+    func sameBothWays(_ doc: String, limits: (inout PackLimits) -> Void = { _ in },
+                      sourceLocation: SourceLocation = #_sourceLocation) {
+        var a = Self.serial, b = Self.split
+        limits(&a)
+        limits(&b)
+        let gz = Fixtures.gzip(Data(doc.utf8))
+        func outcome(_ l: PackLimits) -> String {
+            do { return "ok " + (try CorePack(data: gz, limits: l).ids.joined(separator: ",")) }
+            catch { return "\(error)" }
+        }
+        #expect(outcome(a) == outcome(b), "\(doc.prefix(120))", sourceLocation: sourceLocation)
+    }
+
+    func lines(_ tokens: [String], head: String = #""formatVersion":1,"#, tail: String = "") -> String {
+        "{" + head + #""tokens":["# + "\n" + tokens.joined(separator: ",\n") + "\n]" + tail + "}"
+    }
+
+    @Test func goodPacksGiveTheSameIds() {
+        sameBothWays(lines(Fixtures.tokens(1)))
+        sameBothWays(lines(Fixtures.tokens(2)))
+        sameBothWays(lines(Fixtures.tokens(301)))
+        sameBothWays(lines(Fixtures.tokens(40), head: "", tail: #","formatVersion":1"#))
+        sameBothWays(lines(Fixtures.tokens(40), head: #""a":{"x":[1,{"y":2}]},"formatVersion":1,"#,
+                           tail: #","z":"\n"#.replacingOccurrences(of: "\n", with: "\\n") + "\""))
+    }
+
+    @Test func newlinesThatAreNotTokenBoundariesFallBack() {
+        // Pretty-printed props: the newline past the middle is deep inside a token.
+        let pretty = (0..<30).map { Fixtures.token("p\($0)", props: "{\n  \"children\": [\n{\"primitive\":\"Text\",\"props\":{}}\n]\n}") }
+        sameBothWays(lines(pretty))
+        sameBothWays("{\"formatVersion\":1,\"tokens\":[" + pretty.joined(separator: ",") + "]}")
+        // A newline before '{' inside an unknown top-level member.
+        sameBothWays(lines(Fixtures.tokens(3), tail: ",\"meta\":[\n{\"id\":\"decoy\"}]"))
+    }
+
+    @Test func errorsAreTheSameOnEitherSideOfTheSplit() {
+        var tokens = Fixtures.tokens(200)
+        tokens[20] = #"{"id":"t20","x":[1,,2]}"#          // grammar error in the first half
+        sameBothWays(lines(tokens))
+        tokens = Fixtures.tokens(200)
+        tokens[180] = #"{"id":"t180","x":tru}"#            // grammar error in the second half
+        sameBothWays(lines(tokens))
+        tokens = Fixtures.tokens(200)
+        tokens[190] = #"{"id":"t5"}"#                      // duplicate id across halves
+        sameBothWays(lines(tokens))
+        tokens = Fixtures.tokens(200)
+        tokens[150] = #"{"noid":1}"#
+        sameBothWays(lines(tokens))
+        tokens = Fixtures.tokens(200)
+        tokens[199] = #"{"id":"\#(String(repeating: "é", count: 20_000))"}"#  // over the size limit
+        sameBothWays(lines(tokens))
+        sameBothWays(lines(Fixtures.tokens(200), head: ""))                             // no formatVersion
+        sameBothWays(lines(Fixtures.tokens(200), tail: #","formatVersion":1"#))         // twice
+        sameBothWays(lines(Fixtures.tokens(200), tail: #","formatVersion":2"#))
+        sameBothWays(lines(Fixtures.tokens(200), tail: #","tokens":[]"#))
+        sameBothWays(lines(Fixtures.tokens(200)) + " x")
+        sameBothWays(String(lines(Fixtures.tokens(200)).dropLast(2)))                    // truncated
+        for max in [1, 99, 100, 101, 150, 199, 200] {
+            sameBothWays(lines(Fixtures.tokens(200))) { $0.maxTokens = max }
+        }
+        sameBothWays(lines(Fixtures.tokens(200))) { $0.maxDepth = 2 }
+        sameBothWays(lines(Fixtures.tokens(200))) { $0.maxDepth = 3 }
+    }
+
+    @Test func theSplitPathIsTaken() throws {
+        // A pack written by the builder, large enough for the default threshold.
+        var builder = CorePackBuilder()
+        for i in 0..<3_000 {
+            try builder.add(json: Data(Fixtures.token("big\(i)", props: #"{"text":"\#(String(repeating: "w", count: 400))"}"#).utf8),
+                            source: "t\(i)")
+        }
+        let gz = try builder.build(level: 1)
+        let pack = try CorePack(data: gz)
+        #expect(pack.info.rawBytes > 1 << 20)
+        #expect(pack.ids == builder.ids)
+        #expect(try pack.token("big2999")?.id == "big2999")
+    }
+}

@@ -16,6 +16,11 @@ typedef struct sdui_limits {
     size_t max_token_bytes;      /* one token's JSON text; default 32768     */
     unsigned max_depth;          /* JSON nesting (pack and token); default 128 */
     size_t max_tokens;           /* tokens in one pack; default 100000       */
+    /* Not a limit but a threshold: packs whose JSON is at least this large
+     * are scanned on two threads when they put one token per line (as packs
+     * written by sdui do).  Default 1 MiB; SIZE_MAX scans on one thread.
+     * The result is the same either way. */
+    size_t parallel_scan_bytes;
 } sdui_limits;
 
 #define SDUI_DEFAULT_MAX_COMPRESSED_BYTES ((size_t)16 << 20)
@@ -23,6 +28,7 @@ typedef struct sdui_limits {
 #define SDUI_DEFAULT_MAX_TOKEN_BYTES      ((size_t)32768)
 #define SDUI_DEFAULT_MAX_DEPTH            128u
 #define SDUI_DEFAULT_MAX_TOKENS           ((size_t)100000)
+#define SDUI_DEFAULT_PARALLEL_SCAN_BYTES  ((size_t)1 << 20)
 
 /* Fills *out with the defaults above.  Thread-safe. */
 void sdui_limits_default(sdui_limits *out);

@@ -106,8 +106,9 @@ public struct PackGenerator {
         var tokens: [String] = []
         func build(_ n: Int) throws -> Data {
             while tokens.count < n { tokens.append(token(tokens.count, rng: &rng)) }
+            // One token per line, as `sdui pack build` writes packs.
             let doc = #"{"formatVersion":1,"generator":"sdui bench","tokens":["#
-                + tokens.prefix(n).joined(separator: ",") + "]}"
+                + "\n" + tokens.prefix(n).joined(separator: ",\n") + "\n]}"
             return try CorePackBuilder.gzip(Data(doc.utf8), level: level)
         }
         // Estimate from a sample, then correct until just under the budget.
