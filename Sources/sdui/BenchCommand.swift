@@ -43,7 +43,7 @@ struct BenchCommand: ParsableCommand {
                           let path = packs.first else {
                         throw SDUIError(.argument, "--probe needs a method and a pack")
                     }
-                    let bench = try FirstPaintBenchmark(packBytes: try read(path))
+                    let bench = try FirstPaintBenchmark(packBytes: try readFile(path))
                     print(try bench.peakGrowth(method).map(String.init) ?? "-1")
                     return
                 }
@@ -63,12 +63,6 @@ struct BenchCommand: ParsableCommand {
                 for input in inputs {
                     try measure(name: input.name, path: input.path)
                 }
-            }
-        }
-
-        private func read(_ path: String) throws -> Data {
-            do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-                throw SDUIError(.io, "cannot read file: \(error.localizedDescription)", input: path)
             }
         }
 
@@ -105,7 +99,7 @@ struct BenchCommand: ParsableCommand {
         }
 
         private func measure(name: String, path: String) throws {
-            let bench = try FirstPaintBenchmark(packBytes: try read(path))
+            let bench = try FirstPaintBenchmark(packBytes: try readFile(path))
             let medians = try bench.measure(iterations: iterations)
             var peaks: [String: Int] = [:]
             for m in FirstPaintBenchmark.Method.allCases {

@@ -18,8 +18,22 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let error as SDUIError {
-        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        printError(error)
         throw ExitCode(1)
+    }
+}
+
+/// Writes `error: <category>: …` as one line on stderr.
+func printError(_ error: SDUIError) {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+}
+
+/// The bytes of a file, or an io error naming it.
+func readFile(_ path: String) throws -> Data {
+    do {
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+        throw SDUIError(.io, "cannot read file: \(error.localizedDescription)", input: path)
     }
 }
 

@@ -32,15 +32,8 @@ struct TokenCommand: ParsableCommand {
         }
 
         func run() throws {
-            let data: Data
             do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                try fail(SDUIError(.io, "cannot read file: \(error.localizedDescription)", input: path))
-                return
-            }
-            do {
-                let token = try DesignToken(json: data, source: path)
+                let token = try DesignToken(json: try readFile(path), source: path)
                 if json {
                     try printJSON(Report(path: path, valid: true, id: token.id, version: token.version,
                                          primitive: token.primitive,
@@ -57,7 +50,7 @@ struct TokenCommand: ParsableCommand {
         /// Reports a bad token on stderr (and as JSON when asked) and exits 1.
         private func fail(_ e: SDUIError) throws {
             if json { try printJSON(Report(path: path, valid: false, error: ErrorJSON(e))) }
-            FileHandle.standardError.write(Data("error: \(e)\n".utf8))
+            printError(e)
             throw ExitCode(1)
         }
     }
