@@ -729,20 +729,27 @@ static void *scan_thread(void *arg)
  * Where to split a large pack: the first newline at or after the middle
  * that is followed by '{' (optional white space between).  Packs written
  * by sdui put one token per line, and a raw newline is never inside a JSON
- * string, so this is a token boundary for them; for any other document the
- * first half simply fails to confirm it.  NULL when there is none.
+ * string, so this is a token boundary for them.  Compact packs from other
+ * writers have no newline: then the first `},{"id":` after the middle is
+ * the guess.  A wrong guess is harmless: the first half does not confirm it
+ * and the scan goes on on one thread.  NULL when there is no candidate.
  */
 static const unsigned char *split_point(const unsigned char *base,
                                         size_t len)
 {
-    const unsigned char *end = base + len;
-    const unsigned char *p = memchr(base + len / 2, '\n', len - len / 2);
+    static const char pattern[] = "},{\"id\":";
+    const unsigned char *end = base + len, *mid = base + len / 2;
+    const unsigned char *p = memchr(mid, '\n', (size_t)(end - mid));
     while (p) {
         const unsigned char *q = skip_ws(p, end);
         if (q < end && *q == '{')
             return q;
         p = memchr(q, '\n', (size_t)(end - q));
     }
+    for (p = mid; (p = memchr(p, '}', (size_t)(end - p))) != NULL; p++)
+        if ((size_t)(end - p) > sizeof pattern &&
+            memcmp(p, pattern, sizeof pattern - 1) == 0)
+            return p + 2;
     return NULL;
 }
 

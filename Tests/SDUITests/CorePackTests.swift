@@ -289,6 +289,21 @@ func expectError(_ category: SDUIError.Category, sourceLocation: SourceLocation 
                            tail: #","z":"\n"#.replacingOccurrences(of: "\n", with: "\\n") + "\""))
     }
 
+    @Test func compactPacksSplitAtATokenBoundaryOrFallBack() {
+        func compact(_ tokens: [String]) -> String {
+            #"{"formatVersion":1,"tokens":["# + tokens.joined(separator: ",") + "]}"
+        }
+        sameBothWays(compact(Fixtures.tokens(300)))
+        // The pattern inside a string and inside nested arrays past the middle.
+        let decoys = (0..<300).map {
+            Fixtures.token("d\($0)", props: #"{"s":"},{\"id\":","list":[{"id":1},{"id":2}]}"#)
+        }
+        sameBothWays(compact(decoys))
+        var broken = Fixtures.tokens(300)
+        broken[250] = #"{"id":"t250","x":[}"#
+        sameBothWays(compact(broken))
+    }
+
     @Test func newlinesThatAreNotTokenBoundariesFallBack() {
         // Pretty-printed props: the newline past the middle is deep inside a token.
         let pretty = (0..<30).map { Fixtures.token("p\($0)", props: "{\n  \"children\": [\n{\"primitive\":\"Text\",\"props\":{}}\n]\n}") }
