@@ -23,6 +23,7 @@ $(BUILD)/libsdui.a: $(OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
+# The .pc file for the default prefix; `make install` writes its own.
 $(BUILD)/sdui.pc: sdui.pc.in
 	@mkdir -p $(BUILD)
 	sed -e 's|@PREFIX@|$(PREFIX)|' $< > $@
@@ -36,7 +37,7 @@ test: $(TESTS)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/sdui
 	install -m 644 $(BUILD)/libsdui.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(BUILD)/sdui.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|' sdui.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/sdui.pc
 	install -m 644 include/sdui/*.h $(DESTDIR)$(PREFIX)/include/sdui/
 
 clean:

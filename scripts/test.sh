@@ -7,4 +7,5 @@ bash scripts/setup.sh
 # A machine with only the Swift toolchain has clang but maybe no `cc`.
 command -v "${CC:-cc}" >/dev/null 2>&1 || export CC=clang
 make -s test
+bash scripts/check-c-install.sh
 swift test
