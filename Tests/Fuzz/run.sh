@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# run.sh - builds the libFuzzer harnesses of the SDUIKit C core and runs each
+# one for SECONDS_EACH seconds (default 60).  Run from anywhere:
+#
+#     bash Tests/Fuzz/run.sh [SECONDS_EACH]
+#
+# Each harness is compiled together with csrc/*.c (not the .a) under
+# -fsanitize=fuzzer,address,undefined.  Work files live in build/fuzz/:
+#   fuzz_<name>        the harness binaries (and build-<name>.log)
+#   seeds/<name>/      seed inputs: Tests/Fuzz/seeds/<name>/ plus Examples/
+#   corpus/<name>/     the growing corpus, kept between runs
+#   artifacts/<name>/  crash, timeout and out-of-memory inputs
+#   <name>.log         the fuzzer's output
+# Prints the runs and executions per second of each harness and exits
+# non-zero if any harness crashed (or failed to build).
+# Needs: clang with the fuzzer runtime (the Swift toolchain's clang in
+# /opt/swift/usr/bin is used when present), libjansson-dev, libdeflate-dev.
+set -u
+
+SECONDS_EACH="${1:-60}"
+case "$SECONDS_EACH" in
+'' | *[!0-9]* | 0)
+    echo "usage: bash Tests/Fuzz/run.sh [SECONDS_EACH]" >&2
+    exit 2
+    ;;
+esac
+
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT" || exit 2
+WORK=build/fuzz
+HARNESSES="pack_open token_parse"
+
+if [ -n "${FUZZ_CC:-}" ]; then
+    CC="$FUZZ_CC"
+elif [ -x /opt/swift/usr/bin/clang ]; then
+    CC=/opt/swift/usr/bin/clang
+else
+    CC=clang
+fi
+# Link with lld when it sits beside the compiler (quieter and faster than
+# gold with the sanitizer runtimes); otherwise the default linker.
+LDFLAG=""
+CC_PATH="$(command -v "$CC" || true)"
+if [ -n "$CC_PATH" ] && [ -x "$(dirname "$CC_PATH")/ld.lld" ]; then
+    LDFLAG="-fuse-ld=lld"
+fi
+
+CFLAGS="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude \
+-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+-fno-omit-frame-pointer"
+
+mkdir -p "$WORK"
+
+# Builds one harness; prints the compiler output only when it fails.
+build_harness() {
+    local name="$1"
+    if ! $CC $CFLAGS $LDFLAG csrc/*.c "Tests/Fuzz/fuzz_$name.c" \
+        -ljansson -ldeflate -lpthread -o "$WORK/fuzz_$name" \
+        >"$WORK/build-$name.log" 2>&1; then
+        echo "fuzz_$name: build failed:" >&2
+        cat "$WORK/build-$name.log" >&2
+        return 1
+    fi
+}
+
+# Gzips src into dst when gzip is available (keeping the name field too,
+# so the FNAME header path is seeded).
+gzip_seed() {
+    if command -v gzip >/dev/null 2>&1; then
+        gzip -c -9 "$1" >"$2"
+    fi
+}
+
+# Fills build/fuzz/seeds/ from the committed seeds and Examples/.
+make_seeds() {
+    local tokens="$WORK/seeds/token_parse" packs="$WORK/seeds/pack_open"
+    local f base all first=1
+    rm -rf "$WORK/seeds"
+    mkdir -p "$tokens" "$packs"
+    shopt -s nullglob
+    for f in Tests/Fuzz/seeds/token/*; do cp "$f" "$tokens/"; done
+    for f in Tests/Fuzz/seeds/pack/*; do
+        base="$(basename "$f")"
+        cp "$f" "$packs/"
+        gzip_seed "$f" "$packs/$base.gz"
+    done
+    # Real packs from Examples/, wherever they are.
+    if [ -d Examples ]; then
+        while IFS= read -r f; do
+            cp "$f" "$packs/example-$(echo "$f" | tr '/' '_')"
+        done < <(find Examples -name '*.gz' -type f 2>/dev/null)
+    fi
+    # Each example token as a token seed and wrapped as a one-token pack;
+    # all of them together as one more pack.
+    all="$packs/example-all-tokens.json"
+    printf '{"formatVersion":1,"tokens":[' >"$all"
+    for f in Examples/tokens/*.json; do
+        base="$(basename "$f" .json)"
+        cp "$f" "$tokens/example-$base.json"
+        {
+            printf '{"formatVersion":1,"tokens":['
+            cat "$f"
+            printf ']}'
+        } >"$packs/example-$base.json"
+        [ "$first" = 1 ] || printf ',' >>"$all"
+        cat "$f" >>"$all"
+        first=0
+    done
+    printf ']}' >>"$all"
+    if [ "$first" = 0 ]; then
+        gzip_seed "$all" "$all.gz"
+        # Two gzip members, as `cat a.gz b.gz` makes.
+        if [ -f "$packs/three_tokens.json.gz" ] && [ -f "$packs/minimal.json.gz" ]; then
+            cat "$packs/three_tokens.json.gz" "$packs/minimal.json.gz" \
+                >"$packs/two-members.gz"
+        fi
+    else
+        rm -f "$all"
+    fi
+    shopt -u nullglob
+    echo "seeds: $(ls "$packs" | wc -l) pack inputs, $(ls "$tokens" | wc -l) token inputs"
+}
+
+failed=0
+for name in $HARNESSES; do
+    build_harness "$name" || failed=1
+done
+[ "$failed" = 0 ] || exit 1
+make_seeds
+
+for name in $HARNESSES; do
+    corpus="$WORK/corpus/$name"
+    artifacts="$WORK/artifacts/$name"
+    log="$WORK/$name.log"
+    mkdir -p "$corpus" "$artifacts"
+    echo "fuzz_$name: running for ${SECONDS_EACH}s ..."
+    "$WORK/fuzz_$name" -max_total_time="$SECONDS_EACH" -timeout=10 \
+        -rss_limit_mb=2048 -print_final_stats=1 \
+        -dict=Tests/Fuzz/json.dict \
+        -artifact_prefix="$artifacts/" \
+        "$corpus" "$WORK/seeds/$name" >"$log" 2>&1
+    rc=$?
+    runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
+    speed="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)"
+    files="$(ls "$corpus" | wc -l)"
+    echo "fuzz_$name: ${runs:-?} runs, ${speed:-?} exec/s, corpus $files files, exit $rc"
+    if [ "$rc" != 0 ]; then
+        failed=1
+        echo "fuzz_$name: FAILED; last lines of $log:" >&2
+        tail -n 40 "$log" >&2
+        echo "fuzz_$name: artifacts in $artifacts:" >&2
+        ls -l "$artifacts" >&2
+    fi
+done
+exit "$failed"
