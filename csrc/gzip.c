@@ -5,7 +5,8 @@
  * its own message and offset; the deflate data itself is inflated by
  * libdeflate, which works on whole buffers.  The output buffer starts at the
  * size the last member's ISIZE announces (exact for a single-member pack, so
- * memory stays at the JSON size) and doubles, up to the limit, when a member
+ * memory stays at the JSON size; never more than deflate can expand the
+ * input to) and doubles, up to the limit, when a member
  * needs more; a member that does not fit under the limit is a limit error,
  * so a gzip bomb costs at most the limit in memory and about twice the limit
  * in inflate work.
@@ -15,6 +16,9 @@
 #include <libdeflate.h>
 
 #include "internal.h"
+
+/* Deflate's largest expansion: 258-byte matches coded in about 2 bits. */
+#define MAX_DEFLATE_RATIO ((size_t)1032)
 
 enum {
     GZ_FTEXT = 1,
@@ -157,7 +161,12 @@ sdui_status sdui_gzip_decode(const void *data, size_t len, size_t max_out,
     if (!data)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "data is NULL");
 
+    /* First guess: the last member's ISIZE, but never more than deflate
+     * can produce from this input (1032:1), so a tiny file that claims a
+     * huge size does not get a huge buffer before inflating a byte. */
     cap = len >= 18 ? le32(in + len - 4) : 0;
+    if (cap / MAX_DEFLATE_RATIO > len)
+        cap = len * MAX_DEFLATE_RATIO;
     if (cap < 4096)
         cap = 4096;
     if (cap > max_out)

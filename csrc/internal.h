@@ -32,6 +32,13 @@ sdui_status sdui__fail_at(sdui_error *err, sdui_status status,
                           const char *text, size_t len, size_t offset,
                           const char *fmt, ...) SDUI_PRINTF(6, 7);
 
+/*
+ * Allocation failures seen so far by the calling thread (alloc.c).  jansson
+ * reports some failed allocations as parse errors or not at all, so token
+ * parsing compares this before and after to answer SDUI_OOM truthfully.
+ */
+unsigned long sdui__alloc_failures(void);
+
 /* Shorthand for an allocation failure. */
 sdui_status sdui__oom(sdui_error *err);
 

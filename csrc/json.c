@@ -794,6 +794,19 @@ static int scan_pack_split(const char *text, size_t len,
         *status = st;
         return 0;
     }
+    /* Errors in document order, as one thread would meet them.  First the
+     * token count: the second half's entries all closed before any error it
+     * met (or its own count limit), so an overflow among them comes first. */
+    if (out->count + second.count > limits->max_tokens) {
+        size_t at = limits->max_tokens >= out->count
+                        ? second.entries[limits->max_tokens - out->count].start
+                        : out->entries[limits->max_tokens].start;
+        sdui_free(second.entries);
+        *status = sdui__fail_at(err, SDUI_LIMIT, text, len, at,
+                                "pack holds more than %zu tokens",
+                                limits->max_tokens);
+        return 0;
+    }
     /* A formatVersion key in the second half when the first had one is a
      * duplicate, reported at that key unless an earlier error came first. */
     if (a.seen_format && b.format_key_at &&
@@ -805,28 +818,20 @@ static int scan_pack_split(const char *text, size_t len,
                                 "duplicate \"formatVersion\" key");
         return 0;
     }
-    if (second.status != SDUI_OK) {
-        if (err)
-            *err = err2;
-        sdui_free(second.entries);
-        *status = second.status;
-        return 0;
-    }
-    if (!a.seen_format && !b.seen_format) {
+    /* No formatVersion at all is found when the root closes, before any
+     * error after it (trailing data) that the second half went on to meet. */
+    if (!a.seen_format && !b.seen_format && b.root_close) {
         sdui_free(second.entries);
         *status = sdui__fail_at(err, SDUI_SCHEMA, text, len,
                                 (size_t)(b.root_close - b.base),
                                 "a pack needs \"formatVersion\": 1");
         return 0;
     }
-    if (out->count + second.count > limits->max_tokens) {
-        size_t at = limits->max_tokens >= out->count
-                        ? second.entries[limits->max_tokens - out->count].start
-                        : out->entries[limits->max_tokens].start;
+    if (second.status != SDUI_OK) {
+        if (err)
+            *err = err2;
         sdui_free(second.entries);
-        *status = sdui__fail_at(err, SDUI_LIMIT, text, len, at,
-                                "pack holds more than %zu tokens",
-                                limits->max_tokens);
+        *status = second.status;
         return 0;
     }
     if (second.count) {

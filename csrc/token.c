@@ -145,8 +145,6 @@ static sdui_status check_token(check_ctx *c, sdui_token *t)
     return check_props(c, t->props, 1);
 }
 
-/* Failed allocations so far in this thread (alloc.c). */
-unsigned long sdui__alloc_failures(void);
 
 /* Builds a token from JSON text (internal.h). */
 sdui_status sdui__token_make(const char *json, size_t len,

@@ -18,8 +18,9 @@ extern "C" {
 /*
  * Validates text[0, len).  Any JSON value is accepted at the top level.
  * Returns SDUI_OK, SDUI_JSON (with offset and line:column of the first
- * error) or SDUI_LIMIT (nesting deeper than max_depth).  Allocates nothing.
- * Thread-safe.
+ * error) or SDUI_LIMIT (nesting deeper than max_depth).  Allocates nothing
+ * unless max_depth >= 4096 (then one bit per level, so SDUI_OOM is
+ * possible).  Thread-safe.
  */
 sdui_status sdui_json_validate(const char *text, size_t len,
                                unsigned max_depth, sdui_error *err);

@@ -73,7 +73,8 @@ const sdui_value *sdui_token_root(const sdui_token *tok);
 /* Type of a value; NULL counts as SDUI_VALUE_NULL. */
 sdui_value_type sdui_value_type_of(const sdui_value *v);
 
-/* Scalars; 0 / 0.0 / NULL when v is of another type. */
+/* Scalars; 0 / 0.0 / NULL when v is of another type, except that
+ * sdui_value_real also converts an integer to a double. */
 int sdui_value_bool(const sdui_value *v);
 int64_t sdui_value_int(const sdui_value *v);
 double sdui_value_real(const sdui_value *v);
