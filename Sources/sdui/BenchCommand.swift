@@ -92,10 +92,17 @@ struct BenchCommand: ParsableCommand {
             var floor: Double
             var libdeflate: Double
             var sdui: Double
+            var sduiOneThread: Double
             var jansson: Double
             var jsondecoder: Double
             var jsonserialization: Double
             var peakBytes: [String: Int]
+
+            enum CodingKeys: String, CodingKey {
+                case pack, tokens, compressedBytes, rawBytes, floor, libdeflate, sdui
+                case sduiOneThread = "sdui_1thread"
+                case jansson, jsondecoder, jsonserialization, peakBytes
+            }
         }
 
         private func measure(name: String, path: String) throws {
@@ -109,6 +116,7 @@ struct BenchCommand: ParsableCommand {
             let r = Report(pack: name, tokens: info.tokens, compressedBytes: info.compressedBytes,
                            rawBytes: info.rawBytes, floor: medians[.floor]!,
                            libdeflate: medians[.libdeflate]!, sdui: medians[.sdui]!,
+                           sduiOneThread: medians[.sduiOneThread]!,
                            jansson: medians[.jansson]!, jsondecoder: medians[.jsondecoder]!,
                            jsonserialization: medians[.jsonserialization]!, peakBytes: peaks)
             if json { try printJSON(r); return }
@@ -116,7 +124,8 @@ struct BenchCommand: ParsableCommand {
             print("method                        median ms   x floor   peak MiB")
             let labels: [(FirstPaintBenchmark.Method, String)] = [
                 (.floor, "zlib inflate (floor)"), (.libdeflate, "libdeflate inflate"),
-                (.sdui, "sdui open + 20 tokens"), (.jansson, "jansson whole document"),
+                (.sdui, "sdui open + 20 tokens"), (.sduiOneThread, "  same, scan on one thread"),
+                (.jansson, "jansson whole document"),
                 (.jsondecoder, "JSONDecoder (Codable)"), (.jsonserialization, "JSONSerialization"),
             ]
             let floor = medians[.floor]!

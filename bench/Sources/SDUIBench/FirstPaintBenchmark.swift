@@ -9,6 +9,7 @@ import SDUI
 /// - `floor`: zlib inflate alone (the least any JSON pack can cost),
 /// - `libdeflate`: libdeflate inflate alone (for reference),
 /// - `sdui`: this engine, open + 20 tokens parsed,
+/// - `sdui_1thread`: the same with the pack scanned on one thread,
 /// - `jansson`: zlib inflate + jansson whole-document parse,
 /// - `jsondecoder`: zlib inflate + Foundation JSONDecoder into Codable types,
 /// - `jsonserialization`: zlib inflate + JSONSerialization.
@@ -16,7 +17,9 @@ import SDUI
 /// Methods run round-robin, so drift on a shared machine hits all alike.
 public struct FirstPaintBenchmark {
     public enum Method: String, CaseIterable, Sendable {
-        case floor, libdeflate, sdui, jansson, jsondecoder, jsonserialization
+        case floor, libdeflate, sdui
+        case sduiOneThread = "sdui_1thread"
+        case jansson, jsondecoder, jsonserialization
     }
 
     public let packBytes: Data
@@ -44,8 +47,9 @@ public struct FirstPaintBenchmark {
                     : sdui_bench_libdeflate_inflate(base, raw.count, &out)
                 free(out)
                 if n < 0 { throw SDUIError(.gzip, "\(method) could not inflate the pack") }
-            case .sdui:
-                let pack = try CorePack(data: packBytes, name: "benchmark pack")
+            case .sdui, .sduiOneThread:
+                let limits = method == .sdui ? PackLimits.default : PackLimits(parallelScanBytes: .max)
+                let pack = try CorePack(data: packBytes, name: "benchmark pack", limits: limits)
                 for id in ids {
                     guard try pack.token(id) != nil else {
                         throw SDUIError(.notFound, "token \(id) missing")
