@@ -5,7 +5,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -D_POSIX_C_SOURCE=200809L
 CPPFLAGS += -Iinclude
-LIBS    = -ljansson -ldeflate -lpthread
+LIBS    = -ljansson -ldeflate -lsqlite3 -lpthread
 PREFIX  ?= /usr/local
 BUILD   ?= build
 

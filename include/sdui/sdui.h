@@ -17,5 +17,6 @@
 #include "token.h"
 #include "pack.h"
 #include "cache.h"
+#include "disk.h"
 
 #endif

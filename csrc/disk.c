@@ -1,0 +1,790 @@
+/*
+ * disk.c - the on-disk token cache over SQLite (see disk.h).
+ *
+ * Storage: one table, `tokens`, keyed by id, with the JSON as a BLOB and its
+ * length in `bytes` so sums need no blob reads; an index on last_access
+ * orders eviction.  PRAGMA user_version holds the schema version.
+ *
+ * Eviction (least recently accessed first): after a batch is written, in the
+ * same transaction, count the rows and sum their bytes; while either bound is
+ * exceeded, delete the row with the oldest last_access (ties by id).
+ *
+ * Reads do not write.  Marking rows as accessed would otherwise cost a
+ * commit (an fsync when durable) per lookup, so accesses are remembered in
+ * memory and applied inside the next write transaction, or at close; losing
+ * them in a crash only makes eviction a little less exact.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "internal.h"
+
+/* Ids per IN (...) query; well under SQLite's variable limit. */
+#define IN_CHUNK 500
+/* Pending accesses kept before they are written on their own. */
+#define MAX_PENDING_TOUCHES 4096
+
+typedef struct touch {
+    char *id;
+    size_t len;
+    int64_t at;
+} touch;
+
+struct sdui_disk {
+    sqlite3 *db;
+    pthread_mutex_t mu;
+    sdui_disk_options opts;
+    int recovered;
+    uint64_t evictions;
+    char *path;
+    sqlite3_stmt *put;
+    touch *touches;
+    size_t ntouches, cap_touches;
+};
+
+struct sdui_disk_rows {
+    sdui_disk_record *recs;
+    size_t count;
+    char *arena;
+};
+
+static const char schema_sql[] =
+    "CREATE TABLE IF NOT EXISTS tokens("
+    " id TEXT PRIMARY KEY NOT NULL,"
+    " version INTEGER NOT NULL,"
+    " etag TEXT NOT NULL,"
+    " json BLOB NOT NULL,"
+    " bytes INTEGER NOT NULL,"
+    " primitive_version INTEGER NOT NULL,"
+    " fetched_at INTEGER NOT NULL,"
+    " expires_at INTEGER NOT NULL,"
+    " last_access INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS tokens_last_access"
+    " ON tokens(last_access, id);";
+
+/* Fills the defaults (disk.h). */
+void sdui_disk_options_default(sdui_disk_options *out)
+{
+    out->max_entries = SDUI_CACHE_DEFAULT_MAX_ENTRIES;
+    out->max_bytes = SDUI_CACHE_DEFAULT_MAX_BYTES;
+    out->durable = 1;
+}
+
+/* Reports SQLite's last error on db, naming the cache file. */
+static sdui_status db_fail(sdui_disk *d, const char *what, sdui_error *err)
+{
+    return sdui__fail(err, SDUI_SQLITE, -1, "token cache \"%s\": %s: %s",
+                      d->path, what, sqlite3_errmsg(d->db));
+}
+
+/* 1 for the result codes that mean the file itself is damaged. */
+static int is_damage(int rc)
+{
+    rc &= 0xff;
+    return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB;
+}
+
+/* Runs SQL without results; returns SQLite's code. */
+static int exec(sdui_disk *d, const char *sql)
+{
+    return sqlite3_exec(d->db, sql, NULL, NULL, NULL);
+}
+
+/* Reads one integer from a one-row query; returns SQLite's code. */
+static int query_int(sdui_disk *d, const char *sql, int64_t *out)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(d->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int64(st, 0);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Milliseconds since the epoch, for naming a moved-aside file. */
+static long long wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Moves path (and its -wal/-shm files) aside after damage is found. */
+static sdui_status move_aside(sdui_disk *d, sdui_error *err)
+{
+    static const char *const suffixes[] = {"", "-wal", "-shm"};
+    char from[4096], to[4096];
+    long long stamp = wall_ms();
+    size_t i;
+    for (i = 0; i < 3; i++) {
+        snprintf(from, sizeof from, "%s%s", d->path, suffixes[i]);
+        snprintf(to, sizeof to, "%s.corrupt-%lld%s", d->path, stamp,
+                 suffixes[i]);
+        if (rename(from, to) != 0 && errno != ENOENT)
+            return sdui__fail(err, SDUI_IO, -1,
+                              "token cache \"%s\" is damaged and cannot be "
+                              "moved aside: %s",
+                              d->path, strerror(errno));
+    }
+    d->recovered = 1;
+    return SDUI_OK;
+}
+
+/*
+ * Opens the file and brings it to our schema.  Returns SDUI_OK, or a
+ * failure; *damaged is set when the failure means the file is damaged.
+ */
+static sdui_status open_db(sdui_disk *d, int *damaged, sdui_error *err)
+{
+    int rc;
+    int64_t version = 0;
+    char mode[16] = "";
+    sqlite3_stmt *st;
+
+    *damaged = 0;
+    rc = sqlite3_open_v2(d->path, &d->db,
+                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK) {
+        if (!d->db)
+            return sdui__oom(err);
+        return db_fail(d, "cannot open", err);
+    }
+    sqlite3_busy_timeout(d->db, 5000);
+    rc = sqlite3_prepare_v2(d->db, "PRAGMA journal_mode=WAL", -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            const unsigned char *m = sqlite3_column_text(st, 0);
+            snprintf(mode, sizeof mode, "%s", m ? (const char *)m : "");
+            rc = SQLITE_OK;
+        }
+        sqlite3_finalize(st);
+    }
+    if (rc == SQLITE_OK && strcmp(mode, "wal") != 0)
+        return sdui__fail(err, SDUI_SQLITE, -1,
+                          "token cache \"%s\": cannot use WAL mode (got "
+                          "\"%s\")",
+                          d->path, mode);
+    if (rc == SQLITE_OK) {
+        /* A quick structural check: damage is found here, not mid-batch. */
+        rc = sqlite3_prepare_v2(d->db, "PRAGMA quick_check", -1, &st, NULL);
+        if (rc == SQLITE_OK) {
+            rc = sqlite3_step(st);
+            if (rc == SQLITE_ROW) {
+                const unsigned char *r = sqlite3_column_text(st, 0);
+                rc = r && strcmp((const char *)r, "ok") == 0 ? SQLITE_OK
+                                                              : SQLITE_CORRUPT;
+            }
+            sqlite3_finalize(st);
+        }
+    }
+    if (rc == SQLITE_OK)
+        rc = query_int(d, "PRAGMA user_version", &version);
+    if (rc != SQLITE_OK) {
+        *damaged = is_damage(rc);
+        return db_fail(d, "cannot read the file", err);
+    }
+    if (version > SDUI_DISK_SCHEMA_VERSION)
+        return sdui__fail(err, SDUI_SQLITE, -1,
+                          "token cache \"%s\" was written by a newer version "
+                          "(schema %lld; this build reads %d); left "
+                          "untouched",
+                          d->path, (long long)version,
+                          SDUI_DISK_SCHEMA_VERSION);
+    if (version == SDUI_DISK_SCHEMA_VERSION) {
+        int64_t has = 0;
+        rc = query_int(d,
+                       "SELECT count(*) FROM sqlite_master"
+                       " WHERE type='table' AND name='tokens'",
+                       &has);
+        if (rc != SQLITE_OK || has != 1) {
+            *damaged = 1;
+            return sdui__fail(err, SDUI_SQLITE, -1,
+                              "token cache \"%s\": schema %d without its "
+                              "table",
+                              d->path, SDUI_DISK_SCHEMA_VERSION);
+        }
+    } else {
+        rc = exec(d, "BEGIN IMMEDIATE");
+        if (rc == SQLITE_OK)
+            rc = exec(d, schema_sql);
+        if (rc == SQLITE_OK)
+            rc = exec(d, "PRAGMA user_version=1");
+        if (rc == SQLITE_OK)
+            rc = exec(d, "COMMIT");
+        if (rc != SQLITE_OK) {
+            *damaged = is_damage(rc);
+            exec(d, "ROLLBACK");
+            return db_fail(d, "cannot create the schema", err);
+        }
+    }
+    rc = exec(d, d->opts.durable ? "PRAGMA synchronous=FULL"
+                                 : "PRAGMA synchronous=NORMAL");
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(
+            d->db,
+            "INSERT OR REPLACE INTO tokens(id, version, etag, json, bytes,"
+            " primitive_version, fetched_at, expires_at, last_access)"
+            " VALUES(?,?,?,?,?,?,?,?,?)",
+            -1, &d->put, NULL);
+    if (rc != SQLITE_OK)
+        return db_fail(d, "cannot prepare", err);
+    return SDUI_OK;
+}
+
+/* Closes the connection (not the struct). */
+static void close_db(sdui_disk *d)
+{
+    sqlite3_finalize(d->put);
+    d->put = NULL;
+    sqlite3_close(d->db);
+    d->db = NULL;
+}
+
+/* Opens a cache file, moving a damaged one aside (disk.h). */
+sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
+                           sdui_disk **out, sdui_error *err)
+{
+    sdui_disk *d;
+    sdui_status st;
+    int damaged = 0;
+    size_t plen;
+
+    sdui_error_clear(err);
+    if (!path || !out || !*path)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "path or out is NULL");
+    *out = NULL;
+    d = sdui_malloc(sizeof *d);
+    plen = strlen(path);
+    if (!d)
+        return sdui__oom(err);
+    memset(d, 0, sizeof *d);
+    d->path = sdui_malloc(plen + 1);
+    if (!d->path) {
+        sdui_free(d);
+        return sdui__oom(err);
+    }
+    memcpy(d->path, path, plen + 1);
+    if (opts)
+        d->opts = *opts;
+    else
+        sdui_disk_options_default(&d->opts);
+    if (!d->opts.max_entries)
+        d->opts.max_entries = SDUI_CACHE_DEFAULT_MAX_ENTRIES;
+    if (!d->opts.max_bytes)
+        d->opts.max_bytes = SDUI_CACHE_DEFAULT_MAX_BYTES;
+    if (pthread_mutex_init(&d->mu, NULL) != 0) {
+        sdui_free(d->path);
+        sdui_free(d);
+        return sdui__fail(err, SDUI_OOM, -1, "cannot create a mutex");
+    }
+    st = open_db(d, &damaged, err);
+    if (st != SDUI_OK && damaged) {
+        close_db(d);
+        st = move_aside(d, err);
+        if (st == SDUI_OK)
+            st = open_db(d, &damaged, err);
+    }
+    if (st != SDUI_OK) {
+        close_db(d);
+        pthread_mutex_destroy(&d->mu);
+        sdui_free(d->path);
+        sdui_free(d);
+        return st;
+    }
+    *out = d;
+    return SDUI_OK;
+}
+
+int sdui_disk_recovered(const sdui_disk *disk) { return disk->recovered; }
+
+/* Drops the remembered accesses. */
+static void clear_touches(sdui_disk *d)
+{
+    size_t i;
+    for (i = 0; i < d->ntouches; i++)
+        sdui_free(d->touches[i].id);
+    d->ntouches = 0;
+}
+
+/* Writes remembered accesses; must run inside a write transaction. */
+static int apply_touches(sdui_disk *d)
+{
+    sqlite3_stmt *st;
+    size_t i;
+    int rc;
+    if (!d->ntouches)
+        return SQLITE_OK;
+    rc = sqlite3_prepare_v2(d->db,
+                            "UPDATE tokens SET last_access=max(last_access,?)"
+                            " WHERE id=?",
+                            -1, &st, NULL);
+    for (i = 0; rc == SQLITE_OK && i < d->ntouches; i++) {
+        sqlite3_bind_int64(st, 1, d->touches[i].at);
+        sqlite3_bind_text(st, 2, d->touches[i].id, (int)d->touches[i].len,
+                          SQLITE_STATIC);
+        rc = sqlite3_step(st);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Closes the cache, writing remembered accesses first (disk.h). */
+void sdui_disk_free(sdui_disk *disk)
+{
+    if (!disk)
+        return;
+    if (disk->ntouches && exec(disk, "BEGIN IMMEDIATE") == SQLITE_OK) {
+        if (apply_touches(disk) == SQLITE_OK)
+            exec(disk, "COMMIT");
+        else
+            exec(disk, "ROLLBACK");
+    }
+    clear_touches(disk);
+    sdui_free(disk->touches);
+    close_db(disk);
+    pthread_mutex_destroy(&disk->mu);
+    sdui_free(disk->path);
+    sdui_free(disk);
+}
+
+/*
+ * Deletes least recently accessed rows until both bounds hold.  The victims
+ * are chosen by one ordered read and deleted after it has finished, so no
+ * row is deleted under a running SELECT.
+ */
+static int evict(sdui_disk *d)
+{
+    int64_t count = 0, bytes = 0;
+    sqlite3_stmt *oldest = NULL, *del = NULL;
+    int64_t *victims = NULL;
+    size_t nv = 0, capv = 0, i;
+    int rc = query_int(d, "SELECT count(*) FROM tokens", &count);
+    if (rc == SQLITE_OK)
+        rc = query_int(d, "SELECT coalesce(sum(bytes),0) FROM tokens",
+                       &bytes);
+    if (rc != SQLITE_OK ||
+        ((size_t)count <= d->opts.max_entries &&
+         (size_t)bytes <= d->opts.max_bytes))
+        return rc;
+    rc = sqlite3_prepare_v2(d->db,
+                            "SELECT rowid, bytes FROM tokens"
+                            " ORDER BY last_access, id",
+                            -1, &oldest, NULL);
+    while (rc == SQLITE_OK && ((size_t)count > d->opts.max_entries ||
+                               (size_t)bytes > d->opts.max_bytes)) {
+        rc = sqlite3_step(oldest);
+        if (rc != SQLITE_ROW)
+            break;
+        rc = SQLITE_OK;
+        if (nv == capv) {
+            size_t c = capv ? capv * 2 : 64;
+            int64_t *nvict = sdui_realloc(victims, c * sizeof *nvict);
+            if (!nvict) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            victims = nvict;
+            capv = c;
+        }
+        victims[nv++] = sqlite3_column_int64(oldest, 0);
+        bytes -= sqlite3_column_int64(oldest, 1);
+        count--;
+    }
+    if (rc == SQLITE_DONE)
+        rc = SQLITE_OK;
+    sqlite3_finalize(oldest);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(d->db, "DELETE FROM tokens WHERE rowid=?",
+                                -1, &del, NULL);
+    for (i = 0; rc == SQLITE_OK && i < nv; i++) {
+        sqlite3_bind_int64(del, 1, victims[i]);
+        rc = sqlite3_step(del);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        sqlite3_reset(del);
+    }
+    if (rc == SQLITE_OK)
+        d->evictions += nv;
+    sqlite3_finalize(del);
+    sdui_free(victims);
+    return rc;
+}
+
+/* Writes one batch in one transaction (disk.h). */
+sdui_status sdui_disk_put(sdui_disk *d, const sdui_disk_record *rows,
+                          size_t n, int64_t now, sdui_error *err)
+{
+    size_t i;
+    int rc;
+    sdui_status st = SDUI_OK;
+
+    sdui_error_clear(err);
+    if (n && !rows)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "rows is NULL");
+    for (i = 0; i < n; i++)
+        if (!rows[i].id || !rows[i].id_len || !rows[i].etag ||
+            (!rows[i].json && rows[i].json_len) ||
+            rows[i].id_len > INT32_MAX || rows[i].json_len > INT32_MAX ||
+            rows[i].etag_len > INT32_MAX)
+            return sdui__fail(err, SDUI_ARGUMENT, -1,
+                              "row %zu of the batch has no id, etag or json",
+                              i);
+    pthread_mutex_lock(&d->mu);
+    rc = exec(d, "BEGIN IMMEDIATE");
+    for (i = 0; rc == SQLITE_OK && i < n; i++) {
+        const sdui_disk_record *r = &rows[i];
+        sqlite3_stmt *s = d->put;
+        sqlite3_bind_text(s, 1, r->id, (int)r->id_len, SQLITE_STATIC);
+        sqlite3_bind_int64(s, 2, r->version);
+        sqlite3_bind_text(s, 3, r->etag, (int)r->etag_len, SQLITE_STATIC);
+        sqlite3_bind_blob(s, 4, r->json ? r->json : "", (int)r->json_len,
+                          SQLITE_STATIC);
+        sqlite3_bind_int64(s, 5, (sqlite3_int64)r->json_len);
+        sqlite3_bind_int64(s, 6, r->primitive_version);
+        sqlite3_bind_int64(s, 7, r->fetched_at);
+        sqlite3_bind_int64(s, 8, r->expires_at);
+        sqlite3_bind_int64(s, 9, now);
+        rc = sqlite3_step(s);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        sqlite3_reset(s);
+        sqlite3_clear_bindings(s);
+    }
+    if (rc == SQLITE_OK)
+        rc = apply_touches(d);
+    if (rc == SQLITE_OK)
+        rc = evict(d);
+    if (rc == SQLITE_OK)
+        rc = exec(d, "COMMIT");
+    if (rc != SQLITE_OK) {
+        st = db_fail(d, "cannot write a batch", err);
+        exec(d, "ROLLBACK");
+    } else {
+        clear_touches(d);
+    }
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}
+
+/* Builds "PREFIX (?,?,...)" for k ids into buf. */
+static void in_list(char *buf, size_t cap, const char *prefix, size_t k)
+{
+    size_t n = (size_t)snprintf(buf, cap, "%s (", prefix), i;
+    for (i = 0; i < k && n + 3 < cap; i++) {
+        buf[n++] = i ? ',' : '?';
+        if (i)
+            buf[n++] = '?';
+    }
+    buf[n++] = ')';
+    buf[n] = '\0';
+}
+
+/* Remembers that id was read at now (applied at the next write). */
+static void remember_touch(sdui_disk *d, const char *id, size_t len,
+                           int64_t now)
+{
+    touch *t;
+    if (d->ntouches == d->cap_touches) {
+        size_t cap = d->cap_touches ? d->cap_touches * 2 : 64;
+        touch *nt;
+        if (cap > MAX_PENDING_TOUCHES)
+            return; /* eviction order is advisory: drop the note */
+        nt = sdui_realloc(d->touches, cap * sizeof *nt);
+        if (!nt)
+            return;
+        d->touches = nt;
+        d->cap_touches = cap;
+    }
+    t = &d->touches[d->ntouches];
+    t->id = sdui_malloc(len ? len : 1);
+    if (!t->id)
+        return;
+    memcpy(t->id, id, len);
+    t->len = len;
+    t->at = now;
+    d->ntouches++;
+}
+
+/* Appends bytes to a growing arena; returns the offset or (size_t)-1. */
+static size_t arena_add(char **arena, size_t *used, size_t *cap,
+                        const void *p, size_t n)
+{
+    size_t off = *used;
+    if (*used + n + 1 > *cap) {
+        size_t c = *cap ? *cap : 1024;
+        char *na;
+        while (*used + n + 1 > c)
+            c *= 2;
+        na = sdui_realloc(*arena, c);
+        if (!na)
+            return (size_t)-1;
+        *arena = na;
+        *cap = c;
+    }
+    if (n)
+        memcpy(*arena + *used, p, n);
+    (*arena)[*used + n] = '\0';
+    *used += n + 1;
+    return off;
+}
+
+typedef struct idref {
+    const char *p;
+    size_t len;
+} idref;
+
+/* Orders ids by length, then bytes. */
+static int idref_cmp(const void *a, const void *b)
+{
+    const idref *x = a, *y = b;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    return memcmp(x->p, y->p, x->len);
+}
+
+/* Reads many ids with one query per chunk of ids (disk.h). */
+sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
+                          const size_t *lens, size_t n, int64_t now,
+                          sdui_disk_rows **out, sdui_error *err)
+{
+    sdui_disk_rows *rows;
+    sdui_disk_record *recs = NULL;
+    size_t nrecs = 0, caprecs = 0, used = 0, cap = 0, done, i;
+    char *arena = NULL;
+    /* Offsets into the arena, turned into pointers at the end. */
+    size_t *offs = NULL;
+    sdui_status st = SDUI_OK;
+    char sql[IN_CHUNK * 2 + 256];
+
+    idref *uniq;
+    size_t nu = 0;
+
+    sdui_error_clear(err);
+    if (!out || (n && (!ids || !lens)))
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "ids, lens or out is NULL");
+    *out = NULL;
+    /* Each id once, so no row is returned twice across chunks. */
+    uniq = sdui_malloc((n ? n : 1) * sizeof *uniq);
+    if (!uniq)
+        return sdui__oom(err);
+    for (i = 0; i < n; i++) {
+        uniq[i].p = ids[i];
+        uniq[i].len = lens[i];
+    }
+    qsort(uniq, n, sizeof *uniq, idref_cmp);
+    for (i = 0; i < n; i++)
+        if (nu == 0 || idref_cmp(&uniq[nu - 1], &uniq[i]) != 0)
+            uniq[nu++] = uniq[i];
+    n = nu;
+    pthread_mutex_lock(&d->mu);
+    for (done = 0; done < n && st == SDUI_OK; done += IN_CHUNK) {
+        size_t k = n - done < IN_CHUNK ? n - done : IN_CHUNK;
+        sqlite3_stmt *q;
+        int rc;
+        in_list(sql, sizeof sql,
+                "SELECT id, version, etag, json, primitive_version,"
+                " fetched_at, expires_at, last_access FROM tokens WHERE id IN",
+                k);
+        rc = sqlite3_prepare_v2(d->db, sql, -1, &q, NULL);
+        for (i = 0; rc == SQLITE_OK && i < k; i++)
+            rc = sqlite3_bind_text(q, (int)i + 1, uniq[done + i].p,
+                                   (int)uniq[done + i].len, SQLITE_STATIC);
+        while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+            if ((rc = sqlite3_step(q)) != SQLITE_ROW)
+                break;
+            sdui_disk_record *r;
+            size_t o[3];
+            int c;
+            if (nrecs == caprecs) {
+                size_t nc = caprecs ? caprecs * 2 : 16;
+                sdui_disk_record *nr = sdui_realloc(recs, nc * sizeof *nr);
+                size_t *no = sdui_realloc(offs, nc * 3 * sizeof *no);
+                if (nr)
+                    recs = nr;
+                if (no)
+                    offs = no;
+                if (!nr || !no) {
+                    st = sdui__oom(err);
+                    break;
+                }
+                caprecs = nc;
+            }
+            r = &recs[nrecs];
+            memset(r, 0, sizeof *r);
+            for (c = 0; c < 3; c++) {
+                static const int cols[3] = {0, 2, 3};
+                const void *p = sqlite3_column_blob(q, cols[c]);
+                size_t len = (size_t)sqlite3_column_bytes(q, cols[c]);
+                o[c] = arena_add(&arena, &used, &cap, p, len);
+                if (o[c] == (size_t)-1)
+                    break;
+                if (c == 0)
+                    r->id_len = len;
+                else if (c == 1)
+                    r->etag_len = len;
+                else
+                    r->json_len = len;
+            }
+            if (c < 3) {
+                st = sdui__oom(err);
+                break;
+            }
+            memcpy(&offs[nrecs * 3], o, sizeof o);
+            r->version = sqlite3_column_int64(q, 1);
+            r->primitive_version = sqlite3_column_int64(q, 4);
+            r->fetched_at = sqlite3_column_int64(q, 5);
+            r->expires_at = sqlite3_column_int64(q, 6);
+            r->last_access = sqlite3_column_int64(q, 7);
+            nrecs++;
+            remember_touch(d, arena + o[0], r->id_len, now);
+        }
+        if (st == SDUI_OK && rc != SQLITE_DONE)
+            st = db_fail(d, "cannot read", err);
+        sqlite3_finalize(q);
+    }
+    pthread_mutex_unlock(&d->mu);
+    sdui_free(uniq);
+
+    rows = st == SDUI_OK ? sdui_malloc(sizeof *rows) : NULL;
+    if (st == SDUI_OK && !rows)
+        st = sdui__oom(err);
+    if (st != SDUI_OK) {
+        sdui_free(recs);
+        sdui_free(offs);
+        sdui_free(arena);
+        return st;
+    }
+    for (i = 0; i < nrecs; i++) {
+        recs[i].id = arena + offs[i * 3];
+        recs[i].etag = arena + offs[i * 3 + 1];
+        recs[i].json = arena + offs[i * 3 + 2];
+    }
+    sdui_free(offs);
+    rows->recs = recs;
+    rows->count = nrecs;
+    rows->arena = arena;
+    *out = rows;
+    return SDUI_OK;
+}
+
+/* Runs `sql ?, id` (one id per step) for each id in one transaction. */
+static sdui_status per_id(sdui_disk *d, const char *sql, const char *what,
+                          const char *const *ids, const size_t *lens,
+                          size_t n, const int64_t *args, int nargs,
+                          size_t *changed, sdui_error *err)
+{
+    sqlite3_stmt *s = NULL;
+    size_t i, total = 0;
+    int rc, a;
+    sdui_status st = SDUI_OK;
+
+    sdui_error_clear(err);
+    if (n && (!ids || !lens))
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "ids or lens is NULL");
+    pthread_mutex_lock(&d->mu);
+    rc = exec(d, "BEGIN IMMEDIATE");
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(d->db, sql, -1, &s, NULL);
+    for (i = 0; rc == SQLITE_OK && i < n; i++) {
+        for (a = 0; a < nargs; a++)
+            sqlite3_bind_int64(s, a + 1, args[a]);
+        sqlite3_bind_text(s, nargs + 1, ids[i], (int)lens[i], SQLITE_STATIC);
+        rc = sqlite3_step(s);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        total += (size_t)sqlite3_changes(d->db);
+        sqlite3_reset(s);
+    }
+    sqlite3_finalize(s);
+    if (rc == SQLITE_OK)
+        rc = apply_touches(d);
+    if (rc == SQLITE_OK)
+        rc = exec(d, "COMMIT");
+    if (rc != SQLITE_OK) {
+        st = db_fail(d, what, err);
+        exec(d, "ROLLBACK");
+    } else {
+        clear_touches(d);
+    }
+    pthread_mutex_unlock(&d->mu);
+    if (changed)
+        *changed = st == SDUI_OK ? total : 0;
+    return st;
+}
+
+/* Refreshes TTLs after a 304 (disk.h). */
+sdui_status sdui_disk_refresh(sdui_disk *d, const char *const *ids,
+                              const size_t *lens, size_t n,
+                              int64_t fetched_at, int64_t expires_at,
+                              size_t *updated, sdui_error *err)
+{
+    const int64_t args[2] = {fetched_at, expires_at};
+    return per_id(d,
+                  "UPDATE tokens SET fetched_at=?, expires_at=? WHERE id=?",
+                  "cannot refresh", ids, lens, n, args, 2, updated, err);
+}
+
+/* Removes ids (disk.h). */
+sdui_status sdui_disk_remove(sdui_disk *d, const char *const *ids,
+                             const size_t *lens, size_t n, size_t *removed,
+                             sdui_error *err)
+{
+    return per_id(d, "DELETE FROM tokens WHERE id=?", "cannot remove", ids,
+                  lens, n, NULL, 0, removed, err);
+}
+
+/* Sizes and bounds (disk.h). */
+sdui_status sdui_disk_get_stats(sdui_disk *d, sdui_disk_stats *out,
+                                sdui_error *err)
+{
+    int64_t count = 0, bytes = 0;
+    int rc;
+    sdui_status st = SDUI_OK;
+    sdui_error_clear(err);
+    pthread_mutex_lock(&d->mu);
+    rc = query_int(d, "SELECT count(*) FROM tokens", &count);
+    if (rc == SQLITE_OK)
+        rc = query_int(d, "SELECT coalesce(sum(bytes),0) FROM tokens",
+                       &bytes);
+    if (rc != SQLITE_OK)
+        st = db_fail(d, "cannot count", err);
+    out->entries = (size_t)count;
+    out->bytes = (size_t)bytes;
+    out->max_entries = d->opts.max_entries;
+    out->max_bytes = d->opts.max_bytes;
+    out->evictions = d->evictions;
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}
+
+size_t sdui_disk_rows_count(const sdui_disk_rows *rows)
+{
+    return rows ? rows->count : 0;
+}
+
+const sdui_disk_record *sdui_disk_rows_at(const sdui_disk_rows *rows,
+                                          size_t i)
+{
+    return rows && i < rows->count ? &rows->recs[i] : NULL;
+}
+
+void sdui_disk_rows_free(sdui_disk_rows *rows)
+{
+    if (!rows)
+        return;
+    sdui_free(rows->recs);
+    sdui_free(rows->arena);
+    sdui_free(rows);
+}

@@ -1,0 +1,131 @@
+/*
+ * disk.h - the on-disk token cache: one SQLite file in WAL mode.
+ *
+ * Rows hold id, version, etag, json, primitive_version, fetched_at,
+ * expires_at and last_access (times are milliseconds since the Unix epoch,
+ * always passed in by the caller, so tests can inject a clock).  A batch of
+ * rows is written in one transaction; many ids are read with one query.
+ * After each batch the least recently accessed rows are evicted until the
+ * cache is within its entry and byte bounds.  With the default synchronous
+ * setting every committed batch survives a crash of the process or of the
+ * machine.
+ *
+ * A file written by a newer schema version is refused with a clear error and
+ * left untouched.  A file that is not a database or fails SQLite's quick
+ * check is moved aside (to PATH.corrupt-<ms>, with its -wal and -shm files)
+ * and a fresh cache is created; sdui_disk_recovered() tells that it happened.
+ *
+ * One sdui_disk may be used from many threads: every call takes its mutex.
+ * SQLite's own allocations do not go through sdui_set_allocator.
+ */
+#ifndef SDUI_DISK_H
+#define SDUI_DISK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sdui_disk sdui_disk;
+typedef struct sdui_disk_rows sdui_disk_rows;
+
+/* The schema version this build writes and reads. */
+#define SDUI_DISK_SCHEMA_VERSION 1
+
+typedef struct sdui_disk_options {
+    size_t max_entries; /* default 5000                                   */
+    size_t max_bytes;   /* bytes of token JSON; default 32 MiB            */
+    int durable;        /* 1 (default): fsync each commit (synchronous=FULL);
+                           0: survive a process crash only (NORMAL)        */
+} sdui_disk_options;
+
+/* One cached token.  In results every pointer is borrowed from the rows
+ * object; in sdui_disk_put they are read during the call only. */
+typedef struct sdui_disk_record {
+    const char *id;
+    size_t id_len;
+    int64_t version;
+    int64_t primitive_version;
+    const char *etag;
+    size_t etag_len;
+    const char *json;
+    size_t json_len;
+    int64_t fetched_at;
+    int64_t expires_at;  /* fresh while now < expires_at */
+    int64_t last_access;
+} sdui_disk_record;
+
+typedef struct sdui_disk_stats {
+    size_t entries, bytes;
+    size_t max_entries, max_bytes;
+    uint64_t evictions; /* since open */
+} sdui_disk_stats;
+
+/* Fills *out with the defaults.  Thread-safe. */
+void sdui_disk_options_default(sdui_disk_options *out);
+
+/*
+ * Opens (creating if needed) the cache file at path.  opts may be NULL for
+ * the defaults.  On SDUI_OK *out is new (release with sdui_disk_free).
+ * Errors: SDUI_SQLITE (message names the path and SQLite's reason; also a
+ * file of a newer schema version), SDUI_IO, SDUI_OOM, SDUI_ARGUMENT.
+ */
+sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
+                           sdui_disk **out, sdui_error *err);
+
+/* Closes the cache.  NULL is a no-op. */
+void sdui_disk_free(sdui_disk *disk);
+
+/* 1 if open found a damaged file and moved it aside, else 0. */
+int sdui_disk_recovered(const sdui_disk *disk);
+
+/*
+ * Writes n rows in one transaction, replacing rows with the same ids
+ * (last_access is set to now), then evicts to the bounds in the same
+ * transaction.  All or nothing: on error no row of the batch is stored.
+ */
+sdui_status sdui_disk_put(sdui_disk *disk, const sdui_disk_record *rows,
+                          size_t n, int64_t now, sdui_error *err);
+
+/*
+ * Reads the rows of up to n ids with one query (ids not cached are simply
+ * absent; duplicates are returned once) and sets their last_access to now.
+ * On SDUI_OK *out is new (release with sdui_disk_rows_free), in no
+ * particular order.  Stale rows are returned too: compare expires_at.
+ */
+sdui_status sdui_disk_get(sdui_disk *disk, const char *const *ids,
+                          const size_t *lens, size_t n, int64_t now,
+                          sdui_disk_rows **out, sdui_error *err);
+
+/*
+ * Revalidation without a new body (HTTP 304): sets fetched_at and
+ * expires_at of the given ids in one transaction.  *updated (may be NULL)
+ * receives the number of rows changed.
+ */
+sdui_status sdui_disk_refresh(sdui_disk *disk, const char *const *ids,
+                              const size_t *lens, size_t n,
+                              int64_t fetched_at, int64_t expires_at,
+                              size_t *updated, sdui_error *err);
+
+/* Removes the given ids; *removed (may be NULL) receives the count. */
+sdui_status sdui_disk_remove(sdui_disk *disk, const char *const *ids,
+                             const size_t *lens, size_t n, size_t *removed,
+                             sdui_error *err);
+
+/* Sizes, bounds and evictions since open. */
+sdui_status sdui_disk_get_stats(sdui_disk *disk, sdui_disk_stats *out,
+                                sdui_error *err);
+
+/* Rows of a result (borrowed, valid until sdui_disk_rows_free). */
+size_t sdui_disk_rows_count(const sdui_disk_rows *rows);
+const sdui_disk_record *sdui_disk_rows_at(const sdui_disk_rows *rows,
+                                          size_t i);
+void sdui_disk_rows_free(sdui_disk_rows *rows);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
