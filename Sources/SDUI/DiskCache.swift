@@ -1,0 +1,214 @@
+// DiskCache.swift - the on-disk token cache (SQLite, WAL) of seed 000 §11.
+import Foundation
+internal import CSDUI
+
+/// Tokens persisted in one SQLite file in WAL mode, so every fetched token
+/// survives restarts and crashes (seed 000 §11).
+///
+/// A batch is written in one transaction and many ids are read with one
+/// query.  Rows carry their ETag and a TTL; stale rows are still returned
+/// (for revalidation and stale-if-error) and ``refresh(_:fetchedAt:expiresAt:)``
+/// renews a TTL after a 304 without rewriting the body.  The least recently
+/// read rows are evicted to stay within the entry and byte bounds.  A damaged
+/// file is moved aside and rebuilt (see ``recovered``); a file written by a
+/// newer schema is refused and left alone.  See `include/sdui/disk.h`.
+///
+/// Times are passed in by the caller, so a test can drive the clock.
+///
+/// `@unchecked Sendable`: every call into the C cache takes its mutex, so
+/// all access to the SQLite connection is serialized there.
+public final class DiskCache: @unchecked Sendable {
+    let handle: OpaquePointer
+    /// The cache file.
+    public let path: String
+
+    /// One cached token.
+    public struct Entry: Sendable, Equatable {
+        public var id: String
+        public var version: Int
+        public var primitiveVersion: Int
+        /// The ETag as the server sent it (quotes included).
+        public var etag: String
+        /// The token's JSON text.
+        public var json: Data
+        public var fetchedAt: Date
+        /// Fresh while the time is before this.
+        public var expiresAt: Date
+        public var lastAccess: Date
+
+        public init(id: String, version: Int, primitiveVersion: Int, etag: String, json: Data,
+                    fetchedAt: Date, expiresAt: Date, lastAccess: Date = .distantPast) {
+            self.id = id
+            self.version = version
+            self.primitiveVersion = primitiveVersion
+            self.etag = etag
+            self.json = json
+            self.fetchedAt = fetchedAt
+            self.expiresAt = expiresAt
+            self.lastAccess = lastAccess
+        }
+
+        /// Whether the entry is past its TTL at `now`.
+        public func isStale(at now: Date) -> Bool { now >= expiresAt }
+    }
+
+    public struct Stats: Sendable, Equatable {
+        public var entries: Int
+        public var bytes: Int
+        public var maxEntries: Int
+        public var maxBytes: Int
+        public var evictions: UInt64
+    }
+
+    /// Opens or creates the cache file.  `durable` (the default) syncs each
+    /// committed batch to disk; without it a batch survives a crash of the
+    /// process but maybe not of the machine.
+    public init(path: String, maxEntries: Int = 5_000, maxBytes: Int = 32 << 20,
+                durable: Bool = true) throws {
+        guard maxEntries > 0, maxBytes > 0 else {
+            throw SDUIError(.argument, "cache bounds must be positive", input: path)
+        }
+        var opts = sdui_disk_options()
+        sdui_disk_options_default(&opts)
+        opts.max_entries = maxEntries
+        opts.max_bytes = maxBytes
+        opts.durable = durable ? 1 : 0
+        var err = sdui_error()
+        var out: OpaquePointer?
+        try SDUIError.check(sdui_disk_open(path, &opts, &out, &err), err, input: path)
+        handle = out!
+        self.path = path
+    }
+
+    deinit { sdui_disk_free(handle) }
+
+    /// Whether opening found a damaged file, moved it aside and started afresh.
+    public var recovered: Bool { sdui_disk_recovered(handle) != 0 }
+
+    /// Writes `entries` in one transaction: all of them or none.
+    public func put(_ entries: [Entry], now: Date) throws {
+        guard !entries.isEmpty else { return }
+        // Keep every byte buffer alive for the duration of the C call.
+        let ids = entries.map { Array($0.id.utf8) }
+        let etags = entries.map { Array($0.etag.utf8) }
+        var err = sdui_error()
+        let status: sdui_status = withPointers(ids) { idps in
+            withPointers(etags) { etps in
+                withJSONPointers(entries.map(\.json)) { jps in
+                    var recs = [sdui_disk_record]()
+                    recs.reserveCapacity(entries.count)
+                    for (i, e) in entries.enumerated() {
+                        recs.append(sdui_disk_record(
+                            id: idps[i], id_len: ids[i].count,
+                            version: Int64(e.version), primitive_version: Int64(e.primitiveVersion),
+                            etag: etps[i], etag_len: etags[i].count,
+                            json: jps[i], json_len: e.json.count,
+                            fetched_at: Self.ms(e.fetchedAt), expires_at: Self.ms(e.expiresAt),
+                            last_access: 0))
+                    }
+                    return sdui_disk_put(handle, recs, recs.count, Self.ms(now), &err)
+                }
+            }
+        }
+        try SDUIError.check(status, err, input: path)
+    }
+
+    /// The cached entries among `ids` (stale ones included), read with one
+    /// query; each is marked as read at `now`.
+    public func get(_ ids: [String], now: Date) throws -> [String: Entry] {
+        guard !ids.isEmpty else { return [:] }
+        let bytes = ids.map { Array($0.utf8) }
+        var err = sdui_error()
+        var rows: OpaquePointer?
+        let status = withPointers(bytes) { ps in
+            sdui_disk_get(handle, ps.map { UnsafePointer($0) }, bytes.map(\.count), ids.count,
+                          Self.ms(now), &rows, &err)
+        }
+        try SDUIError.check(status, err, input: path)
+        defer { sdui_disk_rows_free(rows) }
+        var out: [String: Entry] = [:]
+        for i in 0..<sdui_disk_rows_count(rows) {
+            let r = sdui_disk_rows_at(rows, i)!.pointee
+            let e = Entry(
+                id: Self.string(r.id, r.id_len), version: Int(r.version),
+                primitiveVersion: Int(r.primitive_version), etag: Self.string(r.etag, r.etag_len),
+                json: Data(bytes: r.json, count: r.json_len),
+                fetchedAt: Self.date(r.fetched_at), expiresAt: Self.date(r.expires_at),
+                lastAccess: Self.date(r.last_access))
+            out[e.id] = e
+        }
+        return out
+    }
+
+    /// After a 304: renews the TTL of `ids` without touching their bodies.
+    /// Returns how many were cached.
+    @discardableResult
+    public func refresh(_ ids: [String], fetchedAt: Date, expiresAt: Date) throws -> Int {
+        try perID(ids) { ps, lens, n, out, err in
+            sdui_disk_refresh(handle, ps, lens, n, Self.ms(fetchedAt), Self.ms(expiresAt), out, err)
+        }
+    }
+
+    /// Removes `ids`; returns how many were cached.
+    @discardableResult
+    public func remove(_ ids: [String]) throws -> Int {
+        try perID(ids) { ps, lens, n, out, err in sdui_disk_remove(handle, ps, lens, n, out, err) }
+    }
+
+    public func stats() throws -> Stats {
+        var s = sdui_disk_stats()
+        var err = sdui_error()
+        try SDUIError.check(sdui_disk_get_stats(handle, &s, &err), err, input: path)
+        return Stats(entries: s.entries, bytes: s.bytes, maxEntries: s.max_entries,
+                     maxBytes: s.max_bytes, evictions: s.evictions)
+    }
+
+    // MARK: plumbing
+
+    private typealias PerID = ([UnsafePointer<CChar>?], [Int], Int,
+                               UnsafeMutablePointer<Int>, UnsafeMutablePointer<sdui_error>) -> sdui_status
+
+    private func perID(_ ids: [String], _ call: PerID) throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        let bytes = ids.map { Array($0.utf8) }
+        var err = sdui_error()
+        var count = 0
+        let status = withPointers(bytes) { ps in
+            call(ps.map { UnsafePointer($0) }, bytes.map(\.count), ids.count, &count, &err)
+        }
+        try SDUIError.check(status, err, input: path)
+        return count
+    }
+
+    static func ms(_ d: Date) -> Int64 {
+        let v = (d.timeIntervalSince1970 * 1000).rounded()
+        return v >= 9.2e18 ? .max : v <= -9.2e18 ? .min : Int64(v)
+    }
+
+    static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
+
+    static func string(_ p: UnsafePointer<CChar>?, _ n: Int) -> String {
+        guard let p, n > 0 else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+}
+
+/// Calls `body` with stable C pointers to each byte array.
+private func withPointers<R>(_ arrays: [[UInt8]],
+                             _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+    var buffers = arrays.map { a -> UnsafeMutablePointer<CChar> in
+        let p = UnsafeMutablePointer<CChar>.allocate(capacity: max(a.count, 1))
+        a.withUnsafeBytes { src in
+            if let base = src.baseAddress { UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: a.count) }
+        }
+        return p
+    }
+    defer { buffers.forEach { $0.deallocate() }; buffers.removeAll() }
+    return body(buffers)
+}
+
+/// Calls `body` with stable C pointers to each Data's bytes.
+private func withJSONPointers<R>(_ datas: [Data],
+                                 _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    withPointers(datas.map { [UInt8]($0) }) { ps in body(ps.map { UnsafePointer($0) }) }
+}

@@ -1,0 +1,79 @@
+// DiskCacheTests.swift - the SQLite token cache from Swift, on real files.
+import Foundation
+import SDUI
+import SDUITestSupport
+import Testing
+
+@Suite struct DiskCacheTests {
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func entry(_ id: String, version: Int = 1, ttl: TimeInterval = 60, at: Date) -> DiskCache.Entry {
+        let json = Data(Fixtures.token(id, version: version).utf8)
+        return DiskCache.Entry(id: id, version: version, primitiveVersion: 1,
+                               etag: "\"\(Fixtures.crc32(json))\"", json: json,
+                               fetchedAt: at, expiresAt: at.addingTimeInterval(ttl))
+    }
+
+    @Test func batchesRoundTripAndSurviveReopening() throws {
+        let path = Fixtures.temporaryDirectory().appendingPathComponent("tokens.db").path
+        let batch = (0..<50).map { entry("t\($0)", version: $0 + 1, at: t0) }
+        do {
+            let disk = try DiskCache(path: path)
+            #expect(!disk.recovered)
+            try disk.put(batch, now: t0)
+        }
+        let disk = try DiskCache(path: path)
+        let got = try disk.get(batch.map(\.id) + ["missing", "t0"], now: t0)
+        #expect(got.count == 50)
+        for e in batch {
+            let g = try #require(got[e.id])
+            #expect(g.json == e.json && g.etag == e.etag && g.version == e.version)
+            #expect(g.fetchedAt == e.fetchedAt && g.expiresAt == e.expiresAt)
+        }
+        #expect(try disk.stats().entries == 50)
+    }
+
+    @Test func ttlWithAnInjectedClockAndRefreshAfter304() throws {
+        let disk = try DiskCache(path: Fixtures.temporaryDirectory().appendingPathComponent("ttl.db").path)
+        try disk.put([entry("a", ttl: 60, at: t0)], now: t0)
+        let later = t0.addingTimeInterval(61)
+        let stale = try #require(try disk.get(["a"], now: later)["a"])
+        #expect(stale.isStale(at: later))
+        #expect(!stale.isStale(at: t0.addingTimeInterval(59)))
+        #expect(try disk.refresh(["a", "b"], fetchedAt: later, expiresAt: later.addingTimeInterval(86_400)) == 1)
+        let fresh = try #require(try disk.get(["a"], now: later)["a"])
+        #expect(!fresh.isStale(at: later))
+        #expect(fresh.json == stale.json)  // a 304 keeps the body
+    }
+
+    @Test func evictsLeastRecentlyRead() throws {
+        let disk = try DiskCache(path: Fixtures.temporaryDirectory().appendingPathComponent("e.db").path,
+                                 maxEntries: 5, durable: false)
+        for i in 0..<5 { try disk.put([entry("e\(i)", at: t0)], now: t0.addingTimeInterval(Double(i))) }
+        _ = try disk.get(["e0"], now: t0.addingTimeInterval(10))
+        try disk.put([entry("f", at: t0)], now: t0.addingTimeInterval(11))
+        let left = try disk.get((0..<5).map { "e\($0)" } + ["f"], now: t0.addingTimeInterval(12))
+        #expect(Set(left.keys) == ["e0", "e2", "e3", "e4", "f"])
+        #expect(try disk.stats().evictions == 1)
+        #expect(try disk.remove(["e0", "zz"]) == 1)
+    }
+
+    @Test func aDamagedFileIsMovedAsideAndRebuilt() throws {
+        let dir = Fixtures.temporaryDirectory()
+        let path = dir.appendingPathComponent("bad.db").path
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: path))
+        let disk = try DiskCache(path: path)
+        #expect(disk.recovered)
+        try disk.put([entry("ok", at: t0)], now: t0)
+        #expect(try disk.get(["ok"], now: t0).count == 1)
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(names.contains { $0.hasPrefix("bad.db.corrupt-") })
+    }
+
+    @Test func badPathsAreClearErrors() {
+        let dir = Fixtures.temporaryDirectory().path
+        let e = expectError(.sqlite) { _ = try DiskCache(path: dir) }
+        #expect(e?.input == dir)
+        expectError(.argument) { _ = try DiskCache(path: dir + "/x.db", maxEntries: 0) }
+    }
+}
