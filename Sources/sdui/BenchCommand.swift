@@ -8,7 +8,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks (build with -c release for real figures).",
-        subcommands: [FirstPaint.self]
+        subcommands: [FirstPaint.self, Disk.self]
     )
 
     struct FirstPaint: ParsableCommand {
@@ -134,6 +134,46 @@ struct BenchCommand: ParsableCommand {
                 let peak = peaks[m.rawValue].map { String(format: "%8.1f", Double($0) / 1_048_576) } ?? "       -"
                 print(label.padding(toLength: 28, withPad: " ", startingAt: 0)
                       + String(format: "%11.2f %9.2f", ms, ms / floor) + "   " + peak)
+            }
+        }
+    }
+
+    struct Disk: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Disk cache: a 50-token batch write and a 50-id read vs one row at a time.")
+
+        @Option(help: "Folder for the temporary database (default: the system temp folder).")
+        var directory: String?
+
+        @Option(help: "Rounds.")
+        var rounds = 30
+
+        @Flag(help: "Sync each commit only as far as the OS (survives a process crash, not a power cut).")
+        var noSync = false
+
+        @Flag(help: "Print one JSON object: median ms per method.")
+        var json = false
+
+        func run() throws {
+            try reportingErrors {
+                let dir = directory.map { URL(fileURLWithPath: $0) }
+                    ?? FileManager.default.temporaryDirectory
+                let medians = try DiskBenchmark(directory: dir, durable: !noSync).measure(rounds: rounds)
+                if json {
+                    try printJSON(Dictionary(uniqueKeysWithValues: medians.map { ($0.key.rawValue, $0.value) }))
+                    return
+                }
+                print("disk cache, \(noSync ? "synchronous=NORMAL" : "durable (synchronous=FULL)"), \(rounds) rounds")
+                print("work                              median ms   ratio")
+                let pairs: [(DiskBenchmark.Method, DiskBenchmark.Method, String, String)] = [
+                    (.batchWrite, .rowWrites, "write 50 tokens, one batch", "  same, 50 single-row writes"),
+                    (.batchRead, .rowReads, "read 50 ids, one query", "  same, 50 single-id reads"),
+                ]
+                for (batch, rows, l1, l2) in pairs {
+                    let b = medians[batch]!, r = medians[rows]!
+                    print(l1.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%11.3f %7.2f", b, 1.0))
+                    print(l2.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%11.3f %7.2f", r, r / b))
+                }
             }
         }
     }

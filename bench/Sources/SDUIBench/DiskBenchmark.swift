@@ -1,0 +1,68 @@
+// DiskBenchmark.swift - the disk cache: batched vs one row at a time.
+import Foundation
+import SDUI
+
+/// Measures the disk cache on a real file: writing 50 tokens as one batch
+/// (one transaction) against 50 single-row writes (50 transactions), and
+/// reading 50 ids with one query against 50 single-id reads.  Durable mode
+/// (an fsync per commit) as the repository uses it.
+public struct DiskBenchmark {
+    public enum Method: String, CaseIterable, Sendable {
+        case batchWrite = "batch_write_50"
+        case rowWrites = "row_writes_50"
+        case batchRead = "batch_read_50"
+        case rowReads = "row_reads_50"
+    }
+
+    let directory: URL
+    let durable: Bool
+
+    public init(directory: URL, durable: Bool = true) {
+        self.directory = directory
+        self.durable = durable
+    }
+
+    /// 50 realistic entries; `round` makes ids distinct per round.
+    func entries(round: Int) -> [DiskCache.Entry] {
+        var rng = PackGenerator.RNG(state: UInt64(round) &+ 77)
+        let gen = PackGenerator()
+        let now = Date()
+        return (0..<50).map { i in
+            let json = Data(gen.token(round * 50 + i, rng: &rng).utf8)
+            return DiskCache.Entry(id: "r\(round)-\(i)", version: 1, primitiveVersion: 1,
+                                   etag: "\"\(json.count)-\(i)\"", json: json, fetchedAt: now,
+                                   expiresAt: now.addingTimeInterval(86_400))
+        }
+    }
+
+    /// Median milliseconds of each method over `rounds` rounds.
+    public func measure(rounds: Int) throws -> [Method: Double] {
+        let path = directory.appendingPathComponent("bench-\(getpid()).db").path
+        defer {
+            for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) }
+        }
+        let disk = try DiskCache(path: path, maxEntries: 1_000_000, maxBytes: 1 << 40, durable: durable)
+        let clock = ContinuousClock()
+        var samples: [Method: [Double]] = [:]
+        func time(_ m: Method, _ body: () throws -> Void) rethrows {
+            let d = try clock.measure(body)
+            samples[m, default: []].append(Double(d.components.seconds) * 1e3
+                                           + Double(d.components.attoseconds) / 1e15)
+        }
+        for round in 0..<rounds {
+            let a = entries(round: round * 2), b = entries(round: round * 2 + 1)
+            try time(.batchWrite) { try disk.put(a, now: Date()) }
+            try time(.rowWrites) { for e in b { try disk.put([e], now: Date()) } }
+            let ids = a.map(\.id)
+            try time(.batchRead) {
+                if try disk.get(ids, now: Date()).count != 50 { throw SDUIError(.sqlite, "short read") }
+            }
+            try time(.rowReads) {
+                for id in ids where try disk.get([id], now: Date()).count != 1 {
+                    throw SDUIError(.sqlite, "short read")
+                }
+            }
+        }
+        return samples.mapValues { FirstPaintBenchmark.median($0) }
+    }
+}
