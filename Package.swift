@@ -13,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // The C core.  Also builds on its own with the Makefile.
@@ -24,12 +25,16 @@ let package = Package(
             linkerSettings: [
                 .linkedLibrary("jansson"),
                 .linkedLibrary("deflate"),
+                .linkedLibrary("sqlite3"),
                 .linkedLibrary("pthread", .when(platforms: [.linux])),
             ]
         ),
         .target(
             name: "SDUI",
-            dependencies: ["CSDUI"],
+            dependencies: [
+                "CSDUI",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Sources/SDUI"
         ),
         .executableTarget(
