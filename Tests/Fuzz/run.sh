@@ -14,7 +14,8 @@
 # Prints the runs and executions per second of each harness and exits
 # non-zero if any harness crashed (or failed to build).
 # Needs: clang with the fuzzer runtime (the Swift toolchain's clang in
-# /opt/swift/usr/bin is used when present), libjansson-dev, libdeflate-dev.
+# /opt/swift/usr/bin is used when present), libjansson-dev, libdeflate-dev,
+# libsqlite3-dev.
 set -u
 
 SECONDS_EACH="${1:-60}"
@@ -55,7 +56,7 @@ mkdir -p "$WORK"
 build_harness() {
     local name="$1"
     if ! $CC $CFLAGS $LDFLAG csrc/*.c "Tests/Fuzz/fuzz_$name.c" \
-        -ljansson -ldeflate -lpthread -o "$WORK/fuzz_$name" \
+        -ljansson -ldeflate -lsqlite3 -lpthread -o "$WORK/fuzz_$name" \
         >"$WORK/build-$name.log" 2>&1; then
         echo "fuzz_$name: build failed:" >&2
         cat "$WORK/build-$name.log" >&2
