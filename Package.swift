@@ -14,6 +14,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        // Test-only: the loopback registry the repository tests talk to.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // The C core.  Also builds on its own with the Makefile.
@@ -34,6 +39,8 @@ let package = Package(
             dependencies: [
                 "CSDUI",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Sources/SDUI"
         ),
@@ -60,7 +67,12 @@ let package = Package(
         // Fixtures shared by the test suites.
         .target(
             name: "SDUITestSupport",
-            dependencies: ["SDUI", "CSDUI"],
+            dependencies: [
+                "SDUI", "CSDUI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             path: "Tests/SDUITestSupport"
         ),
         .testTarget(

@@ -979,3 +979,65 @@ sdui_status sdui_json_minify(const char *text, size_t len, unsigned max_depth,
     *out_len = n;
     return SDUI_OK;
 }
+
+/* Skips one validated value starting at p (no white space before it). */
+static const unsigned char *skip_value(const unsigned char *p,
+                                       const unsigned char *end)
+{
+    size_t depth = 0;
+    do {
+        unsigned c = *p++;
+        if (c == '"') {
+            while (*p != '"')
+                p += *p == '\\' ? 2 : 1;
+            p++;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            depth--;
+        } else if (depth == 0) {
+            /* A scalar at the top: runs to the next delimiter. */
+            while (p < end && *p != ',' && *p != ']' && *p != ' ' &&
+                   *p != '\n' && *p != '\r' && *p != '\t')
+                p++;
+        }
+        if (depth)
+            while (p < end && *p != '"' && *p != '{' && *p != '[' &&
+                   *p != '}' && *p != ']')
+                p++;
+    } while (depth && p < end);
+    return p;
+}
+
+/* Element ranges of a validated top-level array (json.h). */
+sdui_status sdui_json_array_split(const char *text, size_t len,
+                                  unsigned max_depth, size_t *starts,
+                                  size_t *ends, size_t cap, size_t *count,
+                                  sdui_error *err)
+{
+    const unsigned char *base = (const unsigned char *)text, *end, *p;
+    size_t n = 0;
+    sdui_status st = sdui_json_validate(text, len, max_depth, err);
+    *count = 0;
+    if (st != SDUI_OK)
+        return st;
+    end = base + len;
+    p = skip_ws(base, end);
+    if (*p != '[')
+        return sdui__fail_at(err, SDUI_SCHEMA, text, len,
+                             (size_t)(p - base), "expected a JSON array");
+    p = skip_ws(p + 1, end);
+    while (*p != ']') {
+        const unsigned char *q = skip_value(p, end);
+        if (n < cap) {
+            starts[n] = (size_t)(p - base);
+            ends[n] = (size_t)(q - base);
+        }
+        n++;
+        p = skip_ws(q, end);
+        if (*p == ',')
+            p = skip_ws(p + 1, end);
+    }
+    *count = n;
+    return SDUI_OK;
+}

@@ -11,6 +11,11 @@ public struct SDUIError: Error, Sendable, Equatable, CustomStringConvertible {
         case io, gzip, json, schema, limit, oom
         case notFound = "not-found"
         case argument, signature, sqlite
+        /// Swift only: the registry could not be reached (offline, refused,
+        /// timed out).  The repository treats it as offline.
+        case network
+        /// Swift only: the registry answered with an unexpected HTTP status.
+        case http
         case unknown
     }
 

@@ -567,6 +567,56 @@ static void test_minify(void)
 }
 
 /* Runs every JSON test. */
+/* Element ranges of arrays: exact bytes, whatever the elements hold. */
+static void test_array_split(void)
+{
+    static const struct {
+        const char *doc;
+        const char *elems[8];
+    } cases[] = {
+        {"[]", {NULL}},
+        {" [ 1 ] ", {"1", NULL}},
+        {"[\"a,]\\\"b\",{\"x\":[1,{\"y\":\"]\"}]},[ ],true,null,-1.5e3]",
+         {"\"a,]\\\"b\"", "{\"x\":[1,{\"y\":\"]\"}]}", "[ ]", "true", "null",
+          "-1.5e3", NULL}},
+        {"[\n\"x\\\\\" ,\t{} ]", {"\"x\\\\\"", "{}", NULL}},
+        {"[[[]],[{}],\"\\u005d\"]", {"[[]]", "[{}]", "\"\\u005d\"", NULL}},
+    };
+    size_t c;
+    for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *doc = cases[c].doc;
+        size_t starts[8], ends[8], n = 99, i, want = 0;
+        sdui_error err;
+        while (cases[c].elems[want])
+            want++;
+        CHECK_STATUS(sdui_json_array_split(doc, strlen(doc), 64, starts, ends,
+                                           8, &n, &err),
+                     SDUI_OK);
+        CHECKF(n == want, "case %zu: %zu elements, want %zu", c, n, want);
+        for (i = 0; i < n && i < want; i++)
+            CHECKF(ends[i] - starts[i] == strlen(cases[c].elems[i]) &&
+                       memcmp(doc + starts[i], cases[c].elems[i],
+                              ends[i] - starts[i]) == 0,
+                   "case %zu element %zu: [%.*s]", c, i,
+                   (int)(ends[i] - starts[i]), doc + starts[i]);
+    }
+    {
+        size_t s1[1], e1[1], n;
+        sdui_error err;
+        CHECK_STATUS(sdui_json_array_split("{\"a\":1}", 7, 64, s1, e1, 1, &n,
+                                           &err),
+                     SDUI_SCHEMA);
+        CHECK_STATUS(sdui_json_array_split("[1,]", 4, 64, s1, e1, 1, &n, &err),
+                     SDUI_JSON);
+        /* More elements than room: counted, first ones stored. */
+        CHECK_STATUS(sdui_json_array_split("[1,2,3]", 7, 64, s1, e1, 1, &n,
+                                           &err),
+                     SDUI_OK);
+        CHECK_EQ_INT(n, 3);
+        CHECK_EQ_INT(s1[0], 1);
+    }
+}
+
 int main(void)
 {
     test_corpus();
@@ -574,5 +624,6 @@ int main(void)
     test_depth();
     test_utf8();
     test_minify();
+    test_array_split();
     return check_summary();
 }

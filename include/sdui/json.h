@@ -42,6 +42,19 @@ void sdui_json_position(const char *text, size_t len, size_t offset,
 sdui_status sdui_json_minify(const char *text, size_t len, unsigned max_depth,
                              char *out, size_t *out_len, sdui_error *err);
 
+/*
+ * Validates text[0, len) (as sdui_json_validate) and, when it is an array,
+ * stores the byte range [starts[i], ends[i]) of each element, up to cap of
+ * them; *count receives the element count, which may exceed cap.  A
+ * document that is not an array is SDUI_SCHEMA.  Allocates nothing beyond
+ * sdui_json_validate.  Thread-safe.  Used to keep the exact bytes of each
+ * token in a registry's answer, so their ETags can be computed.
+ */
+sdui_status sdui_json_array_split(const char *text, size_t len,
+                                  unsigned max_depth, size_t *starts,
+                                  size_t *ends, size_t cap, size_t *count,
+                                  sdui_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,121 @@
+// HTTPTokenTransport.swift - TokenTransport over HTTP with URLSession.
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+internal import CSDUI
+
+/// Fetches token batches from a registry: `GET {base}/design-tokens?ids=…`
+/// with `Accept: application/json`, `X-Primitives` (seed 000 C-4), a bearer
+/// token when one is set, `If-None-Match` when revalidating, and a timeout.
+///
+/// A 200 body is a JSON array (seed §5.2) of token objects or compact JWS
+/// strings; each element's exact bytes are kept, so ETags and signatures
+/// are checked on what the registry sent.  `Cache-Control: max-age` is
+/// passed on as the TTL.
+public struct HTTPTokenTransport: TokenTransport {
+    public var baseURL: URL
+    /// Sent as `X-Primitives`, e.g. `Column@3,Text@4`.
+    public var primitives: String?
+    /// Sent as `Authorization: Bearer …`.
+    public var bearerToken: String?
+    /// Seconds before a request is given up (then reported as `.network`).
+    public var timeout: TimeInterval
+    /// Largest body accepted: 50 tokens of 32 KB, plus framing.
+    public var maxBodyBytes: Int
+    let session: URLSession
+
+    public init(baseURL: URL, primitives: String? = nil, bearerToken: String? = nil,
+                timeout: TimeInterval = 10, maxBodyBytes: Int = 50 * 32_768 * 2,
+                session: URLSession = URLSession(configuration: .ephemeral)) {
+        self.baseURL = baseURL
+        self.primitives = primitives
+        self.bearerToken = bearerToken
+        self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
+        self.session = session
+    }
+
+    /// The request URL for `ids` (ids are percent-encoded as query values).
+    func url(for request: TokenFetchRequest) -> URL? {
+        var c = URLComponents(url: baseURL.appendingPathComponent("design-tokens"),
+                              resolvingAgainstBaseURL: false)
+        var items = [URLQueryItem(name: "ids", value: request.ids.joined(separator: ","))]
+        if let v = request.ifNoneMatch { items.append(URLQueryItem(name: "v", value: v)) }
+        c?.queryItems = items
+        return c?.url
+    }
+
+    public func fetch(_ request: TokenFetchRequest) async throws -> TokenFetchResponse {
+        guard let url = url(for: request) else {
+            throw SDUIError(.argument, "cannot build a request URL", input: baseURL.absoluteString)
+        }
+        var r = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        r.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let primitives { r.setValue(primitives, forHTTPHeaderField: "X-Primitives") }
+        if let bearerToken { r.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization") }
+        if let tag = request.ifNoneMatch { r.setValue(tag, forHTTPHeaderField: "If-None-Match") }
+
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: r)
+        } catch {
+            throw SDUIError(.network, "cannot reach the registry: \(error.localizedDescription)",
+                            input: url.absoluteString)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw SDUIError(.http, "not an HTTP response", input: url.absoluteString)
+        }
+        let maxAge = Self.maxAge(http.value(forHTTPHeaderField: "Cache-Control"))
+        switch http.statusCode {
+        case 304:
+            return .notModified(maxAge: maxAge)
+        case 200:
+            guard data.count <= maxBodyBytes else {
+                throw SDUIError(.limit, "answer of \(data.count) bytes is over \(maxBodyBytes)",
+                                input: url.absoluteString)
+            }
+            return .tokens(try Self.elements(of: data, source: url.absoluteString), maxAge: maxAge)
+        default:
+            let snippet = String(decoding: data.prefix(200), as: UTF8.self)
+            throw SDUIError(.http, "HTTP \(http.statusCode): \(snippet)", input: url.absoluteString)
+        }
+    }
+
+    /// `max-age` of a Cache-Control value, in seconds; nil when absent.
+    static func maxAge(_ header: String?) -> TimeInterval? {
+        guard let header else { return nil }
+        for part in header.split(separator: ",") {
+            let kv = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            if kv.count == 2, kv[0].lowercased() == "max-age",
+               let n = Int(kv[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" "))), n >= 0 {
+                return TimeInterval(n)
+            }
+        }
+        return nil
+    }
+
+    /// The exact bytes of each element of a JSON array; a string element
+    /// (a compact JWS) is returned without its quotes.
+    static func elements(of body: Data, source: String) throws -> [Data] {
+        var count = 0
+        var err = sdui_error()
+        let cap = 4096
+        var starts = [Int](repeating: 0, count: cap), ends = [Int](repeating: 0, count: cap)
+        let status = body.withUnsafeBytes { raw in
+            sdui_json_array_split(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count,
+                                  UInt32(PackLimits.default.maxDepth), &starts, &ends, cap, &count, &err)
+        }
+        try SDUIError.check(status, err, input: source)
+        guard count <= cap else { throw SDUIError(.limit, "answer holds \(count) elements", input: source) }
+        return try (0..<count).map { i in
+            let bytes = body.subdata(in: body.startIndex + starts[i] ..< body.startIndex + ends[i])
+            guard bytes.first == UInt8(ascii: "\"") else { return bytes }
+            guard let s = try JSONSerialization.jsonObject(with: bytes, options: .fragmentsAllowed) as? String else {
+                throw SDUIError(.json, "element \(i) is not a string", input: source)
+            }
+            return Data(s.utf8)
+        }
+    }
+}

@@ -1,0 +1,398 @@
+// TokenRepository.swift - finds tokens: pack → memory → disk → network (seed 000 C-3).
+import Foundation
+import Logging
+import Metrics
+
+/// Where a token was found.
+public enum TokenSource: String, Sendable, CaseIterable {
+    /// The core pack shipped with the app.
+    case pack
+    /// The in-memory LRU.
+    case memory
+    /// The disk cache, fresh.
+    case disk
+    /// The registry, with a new body (HTTP 200).
+    case network
+    /// A stale copy the registry confirmed unchanged (HTTP 304).
+    case revalidated
+    /// A stale copy served because the registry could not be asked (stale-if-error).
+    case stale
+}
+
+/// The outcome of looking a token up.
+public enum TokenLookup: Sendable {
+    /// The token, and where it came from.
+    case found(DesignToken, TokenSource)
+    /// Not cached and the registry cannot be reached: render a skeleton
+    /// (seed 000 C-5, §11).
+    case offline
+    /// Any other failure (unknown id, bad answer, bad signature…): render a
+    /// placeholder.
+    case unavailable(SDUIError)
+
+    /// The token, when found.
+    public var token: DesignToken? {
+        if case .found(let t, _) = self { return t }
+        return nil
+    }
+}
+
+/// Finds design tokens in the order of seed 000's flowchart:
+///
+/// 1. the core pack (immutable, never revalidated);
+/// 2. the memory LRU (bounded by count, default 5,000, and bytes);
+/// 3. the disk cache, fresh or stale by TTL;
+/// 4. the registry: misses from all callers are coalesced into requests of
+///    at most 50 ids; an id already in flight is joined, never asked twice.
+///    Stale tokens are revalidated with `If-None-Match` in batches of their
+///    own: a 304 keeps the body and renews the TTL, a 200 replaces body and
+///    ETag in one disk transaction.  `Cache-Control: max-age` sets the TTL.
+///
+/// Every fetched token is verified (JWS, when a verifier is configured),
+/// size-checked, schema-checked, checked against the image-URL policy, and
+/// persisted to disk before it is handed out.  When the registry cannot be
+/// reached, a stale token is served (stale-if-error); a miss is
+/// ``TokenLookup/offline``; any other failure is ``TokenLookup/unavailable(_:)``.
+///
+/// Telemetry: `token_cache_hit_ratio` (gauge), `token_lookups` (counter by
+/// `source`, plus `outcome` for misses) and `token_fetch_seconds` (timer)
+/// through swift-metrics; events through swift-log.
+public actor TokenRepository {
+    public struct Configuration: Sendable {
+        /// Most ids in one request (seed §5.2: 50).
+        public var batchSize = 50
+        /// How long a batch waits for more misses before it is sent
+        /// (a full batch goes at once).
+        public var coalescingWindow: Duration = .milliseconds(2)
+        /// TTL when the registry sends no `max-age` (seed S-4: one day).
+        public var defaultTTL: TimeInterval = 86_400
+        public var limits: PackLimits = .default
+        /// When set, every fetched token must be a JWS it accepts.
+        public var verifier: TokenVerifier?
+        /// When set, fetched tokens with image URLs off the CDN are refused.
+        public var imagePolicy: ImageURLPolicy?
+        /// The clock (injected by tests).
+        public var now: @Sendable () -> Date = { Date() }
+
+        public init() {}
+    }
+
+    let pack: CorePack?
+    let memory: TokenCache
+    let disk: DiskCache?
+    let transport: (any TokenTransport)?
+    let config: Configuration
+    let logger = Logger(label: "sdui.repository")
+
+    /// TTL and ETag of tokens held in memory that came from disk or network.
+    private var expiry: [String: Date] = [:]
+    private var etags: [String: String] = [:]
+    /// The open batches (one for misses, one for revalidations) and every
+    /// id in flight, mapped to the batch that fetches it.
+    private var openMiss: Batch?
+    private var openRevalidation: Batch?
+    private var inFlight: [String: Batch] = [:]
+    private var observers: [String: [UUID: AsyncStream<DesignToken>.Continuation]] = [:]
+    private var hits: [TokenSource: Int] = [:]
+    private var misses = 0
+    /// Requests sent so far (for tests and the demo).
+    public private(set) var requestCount = 0
+
+    /// A batch being gathered or fetched.
+    ///
+    /// `@unchecked Sendable`: created, read and changed only on the
+    /// repository actor; tasks hold it only to hand it back to the actor.
+    final class Batch: @unchecked Sendable {
+        var ids: [String] = []
+        var known: [String: (DesignToken, String)] = [:]
+        var task: Task<[String: TokenLookup], Never>?
+        /// Set once the batch may go: its window ended or it is full.
+        var fired = false
+        var waiting: CheckedContinuation<Void, Never>?
+        let revalidation: Bool
+        init(revalidation: Bool) { self.revalidation = revalidation }
+    }
+
+    public init(pack: CorePack? = nil, memory: TokenCache, disk: DiskCache? = nil,
+                transport: (any TokenTransport)? = nil, configuration: Configuration = .init()) {
+        self.pack = pack
+        self.memory = memory
+        self.disk = disk
+        self.transport = transport
+        self.config = configuration
+    }
+
+    // MARK: lookups
+
+    /// One token.
+    public func get(_ id: String) async -> TokenLookup {
+        await get([id])[id] ?? .unavailable(SDUIError(.notFound, "no answer for \(id)"))
+    }
+
+    /// Many tokens; the answer has one entry per distinct id.
+    public func get(_ ids: [String]) async -> [String: TokenLookup] {
+        var out: [String: TokenLookup] = [:]
+        var toDisk: [String] = []
+        var stale: [String: (DesignToken, String)] = [:]
+        let now = config.now()
+        for id in Set(ids) {
+            if let pack, pack.contains(id) {
+                do {
+                    if let t = try pack.token(id) { out[id] = found(t, .pack); continue }
+                } catch let e as SDUIError {
+                    out[id] = .unavailable(e)
+                    continue
+                } catch { }
+            }
+            if let t = memory.get(id) {
+                if let exp = expiry[id], now >= exp, let tag = etags[id] {
+                    stale[id] = (t, tag)
+                } else {
+                    out[id] = found(t, .memory)
+                }
+                continue
+            }
+            toDisk.append(id)
+        }
+        var needed: [String] = []
+        if let disk, !toDisk.isEmpty {
+            let rows: [String: DiskCache.Entry]
+            do {
+                rows = try disk.get(toDisk, now: now)
+            } catch {
+                logger.error("disk cache read failed", metadata: ["error": "\(error)"])
+                rows = [:]
+            }
+            for id in toDisk {
+                guard let row = rows[id], let t = try? DesignToken(json: row.json, source: disk.path,
+                                                                   limits: config.limits) else {
+                    needed.append(id)
+                    continue
+                }
+                try? memory.put(t)
+                expiry[id] = row.expiresAt
+                etags[id] = row.etag
+                if row.isStale(at: now) { stale[id] = (t, row.etag) } else { out[id] = found(t, .disk) }
+            }
+        } else {
+            needed = toDisk
+        }
+        if needed.isEmpty && stale.isEmpty { return out }
+
+        var batches: [String: Batch] = [:]
+        for id in needed { batches[id] = enqueue(id, known: nil) }
+        for (id, k) in stale { batches[id] = enqueue(id, known: k) }
+        var answers: [ObjectIdentifier: [String: TokenLookup]] = [:]
+        for (id, b) in batches {
+            let key = ObjectIdentifier(b)
+            if answers[key] == nil { answers[key] = await b.task!.value }
+            out[id] = answers[key]![id] ?? .unavailable(SDUIError(.notFound, "no answer for \(id)"))
+        }
+        return out
+    }
+
+    /// The token now (when it can be found) and again each time a
+    /// revalidation brings a new version (hot updates).
+    public nonisolated func observe(_ id: String) -> AsyncStream<DesignToken> {
+        AsyncStream { continuation in
+            let key = UUID()
+            continuation.onTermination = { _ in
+                Task { await self.removeObserver(id, key) }
+            }
+            Task { await self.addObserver(id, key, continuation) }
+        }
+    }
+
+    /// Lookups answered from each source, and misses.
+    public func hitCounts() -> (hits: [TokenSource: Int], misses: Int) { (hits, misses) }
+
+    // MARK: batching
+
+    /// Adds id to an open batch (or joins the batch already fetching it).
+    private func enqueue(_ id: String, known: (DesignToken, String)?) -> Batch {
+        if let b = inFlight[id] { return b }
+        let revalidation = known != nil
+        var batch = revalidation ? openRevalidation : openMiss
+        if batch == nil {
+            let b = Batch(revalidation: revalidation)
+            b.task = Task { await self.run(b) }
+            let window = config.coalescingWindow
+            Task {
+                try? await Task.sleep(for: window)
+                self.fire(b)
+            }
+            batch = b
+            if revalidation { openRevalidation = b } else { openMiss = b }
+        }
+        let b = batch!
+        b.ids.append(id)
+        if let known { b.known[id] = known }
+        inFlight[id] = b
+        if b.ids.count >= config.batchSize { fire(b) }  // full: send at once
+        return b
+    }
+
+    /// Closes the batch to new ids and lets its fetch start.
+    private func fire(_ b: Batch) {
+        if openMiss === b { openMiss = nil }
+        if openRevalidation === b { openRevalidation = nil }
+        guard !b.fired else { return }
+        b.fired = true
+        b.waiting?.resume()
+        b.waiting = nil
+    }
+
+    /// Waits until the batch fires, then fetches it.  (Not woken by
+    /// cancellation, which would also cancel the request.)
+    private func run(_ b: Batch) async -> [String: TokenLookup] {
+        if !b.fired {
+            await withCheckedContinuation { c in b.waiting = c }
+        }
+        let result = await fetch(b)
+        for id in b.ids where inFlight[id] === b { inFlight[id] = nil }
+        return result
+    }
+
+    /// One request for the batch, and what each id comes to.
+    private func fetch(_ b: Batch) async -> [String: TokenLookup] {
+        let ids = b.ids
+        guard let transport else { return fallback(b, error: SDUIError(.network, "no registry configured")) }
+        let request = TokenFetchRequest(
+            ids: ids, ifNoneMatch: b.revalidation ? ETag.batch(ids.map { b.known[$0]!.1 }) : nil)
+        requestCount += 1
+        let started = ContinuousClock.now
+        let response: TokenFetchResponse
+        do {
+            response = try await transport.fetch(request)
+        } catch {
+            let e = error as? SDUIError ?? SDUIError(.network, "\(error)")
+            logger.warning("token fetch failed", metadata: ["ids": "\(ids.count)", "error": "\(e)"])
+            return fallback(b, error: e)
+        }
+        Timer(label: "token_fetch_seconds").record(duration: ContinuousClock.now - started)
+        let now = config.now()
+        switch response {
+        case .notModified(let maxAge):
+            let until = now.addingTimeInterval(maxAge ?? config.defaultTTL)
+            do { try disk?.refresh(ids, fetchedAt: now, expiresAt: until) } catch {
+                logger.error("disk cache refresh failed", metadata: ["error": "\(error)"])
+            }
+            var out: [String: TokenLookup] = [:]
+            for id in ids {
+                guard let (t, _) = b.known[id] else {
+                    out[id] = .unavailable(SDUIError(.http, "304 for a token the client does not hold"))
+                    continue
+                }
+                expiry[id] = until
+                try? memory.put(t)
+                out[id] = found(t, .revalidated)
+            }
+            return out
+        case .tokens(let elements, let maxAge):
+            return store(elements, for: b, now: now, ttl: maxAge ?? config.defaultTTL)
+        }
+    }
+
+    /// Verifies, checks and persists a 200 answer, then hands tokens out.
+    private func store(_ elements: [Data], for b: Batch, now: Date, ttl: TimeInterval) -> [String: TokenLookup] {
+        let wanted = Set(b.ids)
+        var tokens: [String: (DesignToken, Data)] = [:]
+        var failures: [SDUIError] = []
+        for element in elements {
+            do {
+                let json: Data
+                if let verifier = config.verifier {
+                    guard element.first != UInt8(ascii: "{") else {
+                        throw SDUIError(.signature, "unsigned token in the answer, but a signature is required")
+                    }
+                    json = try verifier.verify(compact: element, source: "registry")
+                } else {
+                    guard element.first == UInt8(ascii: "{") else {
+                        throw SDUIError(.signature, "signed token in the answer, but no verifier is configured")
+                    }
+                    json = element
+                }
+                let t = try DesignToken(json: json, source: "registry", limits: config.limits)
+                try config.imagePolicy?.validate(t)
+                if wanted.contains(t.id) { tokens[t.id] = (t, json) }
+            } catch let e as SDUIError {
+                failures.append(e)
+                logger.warning("refused a fetched token", metadata: ["error": "\(e)"])
+            } catch {
+                failures.append(SDUIError(.unknown, "\(error)"))
+            }
+        }
+        let until = now.addingTimeInterval(ttl)
+        let entries = tokens.values.map { t, json in
+            DiskCache.Entry(id: t.id, version: t.version, primitiveVersion: t.primitiveVersion,
+                            etag: ETag.of(json: json), json: json, fetchedAt: now, expiresAt: until)
+        }
+        do { try disk?.put(entries, now: now) } catch {
+            // Shown anyway: refusing a verified token helps nobody.
+            logger.error("disk cache write failed", metadata: ["error": "\(error)"])
+        }
+        var out: [String: TokenLookup] = [:]
+        for e in entries {
+            let (t, _) = tokens[e.id]!
+            let changed = etags[e.id] != nil && etags[e.id] != e.etag
+            try? memory.put(t)
+            expiry[e.id] = until
+            etags[e.id] = e.etag
+            if changed { notify(e.id, t) }
+            out[e.id] = found(t, .network)
+        }
+        for id in b.ids where out[id] == nil {
+            if let (t, _) = b.known[id] { out[id] = found(t, .stale); continue }
+            let reason = failures.first ?? SDUIError(.notFound, "the registry has no token \"\(id)\"")
+            out[id] = lookupFailure(reason)
+        }
+        return out
+    }
+
+    /// Every id of a failed batch: its stale copy, else offline or unavailable.
+    private func fallback(_ b: Batch, error: SDUIError) -> [String: TokenLookup] {
+        var out: [String: TokenLookup] = [:]
+        for id in b.ids {
+            if let (t, _) = b.known[id] { out[id] = found(t, .stale) } else { out[id] = lookupFailure(error) }
+        }
+        return out
+    }
+
+    private func lookupFailure(_ e: SDUIError) -> TokenLookup {
+        misses += 1
+        let outcome = e.category == .network ? "offline" : "unavailable"
+        Counter(label: "token_lookups", dimensions: [("outcome", outcome)]).increment()
+        publishRatio()
+        return e.category == .network ? .offline : .unavailable(e)
+    }
+
+    private func found(_ t: DesignToken, _ source: TokenSource) -> TokenLookup {
+        hits[source, default: 0] += 1
+        Counter(label: "token_lookups", dimensions: [("source", source.rawValue)]).increment()
+        publishRatio()
+        return .found(t, source)
+    }
+
+    /// Cache hits (pack, memory, disk) over all lookups.
+    private func publishRatio() {
+        let cached = (hits[.pack] ?? 0) + (hits[.memory] ?? 0) + (hits[.disk] ?? 0)
+        let all = hits.values.reduce(0, +) + misses
+        if all > 0 { Gauge(label: "token_cache_hit_ratio").record(Double(cached) / Double(all)) }
+    }
+
+    // MARK: observation
+
+    private func addObserver(_ id: String, _ key: UUID, _ c: AsyncStream<DesignToken>.Continuation) async {
+        observers[id, default: [:]][key] = c
+        if case .found(let t, _) = await get(id) { c.yield(t) }
+    }
+
+    private func removeObserver(_ id: String, _ key: UUID) {
+        observers[id]?[key] = nil
+        if observers[id]?.isEmpty == true { observers[id] = nil }
+    }
+
+    private func notify(_ id: String, _ t: DesignToken) {
+        for c in observers[id]?.values ?? [:].values { c.yield(t) }
+    }
+}
