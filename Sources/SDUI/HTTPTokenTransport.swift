@@ -46,16 +46,13 @@ public struct HTTPTokenTransport: TokenTransport {
         return c?.url
     }
 
-    public func fetch(_ request: TokenFetchRequest) async throws -> TokenFetchResponse {
-        guard let url = url(for: request) else {
-            throw SDUIError(.argument, "cannot build a request URL", input: baseURL.absoluteString)
-        }
+    /// Sends one GET with the headers every call carries.
+    private func get(_ url: URL, ifNoneMatch: String? = nil) async throws -> (Data, HTTPURLResponse) {
         var r = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         r.setValue("application/json", forHTTPHeaderField: "Accept")
         if let primitives { r.setValue(primitives, forHTTPHeaderField: "X-Primitives") }
         if let bearerToken { r.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization") }
-        if let tag = request.ifNoneMatch { r.setValue(tag, forHTTPHeaderField: "If-None-Match") }
-
+        if let ifNoneMatch { r.setValue(ifNoneMatch, forHTTPHeaderField: "If-None-Match") }
         let data: Data
         let response: URLResponse
         do {
@@ -67,6 +64,36 @@ public struct HTTPTokenTransport: TokenTransport {
         guard let http = response as? HTTPURLResponse else {
             throw SDUIError(.http, "not an HTTP response", input: url.absoluteString)
         }
+        return (data, http)
+    }
+
+    public func fetchScreen(_ id: String) async throws -> ScreenFetchResponse {
+        guard let url = URL(string: "screens/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id),
+                            relativeTo: baseURL)?.absoluteURL else {
+            throw SDUIError(.argument, "cannot build a screen URL for \(id)", input: baseURL.absoluteString)
+        }
+        let (data, http) = try await get(url)
+        switch http.statusCode {
+        case 200:
+            guard data.count <= maxBodyBytes else {
+                throw SDUIError(.limit, "screen of \(data.count) bytes is over \(maxBodyBytes)", input: url.absoluteString)
+            }
+            return .screen(try ScreenPayload(json: data, source: url.absoluteString))
+        case 409:
+            let obj = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+            return .incompatible(fallbackScreenId: obj?["fallbackScreenId"] as? String,
+                                 message: obj?["error"] as? String ?? "Incompatible-Primitives")
+        default:
+            let snippet = String(decoding: data.prefix(200), as: UTF8.self)
+            throw SDUIError(.http, "HTTP \(http.statusCode): \(snippet)", input: url.absoluteString)
+        }
+    }
+
+    public func fetch(_ request: TokenFetchRequest) async throws -> TokenFetchResponse {
+        guard let url = url(for: request) else {
+            throw SDUIError(.argument, "cannot build a request URL", input: baseURL.absoluteString)
+        }
+        let (data, http) = try await get(url, ifNoneMatch: request.ifNoneMatch)
         let maxAge = Self.maxAge(http.value(forHTTPHeaderField: "Cache-Control"))
         switch http.statusCode {
         case 304:

@@ -25,7 +25,15 @@ public enum TokenFetchResponse: Sendable, Equatable {
     case notModified(maxAge: TimeInterval?)
 }
 
-/// Fetches token batches.  ``HTTPTokenTransport`` talks to a registry over
+/// What `GET /screens/{id}` answered (seed 000 §5.1).
+public enum ScreenFetchResponse: Sendable, Equatable {
+    case screen(ScreenPayload)
+    /// 409 Incompatible-Primitives: the client's primitives cannot render
+    /// the screen; show `fallbackScreenId` instead when there is one.
+    case incompatible(fallbackScreenId: String?, message: String)
+}
+
+/// Fetches token batches and screens.  ``HTTPTokenTransport`` talks to a registry over
 /// HTTP; tests and apps may supply their own.
 ///
 /// Errors: an ``SDUIError`` of category `.network` means the registry could
@@ -34,4 +42,6 @@ public enum TokenFetchResponse: Sendable, Equatable {
 /// but not usefully.
 public protocol TokenTransport: Sendable {
     func fetch(_ request: TokenFetchRequest) async throws -> TokenFetchResponse
+    /// `GET /screens/{id}`, sending the client's `X-Primitives` (seed C-4).
+    func fetchScreen(_ id: String) async throws -> ScreenFetchResponse
 }

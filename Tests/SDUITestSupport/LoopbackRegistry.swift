@@ -26,6 +26,9 @@ public final class LoopbackRegistry: Sendable {
     }
 
     struct State {
+        var screens: [String: Data] = [:]
+        /// Screens answered with 409, and their fallback ids.
+        var incompatible: [String: String] = [:]
         var tokens: [String: Data] = [:]
         var requests: [Request] = []
         var mode: Mode = .normal
@@ -52,6 +55,10 @@ public final class LoopbackRegistry: Sendable {
         router.get("design-tokens") { request, _ -> Response in
             guard let registry = box.withLockedValue({ $0 }) else { return Response(status: .serviceUnavailable) }
             return registry.answer(request)
+        }
+        router.get("screens/:id") { request, context -> Response in
+            guard let registry = box.withLockedValue({ $0 }) else { return Response(status: .serviceUnavailable) }
+            return registry.screen(request, id: context.parameters.get("id") ?? "")
         }
         let app = Application(
             router: router,
@@ -80,6 +87,27 @@ public final class LoopbackRegistry: Sendable {
     public func setMode(_ m: Mode) { state.withLockedValue { $0.mode = m } }
     public func setMaxAge(_ s: Int) { state.withLockedValue { $0.maxAge = s } }
     public func publish(_ json: Data, id: String) { state.withLockedValue { $0.tokens[id] = json } }
+    public func publishScreen(_ json: Data, id: String) { state.withLockedValue { $0.screens[id] = json } }
+    public func makeIncompatible(_ id: String, fallback: String) {
+        state.withLockedValue { $0.incompatible[id] = fallback }
+    }
+
+    /// `GET /screens/{id}`: the payload, 409 with a fallback, or 404.
+    func screen(_ r: Hummingbird.Request, id: String) -> Response {
+        let record = Request(ids: [id], ifNoneMatch: nil, authorization: r.headers[.authorization],
+                             primitives: r.headers.first { $0.name.canonicalName == "x-primitives" }?.value)
+        let (payload, fallback) = state.withLockedValue { s -> (Data?, String?) in
+            s.requests.append(record)
+            return (s.screens[id], s.incompatible[id])
+        }
+        let json: HTTPFields = [.contentType: "application/json"]
+        if let fallback {
+            let body = #"{"error":"Incompatible-Primitives","fallbackScreenId":"\#(fallback)"}"#
+            return Response(status: .conflict, headers: json, body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+        guard let payload else { return Response(status: .notFound, headers: json) }
+        return Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(bytes: payload)))
+    }
 
     /// The answer to one request.
     func answer(_ r: Hummingbird.Request) -> Response {
