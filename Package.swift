@@ -77,7 +77,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SDUITests",
-            dependencies: ["SDUI", "SDUITestSupport", "CSDUI"],
+            dependencies: [
+                "SDUI", "SDUITestSupport", "CSDUI",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             path: "Tests/SDUITests"
         ),
         // Runs the built `sdui` binary as a user would.

@@ -73,6 +73,8 @@ public actor TokenRepository {
         public var imagePolicy: ImageURLPolicy?
         /// The clock (injected by tests).
         public var now: @Sendable () -> Date = { Date() }
+        /// Where metrics go; nil for the process-wide `MetricsSystem`.
+        public var metricsFactory: (any MetricsFactory)?
 
         public init() {}
     }
@@ -269,7 +271,7 @@ public actor TokenRepository {
             logger.warning("token fetch failed", metadata: ["ids": "\(ids.count)", "error": "\(e)"])
             return fallback(b, error: e)
         }
-        Timer(label: "token_fetch_seconds").record(duration: ContinuousClock.now - started)
+        timer("token_fetch_seconds").record(duration: ContinuousClock.now - started)
         let now = config.now()
         switch response {
         case .notModified(let maxAge):
@@ -361,14 +363,14 @@ public actor TokenRepository {
     private func lookupFailure(_ e: SDUIError) -> TokenLookup {
         misses += 1
         let outcome = e.category == .network ? "offline" : "unavailable"
-        Counter(label: "token_lookups", dimensions: [("outcome", outcome)]).increment()
+        counter("token_lookups", [("outcome", outcome)]).increment()
         publishRatio()
         return e.category == .network ? .offline : .unavailable(e)
     }
 
     private func found(_ t: DesignToken, _ source: TokenSource) -> TokenLookup {
         hits[source, default: 0] += 1
-        Counter(label: "token_lookups", dimensions: [("source", source.rawValue)]).increment()
+        counter("token_lookups", [("source", source.rawValue)]).increment()
         publishRatio()
         return .found(t, source)
     }
@@ -377,7 +379,23 @@ public actor TokenRepository {
     private func publishRatio() {
         let cached = (hits[.pack] ?? 0) + (hits[.memory] ?? 0) + (hits[.disk] ?? 0)
         let all = hits.values.reduce(0, +) + misses
-        if all > 0 { Gauge(label: "token_cache_hit_ratio").record(Double(cached) / Double(all)) }
+        guard all > 0 else { return }
+        let ratio = Double(cached) / Double(all)
+        if let f = config.metricsFactory {
+            Gauge(label: "token_cache_hit_ratio", factory: f).record(ratio)
+        } else {
+            Gauge(label: "token_cache_hit_ratio").record(ratio)
+        }
+    }
+
+    private func counter(_ label: String, _ dims: [(String, String)]) -> Counter {
+        if let f = config.metricsFactory { return Counter(label: label, dimensions: dims, factory: f) }
+        return Counter(label: label, dimensions: dims)
+    }
+
+    private func timer(_ label: String) -> Metrics.Timer {
+        if let f = config.metricsFactory { return Metrics.Timer(label: label, factory: f) }
+        return Metrics.Timer(label: label)
     }
 
     // MARK: observation

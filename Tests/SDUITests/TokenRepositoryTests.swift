@@ -1,6 +1,7 @@
 // TokenRepositoryTests.swift - every branch of the lookup flowchart, against
 // a real HTTP registry on 127.0.0.1 and a real SQLite file.
 import Foundation
+import MetricsTestKit
 import SDUI
 import SDUITestSupport
 import Testing
@@ -10,7 +11,8 @@ import Testing
     static func repository(_ registry: LoopbackRegistry?, pack: CorePack? = nil, disk path: String? = nil,
                            clock: ManualClock = ManualClock(), window: Duration = .milliseconds(5),
                            verifier: TokenVerifier? = nil, policy: ImageURLPolicy? = nil,
-                           transport: (any TokenTransport)? = nil) throws -> (TokenRepository, DiskCache) {
+                           transport: (any TokenTransport)? = nil,
+                           metrics: TestMetrics? = nil) throws -> (TokenRepository, DiskCache) {
         let disk = try DiskCache(path: path ?? Fixtures.temporaryDirectory().appendingPathComponent("t.db").path,
                                  durable: false)
         var c = TokenRepository.Configuration()
@@ -18,6 +20,7 @@ import Testing
         c.now = { clock.now }
         c.verifier = verifier
         c.imagePolicy = policy
+        c.metricsFactory = metrics
         let t = transport ?? registry.map { HTTPTokenTransport(baseURL: $0.baseURL, primitives: "Column@3,Text@4",
                                                                bearerToken: "secret-token", timeout: 5) }
         return (TokenRepository(pack: pack, memory: try TokenCache(), disk: disk, transport: t, configuration: c), disk)
@@ -192,5 +195,27 @@ import Testing
         let (x, y) = await (a, b)
         #expect(x.token != nil && y["j"]?.token != nil)
         #expect(registry.requests.count == 1)
+    }
+
+    @Test func telemetryCountsHitsBySourceAndTheHitRatio() async throws {
+        let registry = try await LoopbackRegistry.start(tokens: Self.tokens(["n1", "n2"]))
+        defer { Task { await registry.stop() } }
+        let metrics = TestMetrics()
+        let pack = try CorePack(data: Fixtures.pack(tokens: [Fixtures.token("p1")]))
+        let (repo, _) = try Self.repository(registry, pack: pack, metrics: metrics)
+        _ = await repo.get("p1")             // pack
+        _ = await repo.get(["n1", "n2"])     // network ×2
+        _ = await repo.get("n1")             // memory
+        _ = await repo.get("gone")           // unavailable
+        func count(_ dims: [(String, String)]) throws -> Int64 {
+            try metrics.expectCounter("token_lookups", dims).totalValue
+        }
+        #expect(try count([("source", "pack")]) == 1)
+        #expect(try count([("source", "network")]) == 2)
+        #expect(try count([("source", "memory")]) == 1)
+        #expect(try count([("outcome", "unavailable")]) == 1)
+        // Cache hits (pack, memory, disk) over all lookups: 2 of 5.
+        #expect(try metrics.expectGauge("token_cache_hit_ratio").lastValue == 0.4)
+        #expect(try metrics.expectTimer("token_fetch_seconds").values.count == 2)
     }
 }
