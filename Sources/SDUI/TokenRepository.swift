@@ -166,8 +166,12 @@ public actor TokenRepository {
                 rows = [:]
             }
             for id in toDisk {
-                guard let row = rows[id], let t = try? DesignToken(json: row.json, source: disk.path,
-                                                                   limits: config.limits) else {
+                // A row that does not parse, or holds another id's token, is
+                // not served: the token is fetched again and the row replaced.
+                guard let row = rows[id],
+                      let t = try? DesignToken(json: row.json, source: disk.path, limits: config.limits),
+                      t.id == id else {
+                    if rows[id] != nil { logger.warning("ignoring a bad disk cache row", metadata: ["id": "\(id)"]) }
                     needed.append(id)
                     continue
                 }
@@ -380,17 +384,24 @@ public actor TokenRepository {
         let cached = (hits[.pack] ?? 0) + (hits[.memory] ?? 0) + (hits[.disk] ?? 0)
         let all = hits.values.reduce(0, +) + misses
         guard all > 0 else { return }
-        let ratio = Double(cached) / Double(all)
-        if let f = config.metricsFactory {
-            Gauge(label: "token_cache_hit_ratio", factory: f).record(ratio)
-        } else {
-            Gauge(label: "token_cache_hit_ratio").record(ratio)
+        if ratioGauge == nil {
+            ratioGauge = config.metricsFactory.map { Gauge(label: "token_cache_hit_ratio", factory: $0) }
+                ?? Gauge(label: "token_cache_hit_ratio")
         }
+        ratioGauge!.record(Double(cached) / Double(all))
     }
 
+    /// Metric handles, made once each and reused.
+    private var counters: [String: Counter] = [:]
+    private var ratioGauge: Gauge?
+
     private func counter(_ label: String, _ dims: [(String, String)]) -> Counter {
-        if let f = config.metricsFactory { return Counter(label: label, dimensions: dims, factory: f) }
-        return Counter(label: label, dimensions: dims)
+        let key = label + dims.map { "|\($0.0)=\($0.1)" }.joined()
+        if let c = counters[key] { return c }
+        let c = config.metricsFactory.map { Counter(label: label, dimensions: dims, factory: $0) }
+            ?? Counter(label: label, dimensions: dims)
+        counters[key] = c
+        return c
     }
 
     private func timer(_ label: String) -> Metrics.Timer {

@@ -4,7 +4,7 @@ import Foundation
 import SDUI
 
 @main
-struct SDUICommand: ParsableCommand {
+struct SDUICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdui",
         abstract: "SDUIKit: Core-Token Packs, design tokens and benchmarks.",

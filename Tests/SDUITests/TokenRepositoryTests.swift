@@ -218,4 +218,18 @@ import Testing
         #expect(try metrics.expectGauge("token_cache_hit_ratio").lastValue == 0.4)
         #expect(try metrics.expectTimer("token_fetch_seconds").values.count == 2)
     }
+
+    @Test func aDiskRowHoldingAnotherIdsTokenIsRefetched() async throws {
+        let registry = try await LoopbackRegistry.start(tokens: Self.tokens(["x"]))
+        defer { Task { await registry.stop() } }
+        let clock = ManualClock()
+        let (repo, disk) = try Self.repository(registry, clock: clock)
+        let wrong = Data(Fixtures.token("y").utf8)
+        try disk.put([DiskCache.Entry(id: "x", version: 1, primitiveVersion: 1, etag: ETag.of(json: wrong),
+                                      json: wrong, fetchedAt: clock.now,
+                                      expiresAt: clock.now.addingTimeInterval(60))], now: clock.now)
+        let got = await repo.get("x")
+        #expect(source(got) == .network && got.token?.id == "x")
+        #expect(try disk.get(["x"], now: clock.now)["x"]?.json == Data(Fixtures.token("x").utf8))
+    }
 }

@@ -12,6 +12,10 @@ public struct DiskBenchmark {
         case rowWrites = "row_writes_50"
         case batchRead = "batch_read_50"
         case rowReads = "row_reads_50"
+        /// `TokenRepository.get(id)` answered from memory (50 calls).
+        case warmGet = "repository_warm_get_50"
+        /// `TokenRepository.get(ids)` for 50 ids answered from memory.
+        case warmGetBatch = "repository_warm_get_batch_50"
     }
 
     let directory: URL
@@ -28,15 +32,16 @@ public struct DiskBenchmark {
         let gen = PackGenerator()
         let now = Date()
         return (0..<50).map { i in
-            let json = Data(gen.token(round * 50 + i, rng: &rng).utf8)
-            return DiskCache.Entry(id: "r\(round)-\(i)", version: 1, primitiveVersion: 1,
+            let id = "r\(round)-\(i)"
+            let json = Data(gen.token(round * 50 + i, id: id, rng: &rng).utf8)
+            return DiskCache.Entry(id: id, version: 1, primitiveVersion: 1,
                                    etag: "\"\(json.count)-\(i)\"", json: json, fetchedAt: now,
                                    expiresAt: now.addingTimeInterval(86_400))
         }
     }
 
     /// Median milliseconds of each method over `rounds` rounds.
-    public func measure(rounds: Int) throws -> [Method: Double] {
+    public func measure(rounds: Int) async throws -> [Method: Double] {
         let path = directory.appendingPathComponent("bench-\(getpid()).db").path
         defer {
             for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) }
@@ -63,6 +68,24 @@ public struct DiskBenchmark {
                 }
             }
         }
+        // The repository in front of the same cache, warm: every id in memory.
+        let warm = entries(round: 1_000_000)
+        try disk.put(warm, now: Date())
+        let repo = TokenRepository(memory: try TokenCache(), disk: disk)
+        let ids = warm.map(\.id)
+        guard await repo.get(ids).values.allSatisfy({ $0.token != nil }) else {
+            throw SDUIError(.sqlite, "warm-up did not find every token")
+        }
+        for _ in 0..<rounds {
+            let d1 = await clock.measure { for id in ids { _ = await repo.get(id) } }
+            samples[.warmGet, default: []].append(Self.ms(d1))
+            let d2 = await clock.measure { _ = await repo.get(ids) }
+            samples[.warmGetBatch, default: []].append(Self.ms(d2))
+        }
         return samples.mapValues { FirstPaintBenchmark.median($0) }
+    }
+
+    static func ms(_ d: Duration) -> Double {
+        Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15
     }
 }

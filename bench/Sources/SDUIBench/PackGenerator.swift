@@ -42,9 +42,10 @@ public struct PackGenerator {
     static let colors = ["@color.primary", "@color.secondary", "@color.surface",
                          "@color.onSurface", "@color.accent", "@color.error"]
 
-    /// One token's JSON (compact).
-    func token(_ index: Int, rng: inout RNG) -> String {
-        let id = "\(rng.pick(Self.screens))_\(rng.pick(Self.kinds))_\(index)"
+    /// One token's JSON (compact); `id` replaces the generated id.
+    func token(_ index: Int, id given: String? = nil, rng: inout RNG) -> String {
+        let made = "\(rng.pick(Self.screens))_\(rng.pick(Self.kinds))_\(index)"
+        let id = given ?? made
         let root = rng.chance(70) ? "Column" : "Row"
         let node = self.node(root, depth: 0, rng: &rng)
         return #"{"id":"\#(id)","version":\#(1 + rng.int(6)),"primitive":"\#(root)","primitiveVersion":\#(root == "Column" ? 1 + rng.int(3) : 1 + rng.int(2)),"props":\#(node)}"#
