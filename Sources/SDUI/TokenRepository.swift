@@ -154,6 +154,10 @@ public actor TokenRepository {
                 }
                 continue
             }
+            // Evicted from memory (or never there): its side entries go too,
+            // so they stay bounded by the LRU; disk or network sets them again.
+            expiry[id] = nil
+            etags[id] = nil
             toDisk.append(id)
         }
         var needed: [String] = []
