@@ -1,0 +1,208 @@
+// PrimitiveMap.swift - the primitive-version contract (seed 000 C-1, C-4, Appendix A).
+import Foundation
+internal import CSDUI
+
+/// The primitives a client renders and the highest version of each, as sent
+/// in the `X-Primitives` header: `Column@3,Text@4,AsyncImage@2`.
+///
+/// **Version rule.**  Versions are positive integers.  A client with `X@n`
+/// renders every node that needs `X@m` for `m ≤ n`.  A token is compatible
+/// only if every node of its tree is: the root and each nested child, whose
+/// `primitiveVersion` defaults to 1.
+///
+/// **Minor feature flags (seed 000 open issue 2): none.**  A change that an
+/// older client can safely ignore — a new optional prop — needs no new
+/// version, because renderers ignore props they do not know.  A change that
+/// an older client would draw wrongly needs the next integer version.  So
+/// the header stays one integer per primitive, and the server's choice of a
+/// token version stays a single comparison per node.
+///
+/// **Grammar** (strict, white space tolerated around items):
+///
+///     header  = item *( OWS "," OWS item )
+///     item    = name "@" version
+///     name    = ALPHA *63( ALPHA / DIGIT / "_" )
+///     version = %x31-39 *8DIGIT            ; 1 … 999,999,999
+///
+/// At most 4,096 bytes and 256 items; a name may appear once.
+public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
+    /// Primitives in header order, with their versions.
+    public private(set) var entries: [(name: String, version: Int)]
+    private var index: [String: Int]
+
+    public static let maxHeaderBytes = 4096
+    public static let maxItems = 256
+
+    /// The built-in primitives: Appendix A (Column 3, Row 2, Text 4,
+    /// AsyncImage 2, Spacer 1) and those seed 001's blocks are drawn with.
+    public static let builtIn = try! PrimitiveMap([
+        ("Column", 3), ("Row", 2), ("Text", 4), ("AsyncImage", 2), ("Spacer", 1),
+        ("Button", 1), ("TextField", 1), ("Slider", 1), ("Choice", 1), ("Toggle", 1),
+    ])
+
+    /// A map of the given primitives; a repeated or malformed name, or a
+    /// version below 1, is an error.
+    public init(_ entries: [(String, Int)]) throws {
+        self.entries = []
+        self.index = [:]
+        for (name, version) in entries { try add(name, version) }
+    }
+
+    /// Parses an `X-Primitives` header value.  Errors are `.schema`, with
+    /// the input `X-Primitives` and the byte offset of the fault.
+    public init(parsing header: String) throws {
+        self.entries = []
+        self.index = [:]
+        let bytes = Array(header.utf8)
+        func fail(_ at: Int, _ what: String) -> SDUIError {
+            SDUIError(.schema, what, input: "X-Primitives", offset: at)
+        }
+        guard bytes.count <= Self.maxHeaderBytes else {
+            throw SDUIError(.limit, "header of \(bytes.count) bytes is over \(Self.maxHeaderBytes)",
+                            input: "X-Primitives")
+        }
+        var i = 0
+        func skipSpace() { while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 } }
+        skipSpace()
+        guard i < bytes.count else { throw fail(i, "empty header: expected Name@version") }
+        while true {
+            let start = i
+            guard i < bytes.count, Self.isAlpha(bytes[i]) else {
+                throw fail(i, "expected a primitive name starting with a letter")
+            }
+            while i < bytes.count, Self.isNameByte(bytes[i]) { i += 1 }
+            let name = String(decoding: bytes[start..<i], as: UTF8.self)
+            guard i - start <= 64 else { throw fail(start, "primitive name longer than 64 bytes") }
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "@") else {
+                throw fail(i, "expected '@' after \"\(name)\"")
+            }
+            i += 1
+            let vstart = i
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
+            let digits = bytes[vstart..<i]
+            guard !digits.isEmpty else { throw fail(vstart, "expected a version number for \(name)") }
+            guard digits.first != 0x30 else { throw fail(vstart, "version of \(name) must be 1 or more, without leading zeros") }
+            guard digits.count <= 9 else { throw fail(vstart, "version of \(name) is too large") }
+            let version = Int(String(decoding: digits, as: UTF8.self))!
+            guard index[name] == nil else { throw fail(start, "\(name) is listed twice") }
+            guard entries.count < Self.maxItems else { throw fail(start, "more than \(Self.maxItems) primitives") }
+            index[name] = entries.count
+            entries.append((name, version))
+            skipSpace()
+            if i == bytes.count { break }
+            guard bytes[i] == UInt8(ascii: ",") else { throw fail(i, "expected ',' between primitives") }
+            i += 1
+            skipSpace()
+            guard i < bytes.count else { throw fail(i, "trailing ','") }
+        }
+    }
+
+    private mutating func add(_ name: String, _ version: Int) throws {
+        let b = Array(name.utf8)
+        guard let first = b.first, Self.isAlpha(first), b.count <= 64, b.allSatisfy(Self.isNameByte) else {
+            throw SDUIError(.argument, "\"\(name)\" is not a primitive name (a letter, then letters, digits or _)")
+        }
+        guard (1...999_999_999).contains(version) else {
+            throw SDUIError(.argument, "version \(version) of \(name) must be 1 or more")
+        }
+        guard index[name] == nil else { throw SDUIError(.argument, "\(name) is listed twice") }
+        index[name] = entries.count
+        entries.append((name, version))
+    }
+
+    /// The highest version of `primitive` this client renders, or nil.
+    public func version(of primitive: String) -> Int? { index[primitive].map { entries[$0].version } }
+
+    /// Whether a node needing `primitive@version` can be rendered.
+    public func supports(_ primitive: String, version: Int) -> Bool {
+        (self.version(of: primitive) ?? 0) >= version
+    }
+
+    /// A copy with `primitive` at `version` added or replaced (an app's own primitive).
+    public func adding(_ primitive: String, version: Int) throws -> PrimitiveMap {
+        var copy = self
+        if let i = copy.index[primitive] {
+            guard (1...999_999_999).contains(version) else {
+                throw SDUIError(.argument, "version \(version) of \(primitive) must be 1 or more")
+            }
+            copy.entries[i].version = version
+        } else {
+            try copy.add(primitive, version)
+        }
+        return copy
+    }
+
+    /// The header value, in entry order: `Column@3,Text@4`.
+    public var headerValue: String { entries.map { "\($0.name)@\($0.version)" }.joined(separator: ",") }
+    public var description: String { headerValue }
+
+    public static func == (a: PrimitiveMap, b: PrimitiveMap) -> Bool {
+        a.entries.count == b.entries.count && zip(a.entries, b.entries).allSatisfy { $0 == $1 }
+    }
+
+    // MARK: compatibility
+
+    /// A node the client cannot render.
+    public struct Unsupported: Sendable, Equatable, CustomStringConvertible {
+        /// Where in the token: `root`, `props.children[1]`, …
+        public var path: String
+        public var primitive: String
+        public var requiredVersion: Int
+        /// What the client has (nil: it does not know the primitive).
+        public var clientVersion: Int?
+
+        public init(path: String, primitive: String, requiredVersion: Int, clientVersion: Int?) {
+            self.path = path
+            self.primitive = primitive
+            self.requiredVersion = requiredVersion
+            self.clientVersion = clientVersion
+        }
+
+        public var description: String {
+            "\(path): \(primitive)@\(requiredVersion) (client has \(clientVersion.map { "\(primitive)@\($0)" } ?? "none"))"
+        }
+    }
+
+    /// Every node of `token` the client cannot render; empty when compatible.
+    public func unsupportedNodes(in token: DesignToken) -> [Unsupported] {
+        var out: [Unsupported] = []
+        check("root", token.primitive, token.primitiveVersion, &out)
+        walk(token.props, path: "props", &out)
+        return out
+    }
+
+    /// Whether every node of `token` can be rendered.
+    public func isCompatible(_ token: DesignToken) -> Bool { unsupportedNodes(in: token).isEmpty }
+
+    private func check(_ path: String, _ primitive: String, _ version: Int, _ out: inout [Unsupported]) {
+        if !supports(primitive, version: version) {
+            out.append(Unsupported(path: path, primitive: primitive, requiredVersion: version,
+                                   clientVersion: self.version(of: primitive)))
+        }
+    }
+
+    /// Children live in `props.children` at every depth (see token.h).
+    private func walk(_ props: TokenValue, path: String, _ out: inout [Unsupported]) {
+        guard let children = props["children"]?.arrayValue else { return }
+        for (i, child) in children.enumerated() {
+            let p = "\(path).children[\(i)]"
+            guard let name = child["primitive"]?.stringValue else { continue }
+            let v = child["primitiveVersion"]?.intValue.map(Int.init) ?? 1
+            check(p, name, v, &out)
+            if let sub = child["props"] { walk(sub, path: p + ".props", &out) }
+        }
+    }
+
+    private static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+    private static func isNameByte(_ b: UInt8) -> Bool {
+        isAlpha(b) || (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "_")
+    }
+}
+
+/// The library's semantic version (seed 000 C-1), the same as the C core's.
+public enum SDUIKitVersion {
+    public static let string = SDUI_VERSION_STRING
+    public static let major = Int(SDUI_VERSION_MAJOR)
+    public static let minor = Int(SDUI_VERSION_MINOR)
+    public static let patch = Int(SDUI_VERSION_PATCH)
+}
