@@ -113,6 +113,25 @@ static int query_int(sdui_disk *d, const char *sql, int64_t *out)
     return rc;
 }
 
+/* Row count and bytes of token JSON, in one pass over the table. */
+static int totals(sdui_disk *d, int64_t *count, int64_t *bytes)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(
+        d->db, "SELECT count(*), coalesce(sum(bytes),0) FROM tokens", -1, &st,
+        NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *count = sqlite3_column_int64(st, 0);
+        *bytes = sqlite3_column_int64(st, 1);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* Milliseconds since the epoch, for naming a moved-aside file. */
 static long long wall_ms(void)
 {
@@ -343,17 +362,33 @@ static int apply_touches(sdui_disk *d)
     return rc;
 }
 
+/*
+ * Ends a write transaction begun with BEGIN IMMEDIATE.  rc is how its work
+ * went: on success commits (the remembered accesses went in with it, so they
+ * are forgotten); otherwise, or if the commit fails, rolls back and reports
+ * `what` (err may be NULL).
+ */
+static sdui_status end_write(sdui_disk *d, int rc, const char *what,
+                             sdui_error *err)
+{
+    if (rc == SQLITE_OK)
+        rc = exec(d, "COMMIT");
+    if (rc != SQLITE_OK) {
+        sdui_status st = db_fail(d, what, err);
+        exec(d, "ROLLBACK");
+        return st;
+    }
+    clear_touches(d);
+    return SDUI_OK;
+}
+
 /* Closes the cache, writing remembered accesses first (disk.h). */
 void sdui_disk_free(sdui_disk *disk)
 {
     if (!disk)
         return;
-    if (disk->ntouches && exec(disk, "BEGIN IMMEDIATE") == SQLITE_OK) {
-        if (apply_touches(disk) == SQLITE_OK)
-            exec(disk, "COMMIT");
-        else
-            exec(disk, "ROLLBACK");
-    }
+    if (disk->ntouches && exec(disk, "BEGIN IMMEDIATE") == SQLITE_OK)
+        end_write(disk, apply_touches(disk), "cannot record reads", NULL);
     clear_touches(disk);
     sdui_free(disk->touches);
     close_db(disk);
@@ -373,10 +408,7 @@ static int evict(sdui_disk *d)
     sqlite3_stmt *oldest = NULL, *del = NULL;
     int64_t *victims = NULL;
     size_t nv = 0, capv = 0, i;
-    int rc = query_int(d, "SELECT count(*) FROM tokens", &count);
-    if (rc == SQLITE_OK)
-        rc = query_int(d, "SELECT coalesce(sum(bytes),0) FROM tokens",
-                       &bytes);
+    int rc = totals(d, &count, &bytes);
     if (rc != SQLITE_OK ||
         ((size_t)count <= d->opts.max_entries &&
          (size_t)bytes <= d->opts.max_bytes))
@@ -430,7 +462,7 @@ sdui_status sdui_disk_put(sdui_disk *d, const sdui_disk_record *rows,
 {
     size_t i;
     int rc;
-    sdui_status st = SDUI_OK;
+    sdui_status st;
 
     sdui_error_clear(err);
     if (n && !rows)
@@ -467,14 +499,7 @@ sdui_status sdui_disk_put(sdui_disk *d, const sdui_disk_record *rows,
         rc = apply_touches(d);
     if (rc == SQLITE_OK)
         rc = evict(d);
-    if (rc == SQLITE_OK)
-        rc = exec(d, "COMMIT");
-    if (rc != SQLITE_OK) {
-        st = db_fail(d, "cannot write a batch", err);
-        exec(d, "ROLLBACK");
-    } else {
-        clear_touches(d);
-    }
+    st = end_write(d, rc, "cannot write a batch", err);
     pthread_mutex_unlock(&d->mu);
     return st;
 }
@@ -689,7 +714,7 @@ static sdui_status per_id(sdui_disk *d, const char *sql, const char *what,
     sqlite3_stmt *s = NULL;
     size_t i, total = 0;
     int rc, a;
-    sdui_status st = SDUI_OK;
+    sdui_status st;
 
     sdui_error_clear(err);
     if (n && (!ids || !lens))
@@ -710,14 +735,7 @@ static sdui_status per_id(sdui_disk *d, const char *sql, const char *what,
     sqlite3_finalize(s);
     if (rc == SQLITE_OK)
         rc = apply_touches(d);
-    if (rc == SQLITE_OK)
-        rc = exec(d, "COMMIT");
-    if (rc != SQLITE_OK) {
-        st = db_fail(d, what, err);
-        exec(d, "ROLLBACK");
-    } else {
-        clear_touches(d);
-    }
+    st = end_write(d, rc, what, err);
     pthread_mutex_unlock(&d->mu);
     if (changed)
         *changed = st == SDUI_OK ? total : 0;
@@ -754,10 +772,7 @@ sdui_status sdui_disk_get_stats(sdui_disk *d, sdui_disk_stats *out,
     sdui_status st = SDUI_OK;
     sdui_error_clear(err);
     pthread_mutex_lock(&d->mu);
-    rc = query_int(d, "SELECT count(*) FROM tokens", &count);
-    if (rc == SQLITE_OK)
-        rc = query_int(d, "SELECT coalesce(sum(bytes),0) FROM tokens",
-                       &bytes);
+    rc = totals(d, &count, &bytes);
     if (rc != SQLITE_OK)
         st = db_fail(d, "cannot count", err);
     out->entries = (size_t)count;
