@@ -67,8 +67,8 @@ public final class CorePack: @unchecked Sendable {
     public var ids: [String] {
         (0..<count).map { i in
             var len = 0
-            let p = sdui_pack_id_at(handle, i, &len)!
-            return String(decoding: UnsafeRawBufferPointer(start: p, count: len), as: UTF8.self)
+            let p = sdui_pack_id_at(handle, i, &len)
+            return String(cBytes: p, count: len)
         }
     }
 

@@ -22,10 +22,8 @@ public final class DesignToken: @unchecked Sendable {
     init(adopting handle: OpaquePointer) {
         self.handle = handle
         var len = 0
-        let idp = sdui_token_id(handle, &len)!
-        id = String(decoding: UnsafeRawBufferPointer(start: idp, count: len), as: UTF8.self)
-        let pp = sdui_token_primitive(handle, &len)!
-        primitive = String(decoding: UnsafeRawBufferPointer(start: pp, count: len), as: UTF8.self)
+        id = String(cBytes: sdui_token_id(handle, &len), count: len)
+        primitive = String(cBytes: sdui_token_primitive(handle, &len), count: len)
         version = Int(sdui_token_version(handle))
         primitiveVersion = Int(sdui_token_primitive_version(handle))
     }

@@ -88,27 +88,21 @@ public final class DiskCache: @unchecked Sendable {
     /// Writes `entries` in one transaction: all of them or none.
     public func put(_ entries: [Entry], now: Date) throws {
         guard !entries.isEmpty else { return }
-        // Keep every byte buffer alive for the duration of the C call.
-        let ids = entries.map { Array($0.id.utf8) }
-        let etags = entries.map { Array($0.etag.utf8) }
         var err = sdui_error()
-        let status: sdui_status = withPointers(ids) { idps in
-            withPointers(etags) { etps in
-                withJSONPointers(entries.map(\.json)) { jps in
-                    var recs = [sdui_disk_record]()
-                    recs.reserveCapacity(entries.count)
-                    for (i, e) in entries.enumerated() {
-                        recs.append(sdui_disk_record(
-                            id: idps[i], id_len: ids[i].count,
-                            version: Int64(e.version), primitive_version: Int64(e.primitiveVersion),
-                            etag: etps[i], etag_len: etags[i].count,
-                            json: jps[i], json_len: e.json.count,
-                            fetched_at: Self.ms(e.fetchedAt), expires_at: Self.ms(e.expiresAt),
-                            last_access: 0))
-                    }
-                    return sdui_disk_put(handle, recs, recs.count, Self.ms(now), &err)
-                }
+        // Fields laid out as all ids, then all etags, then all bodies.
+        let n = entries.count
+        let parts = entries.map { Data($0.id.utf8) } + entries.map { Data($0.etag.utf8) } + entries.map(\.json)
+        let status = withCBytes(parts) { ps, lens in
+            let recs = entries.indices.map { i in
+                sdui_disk_record(
+                    id: ps[i], id_len: lens[i],
+                    version: Int64(entries[i].version), primitive_version: Int64(entries[i].primitiveVersion),
+                    etag: ps[n + i], etag_len: lens[n + i],
+                    json: ps[2 * n + i], json_len: lens[2 * n + i],
+                    fetched_at: Self.ms(entries[i].fetchedAt), expires_at: Self.ms(entries[i].expiresAt),
+                    last_access: 0)
             }
+            return sdui_disk_put(handle, recs, n, Self.ms(now), &err)
         }
         try SDUIError.check(status, err, input: path)
     }
@@ -117,12 +111,10 @@ public final class DiskCache: @unchecked Sendable {
     /// query; each is marked as read at `now`.
     public func get(_ ids: [String], now: Date) throws -> [String: Entry] {
         guard !ids.isEmpty else { return [:] }
-        let bytes = ids.map { Array($0.utf8) }
         var err = sdui_error()
         var rows: OpaquePointer?
-        let status = withPointers(bytes) { ps in
-            sdui_disk_get(handle, ps.map { UnsafePointer($0) }, bytes.map(\.count), ids.count,
-                          Self.ms(now), &rows, &err)
+        let status = withCBytes(ids.map { Data($0.utf8) }) { ps, lens in
+            sdui_disk_get(handle, ps, lens, ids.count, Self.ms(now), &rows, &err)
         }
         try SDUIError.check(status, err, input: path)
         defer { sdui_disk_rows_free(rows) }
@@ -130,8 +122,8 @@ public final class DiskCache: @unchecked Sendable {
         for i in 0..<sdui_disk_rows_count(rows) {
             let r = sdui_disk_rows_at(rows, i)!.pointee
             let e = Entry(
-                id: Self.string(r.id, r.id_len), version: Int(r.version),
-                primitiveVersion: Int(r.primitive_version), etag: Self.string(r.etag, r.etag_len),
+                id: String(cBytes: r.id, count: r.id_len), version: Int(r.version),
+                primitiveVersion: Int(r.primitive_version), etag: String(cBytes: r.etag, count: r.etag_len),
                 json: Data(bytes: r.json, count: r.json_len),
                 fetchedAt: Self.date(r.fetched_at), expiresAt: Self.date(r.expires_at),
                 lastAccess: Self.date(r.last_access))
@@ -170,11 +162,10 @@ public final class DiskCache: @unchecked Sendable {
 
     private func perID(_ ids: [String], _ call: PerID) throws -> Int {
         guard !ids.isEmpty else { return 0 }
-        let bytes = ids.map { Array($0.utf8) }
         var err = sdui_error()
         var count = 0
-        let status = withPointers(bytes) { ps in
-            call(ps.map { UnsafePointer($0) }, bytes.map(\.count), ids.count, &count, &err)
+        let status = withCBytes(ids.map { Data($0.utf8) }) { ps, lens in
+            call(ps, lens, ids.count, &count, &err)
         }
         try SDUIError.check(status, err, input: path)
         return count
@@ -186,29 +177,4 @@ public final class DiskCache: @unchecked Sendable {
     }
 
     static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
-
-    static func string(_ p: UnsafePointer<CChar>?, _ n: Int) -> String {
-        guard let p, n > 0 else { return "" }
-        return String(decoding: UnsafeRawBufferPointer(start: p, count: n), as: UTF8.self)
-    }
-}
-
-/// Calls `body` with stable C pointers to each byte array.
-private func withPointers<R>(_ arrays: [[UInt8]],
-                             _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-    var buffers = arrays.map { a -> UnsafeMutablePointer<CChar> in
-        let p = UnsafeMutablePointer<CChar>.allocate(capacity: max(a.count, 1))
-        a.withUnsafeBytes { src in
-            if let base = src.baseAddress { UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: a.count) }
-        }
-        return p
-    }
-    defer { buffers.forEach { $0.deallocate() }; buffers.removeAll() }
-    return body(buffers)
-}
-
-/// Calls `body` with stable C pointers to each Data's bytes.
-private func withJSONPointers<R>(_ datas: [Data],
-                                 _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-    withPointers(datas.map { [UInt8]($0) }) { ps in body(ps.map { UnsafePointer($0) }) }
 }

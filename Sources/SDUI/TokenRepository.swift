@@ -138,13 +138,14 @@ public actor TokenRepository {
         var stale: [String: (DesignToken, String)] = [:]
         let now = config.now()
         for id in Set(ids) {
-            if let pack, pack.contains(id) {
+            if let pack {
                 do {
+                    // One index lookup: token(_:) is nil for an id the pack lacks.
                     if let t = try pack.token(id) { out[id] = found(t, .pack); continue }
-                } catch let e as SDUIError {
-                    out[id] = .unavailable(e)
+                } catch {
+                    out[id] = .unavailable(error as? SDUIError ?? SDUIError(.unknown, "\(error)"))
                     continue
-                } catch { }
+                }
             }
             if let t = memory.get(id) {
                 if let exp = expiry[id], now >= exp, let tag = etags[id] {

@@ -73,9 +73,8 @@ extension TokenValue {
             self = .double(sdui_value_real(v))
         case SDUI_VALUE_STRING:
             var len = 0
-            let p = sdui_value_string(v, &len)!
-            self = .string(String(decoding: UnsafeRawBufferPointer(start: p, count: len),
-                                  as: UTF8.self))
+            let p = sdui_value_string(v, &len)
+            self = .string(String(cBytes: p, count: len))
         case SDUI_VALUE_ARRAY:
             let n = sdui_value_count(v)
             self = .array((0..<n).map { TokenValue(sdui_value_at(v, $0)) })
@@ -85,9 +84,7 @@ extension TokenValue {
             var it = sdui_value_next(v, nil)
             while let cur = it {
                 var len = 0
-                let k = sdui_value_iter_key(cur, &len)!
-                let key = String(decoding: UnsafeRawBufferPointer(start: k, count: len),
-                                 as: UTF8.self)
+                let key = String(cBytes: sdui_value_iter_key(cur, &len), count: len)
                 members[key] = TokenValue(sdui_value_iter_value(cur))
                 it = sdui_value_next(v, cur)
             }
