@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import SDUI
+import SDUIBench
 
 @main
 struct SDUICommand: AsyncParsableCommand {
@@ -70,6 +71,5 @@ func measure<T>(_ body: () throws -> T) rethrows -> (T, Double) {
     let clock = ContinuousClock()
     var result: T?
     let d = try clock.measure { result = try body() }
-    let ms = Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15
-    return (result!, ms)
+    return (result!, d.milliseconds)
 }

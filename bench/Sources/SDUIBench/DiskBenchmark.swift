@@ -51,8 +51,7 @@ public struct DiskBenchmark {
         var samples: [Method: [Double]] = [:]
         func time(_ m: Method, _ body: () throws -> Void) rethrows {
             let d = try clock.measure(body)
-            samples[m, default: []].append(Double(d.components.seconds) * 1e3
-                                           + Double(d.components.attoseconds) / 1e15)
+            samples[m, default: []].append(d.milliseconds)
         }
         for round in 0..<rounds {
             let a = entries(round: round * 2), b = entries(round: round * 2 + 1)
@@ -78,14 +77,10 @@ public struct DiskBenchmark {
         }
         for _ in 0..<rounds {
             let d1 = await clock.measure { for id in ids { _ = await repo.get(id) } }
-            samples[.warmGet, default: []].append(Self.ms(d1))
+            samples[.warmGet, default: []].append(d1.milliseconds)
             let d2 = await clock.measure { _ = await repo.get(ids) }
-            samples[.warmGetBatch, default: []].append(Self.ms(d2))
+            samples[.warmGetBatch, default: []].append(d2.milliseconds)
         }
         return samples.mapValues { FirstPaintBenchmark.median($0) }
-    }
-
-    static func ms(_ d: Duration) -> Double {
-        Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15
     }
 }

@@ -90,7 +90,7 @@ public struct FirstPaintBenchmark {
             for m in Method.allCases {
                 if round >= 3 && spent[m, default: 0] > maxSeconds * 1000 { continue }
                 let d = try clock.measure { try runOnce(m) }
-                let ms = Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15
+                let ms = d.milliseconds
                 samples[m, default: []].append(ms)
                 spent[m, default: 0] += ms
             }
