@@ -31,15 +31,9 @@ public enum Fixtures {
         (0..<n).map { token("t\($0)", props: #"{"text":"token number \#($0)"}"#) }
     }
 
-    /// One gzip member of `data`.
+    /// One gzip member of `data`, as the pack builder writes it.
     public static func gzip(_ data: Data, level: Int32 = 6) -> Data {
-        var err = sdui_error()
-        var out: UnsafeMutablePointer<UInt8>?
-        var len = 0
-        let st = data.withUnsafeBytes { sdui_gzip_encode($0.baseAddress, $0.count, level, &out, &len, &err) }
-        precondition(st == SDUI_OK, "gzip fixture failed")
-        defer { sdui_free(out) }
-        return Data(bytes: out!, count: len)
+        try! CorePackBuilder.gzip(data, level: Int(level))
     }
 
     /// CRC-32 as gzip computes it.

@@ -15,6 +15,14 @@ public final class LoopbackRegistry: Sendable {
         public var ifNoneMatch: String?
         public var authorization: String?
         public var primitives: String?
+
+        /// What a request asked for, with the headers the tests look at.
+        init(_ r: Hummingbird.Request, ids: [String]) {
+            self.ids = ids
+            ifNoneMatch = r.headers[.ifNoneMatch]
+            authorization = r.headers[.authorization]
+            primitives = r.headers.first { $0.name.canonicalName == "x-primitives" }?.value
+        }
     }
 
     /// How the next requests are answered.
@@ -94,8 +102,7 @@ public final class LoopbackRegistry: Sendable {
 
     /// `GET /screens/{id}`: the payload, 409 with a fallback, or 404.
     func screen(_ r: Hummingbird.Request, id: String) -> Response {
-        let record = Request(ids: [id], ifNoneMatch: nil, authorization: r.headers[.authorization],
-                             primitives: r.headers.first { $0.name.canonicalName == "x-primitives" }?.value)
+        let record = Request(r, ids: [id])
         let (payload, fallback) = state.withLockedValue { s -> (Data?, String?) in
             s.requests.append(record)
             return (s.screens[id], s.incompatible[id])
@@ -112,9 +119,8 @@ public final class LoopbackRegistry: Sendable {
     /// The answer to one request.
     func answer(_ r: Hummingbird.Request) -> Response {
         let ids = (r.uri.queryParameters.get("ids") ?? "").split(separator: ",").map(String.init)
-        let inm = r.headers[.ifNoneMatch]
-        let record = Request(ids: ids, ifNoneMatch: inm, authorization: r.headers[.authorization],
-                             primitives: r.headers.first { $0.name.canonicalName == "x-primitives" }?.value)
+        let record = Request(r, ids: ids)
+        let inm = record.ifNoneMatch
         let (mode, tokens, maxAge) = state.withLockedValue { s -> (Mode, [String: Data], Int) in
             s.requests.append(record)
             return (s.mode, s.tokens, s.maxAge)
