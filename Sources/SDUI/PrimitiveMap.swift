@@ -29,16 +29,23 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
     /// Primitives in header order, with their versions.
     public private(set) var entries: [(name: String, version: Int)]
     private var index: [String: Int]
+    /// Prop rules by primitive (not part of the header).
+    private var rules: [String: [String: PropRule]] = [:]
 
     public static let maxHeaderBytes = 4096
     public static let maxItems = 256
 
     /// The built-in primitives: Appendix A (Column 3, Row 2, Text 4,
     /// AsyncImage 2, Spacer 1) and those seed 001's blocks are drawn with.
-    public static let builtIn = try! PrimitiveMap([
-        ("Column", 3), ("Row", 2), ("Text", 4), ("AsyncImage", 2), ("Spacer", 1),
-        ("Button", 1), ("TextField", 1), ("Slider", 1), ("Choice", 1), ("Toggle", 1),
-    ])
+    /// Each comes with the prop rules of ``PropRule/builtIn``.
+    public static let builtIn: PrimitiveMap = {
+        var map = try! PrimitiveMap([
+            ("Column", 3), ("Row", 2), ("Text", 4), ("AsyncImage", 2), ("Spacer", 1),
+            ("Button", 1), ("TextField", 1), ("Slider", 1), ("Choice", 1), ("Toggle", 1),
+        ])
+        map.rules = PropRule.builtIn
+        return map
+    }()
 
     /// A map of the given primitives; a repeated or malformed name, or a
     /// version below 1, is an error.
@@ -118,7 +125,20 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
         (self.version(of: primitive) ?? 0) >= version
     }
 
-    /// A copy with `primitive` at `version` added or replaced (an app's own primitive).
+    /// The prop rules of `primitive` (empty when it has none).
+    public func propRules(of primitive: String) -> [String: PropRule] { rules[primitive] ?? [:] }
+
+    /// A copy with `primitive` at `version` added or replaced (an app's own
+    /// primitive), with the rules its props must follow.  Passing nil keeps
+    /// the rules a replaced primitive had.
+    public func adding(_ primitive: String, version: Int,
+                       props: [String: PropRule]? = nil) throws -> PrimitiveMap {
+        var copy = try adding(primitive, version: version)
+        if let props { copy.rules[primitive] = props }
+        return copy
+    }
+
+    /// A copy with `primitive` at `version` added or replaced.
     public func adding(_ primitive: String, version: Int) throws -> PrimitiveMap {
         var copy = self
         if let i = copy.index[primitive] {
@@ -138,6 +158,7 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
 
     public static func == (a: PrimitiveMap, b: PrimitiveMap) -> Bool {
         a.entries.count == b.entries.count && zip(a.entries, b.entries).allSatisfy { $0 == $1 }
+            && a.rules == b.rules
     }
 
     // MARK: compatibility

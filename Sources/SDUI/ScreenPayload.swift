@@ -18,10 +18,16 @@ public struct ScreenPayload: Codable, Sendable, Equatable {
 
     public var id: String
     public var tokens: [Item]
+    /// The screen's theme, first in seed 001's resolution order (optional).
+    public var themeId: String?
+    /// In a Fallback Pack: the screen this one stands in for when offline.
+    public var fallbackFor: String?
 
-    public init(id: String, tokens: [Item]) {
+    public init(id: String, tokens: [Item], themeId: String? = nil, fallbackFor: String? = nil) {
         self.id = id
         self.tokens = tokens
+        self.themeId = themeId
+        self.fallbackFor = fallbackFor
     }
 
     /// Decodes a payload; errors name `source`.

@@ -61,6 +61,15 @@ public enum TokenValue: Sendable, Hashable {
     }
 }
 
+/// Literals, for building props in code: `["text": "Hi", "maxLines": 2]`.
+extension TokenValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+}
+
 extension TokenValue {
     /// Converts a C value (borrowed from a live token) into a Swift value.
     init(_ v: OpaquePointer?) {

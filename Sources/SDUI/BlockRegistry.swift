@@ -1,0 +1,240 @@
+// BlockRegistry.swift - seed 001 block screens and the renderers of their blocks.
+import Foundation
+
+/// A seed 001 screen: an ordered list of blocks in one scrolling column.
+///
+///     {"id": "screen_goal", "type": "standard", "themeId": "theme_mint_dark",
+///      "blocks": [{"type": "header", "title": "What is your goal?"}, …]}
+public struct BlockScreen: Sendable, Hashable, Codable {
+    public var id: String
+    public var type: String?
+    public var themeId: String?
+    /// Each block is an object with a string `type`; its other fields
+    /// belong to that type's renderer.
+    public var blocks: [TokenValue]
+
+    public init(id: String, type: String? = "standard", themeId: String? = nil, blocks: [TokenValue]) {
+        self.id = id
+        self.type = type
+        self.themeId = themeId
+        self.blocks = blocks
+    }
+
+    /// Decodes a block screen; errors name `source`.
+    public init(json: Data, source: String? = nil) throws {
+        do {
+            self = try JSONDecoder().decode(BlockScreen.self, from: json)
+        } catch let DecodingError.keyNotFound(key, ctx) {
+            throw SDUIError(.schema, "missing \"\(key.stringValue)\" at \(ScreenPayload.path(ctx))", input: source)
+        } catch let DecodingError.typeMismatch(_, ctx) {
+            throw SDUIError(.schema, "wrong type at \(ScreenPayload.path(ctx))", input: source)
+        } catch {
+            throw SDUIError(.json, "not a block screen: \(error.localizedDescription)", input: source)
+        }
+    }
+}
+
+/// A block's fields were refused by its renderer.
+public struct BlockError: Error, Sendable, Equatable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// Routes each block type to a renderer (seed 001's Block Registry).
+///
+/// A renderer turns a block's fields into one node in token form,
+/// `{"primitive", "primitiveVersion", "props"}`, which then resolves like
+/// any token: `@group.name` theme references, `{{path}}` host bindings,
+/// prop rules and version checks all apply.  A renderer throws
+/// ``BlockError`` for fields it cannot use.  An unknown type, or a thrown
+/// error, becomes a placeholder and a `render_error` event.
+public struct BlockRegistry: Sendable {
+    public typealias Renderer = @Sendable ([String: TokenValue]) throws -> TokenValue
+    private var renderers: [String: Renderer]
+
+    public init() { renderers = [:] }
+
+    /// Adds or replaces the renderer of `type`.
+    public mutating func register(_ type: String, _ renderer: @escaping Renderer) {
+        renderers[type] = renderer
+    }
+
+    public func renderer(for type: String) -> Renderer? { renderers[type] }
+
+    /// Block types with a renderer, sorted.
+    public var types: [String] { renderers.keys.sorted() }
+
+    /// Seed 001's ten V1 blocks: header, media, choice, text_input, slider,
+    /// benefits_list, testimonial, cta, spacer and footer.
+    public static let builtIn: BlockRegistry = {
+        var r = BlockRegistry()
+        r.register("header", Blocks.header)
+        r.register("media", Blocks.media)
+        r.register("choice", Blocks.choice)
+        r.register("text_input", Blocks.textInput)
+        r.register("slider", Blocks.slider)
+        r.register("benefits_list", Blocks.benefitsList)
+        r.register("testimonial", Blocks.testimonial)
+        r.register("cta", Blocks.cta)
+        r.register("spacer", Blocks.spacer)
+        r.register("footer", Blocks.footer)
+        return r
+    }()
+}
+
+/// The built-in block renderers.  Layout follows seed 001's rules: one
+/// vertical column, consistent horizontal padding, token-based spacing, and
+/// the CTA pinned to the bottom safe area.
+enum Blocks {
+    typealias Fields = [String: TokenValue]
+
+    static func n(_ primitive: String, _ version: Int, _ props: Fields) -> TokenValue {
+        .object(["primitive": .string(primitive), "primitiveVersion": .int(Int64(version)), "props": .object(props)])
+    }
+
+    static func text(_ text: String, _ style: String, _ color: String, _ extra: Fields = [:]) -> TokenValue {
+        n("Text", 4, extra.merging(["text": .string(text), "style": .string("@typography.\(style)"),
+                                    "color": .string("@color.\(color)")]) { _, new in new })
+    }
+
+    static func string(_ f: Fields, _ key: String) throws -> String {
+        guard let s = f[key]?.stringValue, !s.isEmpty else { throw BlockError("needs a non-empty string \"\(key)\"") }
+        return s
+    }
+
+    static func optionalString(_ f: Fields, _ key: String) throws -> String? {
+        guard let v = f[key] else { return nil }
+        guard let s = v.stringValue else { throw BlockError("\"\(key)\" must be a string") }
+        return s
+    }
+
+    static func number(_ f: Fields, _ key: String) throws -> Double? {
+        guard let v = f[key] else { return nil }
+        guard let d = v.doubleValue, d.isFinite else { throw BlockError("\"\(key)\" must be a number") }
+        return d
+    }
+
+    static let sidePadding: TokenValue = .object(["horizontal": .string("@spacing.md")])
+
+    /// Title and optional subtitle.
+    static func header(_ f: Fields) throws -> TokenValue {
+        var children = [text(try string(f, "title"), "title", "textPrimary", ["accessibilityRole": "header"])]
+        if let sub = try optionalString(f, "subtitle") { children.append(text(sub, "bodyMedium", "textSecondary")) }
+        return n("Column", 3, ["spacing": "@spacing.xs", "padding": sidePadding, "children": .array(children)])
+    }
+
+    /// An image from the CDN.
+    static func media(_ f: Fields) throws -> TokenValue {
+        var props: Fields = ["url": .string(try string(f, "url")), "cornerRadius": "@radius.lg",
+                             "placeholderColor": "@color.surface"]
+        props["aspectRatio"] = .double(try number(f, "aspectRatio") ?? 16.0 / 9.0)
+        if let alt = try optionalString(f, "alt") { props["accessibilityLabel"] = .string(alt) }
+        return n("Column", 3, ["padding": sidePadding, "children": .array([n("AsyncImage", 2, props)])])
+    }
+
+    /// Single or multiple choice over `options` of `{label, value}`.
+    static func choice(_ f: Fields) throws -> TokenValue {
+        let key = try string(f, "key")
+        guard let options = f["options"]?.arrayValue, !options.isEmpty else {
+            throw BlockError("needs a non-empty list \"options\"")
+        }
+        for (i, o) in options.enumerated() where o["label"]?.stringValue == nil || o["value"] == nil {
+            throw BlockError("options[\(i)] needs a string \"label\" and a \"value\"")
+        }
+        let multi = f["multiple"]?.boolValue ?? (f["mode"]?.stringValue == "multi")
+        return n("Choice", 1, ["key": .string(key), "options": .array(options), "mode": .string(multi ? "multi" : "single"),
+                               "style": .string(try optionalString(f, "style") ?? "list"),
+                               "spacing": "@spacing.sm", "padding": sidePadding])
+    }
+
+    /// A text field bound to `key`.
+    static func textInput(_ f: Fields) throws -> TokenValue {
+        let key = try string(f, "key")
+        var props: Fields = ["key": .string(key), "padding": sidePadding]
+        for k in ["label", "placeholder", "keyboard"] { if let s = try optionalString(f, k) { props[k] = .string(s) } }
+        return n("TextField", 1, props)
+    }
+
+    /// A slider over [min, max].
+    static func slider(_ f: Fields) throws -> TokenValue {
+        let key = try string(f, "key")
+        guard let lo = try number(f, "min"), let hi = try number(f, "max") else {
+            throw BlockError("needs numbers \"min\" and \"max\"")
+        }
+        guard lo < hi else { throw BlockError("\"min\" must be below \"max\"") }
+        var props: Fields = ["key": .string(key), "min": ResolvedTheme.number(lo), "max": ResolvedTheme.number(hi),
+                             "tint": "@color.primary", "padding": sidePadding]
+        if let step = try number(f, "step") {
+            guard step > 0 else { throw BlockError("\"step\" must be above 0") }
+            props["step"] = ResolvedTheme.number(step)
+        }
+        if let d = try number(f, "default") { props["defaultValue"] = ResolvedTheme.number(min(max(d, lo), hi)) }
+        if let label = try optionalString(f, "label") { props["label"] = .string(label) }
+        return n("Slider", 1, props)
+    }
+
+    /// A list of benefits, each with a check mark or its own icon.
+    static func benefitsList(_ f: Fields) throws -> TokenValue {
+        guard let items = f["items"]?.arrayValue, !items.isEmpty else {
+            throw BlockError("needs a non-empty list \"items\"")
+        }
+        let rows: [TokenValue] = try items.enumerated().map { i, item in
+            let (line, icon): (String, String)
+            if let s = item.stringValue { (line, icon) = (s, "✓") }
+            else if let s = item["text"]?.stringValue { (line, icon) = (s, item["icon"]?.stringValue ?? "✓") }
+            else { throw BlockError("items[\(i)] must be a string or {\"text\": …}") }
+            return n("Row", 2, ["spacing": "@spacing.sm", "alignment": "TOP", "children": .array([
+                text(icon, "bodyMedium", "primary"), text(line, "bodyMedium", "textPrimary")])])
+        }
+        return n("Column", 3, ["spacing": "@spacing.sm", "padding": sidePadding, "children": .array(rows)])
+    }
+
+    /// A quote with its author, on a surface card.
+    static func testimonial(_ f: Fields) throws -> TokenValue {
+        var children = [text(try string(f, "quote"), "bodyLarge", "textPrimary", ["fontStyle": "italic"])]
+        if let author = try optionalString(f, "author") { children.append(text("— \(author)", "caption", "textSecondary")) }
+        let card = n("Column", 3, ["spacing": "@spacing.sm", "padding": "@spacing.md", "background": "@color.surface",
+                                   "cornerRadius": "@radius.md", "children": .array(children)])
+        return n("Column", 3, ["padding": sidePadding, "children": .array([card])])
+    }
+
+    /// Primary and optional secondary action, pinned to the bottom.
+    static func cta(_ f: Fields) throws -> TokenValue {
+        func button(_ key: String, style: String) throws -> TokenValue? {
+            guard let b = f[key] else { return nil }
+            guard let label = b["label"]?.stringValue, !label.isEmpty else {
+                throw BlockError("\(key) needs a non-empty string \"label\"")
+            }
+            let action = b["action"]?.stringValue ?? "next"
+            var props: Fields = ["label": .string(label), "style": .string(style), "fullWidth": true,
+                                 "action": .object(["type": .string(action)]), "cornerRadius": "@radius.md"]
+            if style == "filled" {
+                props["background"] = "@color.primary"
+                props["color"] = "@color.onPrimary"
+            } else {
+                props["color"] = "@color.primary"
+            }
+            return n("Button", 1, props)
+        }
+        guard let primary = try button("primary", style: "filled") else { throw BlockError("needs a \"primary\" action") }
+        var children = [primary]
+        if let secondary = try button("secondary", style: "text") { children.append(secondary) }
+        return n("Column", 3, ["spacing": "@spacing.sm", "padding": .object(["horizontal": "@spacing.md",
+                               "bottom": "@spacing.md"]), "pinToBottom": true, "children": .array(children)])
+    }
+
+    /// Vertical space by name (`xs/s/m/l/xl`; default `m`).
+    static func spacer(_ f: Fields) throws -> TokenValue {
+        let size = try optionalString(f, "size") ?? "m"
+        guard ["xs", "s", "sm", "m", "md", "l", "lg", "xl"].contains(size) else {
+            throw BlockError("\"size\" must be one of xs, s, m, l, xl")
+        }
+        return n("Spacer", 1, ["size": .string(size)])
+    }
+
+    /// Small print at the end of the screen.
+    static func footer(_ f: Fields) throws -> TokenValue {
+        n("Column", 3, ["padding": sidePadding, "alignment": "CENTER", "children": .array([
+            text(try string(f, "text"), "caption", "textSecondary", ["textAlign": "center"])])])
+    }
+}

@@ -1,0 +1,54 @@
+// FallbackPack.swift - the pack of critical screens shown offline (seed 000 §11).
+import Foundation
+
+/// A Fallback Pack: a Core-Token Pack that also carries whole screens for
+/// critical flows (checkout, login).  When a screen cannot be drawn because
+/// the device is offline and a token is missing, the resolver switches the
+/// whole screen to the one here whose `fallbackFor` names it.
+///
+/// It is an ordinary pack file (schemas/pack.json) with one more top-level
+/// member, which the C core's scan ignores:
+///
+///     {"formatVersion": 1, "tokens": [...],
+///      "screens": [{"id": "checkout_offline", "fallbackFor": "checkout", "tokens": [...]}]}
+///
+/// Every token those screens use should be in the same pack, so they draw
+/// with no network at all.
+public final class FallbackPack: Sendable {
+    public let pack: CorePack
+    /// Fallback screens by the id of the screen they stand in for.
+    public let screens: [String: ScreenPayload]
+
+    /// Opens a Fallback Pack; errors name the file and the screen at fault.
+    public convenience init(contentsOf url: URL, limits: PackLimits = .default) throws {
+        try self.init(pack: CorePack(contentsOf: url, limits: limits))
+    }
+
+    /// Reads the screens of an opened pack.
+    public init(pack: CorePack) throws {
+        struct Doc: Decodable { var screens: [TokenValue]? }
+        let doc: Doc
+        do {
+            doc = try JSONDecoder().decode(Doc.self, from: pack.json)
+        } catch {
+            throw SDUIError(.schema, "\"screens\" is not a list of screens", input: pack.source)
+        }
+        var screens: [String: ScreenPayload] = [:]
+        let encoder = JSONEncoder()
+        for (i, raw) in (doc.screens ?? []).enumerated() {
+            let screen = try ScreenPayload(json: try encoder.encode(raw), source: "\(pack.source): screens[\(i)]")
+            guard let target = screen.fallbackFor else {
+                throw SDUIError(.schema, "screens[\(i)] (\(screen.id)) has no \"fallbackFor\"", input: pack.source)
+            }
+            guard screens[target] == nil else {
+                throw SDUIError(.schema, "two fallback screens for \"\(target)\"", input: pack.source)
+            }
+            screens[target] = screen
+        }
+        self.pack = pack
+        self.screens = screens
+    }
+
+    /// The fallback screen for `screenID`, if the pack has one.
+    public func screen(for screenID: String) -> ScreenPayload? { screens[screenID] }
+}

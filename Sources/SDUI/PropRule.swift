@@ -1,0 +1,98 @@
+// PropRule.swift - what a primitive's props must look like once resolved.
+import Foundation
+
+/// A rule for one prop of a primitive, checked on the resolved value (after
+/// bindings and theme references).  A node missing a required prop, or with
+/// a required prop of the wrong kind, becomes a placeholder; an optional
+/// prop of the wrong kind is dropped.  A `string` prop given a number or a
+/// boolean (a whole-value binding such as `"{{stats.wins}}"`) takes its text
+/// form, so a bound count still shows.  Props without a rule pass as they
+/// are: renderers ignore props they do not know (the version rule in
+/// ``PrimitiveMap``).
+public struct PropRule: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case string, number, bool
+        /// A hex colour string.
+        case color
+        /// A number ≥ 0 in points, or an object of them (padding sides).
+        case length
+        /// A typography object with a numeric `size`.
+        case typography
+        case object, array
+        /// An object with a string `type` (`{"type": "navigate", …}`).
+        case action
+        case any
+    }
+
+    public var kind: Kind
+    public var required: Bool
+
+    public init(_ kind: Kind, required: Bool = false) {
+        self.kind = kind
+        self.required = required
+    }
+
+    public static func required(_ kind: Kind) -> PropRule { PropRule(kind, required: true) }
+    public static func optional(_ kind: Kind) -> PropRule { PropRule(kind) }
+
+    public var description: String { (required ? "required " : "") + kind.rawValue }
+
+    /// Whether a resolved value satisfies the rule's kind.
+    public func accepts(_ v: TokenValue) -> Bool {
+        switch kind {
+        case .any: return true
+        case .string: return v.stringValue != nil
+        case .number: return v.doubleValue.map(\.isFinite) ?? false
+        case .bool: return v.boolValue != nil
+        case .color: return v.stringValue.map(Self.isHexColor) ?? false
+        case .length:
+            if let d = v.doubleValue { return d.isFinite && d >= 0 }
+            guard let sides = v.objectValue else { return false }
+            return sides.values.allSatisfy { ($0.doubleValue.map { $0.isFinite && $0 >= 0 }) ?? false }
+        case .typography: return v["size"]?.doubleValue != nil
+        case .object: return v.objectValue != nil
+        case .array: return v.arrayValue != nil
+        case .action: return v["type"]?.stringValue != nil
+        }
+    }
+
+    /// `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
+    static func isHexColor(_ s: String) -> Bool {
+        let u = s.utf8
+        guard u.first == UInt8(ascii: "#"), [4, 7, 9].contains(u.count) else { return false }
+        return u.dropFirst().allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }
+    }
+
+    /// The rules of the built-in primitives.
+    public static let builtIn: [String: [String: PropRule]] = {
+        let box: [String: PropRule] = [
+            "spacing": .optional(.length), "padding": .optional(.length),
+            "background": .optional(.color), "cornerRadius": .optional(.length),
+            "alignment": .optional(.string), "action": .optional(.action), "visible": .optional(.bool),
+        ]
+        return [
+            "Column": box,
+            "Row": box,
+            "Text": ["text": .required(.string), "style": .optional(.typography), "color": .optional(.color),
+                     "maxLines": .optional(.number), "padding": .optional(.length),
+                     "action": .optional(.action), "visible": .optional(.bool)],
+            "AsyncImage": ["url": .required(.string), "width": .optional(.length), "height": .optional(.length),
+                           "cornerRadius": .optional(.length), "placeholderColor": .optional(.color),
+                           "aspectRatio": .optional(.number), "visible": .optional(.bool)],
+            "Spacer": ["size": .optional(.length), "flexible": .optional(.bool),
+                       "background": .optional(.color)],
+            "Button": ["label": .required(.string), "action": .optional(.action), "style": .optional(.string),
+                       "background": .optional(.color), "color": .optional(.color),
+                       "cornerRadius": .optional(.length), "height": .optional(.length),
+                       "padding": .optional(.length), "visible": .optional(.bool)],
+            "TextField": ["key": .required(.string), "label": .optional(.string),
+                          "placeholder": .optional(.string), "secure": .optional(.bool),
+                          "padding": .optional(.length)],
+            "Slider": ["key": .required(.string), "min": .required(.number), "max": .required(.number),
+                       "step": .optional(.number), "tint": .optional(.color), "padding": .optional(.length)],
+            "Choice": ["key": .required(.string), "options": .required(.array), "mode": .optional(.string),
+                       "spacing": .optional(.length)],
+            "Toggle": ["key": .required(.string), "value": .optional(.bool), "tint": .optional(.color)],
+        ]
+    }()
+}

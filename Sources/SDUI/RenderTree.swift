@@ -1,0 +1,118 @@
+// RenderTree.swift - a resolved screen and the report of how it was resolved.
+import Foundation
+
+/// A screen resolved into render nodes, with everything resolution had to
+/// do to get there.  Resolution never throws on bad content; it degrades
+/// node by node, and ``issues`` and ``events`` say what it did.
+public struct RenderTree: Sendable, Hashable, Codable {
+    /// The screen that was asked for.
+    public var screen: String
+    /// The screen that was drawn: the same, or the Fallback Pack's screen
+    /// for it when the device was offline (seed 000 §11).
+    public var renderedScreen: String
+    /// The theme used and the step of the resolution order that chose it.
+    public var theme: String
+    public var themeSource: ThemeSource
+    public var mode: ThemeMode
+    /// A scrolling `Column` holding one child per screen item or block.
+    public var root: RenderNode
+    /// Every degradation, in screen order.
+    public var issues: [RenderIssue]
+    /// Analytics events (`unknown_primitive`, `render_error`).
+    public var events: [RenderEvent]
+
+    public init(screen: String, renderedScreen: String, theme: String, themeSource: ThemeSource,
+                mode: ThemeMode, root: RenderNode, issues: [RenderIssue], events: [RenderEvent]) {
+        self.screen = screen
+        self.renderedScreen = renderedScreen
+        self.theme = theme
+        self.themeSource = themeSource
+        self.mode = mode
+        self.root = root
+        self.issues = issues
+        self.events = events
+    }
+
+    /// The tree as JSON (sorted keys), the shape of schemas/render-tree.json.
+    public func jsonData(pretty: Bool = false) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            : [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}
+
+/// One thing resolution could not do as written, and what it did instead.
+public struct RenderIssue: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Stable codes; placeholders and skeletons carry the same code as their
+    /// `reason`.
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        /// The client does not know the primitive: placeholder, and an
+        /// `unknown_primitive` event.
+        case unknownPrimitive = "unknown_primitive"
+        /// The node needs a newer version than the client has: placeholder.
+        case incompatibleVersion = "incompatible_version"
+        /// Not cached and the registry cannot be reached: skeleton.
+        case offline
+        /// The lookup failed (unknown id, bad answer, bad signature): placeholder.
+        case unavailable
+        /// The node is malformed (no primitive, props not an object…): placeholder.
+        case badContent = "bad_content"
+        /// A prop breaks its primitive's rules: a required one makes a
+        /// placeholder, an optional one is dropped.
+        case propRule = "prop_rule"
+        /// A `{{path}}` with no value: see ``BindingScope`` for the rule.
+        case missingBinding = "missing_binding"
+        /// A malformed `{{…}}`, or a list or object bound inside a text:
+        /// left as written, or empty.
+        case badBinding = "bad_binding"
+        /// `@group.name` the theme does not define: the prop is dropped.
+        case unknownThemeReference = "unknown_theme_reference"
+        /// A seed 001 block type with no renderer: placeholder and a
+        /// `render_error` event.
+        case unknownBlock = "unknown_block"
+        /// A block whose fields its renderer refused: placeholder and a
+        /// `render_error` event.
+        case badBlock = "bad_block"
+        /// The whole screen switched to its Fallback Pack screen.
+        case fallbackScreen = "fallback_screen"
+        /// A theme id named by the screen or flow is unknown; the next step
+        /// of the resolution order was used.
+        case unknownTheme = "unknown_theme"
+    }
+
+    public var kind: Kind
+    /// The token (or, for blocks, `block[i]`) the issue is in.
+    public var token: String?
+    /// Where in the token or block: `root`, `props.children[2].props.text`, …
+    public var path: String
+    public var message: String
+
+    public init(_ kind: Kind, token: String?, path: String, _ message: String) {
+        self.kind = kind
+        self.token = token
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String {
+        "\(kind.rawValue): \(token.map { "\($0) " } ?? "")\(path): \(message)"
+    }
+}
+
+/// An analytics event raised while resolving (seed 000 §9, seed 001).
+public struct RenderEvent: Sendable, Hashable, Codable {
+    /// `unknown_primitive` or `render_error`.
+    public var name: String
+    public var token: String?
+    public var appVersion: String
+    /// The unknown primitive or block type, or what went wrong.
+    public var detail: String
+
+    public init(name: String, token: String?, appVersion: String, detail: String) {
+        self.name = name
+        self.token = token
+        self.appVersion = appVersion
+        self.detail = detail
+    }
+}

@@ -1,0 +1,388 @@
+// ScreenResolver.swift - resolves a screen into a render tree (seed 000 C-5, §6.2).
+import Foundation
+import Logging
+
+/// Everything resolution depends on besides the screen and its tokens.
+public struct RenderContext: Sendable {
+    /// What the app renders, with prop rules (the `X-Primitives` contract).
+    public var primitives: PrimitiveMap = .builtIn
+    public var themes = ThemeCatalog()
+    /// The flow's default theme (second in the resolution order).
+    public var flowThemeID: String?
+    public var mode: ThemeMode = .light
+    /// Accessibility scales (see ``ResolvedTheme``).
+    public var textScale: Double = 1
+    public var spacingScale: Double = 1
+    /// The host app's bindings, consulted after each item's `bind`.
+    public var hostBindings: [String: TokenValue] = [:]
+    /// Reported in `unknown_primitive` and `render_error` events.
+    public var appVersion = SDUIKitVersion.string
+    /// Screens to switch to when offline (seed 000 §11).
+    public var fallbackPack: FallbackPack?
+    /// Renderers for seed 001 block screens.
+    public var blocks: BlockRegistry = .builtIn
+    public var logger = Logger(label: "sdui.render")
+
+    public init() {}
+}
+
+/// Resolves screens into ``RenderTree``s.
+///
+/// For each item of a ``ScreenPayload`` the token is looked up (core pack
+/// alone, or a ``TokenRepository``) and its tree is resolved node by node:
+///
+/// - **Props**: `{{path}}` placeholders are filled (``BindingScope`` states
+///   the rules, including a missing binding); `@group.name` theme references
+///   become the theme's value for the current mode; spacing names in
+///   `padding`, `spacing`, `margin`, `gap` (and a Spacer's `size`) become
+///   points; a Text's bare `style` name becomes its typography.  Then the
+///   primitive's ``PropRule``s are checked.  A node whose `visible` is false
+///   is left out.
+/// - **Fallbacks** (seed 000 C-5): an unknown primitive becomes a
+///   placeholder and raises an `unknown_primitive` event (token id, app
+///   version); a node needing a newer version than the client has becomes a
+///   placeholder; a token that is not cached while offline becomes a
+///   skeleton — unless the Fallback Pack has a screen for this one, in which
+///   case the whole screen switches to it; any other failure (lookup error,
+///   malformed node, broken required prop) becomes a placeholder.
+///
+/// Resolution never throws: every degradation is a ``RenderIssue`` in the
+/// tree, and the rest of the screen renders.
+public struct ScreenResolver: Sendable {
+    public var context: RenderContext
+
+    public init(_ context: RenderContext = RenderContext()) {
+        self.context = context
+    }
+
+    /// Resolves `screen` with tokens already looked up (missing ids are
+    /// placeholders).
+    public func resolve(_ screen: ScreenPayload, lookups: [String: TokenLookup]) -> RenderTree {
+        var issues: [RenderIssue] = []
+        var shown = screen
+        var lookups = lookups
+        let offline = screen.tokens.contains { if case .offline = lookups[$0.id] { true } else { false } }
+        if offline, let fallback = context.fallbackPack?.screen(for: screen.id) {
+            issues.append(RenderIssue(.fallbackScreen, token: nil, path: "screen",
+                                      "offline with tokens missing; showing fallback screen \"\(fallback.id)\""))
+            context.logger.notice("switching to fallback screen",
+                                  metadata: ["screen": "\(screen.id)", "fallback": "\(fallback.id)"])
+            shown = fallback
+            for item in fallback.tokens where lookups[item.id]?.token == nil {
+                lookups[item.id] = Self.lookup(item.id, in: context.fallbackPack!.pack) ?? .offline
+            }
+        }
+        let chosen = context.themes.resolve(screenThemeID: shown.themeId ?? screen.themeId,
+                                            flowThemeID: context.flowThemeID)
+        issues += chosen.issues
+        var builder = NodeBuilder(context: context, theme: resolvedTheme(chosen.theme), issues: issues)
+        var children: [RenderNode] = []
+        children.reserveCapacity(shown.tokens.count)
+        for item in shown.tokens {
+            if let node = builder.item(item, lookup: lookups[item.id]) { children.append(node) }
+        }
+        return builder.tree(screen: screen.id, rendered: shown.id, theme: chosen, children: children)
+    }
+
+    /// Resolves `screen` from a core pack alone: an id the pack lacks is a
+    /// placeholder (`unavailable`).
+    public func resolve(_ screen: ScreenPayload, pack: CorePack) -> RenderTree {
+        var lookups: [String: TokenLookup] = [:]
+        for item in screen.tokens where lookups[item.id] == nil {
+            lookups[item.id] = Self.lookup(item.id, in: pack)
+                ?? .unavailable(SDUIError(.notFound, "no token \"\(item.id)\" in the pack", input: pack.source))
+        }
+        return resolve(screen, lookups: lookups)
+    }
+
+    /// Resolves `screen` through the repository: pack → memory → disk →
+    /// one batched network request for the misses.
+    public func resolve(_ screen: ScreenPayload, repository: TokenRepository) async -> RenderTree {
+        var seen = Set<String>()
+        let ids = screen.tokens.map(\.id).filter { seen.insert($0).inserted }
+        return resolve(screen, lookups: await repository.get(ids))
+    }
+
+    /// Resolves a seed 001 block screen through ``RenderContext/blocks``.
+    public func resolve(_ screen: BlockScreen) -> RenderTree {
+        let chosen = context.themes.resolve(screenThemeID: screen.themeId, flowThemeID: context.flowThemeID)
+        var builder = NodeBuilder(context: context, theme: resolvedTheme(chosen.theme), issues: chosen.issues)
+        var children: [RenderNode] = []
+        for (i, block) in screen.blocks.enumerated() {
+            if let node = builder.block(block, index: i) { children.append(node) }
+        }
+        return builder.tree(screen: screen.id, rendered: screen.id, theme: chosen, children: children)
+    }
+
+    private func resolvedTheme(_ theme: Theme) -> ResolvedTheme {
+        ResolvedTheme(theme, mode: context.mode, textScale: context.textScale,
+                      spacingScale: context.spacingScale)
+    }
+
+    /// The pack's token as a lookup; nil when the pack lacks it.
+    static func lookup(_ id: String, in pack: CorePack) -> TokenLookup? {
+        do {
+            return try pack.token(id).map { .found($0, .pack) }
+        } catch let e as SDUIError {
+            return .unavailable(e)
+        } catch {
+            return .unavailable(SDUIError(.unknown, "\(error)", input: pack.source))
+        }
+    }
+}
+
+/// Builds render nodes for one screen, collecting issues and events.
+struct NodeBuilder {
+    let context: RenderContext
+    let theme: ResolvedTheme
+    var issues: [RenderIssue]
+    var events: [RenderEvent] = []
+
+    init(context: RenderContext, theme: ResolvedTheme, issues: [RenderIssue]) {
+        self.context = context
+        self.theme = theme
+        self.issues = issues
+    }
+
+    /// Keys whose string values may be spacing names.
+    static let spacingKeys: Set<String> = ["padding", "spacing", "margin", "gap"]
+
+    func tree(screen: String, rendered: String, theme chosen: (theme: Theme, source: ThemeSource, issues: [RenderIssue]),
+              children: [RenderNode]) -> RenderTree {
+        var props: [String: TokenValue] = ["scroll": .bool(true)]
+        props["background"] = theme.background
+        let root = RenderNode(primitive: "Column", version: 1, props: props, children: children)
+        return RenderTree(screen: screen, renderedScreen: rendered, theme: chosen.theme.id,
+                          themeSource: chosen.source, mode: theme.mode, root: root,
+                          issues: issues, events: events)
+    }
+
+    /// The node for one screen item; nil when it is not visible.
+    mutating func item(_ item: ScreenPayload.Item, lookup: TokenLookup?) -> RenderNode? {
+        switch lookup {
+        case .found(let token, _):
+            let scope = BindingScope(item: item.bind ?? [:], host: context.hostBindings)
+            return node(primitive: token.primitive, version: token.primitiveVersion, props: token.props,
+                        path: "root", token: token.id, scope: scope)
+        case .offline:
+            issues.append(RenderIssue(.offline, token: item.id, path: "root",
+                                      "not cached and the registry cannot be reached"))
+            return .skeleton(token: item.id)
+        case .unavailable(let error):
+            issues.append(RenderIssue(.unavailable, token: item.id, path: "root", error.description))
+            return .placeholder(.unavailable, token: item.id)
+        case nil:
+            issues.append(RenderIssue(.unavailable, token: item.id, path: "root", "the token was not looked up"))
+            return .placeholder(.unavailable, token: item.id)
+        }
+    }
+
+    /// The node for a seed 001 block; nil when it is not visible.
+    mutating func block(_ block: TokenValue, index: Int) -> RenderNode? {
+        let label = "block[\(index)]"
+        guard let type = block["type"]?.stringValue else {
+            return blockFailure(.badBlock, label, "a block needs a string \"type\"")
+        }
+        guard let render = context.blocks.renderer(for: type) else {
+            return blockFailure(.unknownBlock, label, "no renderer for block type \"\(type)\"", type: type)
+        }
+        let raw: TokenValue
+        do {
+            raw = try render(block.objectValue ?? [:])
+        } catch {
+            let why = (error as? BlockError)?.message ?? "\(error)"
+            return blockFailure(.badBlock, label, "\(type): \(why)", type: type)
+        }
+        return node(raw, path: "root", token: nil, scope: BindingScope(host: context.hostBindings), label: label)
+    }
+
+    private mutating func blockFailure(_ kind: RenderIssue.Kind, _ label: String, _ message: String,
+                                       type: String = "") -> RenderNode {
+        issues.append(RenderIssue(kind, token: label, path: "root", message))
+        events.append(RenderEvent(name: "render_error", token: label, appVersion: context.appVersion,
+                                  detail: message))
+        context.logger.warning("render_error", metadata: ["block": "\(label)", "detail": "\(message)"])
+        return RenderNode.placeholder(kind, primitive: type, token: nil)
+    }
+
+    /// A node given as JSON: `{"primitive", "primitiveVersion", "props"}`.
+    mutating func node(_ raw: TokenValue, path: String, token: String?, scope: BindingScope,
+                       label: String? = nil) -> RenderNode? {
+        guard case .object(let o) = raw, let primitive = o["primitive"]?.stringValue else {
+            issues.append(RenderIssue(.badContent, token: token ?? label, path: path,
+                                      "a node needs a string \"primitive\""))
+            return .placeholder(.badContent, token: token)
+        }
+        var version = 1
+        if let v = o["primitiveVersion"] {
+            guard let n = v.intValue, n >= 1, n <= 999_999_999 else {
+                issues.append(RenderIssue(.badContent, token: token ?? label, path: path,
+                                          "primitiveVersion must be an integer ≥ 1"))
+                return .placeholder(.badContent, primitive: primitive, token: token)
+            }
+            version = Int(n)
+        }
+        return node(primitive: primitive, version: version, props: o["props"] ?? .object([:]),
+                    path: path, token: token, scope: scope, label: label)
+    }
+
+    /// Resolves one node and its children.
+    mutating func node(primitive: String, version: Int, props raw: TokenValue, path: String,
+                       token: String?, scope: BindingScope, label: String? = nil) -> RenderNode? {
+        let who = token ?? label
+        guard let have = context.primitives.version(of: primitive) else {
+            issues.append(RenderIssue(.unknownPrimitive, token: who, path: path,
+                                      "\(primitive)@\(version) is not a primitive this app renders"))
+            events.append(RenderEvent(name: "unknown_primitive", token: who, appVersion: context.appVersion,
+                                      detail: "\(primitive)@\(version)"))
+            context.logger.warning("unknown_primitive", metadata: [
+                "token": "\(who ?? "-")", "primitive": "\(primitive)@\(version)",
+                "appVersion": "\(context.appVersion)"])
+            return .placeholder(.unknownPrimitive, primitive: primitive, version: version, token: token)
+        }
+        guard version <= have else {
+            issues.append(RenderIssue(.incompatibleVersion, token: who, path: path,
+                                      "needs \(primitive)@\(version), the app has \(primitive)@\(have)"))
+            return .placeholder(.incompatibleVersion, primitive: primitive, version: version, token: token)
+        }
+        guard case .object(let members) = raw else {
+            issues.append(RenderIssue(.badContent, token: who, path: path, "props must be an object"))
+            return .placeholder(.badContent, primitive: primitive, version: version, token: token)
+        }
+        var props: [String: TokenValue] = [:]
+        props.reserveCapacity(members.count)
+        for (key, value) in members where key != "children" {
+            let spacing = Self.spacingKeys.contains(key) || (key == "size" && primitive == "Spacer")
+            let typography = key == "style" && primitive == "Text"
+            if let v = resolve(value, key: key, spacing: spacing, typography: typography,
+                               path: path, who: who, scope: scope) {
+                props[key] = v
+            }
+        }
+        if case .bool(false)? = props["visible"] { return nil }
+        props["visible"] = nil
+        if let broken = checkRules(primitive, &props, path: path, who: who) {
+            issues.append(RenderIssue(.propRule, token: who, path: path, broken))
+            return .placeholder(.propRule, primitive: primitive, version: version, token: token)
+        }
+        var children: [RenderNode] = []
+        if let list = members["children"] {
+            if case .array(let items) = list {
+                children.reserveCapacity(items.count)
+                for (i, child) in items.enumerated() {
+                    if let n = node(child, path: "\(path == "root" ? "props" : path + ".props").children[\(i)]",
+                                    token: token, scope: scope, label: label) {
+                        children.append(n)
+                    }
+                }
+            } else {
+                issues.append(RenderIssue(.badContent, token: who, path: path, "props.children must be a list"))
+            }
+        }
+        return RenderNode(primitive: primitive, version: version, props: props, children: children, token: token)
+    }
+
+    /// Resolves one prop value; nil removes the prop.
+    mutating func resolve(_ value: TokenValue, key: String, spacing: Bool, typography: Bool,
+                          path: String, who: String?, scope: BindingScope) -> TokenValue? {
+        switch value {
+        case .string(let s):
+            if s.utf8.first == UInt8(ascii: "@"), let (group, name) = Self.themeReference(s) {
+                if let v = theme.reference(group: group, name: name) { return v }
+                issues.append(RenderIssue(.unknownThemeReference, token: who, path: "\(path).props.\(key)",
+                                          "the theme \"\(theme.theme.id)\" has no \(s)"))
+                return nil
+            }
+            if spacing, let v = theme.spacing(named: s) { return v }
+            if typography {
+                if let v = theme.typography(named: s) { return v }
+                issues.append(RenderIssue(.unknownThemeReference, token: who, path: "\(path).props.\(key)",
+                                          "the theme \"\(theme.theme.id)\" has no typography \"\(s)\""))
+                return nil
+            }
+            guard BindingTemplate.mayContainPlaceholder(s) else { return value }
+            var problems: [BindingProblem] = []
+            let filled = BindingTemplate.fill(s, scope: scope, problems: &problems)
+            for p in problems {
+                let at = "\(path).props.\(key)"
+                switch p.kind {
+                case .missing:
+                    issues.append(RenderIssue(.missingBinding, token: who, path: at, "no value for {{\(p.text)}}"))
+                case .malformed:
+                    issues.append(RenderIssue(.badBinding, token: who, path: at, "malformed placeholder \(p.text)"))
+                case .notText:
+                    issues.append(RenderIssue(.badBinding, token: who, path: at,
+                                              "{{\(p.text)}} is a list or object inside text"))
+                }
+            }
+            return filled
+        case .array(let items):
+            return .array(items.map {
+                resolve($0, key: key, spacing: spacing, typography: false, path: path, who: who, scope: scope) ?? .null
+            })
+        case .object(let members):
+            var out: [String: TokenValue] = [:]
+            out.reserveCapacity(members.count)
+            for (k, v) in members {
+                let sp = spacing || Self.spacingKeys.contains(k)
+                if let r = resolve(v, key: "\(key).\(k)", spacing: sp, typography: false,
+                                   path: path, who: who, scope: scope) {
+                    out[k] = r
+                }
+            }
+            return .object(out)
+        default:
+            return value
+        }
+    }
+
+    /// Checks `props` against the primitive's rules: drops broken optional
+    /// props (with an issue) and returns a message when a required one is
+    /// missing or broken.
+    mutating func checkRules(_ primitive: String, _ props: inout [String: TokenValue],
+                             path: String, who: String?) -> String? {
+        let rules = context.primitives.propRules(of: primitive)
+        for (name, rule) in rules {
+            guard let v = props[name] else {
+                if rule.required { return "\(primitive) needs the prop \"\(name)\" (\(rule.kind.rawValue))" }
+                continue
+            }
+            if rule.accepts(v) { continue }
+            if rule.kind == .string, let text = Self.text(of: v) {   // a number bound into a text
+                props[name] = .string(text)
+                continue
+            }
+            if rule.required { return "\(primitive).\(name) must be \(rule.kind.rawValue)" }
+            issues.append(RenderIssue(.propRule, token: who, path: "\(path).props.\(name)",
+                                      "must be \(rule.kind.rawValue); dropped"))
+            props[name] = nil
+        }
+        return nil
+    }
+
+    /// A scalar as text, for a string prop bound to a number or boolean.
+    static func text(of v: TokenValue) -> String? {
+        switch v {
+        case .int(let n): return String(n)
+        case .double(let d): return BindingTemplate.text(d)
+        case .bool(let b): return b ? "true" : "false"
+        default: return nil
+        }
+    }
+
+    /// Splits `@group.name` when it has that shape (letters for the group,
+    /// letters, digits and `_` for the name).
+    static func themeReference(_ s: String) -> (Substring, Substring)? {
+        let body = s.dropFirst()
+        guard let dot = body.firstIndex(of: ".") else { return nil }
+        let group = body[..<dot], name = body[body.index(after: dot)...]
+        guard !group.isEmpty, !name.isEmpty, group.allSatisfy({ $0.isASCII && $0.isLetter }),
+              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else { return nil }
+        switch group {
+        case "color", "colors", "spacing", "radius", "typography", "animation", "animations":
+            return (group, name)
+        default:
+            return nil
+        }
+    }
+}

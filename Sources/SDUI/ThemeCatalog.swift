@@ -1,0 +1,122 @@
+// ThemeCatalog.swift - the themes an app knows and seed 001's resolution order.
+import Foundation
+
+/// Which step of the resolution order chose a screen's theme.
+public enum ThemeSource: String, Sendable, Hashable, Codable {
+    /// The screen's own `themeId`.
+    case screen
+    /// The flow's default theme.
+    case flow
+    /// The SDK fallback theme.
+    case sdk
+}
+
+/// The themes an app knows, by id, and the order in which a screen's theme
+/// is chosen (seed 001):
+///
+/// 1. the screen's `themeId`, when the catalog has it;
+/// 2. the flow's default theme, when the catalog has it;
+/// 3. the SDK fallback theme (``Theme/sdkFallback`` unless replaced).
+///
+/// An id that is named but unknown is skipped with an `unknown_theme`
+/// issue, never an error: the screen still renders.  Every chosen theme is
+/// merged over the SDK fallback, so a reference the theme lacks still
+/// resolves.
+public struct ThemeCatalog: Sendable {
+    public private(set) var themes: [String: Theme]
+    public var sdkFallback: Theme
+
+    public init(_ themes: [Theme] = [], sdkFallback: Theme = .sdkFallback) {
+        self.themes = Dictionary(themes.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        self.sdkFallback = sdkFallback
+    }
+
+    /// Adds or replaces a theme.
+    public mutating func add(_ theme: Theme) { themes[theme.id] = theme }
+
+    public subscript(id: String) -> Theme? { themes[id] }
+
+    /// The theme for a screen, the step that chose it, and an issue for each
+    /// named id that was not found.
+    public func resolve(screenThemeID: String?, flowThemeID: String?)
+        -> (theme: Theme, source: ThemeSource, issues: [RenderIssue]) {
+        var issues: [RenderIssue] = []
+        for (id, source, place) in [(screenThemeID, ThemeSource.screen, "screen themeId"),
+                                    (flowThemeID, .flow, "flow default theme")] {
+            guard let id else { continue }
+            if let t = themes[id] { return (t.merged(over: sdkFallback), source, issues) }
+            issues.append(RenderIssue(.unknownTheme, token: nil, path: place,
+                                      "no theme \"\(id)\"; trying the next step"))
+        }
+        return (sdkFallback, .sdk, issues)
+    }
+}
+
+/// A theme flattened for one mode and accessibility scale: every reference
+/// is one dictionary lookup that yields the final prop value.
+///
+/// Accessibility (seed 003 state transitions): `textScale` multiplies font
+/// sizes and line heights; `spacingScale` multiplies spacing, rounded to the
+/// nearest multiple of 4 so the grid holds.  Radius and colours do not scale.
+public struct ResolvedTheme: Sendable {
+    public let theme: Theme
+    public let mode: ThemeMode
+    let colors: [String: TokenValue]
+    let typography: [String: TokenValue]
+    let spacing: [String: TokenValue]
+    let radius: [String: TokenValue]
+    let animations: [String: TokenValue]
+
+    public init(_ theme: Theme, mode: ThemeMode, textScale: Double = 1, spacingScale: Double = 1) {
+        self.theme = theme
+        self.mode = mode
+        colors = theme.colors.mapValues { .string($0[mode].description) }
+        typography = theme.typography.mapValues { t in
+            .object(["size": Self.number(t.size * textScale),
+                     "lineHeight": Self.number(t.lineHeight * textScale),
+                     "weight": .int(Int64(t.weight)), "family": .string(t.family)])
+        }
+        spacing = theme.spacing.mapValues { v in
+            spacingScale == 1 ? Self.number(v) : Self.number((v * spacingScale / 4).rounded() * 4)
+        }
+        radius = theme.radius.mapValues(Self.number)
+        animations = theme.animations.mapValues(Self.number)
+    }
+
+    /// Whole numbers as integers, so JSON shows `16`, not `16.0`.
+    static func number(_ d: Double) -> TokenValue {
+        d.rounded() == d && abs(d) < 1e15 ? .int(Int64(d)) : .double(d)
+    }
+
+    /// The value of `@group.name`: group is `color`, `spacing`, `radius`,
+    /// `typography` or `animation` (plural forms too).  Nil when unknown.
+    public func reference(group: Substring, name: Substring) -> TokenValue? {
+        let key = String(name)
+        switch group {
+        case "color", "colors": return colors[key]
+        case "spacing": return spacing[key]
+        case "radius": return radius[key]
+        case "typography": return typography[key]
+        case "animation", "animations": return animations[key]
+        default: return nil
+        }
+    }
+
+    /// A spacing name (seed 001's `xs/s/m/l/xl` or seed 003's
+    /// `xs/sm/md/lg/xl`) in points.
+    public func spacing(named name: String) -> TokenValue? {
+        if let v = spacing[name] { return v }
+        switch name {
+        case "s": return spacing["sm"]
+        case "m": return spacing["md"]
+        case "l": return spacing["lg"]
+        default: return nil
+        }
+    }
+
+    /// A typography style by bare name (a Text's `"style": "body"`).
+    public func typography(named name: String) -> TokenValue? { typography[name] }
+
+    /// The page background colour.
+    public var background: TokenValue? { colors["background"] }
+}

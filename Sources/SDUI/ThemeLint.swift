@@ -1,0 +1,112 @@
+// ThemeLint.swift - seed 003's validation rules for a theme.
+import Foundation
+
+/// One problem theme lint found.
+public struct ThemeLintFinding: Sendable, Hashable, Codable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Codable { case error, warning }
+    public enum Rule: String, Sendable, Codable {
+        case contrast, spacingGrid = "spacing-grid", animationDuration = "animation-duration"
+        case typographyScale = "typography-scale"
+    }
+
+    public var severity: Severity
+    public var rule: Rule
+    /// What is at fault: `textSecondary on surface`, `spacing.md`, …
+    public var subject: String
+    public var mode: ThemeMode?
+    public var message: String
+
+    public var description: String {
+        "\(severity.rawValue): \(rule.rawValue): \(subject)\(mode.map { " (\($0.rawValue))" } ?? ""): \(message)"
+    }
+}
+
+/// Checks a theme against seed 003's validation rules:
+///
+/// - **Contrast (WCAG 2.x AA)** for every text/background pair the theme
+///   defines, in light and in dark mode: 4.5:1 for body text, 3:1 for large
+///   text.  The pairs are the theme's `contrastPairs` plus those its colour
+///   names imply: each `text…` colour on `background`, `surface` and
+///   `surfaceVariant`, and each `onX` colour on `X`.
+/// - **Spacing on the 4 pt grid**: every spacing value is a multiple of 4.
+/// - **Animation durations** match the web timing within 50 ms:
+///   `quickTransition` 200 ms, `standardTransition` 300 ms,
+///   `slowTransition` 500 ms; any other duration is above 0 and at most
+///   1,000 ms.
+/// - **Typography** (warnings): line height at least the font size, and
+///   sizes that do not grow from `headingLarge` down to `caption`.
+public enum ThemeLint {
+    public static let webTimings: [String: Double] = [
+        "quickTransition": 200, "standardTransition": 300, "slowTransition": 500,
+    ]
+    public static let timingTolerance = 50.0
+    public static let maxDuration = 1000.0
+    static let scaleOrder = ["headingLarge", "headingMedium", "bodyLarge", "bodyMedium", "bodySmall", "caption"]
+
+    /// The text/background pairs contrast is checked on.
+    public static func pairs(of theme: Theme) -> [Theme.ContrastPair] {
+        var out = theme.contrastPairs
+        var seen = Set(out.map { "\($0.text)|\($0.background)" })
+        func add(_ text: String, _ bg: String) {
+            if theme.colors[bg] != nil, seen.insert("\(text)|\(bg)").inserted {
+                out.append(Theme.ContrastPair(text: text, background: bg))
+            }
+        }
+        for name in theme.colors.keys.sorted() {
+            if name.hasPrefix("text"), name.count > 4, name[name.index(name.startIndex, offsetBy: 4)].isUppercase {
+                for bg in ["background", "surface", "surfaceVariant"] { add(name, bg) }
+            }
+            if name.hasPrefix("on"), name.count > 2, name[name.index(name.startIndex, offsetBy: 2)].isUppercase {
+                let base = name.dropFirst(2)
+                add(name, base.prefix(1).lowercased() + base.dropFirst())
+            }
+        }
+        return out
+    }
+
+    /// Every finding, errors first in theme order.
+    public static func check(_ theme: Theme) -> [ThemeLintFinding] {
+        var out: [ThemeLintFinding] = []
+        for pair in pairs(of: theme) {
+            guard let fg = theme.colors[pair.text], let bg = theme.colors[pair.background] else { continue }
+            for mode in ThemeMode.allCases {
+                let ratio = Contrast.ratio(fg[mode], bg[mode])
+                if !Contrast.passesAA(ratio, largeText: pair.largeText) {
+                    let need = pair.largeText ? "3:1 (large text)" : "4.5:1 (body text)"
+                    out.append(ThemeLintFinding(
+                        severity: .error, rule: .contrast, subject: "\(pair.text) on \(pair.background)", mode: mode,
+                        message: String(format: "%@ on %@ is %.2f:1; AA needs %@",
+                                        fg[mode].description, bg[mode].description, ratio, need)))
+                }
+            }
+        }
+        for (name, v) in theme.spacing.sorted(by: { $0.key < $1.key }) where v.truncatingRemainder(dividingBy: 4) != 0 {
+            out.append(ThemeLintFinding(severity: .error, rule: .spacingGrid, subject: "spacing.\(name)", mode: nil,
+                                        message: "\(BindingTemplate.text(v)) is not a multiple of 4"))
+        }
+        for (name, ms) in theme.animations.sorted(by: { $0.key < $1.key }) {
+            let subject = "animations.\(name)"
+            if let web = webTimings[name], abs(ms - web) > timingTolerance {
+                out.append(ThemeLintFinding(
+                    severity: .error, rule: .animationDuration, subject: subject, mode: nil,
+                    message: "\(BindingTemplate.text(ms)) ms is more than \(Int(timingTolerance)) ms from the web's \(Int(web)) ms"))
+            } else if ms <= 0 || ms > maxDuration {
+                out.append(ThemeLintFinding(
+                    severity: .error, rule: .animationDuration, subject: subject, mode: nil,
+                    message: "\(BindingTemplate.text(ms)) ms is outside (0, \(Int(maxDuration))] ms"))
+            }
+        }
+        for (name, t) in theme.typography.sorted(by: { $0.key < $1.key }) where t.lineHeight < t.size {
+            out.append(ThemeLintFinding(
+                severity: .warning, rule: .typographyScale, subject: "typography.\(name)", mode: nil,
+                message: "line height \(BindingTemplate.text(t.lineHeight)) is below the size \(BindingTemplate.text(t.size))"))
+        }
+        let scale = scaleOrder.compactMap { n in theme.typography[n].map { (n, $0.size) } }
+        for (a, b) in zip(scale, scale.dropFirst()) where b.1 > a.1 {
+            out.append(ThemeLintFinding(
+                severity: .warning, rule: .typographyScale, subject: "typography.\(b.0)", mode: nil,
+                message: "\(BindingTemplate.text(b.1)) pt is larger than \(a.0)'s \(BindingTemplate.text(a.1)) pt"))
+        }
+        return out.filter { $0.severity == .error } + out.filter { $0.severity == .warning }
+    }
+}

@@ -1,0 +1,110 @@
+// BindingTests.swift - `{{path}}` placeholders: lookup order, types, missing values, escaping.
+import Foundation
+@testable import SDUI
+import Testing
+
+@Suite struct BindingTests {
+    let scope = BindingScope(
+        item: ["title": "Hello", "count": 3, "price": .double(19.5), "flag": true, "none": .null,
+               "team": .object(["name": "Stags", "players": .array([.object(["id": "p7"]), .object(["id": "p9"])])]),
+               "list": .array(["a", "b"])],
+        host: ["title": "from host", "user": .object(["name": "Anna"]), "locale": "de-CH"])
+
+    func fill(_ s: String) -> (TokenValue?, [BindingProblem]) {
+        var problems: [BindingProblem] = []
+        let v = BindingTemplate.fill(s, scope: scope, problems: &problems)
+        return (v, problems)
+    }
+
+    @Test func itemComesBeforeHost() {
+        #expect(scope.lookup("title") == "Hello")
+        #expect(scope.lookup("user.name") == "Anna")
+        #expect(scope.lookup("locale") == "de-CH")
+        #expect(scope.lookup("missing") == nil)
+        // An explicit null in the item is found; the host is not consulted.
+        #expect(scope.lookup("none") == .null)
+    }
+
+    @Test func nestedAndIndexedPaths() {
+        #expect(scope.lookup("team.name") == "Stags")
+        #expect(scope.lookup("team.players[1].id") == "p9")
+        #expect(scope.lookup("team.players[2].id") == nil)
+        #expect(scope.lookup("team.players.id") == nil)
+        #expect(scope.lookup("list[0]") == "a")
+        for bad in ["", ".a", "a.", "a..b", "a[", "a[x]", "a[1", "a b", "[0]", "a[-1]", "a[1234567890]"] {
+            #expect(BindingScope.parse(Substring(bad)) == nil, "\(bad) should not parse")
+        }
+    }
+
+    @Test func wholeValueKeepsItsType() {
+        #expect(fill("{{count}}").0 == .int(3))
+        #expect(fill("{{flag}}").0 == .bool(true))
+        #expect(fill("{{ price }}").0 == .double(19.5))
+        #expect(fill("{{none}}").0 == .null)
+        #expect(fill("{{list}}").0 == .array(["a", "b"]))
+        #expect(fill("{{team.players[0]}}").0 == .object(["id": "p7"]))
+        #expect(fill("{{count}}").1.isEmpty)
+    }
+
+    @Test func interpolationFormatsScalars() {
+        #expect(fill("Hi {{title}}, {{count}} items at {{price}}, flag {{flag}}, none '{{none}}'").0
+                == "Hi Hello, 3 items at 19.5, flag true, none ''")
+        #expect(fill("{{user.name}} in {{locale}}").0 == "Anna in de-CH")
+        #expect(fill("https://cdn.sdui.example.com/teams/{{team.name}}/crest.png").0
+                == "https://cdn.sdui.example.com/teams/Stags/crest.png")
+        // Whole doubles print without a fraction.
+        let s = BindingScope(item: ["d": .double(2.0)])
+        var p: [BindingProblem] = []
+        #expect(BindingTemplate.fill("x{{d}}", scope: s, problems: &p) == "x2")
+    }
+
+    @Test func missingBindingRule() {
+        // Whole value: the prop is removed (nil).
+        let (whole, p1) = fill("{{nope.deeper}}")
+        #expect(whole == nil)
+        #expect(p1 == [BindingProblem(kind: .missing, text: "nope.deeper")])
+        // Inside text: nothing is inserted, the rest stays.
+        let (text, p2) = fill("Hello {{nope}}!")
+        #expect(text == "Hello !")
+        #expect(p2 == [BindingProblem(kind: .missing, text: "nope")])
+    }
+
+    @Test func listsInsideTextAreReported() {
+        let (v, p) = fill("Items: {{list}}")
+        #expect(v == "Items: ")
+        #expect(p == [BindingProblem(kind: .notText, text: "list")])
+    }
+
+    @Test func escapingAndMalformedPlaceholders() {
+        #expect(fill(#"literal \{{title}} and {{title}}"#).0 == "literal {{title}} and Hello")
+        #expect(fill(#"\{{"#).0 == "{{")
+        let (open, p1) = fill("broken {{title")
+        #expect(open == "broken {{title")
+        #expect(p1.map(\.kind) == [.malformed])
+        let (badPath, p2) = fill("{{a b}} and {{title}}")
+        #expect(badPath == "{{a b}} and Hello")
+        #expect(p2.map(\.kind) == [.malformed])
+        let (wholeBad, p3) = fill("{{a..b}}")
+        #expect(wholeBad == "{{a..b}}")
+        #expect(p3.map(\.kind) == [.malformed])
+        // A single brace and text without placeholders pass untouched.
+        #expect(fill("{ not a placeholder }").0 == "{ not a placeholder }")
+        #expect(fill("plain").1.isEmpty)
+    }
+
+    @Test func boundValuesAreNotResolvedAgain() {
+        let s = BindingScope(item: ["evil": "{{secret}}", "ref": "@color.primary"], host: ["secret": "leaked"])
+        var p: [BindingProblem] = []
+        #expect(BindingTemplate.fill("{{evil}}", scope: s, problems: &p) == "{{secret}}")
+        #expect(BindingTemplate.fill("x {{evil}}", scope: s, problems: &p) == "x {{secret}}")
+        #expect(BindingTemplate.fill("{{ref}}", scope: s, problems: &p) == "@color.primary")
+        #expect(p.isEmpty)
+    }
+
+    @Test func unicodeAroundPlaceholders() {
+        let s = BindingScope(item: ["city": "Zürich", "emoji": "🏃‍♀️"])
+        var p: [BindingProblem] = []
+        #expect(BindingTemplate.fill("«{{city}}» {{emoji}}—ok", scope: s, problems: &p) == "«Zürich» 🏃‍♀️—ok")
+        #expect(p.isEmpty)
+    }
+}
