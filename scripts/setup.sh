@@ -4,7 +4,8 @@
 # prints the exact command to run and exits non-zero.
 set -euo pipefail
 
-packages=(libjansson-dev libdeflate-dev zlib1g-dev libsqlite3-dev pkg-config make)
+# chromium: the headless browser the HTML preview tests lay pages out in.
+packages=(libjansson-dev libdeflate-dev zlib1g-dev libsqlite3-dev pkg-config make chromium)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -27,4 +28,4 @@ else
 fi
 echo "setup: installing ${missing[*]}" >&2
 $sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

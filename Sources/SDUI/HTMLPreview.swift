@@ -1,0 +1,632 @@
+// HTMLPreview.swift - a render tree as one self-contained HTML page, so a
+// person can look at a resolved screen in any browser, and the tests can
+// measure its layout in a real one.
+import Foundation
+
+/// Renders a ``RenderTree`` as an HTML5 document: inline CSS only, no
+/// scripts, no external resources except each image's own URL.
+///
+/// The screen sits in a 390 px phone frame with the root's background.
+/// Column and Row are flexboxes, Text is styled from its typography object,
+/// AsyncImage is a sized box with the image as its background, Spacer is a
+/// flexible or fixed gap, and Button, TextField, Slider, Choice and Toggle
+/// are real form elements.  Placeholders are dashed boxes naming what could
+/// not be drawn; skeletons are shimmering grey blocks.  Every element of a
+/// node carries `data-kind`, `data-primitive` (and `data-token`, `data-reason`
+/// when set) and the class `sdui-<primitive lowercased>`, `sdui-placeholder`
+/// or `sdui-skeleton`.
+///
+/// Padding is inner padding for containers (Column, Row, unknown primitives)
+/// and outer spacing (CSS margin) for every other primitive, as the tokens
+/// use it (`Button` with `padding.horizontal` is inset from the edges).
+///
+/// **Safety.**  Every text and attribute value is HTML-escaped.  A prop
+/// reaches CSS only as a valid hex colour, a finite number, a keyword taken
+/// from a fixed table, or an `https://` URL percent-encoded inside
+/// `url("…")`.  A Content-Security-Policy forbids scripts as a second line of
+/// defence.
+public enum HTMLPreview {
+    /// The whole document for `tree`; `title` defaults to the screen's name.
+    public static func render(_ tree: RenderTree, title: String? = nil) -> String {
+        var renderer = Renderer()
+        let root = renderer.node(tree.root, in: .column)
+        let heading = title ?? "\(tree.renderedScreen) · SDUI preview"
+        return document(title: heading, frame: frame(tree, content: root), issues: issueList(tree.issues))
+    }
+
+    /// The CSP meta element: no scripts, inline styles, HTTPS images only.
+    static let contentSecurityPolicy =
+        #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src https:">"#
+
+    /// Wraps the frame and the issue list into a complete document.
+    static func document(title: String, frame: String, issues: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        \(contentSecurityPolicy)
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(escape(title))</title>
+        <style>\(stylesheet)</style>
+        </head>
+        <body>
+        \(frame)
+        \(issues)
+        </body>
+        </html>
+
+        """
+    }
+
+    /// The phone frame: the root's background, the theme and mode as data.
+    static func frame(_ tree: RenderTree, content: String) -> String {
+        var css = CSS()
+        css.set("background-color", color(tree.root.props["background"]))
+        var attrs = [("class", "sdui-frame sdui-mode-\(tree.mode.rawValue)"), ("data-screen", tree.screen),
+                     ("data-rendered-screen", tree.renderedScreen), ("data-theme", tree.theme),
+                     ("data-mode", tree.mode.rawValue)]
+        if !css.isEmpty { attrs.append(("style", css.text)) }
+        return "<div\(attributes(attrs))>\n\(content)\n</div>"
+    }
+
+    /// The resolution issues under the frame, so a placeholder's cause is on the page.
+    static func issueList(_ issues: [RenderIssue]) -> String {
+        guard !issues.isEmpty else { return "" }
+        let items = issues.map { "<li>\(escape($0.description))</li>" }.joined()
+        return "<section class=\"sdui-issues\"><h2>Issues (\(issues.count))</h2><ol>\(items)</ol></section>"
+    }
+
+    /// The fixed stylesheet; per-node values go into `style` attributes.
+    static let stylesheet = """
+        *,*::before,*::after{box-sizing:border-box}
+        html,body{margin:0;padding:0}
+        body{background:#D1D5DB;color:#111827;
+          font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+        .sdui-frame{width:390px;min-height:100vh;margin:0 auto;background:#FFFFFF;
+          display:flex;flex-direction:column;overflow-x:hidden}
+        .sdui-mode-dark{background:#000000;color:#F3F4F6;color-scheme:dark}
+        .sdui-frame>[data-kind]{flex:1 0 auto}
+        [data-kind]{min-width:0}
+        .sdui-column,.sdui-unknown{display:flex;flex-direction:column}
+        .sdui-row{display:flex;flex-direction:row}
+        .sdui-text{margin:0;white-space:pre-line;overflow-wrap:anywhere}
+        .sdui-asyncimage{background-position:center;background-repeat:no-repeat;background-size:cover}
+        .sdui-button{font:inherit;font-weight:600;height:44px;padding:0 16px;border-radius:8px;
+          border:1px solid transparent;cursor:pointer}
+        .sdui-textfield,.sdui-slider{display:flex;flex-direction:column;gap:6px}
+        .sdui-field-label{font-size:14px;font-weight:500;display:flex;justify-content:space-between;gap:8px}
+        .sdui-textfield input{font:inherit;height:44px;padding:0 12px;border:1px solid #D1D5DB;
+          border-radius:8px;background:#FFFFFF;color:#111827}
+        .sdui-slider input{width:100%;margin:0}
+        .sdui-choice{border:0;margin:0;padding:0;min-inline-size:0;display:flex;flex-direction:column;gap:8px}
+        .sdui-choice legend{padding:0;margin-bottom:8px}
+        .sdui-option{display:flex;align-items:center;gap:10px;cursor:pointer}
+        .sdui-choice-cards .sdui-option{padding:12px 16px;border:1px solid #D1D5DB;border-radius:12px;
+          background:#FFFFFF;color:#111827}
+        .sdui-choice-cards .sdui-option:has(input:checked){border-color:#2563EB;background:#EFF6FF}
+        .sdui-choice-list{gap:0}
+        .sdui-choice-list .sdui-option{padding:12px 0;border-bottom:1px solid #E5E7EB}
+        .sdui-toggle{display:inline-flex;align-items:center;gap:10px;cursor:pointer}
+        .sdui-toggle input{appearance:none;margin:0;width:51px;height:31px;border-radius:16px;
+          background:#D1D5DB;position:relative;flex:none;cursor:pointer}
+        .sdui-toggle input::before{content:"";position:absolute;top:2px;left:2px;width:27px;height:27px;
+          border-radius:50%;background:#FFFFFF;box-shadow:0 1px 3px rgba(0,0,0,.3)}
+        .sdui-toggle input:checked{background:var(--sdui-tint,#34C759)}
+        .sdui-toggle input:checked::before{left:22px}
+        .sdui-placeholder{min-height:48px;display:flex;align-items:center;justify-content:center;
+          padding:8px 12px;border:2px dashed #DC2626;border-radius:8px;background:#FEF2F2;color:#991B1B;
+          font:500 13px/1.3 ui-monospace,Menlo,Consolas,monospace;text-align:center;overflow-wrap:anywhere}
+        .sdui-skeleton{height:120px;border-radius:12px;display:flex;align-items:center;justify-content:center;
+          color:#6B7280;font-size:12px;background:linear-gradient(90deg,#E5E7EB 25%,#F3F4F6 37%,#E5E7EB 63%);
+          background-size:400% 100%;animation:sdui-shimmer 1.4s ease infinite}
+        @keyframes sdui-shimmer{from{background-position:100% 50%}to{background-position:0 50%}}
+        @media (prefers-reduced-motion:reduce){.sdui-skeleton{animation:none}}
+        .sdui-issues{width:390px;margin:16px auto;padding:0 12px;font-size:12px;color:#374151}
+        .sdui-issues h2{font-size:13px}
+        """
+}
+
+// MARK: - Nodes
+
+extension HTMLPreview {
+    /// The main axis of a node's parent, which decides how a leaf fills it.
+    enum Axis { case column, row }
+
+    /// Walks the tree; holds the counter that names radio groups.
+    struct Renderer {
+        private var groups = 0
+
+        /// The HTML of `n` and its children, `n` sitting in a parent of `axis`.
+        mutating func node(_ n: RenderNode, in axis: Axis) -> String {
+            switch n.kind {
+            case .placeholder: return HTMLPreview.placeholder(n, in: axis)
+            case .skeleton: return HTMLPreview.skeleton(n, in: axis)
+            case .primitive: return primitive(n, in: axis)
+            }
+        }
+
+        /// Dispatches a primitive node to its renderer.
+        private mutating func primitive(_ n: RenderNode, in axis: Axis) -> String {
+            switch n.primitive {
+            case "Column": return container(n, axis: .column)
+            case "Row": return container(n, axis: .row)
+            case "Text": return HTMLPreview.text(n, in: axis)
+            case "AsyncImage": return HTMLPreview.image(n, in: axis)
+            case "Spacer": return HTMLPreview.spacer(n)
+            case "Button": return HTMLPreview.button(n, in: axis)
+            case "TextField": return HTMLPreview.textField(n, in: axis)
+            case "Slider": return HTMLPreview.slider(n, in: axis)
+            case "Choice": return choice(n, in: axis)
+            case "Toggle": return HTMLPreview.toggle(n, in: axis)
+            default: return unknown(n)
+            }
+        }
+
+        /// Column or Row: a flexbox with gap, padding, alignment and box styles.
+        private mutating func container(_ n: RenderNode, axis: Axis) -> String {
+            var css = CSS()
+            HTMLPreview.box(n.props, into: &css, paddingIsMargin: false)
+            css.set("gap", HTMLPreview.length(n.props["spacing"]))
+            css.set("width", HTMLPreview.length(n.props["width"]))
+            css.set("height", HTMLPreview.length(n.props["height"]))
+            if let (property, value) = HTMLPreview.alignment(n.props["alignment"], axis: axis) {
+                css.set(property, value)
+            }
+            return HTMLPreview.element("div", n, css: css, content: children(n, axis: axis))
+        }
+
+        /// A primitive this preview does not know: a plain column of its children.
+        private mutating func unknown(_ n: RenderNode) -> String {
+            HTMLPreview.element("div", n, extraClass: "sdui-unknown", css: CSS(),
+                                content: children(n, axis: .column))
+        }
+
+        /// The children of `n`, one per line, in a parent of `axis`.
+        private mutating func children(_ n: RenderNode, axis: Axis) -> String {
+            var parts: [String] = []
+            for child in n.children { parts.append(node(child, in: axis)) }
+            return parts.isEmpty ? "" : "\n" + parts.joined(separator: "\n") + "\n"
+        }
+
+        /// Choice: a fieldset of radio buttons (single) or checkboxes (multi).
+        private mutating func choice(_ n: RenderNode, in axis: Axis) -> String {
+            groups += 1
+            let group = "sdui-choice-\(groups)"
+            let multi = n.props["mode"]?.stringValue == "multi"
+            let selected = HTMLPreview.selectedValues(n.props["selected"])
+            var css = CSS()
+            HTMLPreview.leaf(n.props, in: axis, into: &css)
+            css.set("gap", HTMLPreview.length(n.props["spacing"]))
+            css.set("accent-color", HTMLPreview.color(n.props["tint"]))
+            let options = (n.props["options"]?.arrayValue ?? []).map {
+                HTMLPreview.option($0, group: group, multi: multi, selected: selected)
+            }
+            let legend = HTMLPreview.display(n.props["label"]).map {
+                "<legend class=\"sdui-field-label\">\(HTMLPreview.escape($0))</legend>"
+            } ?? ""
+            let style = n.props["style"]?.stringValue == "list" ? "sdui-choice-list" : "sdui-choice-cards"
+            return HTMLPreview.element("fieldset", n, extraClass: style, css: css,
+                                       content: legend + options.joined())
+        }
+    }
+
+    /// A dashed box saying what could not be drawn and why.
+    static func placeholder(_ n: RenderNode, in axis: Axis) -> String {
+        var css = CSS()
+        css.set("flex", axis == .row ? "1 1 0" : nil)
+        let label = "Unsupported" + (n.primitive.isEmpty ? "" : ": \(n.primitive)")
+            + (n.version > 0 && !n.primitive.isEmpty ? "@\(n.version)" : "")
+            + " (\(n.reason ?? "unknown"))"
+        let extra = [("role", "note"), ("title", n.token.map { "token \($0)" } ?? label)]
+        return element("div", n, css: css, attributes: extra, content: escape(label))
+    }
+
+    /// A grey shimmering block standing for a token that is on its way.
+    static func skeleton(_ n: RenderNode, in axis: Axis) -> String {
+        var css = CSS()
+        css.set("flex", axis == .row ? "1 1 0" : nil)
+        let label = "Loading" + (n.token.map { " \($0)" } ?? "…")
+        let extra = [("role", "status"), ("aria-busy", "true"), ("aria-label", label)]
+        return element("div", n, css: css, attributes: extra,
+                       content: "<span class=\"sdui-skeleton-label\">\(escape(label))</span>")
+    }
+
+    /// Text: a paragraph styled from its typography object and text props.
+    static func text(_ n: RenderNode, in axis: Axis) -> String {
+        var css = CSS()
+        leaf(n.props, in: axis, into: &css)
+        typography(n.props["style"], into: &css)
+        css.set("color", color(n.props["color"]))
+        css.set("text-align", keyword(n.props["textAlign"], textAligns))
+        css.set("font-style", keyword(n.props["fontStyle"], fontStyles))
+        css.set("text-transform", keyword(n.props["textTransform"], textTransforms))
+        css.set("letter-spacing", number(n.props["letterSpacing"]).flatMap { abs($0) <= 100 ? format($0) + "px" : nil })
+        lineClamp(n.props["maxLines"], into: &css)
+        var extra: [(String, String)] = []
+        if let lang = n.props["lang"]?.stringValue { extra.append(("lang", lang)) }
+        if let label = display(n.props["accessibilityLabel"]) { extra.append(("aria-label", label)) }
+        return element("p", n, css: css, attributes: extra, content: escape(display(n.props["text"]) ?? ""))
+    }
+
+    /// AsyncImage: a sized box with the placeholder colour, the image as its
+    /// background, so it still shows as a box when the image cannot load.
+    static func image(_ n: RenderNode, in axis: Axis) -> String {
+        var css = CSS()
+        leaf(n.props, in: axis, into: &css)
+        imageSize(n.props, in: axis, into: &css)
+        css.set("background-color", color(n.props["placeholderColor"]) ?? color(n.props["background"]) ?? "#E5E7EB")
+        css.set("background-image", imageURL(n.props["url"]).map { "url(\"\($0)\")" })
+        css.set("background-size", n.props["contentMode"]?.stringValue == "FIT" ? "contain" : nil)
+        let label = display(n.props["accessibilityLabel"]) ?? "Image"
+        return element("div", n, css: css, attributes: [("role", "img"), ("aria-label", label)], content: "")
+    }
+
+    /// Width, height and aspect ratio of an image; a missing width fills the
+    /// parent, a missing height follows the aspect ratio (square, or 16:9).
+    static func imageSize(_ props: [String: TokenValue], in axis: Axis, into css: inout CSS) {
+        let width = length(props["width"])
+        let ratio = number(props["aspectRatio"]).flatMap { $0 > 0 && $0 <= 100 ? format($0) : nil }
+        if let width {
+            css.set("width", width)
+            css.set("flex-shrink", "0")
+        } else if axis == .column {
+            css.set("align-self", "stretch")
+        } else {
+            css.set("flex", "1 1 0")
+        }
+        if let height = length(props["height"]) {
+            css.set("height", height)
+        } else {
+            css.set("aspect-ratio", ratio ?? (width != nil ? "1" : "16 / 9"))
+        }
+    }
+
+    /// Spacer: a flexible gap (`flex: 1`) or a fixed one along the parent's axis.
+    static func spacer(_ n: RenderNode) -> String {
+        var css = CSS()
+        let size = length(n.props["size"])
+        if let size, n.props["flexible"]?.boolValue != true {
+            css.set("flex", "0 0 \(size)")
+        } else {
+            css.set("flex", "1 1 0")
+        }
+        css.set("background-color", color(n.props["background"]))
+        if n.props["visible"]?.boolValue == false { css.set("display", "none") }
+        return element("div", n, css: css, attributes: [("aria-hidden", "true")], content: "")
+    }
+
+    /// Button: a real button in the filled, outline or text style.
+    static func button(_ n: RenderNode, in axis: Axis) -> String {
+        var css = CSS()
+        leaf(n.props, in: axis, into: &css)
+        buttonColors(n.props, into: &css)
+        typography(n.props["style"], into: &css)
+        css.set("border-radius", length(n.props["cornerRadius"]))
+        css.set("height", length(n.props["height"]))
+        if n.props["fullWidth"]?.boolValue == true { fill(axis, into: &css) }
+        let label = escape(display(n.props["label"]) ?? "")
+        return element("button", n, css: css, attributes: [("type", "button")], content: label)
+    }
+
+    /// The colours of a button for its style (`filled` unless told otherwise).
+    static func buttonColors(_ props: [String: TokenValue], into css: inout CSS) {
+        let background = color(props["background"])
+        let foreground = color(props["color"])
+        switch props["style"]?.stringValue {
+        case "outline":
+            css.set("background-color", "transparent")
+            css.set("color", foreground ?? "#111827")
+            css.set("border-color", background ?? "currentColor")
+        case "text":
+            css.set("background-color", "transparent")
+            css.set("color", foreground ?? "#111827")
+        default:
+            css.set("background-color", background ?? "#111827")
+            css.set("color", foreground ?? "#FFFFFF")
+        }
+    }
+
+    /// TextField: a label above a text input (a password input when `secure`).
+    static func textField(_ n: RenderNode, in axis: Axis) -> String {
+        var css = CSS()
+        leaf(n.props, in: axis, into: &css)
+        var input: [(String, String)] = [("type", n.props["secure"]?.boolValue == true ? "password" : "text")]
+        if let key = n.props["key"]?.stringValue { input.append(("name", key)) }
+        if let hint = display(n.props["placeholder"]) { input.append(("placeholder", hint)) }
+        if let value = display(n.props["value"]) { input.append(("value", value)) }
+        return element("label", n, css: css,
+                       content: fieldLabel(n.props["label"], detail: nil) + "<input\(attributes(input))>")
+    }
+
+    /// Slider: a label with the current value, over a range input.
+    static func slider(_ n: RenderNode, in axis: Axis) -> String {
+        var css = CSS()
+        leaf(n.props, in: axis, into: &css)
+        css.set("accent-color", color(n.props["tint"]))
+        let lower = number(n.props["min"]) ?? 0
+        let upper = number(n.props["max"]) ?? 100
+        let value = number(n.props["value"]) ?? number(n.props["defaultValue"]) ?? lower
+        var input = [("type", "range"), ("min", format(lower)), ("max", format(upper)), ("value", format(value))]
+        if let step = number(n.props["step"]), step > 0 { input.append(("step", format(step))) }
+        if let key = n.props["key"]?.stringValue { input.append(("name", key)) }
+        let unit = display(n.props["unit"]).map { " " + $0 } ?? ""
+        let caption = fieldLabel(n.props["label"], detail: format(value) + unit)
+        return element("label", n, css: css, content: caption + "<input\(attributes(input))>")
+    }
+
+    /// Toggle: a checkbox drawn as a switch, tinted when on.
+    static func toggle(_ n: RenderNode, in axis: Axis) -> String {
+        var css = CSS()
+        leaf(n.props, in: axis, into: &css)
+        css.set("--sdui-tint", color(n.props["tint"]))
+        var input = [("type", "checkbox"), ("role", "switch")]
+        if let key = n.props["key"]?.stringValue { input.append(("name", key)) }
+        if n.props["value"]?.boolValue == true { input.append(("checked", "")) }
+        let label = display(n.props["label"]).map { "<span>\(escape($0))</span>" } ?? ""
+        return element("label", n, css: css, content: "<input\(attributes(input))>" + label)
+    }
+
+    /// One option of a Choice: an input, the icon and the label.
+    static func option(_ v: TokenValue, group: String, multi: Bool, selected: Set<String>) -> String {
+        let value = display(v["value"]) ?? display(v["label"]) ?? ""
+        var input = [("type", multi ? "checkbox" : "radio"), ("name", group), ("value", value)]
+        if selected.contains(value) { input.append(("checked", "")) }
+        let icon = display(v["icon"]).map { "<span class=\"sdui-option-icon\">\(escape($0))</span>" } ?? ""
+        let label = "<span>\(escape(display(v["label"]) ?? value))</span>"
+        return "<label class=\"sdui-option\"><input\(attributes(input))>\(icon)\(label)</label>"
+    }
+
+    /// The values a Choice's `selected` names: one string, or an array of them.
+    static func selectedValues(_ v: TokenValue?) -> Set<String> {
+        if let items = v?.arrayValue { return Set(items.compactMap(display)) }
+        return Set([v].compactMap { display($0) })
+    }
+
+    /// The caption of a form field, with an optional value on the right.
+    static func fieldLabel(_ label: TokenValue?, detail: String?) -> String {
+        let text = display(label).map { "<span>\(escape($0))</span>" } ?? ""
+        let extra = detail.map { "<output>\(escape($0))</output>" } ?? ""
+        return text.isEmpty && extra.isEmpty ? "" : "<span class=\"sdui-field-label\">\(text)\(extra)</span>"
+    }
+}
+
+// MARK: - Elements and attributes
+
+extension HTMLPreview {
+    /// An element for node `n` with its class, data attributes and style.
+    static func element(_ tag: String, _ n: RenderNode, extraClass: String? = nil, css: CSS,
+                        attributes extra: [(String, String)] = [], content: String) -> String {
+        var attrs = [("class", ([className(n)] + [extraClass].compactMap { $0 }).joined(separator: " ")),
+                     ("data-kind", n.kind.rawValue), ("data-primitive", n.primitive)]
+        if n.version > 0 { attrs.append(("data-version", String(n.version))) }
+        if let token = n.token { attrs.append(("data-token", token)) }
+        if let reason = n.reason { attrs.append(("data-reason", reason)) }
+        if !css.isEmpty { attrs.append(("style", css.text)) }
+        return "<\(tag)\(attributes(attrs + extra))>\(content)</\(tag)>"
+    }
+
+    /// `sdui-<primitive lowercased>` (letters, digits, `-`, `_` only), or
+    /// `sdui-placeholder` / `sdui-skeleton`.
+    static func className(_ n: RenderNode) -> String {
+        switch n.kind {
+        case .placeholder: return "sdui-placeholder"
+        case .skeleton: return "sdui-skeleton"
+        case .primitive:
+            let name = n.primitive.lowercased().unicodeScalars.filter {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+            }
+            return "sdui-" + String(String.UnicodeScalarView(name))
+        }
+    }
+
+    /// ` name="value"` pairs, values escaped; `checked` with an empty value
+    /// is written as the bare boolean attribute.
+    static func attributes(_ pairs: [(String, String)]) -> String {
+        pairs.map { name, value in
+            name == "checked" && value.isEmpty ? " checked" : " \(name)=\"\(escape(value))\""
+        }.joined()
+    }
+
+    /// `s` with `& < > " '` replaced by entities and NUL by U+FFFD, safe in
+    /// text and in double-quoted attributes.
+    static func escape(_ s: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "&": out.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": out.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": out.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
+            case "'": out.append(contentsOf: "&#39;".unicodeScalars)
+            case "\0": out.append("\u{FFFD}")
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// A scalar prop as text (strings, numbers, booleans); nil otherwise.
+    static func display(_ v: TokenValue?) -> String? {
+        switch v {
+        case .string(let s)?: return s
+        case .int(let i)?: return String(i)
+        case .double(let d)? where d.isFinite: return format(d)
+        case .bool(let b)?: return String(b)
+        default: return nil
+        }
+    }
+}
+
+// MARK: - Props to CSS
+
+extension HTMLPreview {
+    /// Inline CSS declarations.  Only the validators below produce values,
+    /// so nothing a token says reaches CSS unchecked.
+    struct CSS {
+        private var declarations: [(property: String, value: String)] = []
+
+        /// Sets `property` (replacing an earlier value); nil leaves it unset.
+        mutating func set(_ property: String, _ value: String?) {
+            guard let value else { return }
+            if let i = declarations.firstIndex(where: { $0.property == property }) {
+                declarations[i].value = value
+            } else {
+                declarations.append((property, value))
+            }
+        }
+
+        /// True when nothing was set.
+        var isEmpty: Bool { declarations.isEmpty }
+        /// `property:value;…` for a `style` attribute (escaped by the caller).
+        var text: String { declarations.map { "\($0.property):\($0.value)" }.joined(separator: ";") }
+    }
+
+    /// Styles every node shares: background, radius, border, padding, visibility.
+    static func box(_ props: [String: TokenValue], into css: inout CSS, paddingIsMargin: Bool) {
+        css.set("background-color", color(props["background"]))
+        css.set("border-radius", length(props["cornerRadius"]))
+        css.set("border", border(props["border"]))
+        css.set(paddingIsMargin ? "margin" : "padding", edges(props["padding"]))
+        if props["visible"]?.boolValue == false { css.set("display", "none") }
+    }
+
+    /// Box styles of a leaf primitive, and its own `alignment` in the parent.
+    static func leaf(_ props: [String: TokenValue], in axis: Axis, into css: inout CSS) {
+        box(props, into: &css, paddingIsMargin: true)
+        css.set("align-self", keyword(props["alignment"], axis == .column ? columnSelf : rowSelf))
+    }
+
+    /// Makes a leaf take the parent's full width (column) or free space (row).
+    static func fill(_ axis: Axis, into css: inout CSS) {
+        if axis == .column { css.set("align-self", "stretch") } else { css.set("flex", "1 1 0") }
+    }
+
+    /// A container's `alignment` as align-items (cross axis) or
+    /// justify-content (main axis).
+    static func alignment(_ v: TokenValue?, axis: Axis) -> (String, String)? {
+        guard let name = v?.stringValue else { return nil }
+        let cross = axis == .column ? columnSelf : rowSelf
+        let main = axis == .column ? ["TOP": "flex-start", "BOTTOM": "flex-end"]
+            : ["START": "flex-start", "END": "flex-end"]
+        if let value = cross[name] { return ("align-items", value) }
+        if let value = main[name] ?? spacing[name] { return ("justify-content", value) }
+        return nil
+    }
+
+    // Keyword tables: the prop strings a primitive accepts, to CSS keywords.
+    static let columnSelf = ["START": "flex-start", "CENTER": "center", "END": "flex-end"]
+    static let rowSelf = ["TOP": "flex-start", "CENTER": "center", "BOTTOM": "flex-end"]
+    static let spacing = ["SPACE_BETWEEN": "space-between", "SPACE_AROUND": "space-around",
+                          "SPACE_EVENLY": "space-evenly"]
+    static let textAligns = ["START": "start", "CENTER": "center", "END": "end", "JUSTIFY": "justify"]
+    static let fontStyles = ["ITALIC": "italic", "NORMAL": "normal"]
+    static let textTransforms = ["UPPERCASE": "uppercase", "LOWERCASE": "lowercase",
+                                 "CAPITALIZE": "capitalize", "NONE": "none"]
+    static let families = ["serif": "ui-serif,Georgia,serif",
+                           "mono": "ui-monospace,Menlo,Consolas,monospace",
+                           "monospace": "ui-monospace,Menlo,Consolas,monospace",
+                           "rounded": "ui-rounded,system-ui,sans-serif"]
+
+    /// The CSS keyword `table` maps a string prop to (case-insensitive), else nil.
+    static func keyword(_ v: TokenValue?, _ table: [String: String]) -> String? {
+        v?.stringValue.flatMap { table[$0.uppercased()] ?? table[$0] }
+    }
+
+    /// A typography object: font size, line height, weight and family.
+    /// A line height up to 4 is a multiple of the size, above it points.
+    static func typography(_ v: TokenValue?, into css: inout CSS) {
+        guard let style = v?.objectValue else { return }
+        css.set("font-size", length(style["size"]))
+        if let lineHeight = number(style["lineHeight"]), lineHeight > 0, lineHeight <= 1000 {
+            css.set("line-height", lineHeight <= 4 ? format(lineHeight) : format(lineHeight) + "px")
+        }
+        if let weight = number(style["weight"]), (1...1000).contains(weight) { css.set("font-weight", format(weight)) }
+        css.set("font-family", style["family"]?.stringValue.flatMap { families[$0.lowercased()] })
+    }
+
+    /// `maxLines` as a line clamp (ellipsis after the last line).
+    static func lineClamp(_ v: TokenValue?, into css: inout CSS) {
+        guard let lines = v?.intValue, lines > 0, lines <= 1000 else { return }
+        css.set("display", "-webkit-box")
+        css.set("-webkit-box-orient", "vertical")
+        css.set("-webkit-line-clamp", String(lines))
+        css.set("overflow", "hidden")
+    }
+
+    /// A valid hex colour as CSS (`#RRGGBBAA` becomes `rgba(…)`), else nil.
+    static func color(_ v: TokenValue?) -> String? {
+        guard let s = v?.stringValue, s.utf8.first == UInt8(ascii: "#") else { return nil }
+        let hex = Array(s.utf8.dropFirst())
+        guard [3, 6, 8].contains(hex.count), hex.allSatisfy(isHexDigit) else { return nil }
+        guard hex.count == 8 else { return s }
+        let channels = stride(from: 0, to: 8, by: 2).map {
+            Int(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0
+        }
+        return "rgba(\(channels[0]),\(channels[1]),\(channels[2]),\(format(Double(channels[3]) / 255)))"
+    }
+
+    /// ASCII `0-9`, `a-f`, `A-F` only.
+    static func isHexDigit(_ b: UInt8) -> Bool {
+        (0x30...0x39).contains(b) || (0x41...0x46).contains(b) || (0x61...0x66).contains(b)
+    }
+
+    /// A finite number prop, else nil.
+    static func number(_ v: TokenValue?) -> Double? {
+        guard let d = v?.doubleValue, d.isFinite else { return nil }
+        return d
+    }
+
+    /// A non-negative length in CSS px (capped at 100,000), else nil.
+    static func length(_ v: TokenValue?) -> String? {
+        guard let d = number(v), d >= 0 else { return nil }
+        return format(min(d, 100_000)) + "px"
+    }
+
+    /// A number for CSS: integers plainly, others with up to 3 decimals.
+    static func format(_ d: Double) -> String {
+        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        var s = String(format: "%.3f", d)
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return s == "-0" ? "0" : s
+    }
+
+    /// `padding` (a number, or top/bottom/start/end/leading/trailing/
+    /// horizontal/vertical) as `top end bottom start` in px; nil if none.
+    static func edges(_ v: TokenValue?) -> String? {
+        if let all = length(v) { return all }
+        guard let o = v?.objectValue else { return nil }
+        func pick(_ keys: [String]) -> String? { keys.lazy.compactMap { length(o[$0]) }.first }
+        let sides = [pick(["top", "vertical"]), pick(["end", "trailing", "horizontal"]),
+                     pick(["bottom", "vertical"]), pick(["start", "leading", "horizontal"])]
+        guard sides.contains(where: { $0 != nil }) else { return nil }
+        return sides.map { $0 ?? "0" }.joined(separator: " ")
+    }
+
+    /// `border` as `{width, color}` (or a width alone): a solid CSS border.
+    static func border(_ v: TokenValue?) -> String? {
+        let width = length(v) ?? length(v?["width"])
+        let shade = color(v?["color"])
+        guard width != nil || shade != nil else { return nil }
+        return "\(width ?? "1px") solid \(shade ?? "rgba(0,0,0,0.12)")"
+    }
+
+    /// An `https://` URL percent-encoded so it cannot leave `url("…")`;
+    /// anything else is nil.
+    static func imageURL(_ v: TokenValue?) -> String? {
+        guard let s = v?.stringValue, s.utf8.count > 8, s.lowercased().hasPrefix("https://") else { return nil }
+        var out = ""
+        for byte in s.utf8 {
+            if urlSafe.contains(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) }
+            else { out += String(format: "%%%02X", byte) }
+        }
+        return out
+    }
+
+    /// Bytes kept as they are in an image URL: letters, digits and
+    /// `-._~:/?#[]@!$&*+,;=%`; quotes, parentheses, backslashes, spaces,
+    /// controls and non-ASCII are percent-encoded.
+    static let urlSafe: Set<UInt8> = Set(
+        Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&*+,;=%".utf8))
+}
