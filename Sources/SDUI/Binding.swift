@@ -41,43 +41,53 @@ public struct BindingScope: Sendable {
 
     /// One step of a path.
     enum Step: Equatable {
-        case key(Substring)
+        case key(String)
         case index(Int)
     }
 
     /// The value at `path`, item first, then host; nil when neither has it.
     public func lookup(_ path: String) -> TokenValue? {
-        guard let steps = Self.parse(Substring(path)) else { return nil }
-        return Self.walk(steps, .object(item)) ?? Self.walk(steps, .object(host))
+        guard let steps = Self.parse(Array(path.utf8)[...]) else { return nil }
+        return lookup(steps)
+    }
+
+    func lookup(_ steps: [Step]) -> TokenValue? {
+        Self.walk(steps, item) ?? Self.walk(steps, host)
     }
 
     /// Parses a path; nil when malformed.
-    static func parse(_ path: Substring) -> [Step]? {
-        var steps: [Step] = []
-        var i = path.startIndex
-        func isNameChar(_ c: Character) -> Bool {
-            c.isASCII && (c.isLetter || c.isNumber || c == "_" || c == "-")
+    static func parse(_ path: Substring) -> [Step]? { parse(Array(path.utf8)[...]) }
+
+    /// Parses a path given as UTF-8 bytes; nil when malformed.
+    static func parse(_ u: ArraySlice<UInt8>) -> [Step]? {
+        func isName(_ b: UInt8) -> Bool {
+            (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || (b >= 0x30 && b <= 0x39) || b == 0x5F || b == 0x2D
         }
+        var steps: [Step] = []
+        var i = u.startIndex
         var expectName = true
-        while i < path.endIndex {
+        while i < u.endIndex {
             if expectName {
                 let start = i
-                while i < path.endIndex, isNameChar(path[i]) { i = path.index(after: i) }
+                while i < u.endIndex, isName(u[i]) { i += 1 }
                 guard start < i else { return nil }
-                steps.append(.key(path[start..<i]))
+                steps.append(.key(String(decoding: u[start..<i], as: UTF8.self)))
                 expectName = false
-            } else if path[i] == "." {
-                i = path.index(after: i)
+            } else if u[i] == UInt8(ascii: ".") {
+                i += 1
                 expectName = true
-                guard i < path.endIndex else { return nil }
-            } else if path[i] == "[" {
-                i = path.index(after: i)
-                let start = i
-                while i < path.endIndex, path[i].isASCII, path[i].isNumber { i = path.index(after: i) }
-                guard start < i, i < path.endIndex, path[i] == "]", i.utf16Offset(in: path) - start.utf16Offset(in: path) <= 9,
-                      let n = Int(path[start..<i]) else { return nil }
+                guard i < u.endIndex else { return nil }
+            } else if u[i] == UInt8(ascii: "[") {
+                i += 1
+                var n = 0, digits = 0
+                while i < u.endIndex, u[i] >= 0x30, u[i] <= 0x39, digits < 10 {
+                    n = n * 10 + Int(u[i] - 0x30)
+                    digits += 1
+                    i += 1
+                }
+                guard digits > 0, digits <= 9, i < u.endIndex, u[i] == UInt8(ascii: "]") else { return nil }
                 steps.append(.index(n))
-                i = path.index(after: i)
+                i += 1
             } else {
                 return nil
             }
@@ -85,12 +95,12 @@ public struct BindingScope: Sendable {
         return steps.isEmpty || expectName ? nil : steps
     }
 
-    static func walk(_ steps: [Step], _ root: TokenValue) -> TokenValue? {
-        var cur = root
-        for s in steps {
+    static func walk(_ steps: [Step], _ root: [String: TokenValue]) -> TokenValue? {
+        guard case .key(let first)? = steps.first, var cur = root[first] else { return nil }
+        for s in steps.dropFirst() {
             switch s {
             case .key(let k):
-                guard case .object(let o) = cur, let next = o[String(k)] else { return nil }
+                guard case .object(let o) = cur, let next = o[k] else { return nil }
                 cur = next
             case .index(let n):
                 guard case .array(let a) = cur, a.indices.contains(n) else { return nil }
@@ -100,7 +110,6 @@ public struct BindingScope: Sendable {
         return cur
     }
 }
-
 /// A problem found while filling a template.
 struct BindingProblem: Equatable {
     enum Kind: Equatable { case missing, malformed, notText }
@@ -121,14 +130,13 @@ enum BindingTemplate {
         // Whole value: exactly "{{ path }}".
         if u.count >= 4, u[0] == 0x7B, u[1] == 0x7B, u[u.count - 1] == 0x7D, u[u.count - 2] == 0x7D,
            !u[2..<(u.count - 2)].contains(0x7B), !u[2..<(u.count - 2)].contains(0x7D) {
-            let inner = String(decoding: u[2..<(u.count - 2)], as: UTF8.self)
-            let path = inner.trimmingCharacters(in: .whitespaces)
-            guard BindingScope.parse(Substring(path)) != nil else {
+            let path = trimmed(u[2..<(u.count - 2)])
+            guard let steps = BindingScope.parse(path) else {
                 problems.append(BindingProblem(kind: .malformed, text: s))
                 return .string(s)
             }
-            if let v = scope.lookup(path) { return v }
-            problems.append(BindingProblem(kind: .missing, text: path))
+            if let v = scope.lookup(steps) { return v }
+            problems.append(BindingProblem(kind: .missing, text: String(decoding: path, as: UTF8.self)))
             return nil
         }
         var out: [UInt8] = []
@@ -153,26 +161,34 @@ enum BindingTemplate {
                 out.append(contentsOf: u[i...])
                 break
             }
-            let raw = String(decoding: u[(i + 2)..<j], as: UTF8.self)
-            let path = raw.trimmingCharacters(in: .whitespaces)
-            if BindingScope.parse(Substring(path)) == nil {
-                problems.append(BindingProblem(kind: .malformed, text: "{{\(raw)}}"))
-                out.append(contentsOf: u[i...(j + 1)])
-            } else if let v = scope.lookup(path) {
+            let path = trimmed(u[(i + 2)..<j])
+            if let steps = BindingScope.parse(path), let v = scope.lookup(steps) {
                 switch v {
                 case .string(let t): out.append(contentsOf: t.utf8)
                 case .int(let n): out.append(contentsOf: String(n).utf8)
                 case .double(let d): out.append(contentsOf: text(d).utf8)
                 case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
                 case .null: break
-                case .array, .object: problems.append(BindingProblem(kind: .notText, text: path))
+                case .array, .object:
+                    problems.append(BindingProblem(kind: .notText, text: String(decoding: path, as: UTF8.self)))
                 }
+            } else if BindingScope.parse(path) == nil {
+                problems.append(BindingProblem(kind: .malformed, text: String(decoding: u[i...(j + 1)], as: UTF8.self)))
+                out.append(contentsOf: u[i...(j + 1)])
             } else {
-                problems.append(BindingProblem(kind: .missing, text: path))
+                problems.append(BindingProblem(kind: .missing, text: String(decoding: path, as: UTF8.self)))
             }
             i = j + 2
         }
         return .string(String(decoding: out, as: UTF8.self))
+    }
+
+    /// `bytes` without leading and trailing spaces and tabs.
+    static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var a = bytes.startIndex, b = bytes.endIndex
+        while a < b, bytes[a] == 0x20 || bytes[a] == 0x09 { a += 1 }
+        while b > a, bytes[b - 1] == 0x20 || bytes[b - 1] == 0x09 { b -= 1 }
+        return bytes[a..<b]
     }
 
     /// A double in its shortest form, without a trailing `.0`.

@@ -9,9 +9,12 @@ internal import CSDUI
 /// for, so looking tokens up costs no Swift copies.
 ///
 /// `@unchecked Sendable`: the C token is immutable after parsing and its
-/// reference count is atomic, so every accessor is safe from any thread.
+/// reference count is atomic, so every accessor is safe from any thread;
+/// the one mutable field, the converted props, is guarded by `lock`.
 public final class DesignToken: @unchecked Sendable {
     let handle: OpaquePointer
+    private let lock = NSLock()
+    private var convertedProps: TokenValue?
 
     public let id: String
     public let version: Int
@@ -64,8 +67,16 @@ public final class DesignToken: @unchecked Sendable {
         return len
     }
 
-    /// The props object, converted to Swift values on each call.
-    public var props: TokenValue { TokenValue(sdui_token_props(handle)) }
+    /// The props object as Swift values, converted on first use and kept
+    /// (render-tree resolution reads it on every screen).
+    public var props: TokenValue {
+        lock.lock()
+        defer { lock.unlock() }
+        if let p = convertedProps { return p }
+        let p = TokenValue(sdui_token_props(handle))
+        convertedProps = p
+        return p
+    }
 
     /// One member of props, converting only that subtree.
     public func prop(_ key: String) -> TokenValue? {

@@ -49,10 +49,32 @@ public struct RenderContext: Sendable {
 /// Resolution never throws: every degradation is a ``RenderIssue`` in the
 /// tree, and the rest of the screen renders.
 public struct ScreenResolver: Sendable {
-    public var context: RenderContext
+    public let context: RenderContext
+    private let themeCache = ThemeCache()
 
     public init(_ context: RenderContext = RenderContext()) {
         self.context = context
+    }
+
+    /// Flattened themes by the ids that chose them, so a screen pays for
+    /// theme merging and colour formatting once, not on every resolve.
+    /// `@unchecked Sendable`: `entries` is only touched under `lock`.
+    private final class ThemeCache: @unchecked Sendable {
+        let lock = NSLock()
+        var entries: [String: (ResolvedTheme, ThemeSource, [RenderIssue])] = [:]
+    }
+
+    /// The theme for a screen by seed 001's order, flattened for the mode.
+    private func theme(screenThemeID: String?) -> (theme: ResolvedTheme, source: ThemeSource, issues: [RenderIssue]) {
+        let key = "\(screenThemeID ?? "")\u{0}\(context.flowThemeID ?? "")"
+        themeCache.lock.lock()
+        defer { themeCache.lock.unlock() }
+        if let hit = themeCache.entries[key] { return hit }
+        let chosen = context.themes.resolve(screenThemeID: screenThemeID, flowThemeID: context.flowThemeID)
+        let resolved = ResolvedTheme(chosen.theme, mode: context.mode, textScale: context.textScale,
+                                     spacingScale: context.spacingScale)
+        themeCache.entries[key] = (resolved, chosen.source, chosen.issues)
+        return (resolved, chosen.source, chosen.issues)
     }
 
     /// Resolves `screen` with tokens already looked up (missing ids are
@@ -72,10 +94,9 @@ public struct ScreenResolver: Sendable {
                 lookups[item.id] = Self.lookup(item.id, in: context.fallbackPack!.pack) ?? .offline
             }
         }
-        let chosen = context.themes.resolve(screenThemeID: shown.themeId ?? screen.themeId,
-                                            flowThemeID: context.flowThemeID)
+        let chosen = theme(screenThemeID: shown.themeId ?? screen.themeId)
         issues += chosen.issues
-        var builder = NodeBuilder(context: context, theme: resolvedTheme(chosen.theme), issues: issues)
+        var builder = NodeBuilder(context: context, theme: chosen.theme, issues: issues)
         var children: [RenderNode] = []
         children.reserveCapacity(shown.tokens.count)
         for item in shown.tokens {
@@ -105,18 +126,13 @@ public struct ScreenResolver: Sendable {
 
     /// Resolves a seed 001 block screen through ``RenderContext/blocks``.
     public func resolve(_ screen: BlockScreen) -> RenderTree {
-        let chosen = context.themes.resolve(screenThemeID: screen.themeId, flowThemeID: context.flowThemeID)
-        var builder = NodeBuilder(context: context, theme: resolvedTheme(chosen.theme), issues: chosen.issues)
+        let chosen = theme(screenThemeID: screen.themeId)
+        var builder = NodeBuilder(context: context, theme: chosen.theme, issues: chosen.issues)
         var children: [RenderNode] = []
         for (i, block) in screen.blocks.enumerated() {
             if let node = builder.block(block, index: i) { children.append(node) }
         }
         return builder.tree(screen: screen.id, rendered: screen.id, theme: chosen, children: children)
-    }
-
-    private func resolvedTheme(_ theme: Theme) -> ResolvedTheme {
-        ResolvedTheme(theme, mode: context.mode, textScale: context.textScale,
-                      spacingScale: context.spacingScale)
     }
 
     /// The pack's token as a lookup; nil when the pack lacks it.
@@ -144,15 +160,31 @@ struct NodeBuilder {
         self.issues = issues
     }
 
-    /// Keys whose string values may be spacing names.
-    static let spacingKeys: Set<String> = ["padding", "spacing", "margin", "gap"]
+    /// Child indices from the token's root to the node being resolved.
+    var trail: [Int] = []
 
-    func tree(screen: String, rendered: String, theme chosen: (theme: Theme, source: ThemeSource, issues: [RenderIssue]),
+    /// Where the current node is: `root`, or `props.children[1].props.children[0]`.
+    var path: String {
+        trail.isEmpty ? "root" : trail.map { "props.children[\($0)]" }.joined(separator: ".")
+    }
+
+    /// Where a prop of the current node is.
+    func path(of key: String) -> String { trail.isEmpty ? "props.\(key)" : "\(path).props.\(key)" }
+
+    /// Keys whose string values may be spacing names.
+    static func isSpacingKey(_ key: String) -> Bool {
+        switch key {
+        case "padding", "spacing", "margin", "gap": return true
+        default: return false
+        }
+    }
+
+    func tree(screen: String, rendered: String, theme chosen: (theme: ResolvedTheme, source: ThemeSource, issues: [RenderIssue]),
               children: [RenderNode]) -> RenderTree {
         var props: [String: TokenValue] = ["scroll": .bool(true)]
         props["background"] = theme.background
         let root = RenderNode(primitive: "Column", version: 1, props: props, children: children)
-        return RenderTree(screen: screen, renderedScreen: rendered, theme: chosen.theme.id,
+        return RenderTree(screen: screen, renderedScreen: rendered, theme: chosen.theme.theme.id,
                           themeSource: chosen.source, mode: theme.mode, root: root,
                           issues: issues, events: events)
     }
@@ -163,7 +195,7 @@ struct NodeBuilder {
         case .found(let token, _):
             let scope = BindingScope(item: item.bind ?? [:], host: context.hostBindings)
             return node(primitive: token.primitive, version: token.primitiveVersion, props: token.props,
-                        path: "root", token: token.id, scope: scope)
+                        token: token.id, scope: scope)
         case .offline:
             issues.append(RenderIssue(.offline, token: item.id, path: "root",
                                       "not cached and the registry cannot be reached"))
@@ -193,7 +225,7 @@ struct NodeBuilder {
             let why = (error as? BlockError)?.message ?? "\(error)"
             return blockFailure(.badBlock, label, "\(type): \(why)", type: type)
         }
-        return node(raw, path: "root", token: nil, scope: BindingScope(host: context.hostBindings), label: label)
+        return node(raw, token: nil, scope: BindingScope(host: context.hostBindings), label: label)
     }
 
     private mutating func blockFailure(_ kind: RenderIssue.Kind, _ label: String, _ message: String,
@@ -206,7 +238,7 @@ struct NodeBuilder {
     }
 
     /// A node given as JSON: `{"primitive", "primitiveVersion", "props"}`.
-    mutating func node(_ raw: TokenValue, path: String, token: String?, scope: BindingScope,
+    mutating func node(_ raw: TokenValue, token: String?, scope: BindingScope,
                        label: String? = nil) -> RenderNode? {
         guard case .object(let o) = raw, let primitive = o["primitive"]?.stringValue else {
             issues.append(RenderIssue(.badContent, token: token ?? label, path: path,
@@ -223,11 +255,11 @@ struct NodeBuilder {
             version = Int(n)
         }
         return node(primitive: primitive, version: version, props: o["props"] ?? .object([:]),
-                    path: path, token: token, scope: scope, label: label)
+                    token: token, scope: scope, label: label)
     }
 
     /// Resolves one node and its children.
-    mutating func node(primitive: String, version: Int, props raw: TokenValue, path: String,
+    mutating func node(primitive: String, version: Int, props raw: TokenValue,
                        token: String?, scope: BindingScope, label: String? = nil) -> RenderNode? {
         let who = token ?? label
         guard let have = context.primitives.version(of: primitive) else {
@@ -252,16 +284,15 @@ struct NodeBuilder {
         var props: [String: TokenValue] = [:]
         props.reserveCapacity(members.count)
         for (key, value) in members where key != "children" {
-            let spacing = Self.spacingKeys.contains(key) || (key == "size" && primitive == "Spacer")
+            let spacing = Self.isSpacingKey(key) || (key == "size" && primitive == "Spacer")
             let typography = key == "style" && primitive == "Text"
-            if let v = resolve(value, key: key, spacing: spacing, typography: typography,
-                               path: path, who: who, scope: scope) {
+            if let v = resolve(value, key: key, spacing: spacing, typography: typography, who: who, scope: scope) {
                 props[key] = v
             }
         }
         if case .bool(false)? = props["visible"] { return nil }
         props["visible"] = nil
-        if let broken = checkRules(primitive, &props, path: path, who: who) {
+        if let broken = checkRules(primitive, &props, who: who) {
             issues.append(RenderIssue(.propRule, token: who, path: path, broken))
             return .placeholder(.propRule, primitive: primitive, version: version, token: token)
         }
@@ -270,10 +301,9 @@ struct NodeBuilder {
             if case .array(let items) = list {
                 children.reserveCapacity(items.count)
                 for (i, child) in items.enumerated() {
-                    if let n = node(child, path: "\(path == "root" ? "props" : path + ".props").children[\(i)]",
-                                    token: token, scope: scope, label: label) {
-                        children.append(n)
-                    }
+                    trail.append(i)
+                    if let n = node(child, token: token, scope: scope, label: label) { children.append(n) }
+                    trail.removeLast()
                 }
             } else {
                 issues.append(RenderIssue(.badContent, token: who, path: path, "props.children must be a list"))
@@ -284,19 +314,21 @@ struct NodeBuilder {
 
     /// Resolves one prop value; nil removes the prop.
     mutating func resolve(_ value: TokenValue, key: String, spacing: Bool, typography: Bool,
-                          path: String, who: String?, scope: BindingScope) -> TokenValue? {
+                          who: String?, scope: BindingScope) -> TokenValue? {
         switch value {
         case .string(let s):
-            if s.utf8.first == UInt8(ascii: "@"), let (group, name) = Self.themeReference(s) {
-                if let v = theme.reference(group: group, name: name) { return v }
-                issues.append(RenderIssue(.unknownThemeReference, token: who, path: "\(path).props.\(key)",
+            if s.utf8.first == UInt8(ascii: "@") {
+                if let v = theme.references[s] { return v }
+            }
+            if s.utf8.first == UInt8(ascii: "@"), Self.isThemeReference(s) {
+                issues.append(RenderIssue(.unknownThemeReference, token: who, path: path(of: key),
                                           "the theme \"\(theme.theme.id)\" has no \(s)"))
                 return nil
             }
             if spacing, let v = theme.spacing(named: s) { return v }
             if typography {
                 if let v = theme.typography(named: s) { return v }
-                issues.append(RenderIssue(.unknownThemeReference, token: who, path: "\(path).props.\(key)",
+                issues.append(RenderIssue(.unknownThemeReference, token: who, path: path(of: key),
                                           "the theme \"\(theme.theme.id)\" has no typography \"\(s)\""))
                 return nil
             }
@@ -304,7 +336,7 @@ struct NodeBuilder {
             var problems: [BindingProblem] = []
             let filled = BindingTemplate.fill(s, scope: scope, problems: &problems)
             for p in problems {
-                let at = "\(path).props.\(key)"
+                let at = path(of: key)
                 switch p.kind {
                 case .missing:
                     issues.append(RenderIssue(.missingBinding, token: who, path: at, "no value for {{\(p.text)}}"))
@@ -318,15 +350,14 @@ struct NodeBuilder {
             return filled
         case .array(let items):
             return .array(items.map {
-                resolve($0, key: key, spacing: spacing, typography: false, path: path, who: who, scope: scope) ?? .null
+                resolve($0, key: key, spacing: spacing, typography: false, who: who, scope: scope) ?? .null
             })
         case .object(let members):
             var out: [String: TokenValue] = [:]
             out.reserveCapacity(members.count)
             for (k, v) in members {
-                let sp = spacing || Self.spacingKeys.contains(k)
-                if let r = resolve(v, key: "\(key).\(k)", spacing: sp, typography: false,
-                                   path: path, who: who, scope: scope) {
+                let sp = spacing || Self.isSpacingKey(k)
+                if let r = resolve(v, key: key, spacing: sp, typography: false, who: who, scope: scope) {
                     out[k] = r
                 }
             }
@@ -340,8 +371,9 @@ struct NodeBuilder {
     /// props (with an issue) and returns a message when a required one is
     /// missing or broken.
     mutating func checkRules(_ primitive: String, _ props: inout [String: TokenValue],
-                             path: String, who: String?) -> String? {
+                             who: String?) -> String? {
         let rules = context.primitives.propRules(of: primitive)
+        if rules.isEmpty { return nil }
         for (name, rule) in rules {
             guard let v = props[name] else {
                 if rule.required { return "\(primitive) needs the prop \"\(name)\" (\(rule.kind.rawValue))" }
@@ -353,7 +385,7 @@ struct NodeBuilder {
                 continue
             }
             if rule.required { return "\(primitive).\(name) must be \(rule.kind.rawValue)" }
-            issues.append(RenderIssue(.propRule, token: who, path: "\(path).props.\(name)",
+            issues.append(RenderIssue(.propRule, token: who, path: path(of: name),
                                       "must be \(rule.kind.rawValue); dropped"))
             props[name] = nil
         }
@@ -370,19 +402,16 @@ struct NodeBuilder {
         }
     }
 
-    /// Splits `@group.name` when it has that shape (letters for the group,
-    /// letters, digits and `_` for the name).
-    static func themeReference(_ s: String) -> (Substring, Substring)? {
-        let body = s.dropFirst()
-        guard let dot = body.firstIndex(of: ".") else { return nil }
-        let group = body[..<dot], name = body[body.index(after: dot)...]
-        guard !group.isEmpty, !name.isEmpty, group.allSatisfy({ $0.isASCII && $0.isLetter }),
-              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else { return nil }
-        switch group {
-        case "color", "colors", "spacing", "radius", "typography", "animation", "animations":
-            return (group, name)
-        default:
-            return nil
-        }
+    /// Whether `s` has the shape of a theme reference, `@group.name`, with
+    /// a known group: letters for the group; letters, digits and `_` for the
+    /// name.  Anything else starting with `@` (`@handle`) is plain text.
+    static func isThemeReference(_ s: String) -> Bool {
+        let u = s.utf8
+        guard let dot = u.firstIndex(of: UInt8(ascii: ".")) else { return false }
+        let group = u[u.index(after: u.startIndex)..<dot], name = u[u.index(after: dot)...]
+        func letter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+        guard !name.isEmpty,
+              name.allSatisfy({ letter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "_") }) else { return false }
+        return ResolvedTheme.groups.contains(String(decoding: group, as: UTF8.self))
     }
 }

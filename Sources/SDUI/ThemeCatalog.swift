@@ -66,6 +66,11 @@ public struct ResolvedTheme: Sendable {
     let spacing: [String: TokenValue]
     let radius: [String: TokenValue]
     let animations: [String: TokenValue]
+    /// Every reference by its full text, `@color.primary`: one lookup per use.
+    let references: [String: TokenValue]
+
+    /// The groups a reference may name.
+    static let groups: Set<String> = ["color", "colors", "spacing", "radius", "typography", "animation", "animations"]
 
     public init(_ theme: Theme, mode: ThemeMode, textScale: Double = 1, spacingScale: Double = 1) {
         self.theme = theme
@@ -81,6 +86,12 @@ public struct ResolvedTheme: Sendable {
         }
         radius = theme.radius.mapValues(Self.number)
         animations = theme.animations.mapValues(Self.number)
+        var refs: [String: TokenValue] = [:]
+        for (groups, values) in [(["color", "colors"], colors), (["spacing"], spacing), (["radius"], radius),
+                                 (["typography"], typography), (["animation", "animations"], animations)] {
+            for g in groups { for (name, v) in values { refs["@\(g).\(name)"] = v } }
+        }
+        references = refs
     }
 
     /// Whole numbers as integers, so JSON shows `16`, not `16.0`.
