@@ -1,4 +1,4 @@
-// BenchCommand.swift - `sdui bench first-paint`: measure a pack's first paint.
+// BenchCommand.swift - `sdui bench first-paint|disk|resolve`.
 import ArgumentParser
 import Foundation
 import SDUI
@@ -8,7 +8,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks (build with -c release for real figures).",
-        subcommands: [FirstPaint.self, Disk.self]
+        subcommands: [FirstPaint.self, Disk.self, Resolve.self]
     )
 
     struct FirstPaint: ParsableCommand {
@@ -186,6 +186,41 @@ struct BenchCommand: ParsableCommand {
                 let g = medians[.warmGet]!, gb = medians[.warmGetBatch]!
                 print(String(format: "repository get, warm (memory)   %8.3f us per id (50 calls)", g * 1000 / 50))
                 print(String(format: "repository get(50 ids), warm    %8.3f us per id", gb * 1000 / 50))
+        }
+    }
+
+    struct Resolve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Resolve a 50-token screen from a warm cache vs JSONDecoder decoding the resolved tree.")
+
+        @Option(help: "The Examples folder (tokens, screens, themes).")
+        var examples = "Examples"
+
+        @Option(help: "Rounds.")
+        var rounds = 200
+
+        @Flag(help: "Print one JSON object: median ms per method.")
+        var json = false
+
+        func run() throws {
+            let result = try reportingErrors {
+                try ResolveBenchmark(examples: URL(fileURLWithPath: examples)).measure(rounds: rounds)
+            }
+            let m = result.medians
+            if json {
+                try printJSON(Dictionary(uniqueKeysWithValues: m.map { ($0.key.rawValue, $0.value) }))
+                return
+            }
+            let base = m[.resolve]!
+            print("resolve: \(result.tokens) tokens, \(result.nodes) render nodes, tree JSON \(result.treeBytes) bytes, \(rounds) rounds")
+            print("method                                   median ms   × resolve")
+            for (method, label) in [(ResolveBenchmark.Method.resolve, "resolve from warm memory cache"),
+                                    (.jsonDecoder, "JSONDecoder: decode the resolved tree"),
+                                    (.jsonSerialization, "JSONSerialization: parse the tree")] {
+                let v = m[method]!
+                print(label.padding(toLength: 40, withPad: " ", startingAt: 0)
+                      + String(format: "%10.4f   %8.2f", v, v / base))
+            }
         }
     }
 }

@@ -8,8 +8,8 @@ import SDUIBench
 struct SDUICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdui",
-        abstract: "SDUIKit: Core-Token Packs, design tokens and benchmarks.",
-        subcommands: [PackCommand.self, TokenCommand.self, BenchCommand.self]
+        abstract: "SDUIKit: Core-Token Packs, design tokens, render trees, themes and benchmarks.",
+        subcommands: [PackCommand.self, TokenCommand.self, RenderCommand.self, ThemeCommand.self, BenchCommand.self]
     )
 }
 

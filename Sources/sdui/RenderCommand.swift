@@ -1,0 +1,161 @@
+// RenderCommand.swift - `sdui render`: a screen as a JSON render tree or an HTML preview.
+import ArgumentParser
+import Foundation
+import SDUI
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Resolve a screen into a render tree (JSON) or an HTML preview.",
+        discussion: """
+        SCREEN is a ScreenPayload (token ids with bindings; needs --pack) or a seed 001 \
+        block screen ("blocks"). Themes come from --theme files; the screen's themeId wins \
+        when one of them has it, then --flow-theme (default: the first --theme), then the \
+        SDK fallback theme. Every degradation is listed on stderr; the exit status is 0 \
+        unless --strict is given and something degraded.
+        """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case json, html }
+
+    @Argument(help: "The screen file.")
+    var screen: String
+
+    @Option(help: "The Core-Token Pack the screen's tokens come from.")
+    var pack: String?
+
+    @Option(help: "A theme file: schemas/theme.json, seed 001's form, or W3C Design Tokens (repeatable).")
+    var theme: [String] = []
+
+    @Option(name: .customLong("flow-theme"), help: "The flow's default theme id.")
+    var flowTheme: String?
+
+    @Option(help: "light or dark.")
+    var mode: ThemeMode = .light
+
+    @Option(name: .customLong("text-scale"), help: "Accessibility scale for typography.")
+    var textScale: Double = 1
+
+    @Option(name: .customLong("spacing-scale"), help: "Accessibility scale for spacing (kept on the 4 pt grid).")
+    var spacingScale: Double = 1
+
+    @Option(help: "A host binding, key.path=value; the value is JSON when it parses, else text (repeatable).")
+    var bind: [String] = []
+
+    @Option(help: "The client's primitives as an X-Primitives value (default: the built-ins).")
+    var primitives: String?
+
+    @Option(name: .customLong("fallback-pack"), help: "A Fallback Pack of screens for offline use.")
+    var fallbackPack: String?
+
+    @Option(help: "Treat these token ids as offline misses (comma-separated), to preview skeletons and fallbacks.")
+    var offline: String?
+
+    @Option(help: "json or html.")
+    var format: Format = .json
+
+    @Option(help: "Write here instead of stdout.")
+    var out: String?
+
+    @Flag(help: "Exit with status 1 when anything degraded.")
+    var strict = false
+
+    func run() throws {
+        let tree = try reportingErrors { try render() }
+        for issue in tree.issues {
+            FileHandle.standardError.write(Data("warning: \(issue)\n".utf8))
+        }
+        let data: Data
+        switch format {
+        case .json: data = try tree.jsonData(pretty: true) + Data("\n".utf8)
+        case .html: data = Data(HTMLPreview.render(tree, title: tree.renderedScreen).utf8)
+        }
+        if let out {
+            try reportingErrors {
+                do { try data.write(to: URL(fileURLWithPath: out)) } catch {
+                    throw SDUIError(.io, "cannot write: \(error.localizedDescription)", input: out)
+                }
+            }
+        } else {
+            FileHandle.standardOutput.write(data)
+        }
+        if strict && !tree.issues.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Loads the inputs and resolves the screen.
+    private func render() throws -> RenderTree {
+        var context = RenderContext()
+        var catalog = ThemeCatalog()
+        for path in theme { catalog.add(try Theme(contentsOf: URL(fileURLWithPath: path))) }
+        context.themes = catalog
+        if let flowTheme {
+            context.flowThemeID = flowTheme
+        } else if let first = theme.first {
+            context.flowThemeID = try Theme(contentsOf: URL(fileURLWithPath: first)).id
+        }
+        context.mode = mode
+        context.textScale = textScale
+        context.spacingScale = spacingScale
+        context.hostBindings = try Self.bindings(bind)
+        if let primitives { context.primitives = try Self.primitiveMap(primitives) }
+        if let fallbackPack { context.fallbackPack = try FallbackPack(contentsOf: URL(fileURLWithPath: fallbackPack)) }
+        let resolver = ScreenResolver(context)
+
+        let data = try readFile(screen)
+        let probe = try? JSONDecoder().decode([String: TokenValue].self, from: data)
+        if probe?["blocks"] != nil {
+            return resolver.resolve(try BlockScreen(json: data, source: screen))
+        }
+        let payload = try ScreenPayload(json: data, source: screen)
+        guard let pack else {
+            throw SDUIError(.argument, "a token screen needs --pack", input: screen)
+        }
+        let core = try CorePack(contentsOf: URL(fileURLWithPath: pack))
+        let offlineIDs = Set((offline ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        var lookups: [String: TokenLookup] = [:]
+        for item in payload.tokens where lookups[item.id] == nil {
+            if offlineIDs.contains(item.id) { lookups[item.id] = .offline; continue }
+            do {
+                lookups[item.id] = try core.token(item.id).map { .found($0, .pack) }
+                    ?? .unavailable(SDUIError(.notFound, "no token \"\(item.id)\" in the pack", input: pack))
+            } catch let e as SDUIError {
+                lookups[item.id] = .unavailable(e)
+            }
+        }
+        return resolver.resolve(payload, lookups: lookups)
+    }
+
+    /// The built-ins with the header's versions (and its extra primitives) applied.
+    static func primitiveMap(_ header: String) throws -> PrimitiveMap {
+        let given = try PrimitiveMap(parsing: header)
+        var map = PrimitiveMap.builtIn
+        for (name, version) in given.entries { map = try map.adding(name, version: version) }
+        return map
+    }
+
+    /// `a.b=value` pairs as a nested object.
+    static func bindings(_ pairs: [String]) throws -> [String: TokenValue] {
+        var root: TokenValue = .object([:])
+        for pair in pairs {
+            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
+                throw SDUIError(.argument, "expected key.path=value", input: "--bind \(pair)")
+            }
+            let keys = pair[..<eq].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard keys.allSatisfy({ !$0.isEmpty }) else {
+                throw SDUIError(.argument, "empty key in \"\(pair[..<eq])\"", input: "--bind \(pair)")
+            }
+            let text = String(pair[pair.index(after: eq)...])
+            let value = (try? JSONDecoder().decode(TokenValue.self, from: Data(text.utf8))) ?? .string(text)
+            root = set(root, keys[...], value)
+        }
+        return root.objectValue ?? [:]
+    }
+
+    private static func set(_ node: TokenValue, _ keys: ArraySlice<String>, _ value: TokenValue) -> TokenValue {
+        guard let key = keys.first else { return value }
+        var o = node.objectValue ?? [:]
+        o[key] = set(o[key] ?? .object([:]), keys.dropFirst(), value)
+        return .object(o)
+    }
+}
+
+extension ThemeMode: ExpressibleByArgument {}

@@ -1,0 +1,49 @@
+// ThemeCommand.swift - `sdui theme lint`.
+import ArgumentParser
+import Foundation
+import SDUI
+
+struct ThemeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "theme",
+        abstract: "Work with themes.",
+        subcommands: [Lint.self]
+    )
+
+    struct Lint: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a theme: WCAG AA contrast, the 4 pt spacing grid, animation durations.",
+            discussion: "Exit status: 0 when there are no errors (warnings allowed), 1 otherwise.")
+
+        @Argument(help: "The theme file (schemas/theme.json, seed 001's form, or W3C Design Tokens).")
+        var path: String
+
+        @Flag(help: "Print one JSON object on stdout.")
+        var json = false
+
+        struct Report: Encodable {
+            var theme: String
+            var pairsChecked: Int
+            var errors: Int
+            var warnings: Int
+            var findings: [ThemeLintFinding]
+        }
+
+        func run() throws {
+            let theme = try reportingErrors { try Theme(contentsOf: URL(fileURLWithPath: path)) }
+            let findings = ThemeLint.check(theme)
+            let errors = findings.filter { $0.severity == .error }.count
+            let pairs = ThemeLint.pairs(of: theme).count
+            if json {
+                try printJSON(Report(theme: theme.id, pairsChecked: pairs, errors: errors,
+                                     warnings: findings.count - errors, findings: findings))
+            } else {
+                for f in findings { print("\(path): \(f)") }
+                print("\(theme.id): \(errors) error(s), \(findings.count - errors) warning(s); "
+                      + "\(pairs) contrast pair(s) checked in light and dark, "
+                      + "\(theme.spacing.count) spacing value(s), \(theme.animations.count) animation(s)")
+            }
+            if errors > 0 { throw ExitCode(1) }
+        }
+    }
+}

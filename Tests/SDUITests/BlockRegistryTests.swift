@@ -1,0 +1,112 @@
+// BlockRegistryTests.swift - seed 001's ten blocks, unknown blocks, and an app's own block.
+import Foundation
+@testable import SDUI
+import SDUITestSupport
+import Testing
+
+@Suite struct BlockRegistryTests {
+    static let blocks = Fixtures.repositoryRoot.appendingPathComponent("Examples/blocks")
+
+    func load(_ name: String) throws -> BlockScreen {
+        try BlockScreen(json: Data(contentsOf: Self.blocks.appendingPathComponent(name)), source: name)
+    }
+
+    @Test func builtInTypesAreSeed001sV1Set() {
+        #expect(BlockRegistry.builtIn.types == ["benefits_list", "choice", "cta", "footer", "header", "media",
+                                                "slider", "spacer", "testimonial", "text_input"])
+    }
+
+    @Test func seed001ExampleScreenWithItsTheme() throws {
+        let mint = try Theme(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Examples/themes/theme_mint_dark.json"))
+        var ctx = RenderContext()
+        ctx.themes = ThemeCatalog([mint])
+        let tree = ScreenResolver(ctx).resolve(try load("screen_goal.json"))
+        #expect(tree.issues.isEmpty, "\(tree.issues)")
+        #expect(tree.theme == "theme_mint_dark" && tree.themeSource == .screen)
+        #expect(tree.root.props["background"] == "#0B1220")
+        let (header, choice, cta) = (tree.root.children[0], tree.root.children[1], tree.root.children[2])
+        #expect(header.children.map { $0.props["text"] } == ["What is your goal?", "Next 6 months"])
+        #expect(header.children[0].props["color"] == "#E5E7EB")
+        #expect(choice.primitive == "Choice" && choice.props["key"] == "goal" && choice.props["style"] == "cards")
+        #expect(choice.props["options"]?.arrayValue?.count == 2)
+        let next = try #require(cta.children.first)
+        #expect(next.primitive == "Button" && next.props["label"] == "Next")
+        #expect(next.props["background"] == "#3DDC97" && next.props["color"] == "#0B1220")
+        #expect(cta.props["pinToBottom"] == true)
+        #expect(tree.root.allNodes.allSatisfy { $0.token == nil })
+    }
+
+    @Test func everyBuiltInBlockRenders() throws {
+        var ctx = RenderContext()
+        ctx.hostBindings = ["user": .object(["firstName": "Lea"])]
+        let tree = ScreenResolver(ctx).resolve(try load("screen_welcome.json"))
+        #expect(tree.issues.isEmpty, "\(tree.issues)")
+        #expect(tree.themeSource == .sdk)
+        let top = tree.root.children
+        #expect(top.count == 9)
+        #expect(top[0].children[0].primitive == "AsyncImage")
+        #expect(top[0].children[0].props["accessibilityLabel"] == "A runner at sunrise")
+        #expect(top[1].children[0].props["text"] == "Welcome, Lea")
+        #expect(top[2].primitive == "Spacer" && top[2].props["size"] == 8)
+        #expect(top[3].children.count == 3 && top[3].children[1].children[0].props["text"] == "💬")
+        #expect(top[4].children[0].props["background"] == "#F3F4F6")
+        #expect(top[5].primitive == "TextField" && top[5].props["placeholder"] == "Your first name")
+        #expect(top[6].primitive == "Slider" && top[6].props["defaultValue"] == 3 && top[6].props["max"] == 7)
+        #expect(top[7].children.map { $0.props["style"] } == ["filled", "text"])
+        #expect(top[8].children[0].props["textAlign"] == "center")
+    }
+
+    @Test func unknownAndBrokenBlocksArePlaceholdersWithRenderErrors() {
+        var ctx = RenderContext()
+        ctx.appVersion = "2.0.1"
+        let screen = BlockScreen(id: "s", blocks: [
+            .object(["type": "header", "title": "Fine"]),
+            .object(["type": "carousel", "items": .array([])]),
+            .object(["type": "slider", "key": "age", "min": 10, "max": 5]),
+            .object(["type": "choice", "key": "g", "options": .array([.object(["value": "x"])])]),
+            .object(["title": "no type"]),
+            .object(["type": "cta"]),
+            .object(["type": "spacer", "size": "huge"]),
+            .object(["type": "footer", "text": "End"]),
+        ])
+        let tree = ScreenResolver(ctx).resolve(screen)
+        #expect(tree.root.children.map(\.kind) == [.primitive] + Array(repeating: .placeholder, count: 6) + [.primitive])
+        #expect(tree.root.children[1].reason == "unknown_block" && tree.root.children[1].primitive == "carousel")
+        #expect(tree.issues.map(\.kind) == [.unknownBlock, .badBlock, .badBlock, .badBlock, .badBlock, .badBlock])
+        #expect(tree.events.count == 6)
+        #expect(tree.events.allSatisfy { $0.name == "render_error" && $0.appVersion == "2.0.1" })
+        #expect(tree.events[0].token == "block[1]" && tree.events[0].detail.contains("carousel"))
+        #expect(tree.issues[1].message.contains("\"min\" must be below \"max\""))
+        #expect(tree.issues[2].message.contains("options[0]"))
+    }
+
+    @Test func anAppRegistersItsOwnBlock() {
+        var ctx = RenderContext()
+        ctx.blocks.register("rating") { f in
+            guard let stars = f["stars"]?.intValue, (1...5).contains(stars) else { throw BlockError("stars must be 1…5") }
+            return .object(["primitive": "Text", "primitiveVersion": 4,
+                            "props": .object(["text": .string(String(repeating: "★", count: Int(stars))),
+                                              "color": "@color.primary"])])
+        }
+        let tree = ScreenResolver(ctx).resolve(BlockScreen(id: "r", blocks: [
+            .object(["type": "rating", "stars": 3]), .object(["type": "rating", "stars": 9])]))
+        #expect(tree.root.children[0].props == ["text": "★★★", "color": "#1D4ED8"])
+        #expect(tree.root.children[1].kind == .placeholder)
+        #expect(tree.issues.first?.message == "rating: stars must be 1…5")
+    }
+
+    @Test func blocksFollowTheClientsPrimitiveVersions() throws {
+        // A client without Choice gets a placeholder for the choice block, not a crash.
+        var ctx = RenderContext()
+        ctx.primitives = try PrimitiveMap([("Column", 3), ("Row", 2), ("Text", 4), ("Button", 1)])
+        let tree = ScreenResolver(ctx).resolve(try load("screen_goal.json"))
+        #expect(tree.root.children.map(\.kind) == [.primitive, .placeholder, .primitive])
+        #expect(tree.events.map(\.name) == ["unknown_primitive"])
+    }
+
+    @Test func badBlockScreenFilesAreErrors() {
+        #expect(throws: SDUIError.self) { try BlockScreen(json: Data(#"{"id":"x"}"#.utf8), source: "x.json") }
+        #expect(throws: SDUIError.self) { try BlockScreen(json: Data(#"{"id":"x","blocks":{}}"#.utf8)) }
+        #expect(throws: SDUIError.self) { try BlockScreen(json: Data("nope".utf8)) }
+    }
+}
