@@ -6,6 +6,7 @@
  * Nothing mutates a token after it is made, so reads need no lock; the
  * reference count is atomic.
  */
+#include <assert.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,9 @@
 
 struct sdui_token {
     atomic_long refs;
+    /* Host data attached once (sdui_token_attach) and its destructor. */
+    _Atomic(void *) attached;
+    void (*attached_free)(void *);
     json_t *root;
     json_t *props;
     const char *id;
@@ -172,6 +176,7 @@ sdui_status sdui__token_make(const char *json, size_t len,
         return sdui__oom(err);
     memset(t, 0, sizeof *t);
     atomic_init(&t->refs, 1);
+    atomic_init(&t->attached, NULL);
     if (owner) {
         t->json = json;
     } else {
@@ -261,10 +266,40 @@ void sdui_token_release(sdui_token *tok)
         return;
     if (atomic_fetch_sub_explicit(&tok->refs, 1, memory_order_acq_rel) != 1)
         return;
+    void *data = atomic_load_explicit(&tok->attached, memory_order_acquire);
+    if (data && tok->attached_free)
+        tok->attached_free(data);
     json_decref(tok->root);
     if (tok->owner)
         sdui__pack_data_release(tok->owner);
     sdui_free(tok);
+}
+
+/* Publishes data once: compare-and-swap from NULL.  Only the winner
+ * writes the destructor, after the swap and while it still holds a
+ * reference; the destructor is read only by the last release, which the
+ * reference count's acquire-release ordering places after that write. */
+void *sdui_token_attach(sdui_token *tok, void *data, void (*free_fn)(void *))
+{
+    void *expected;
+    assert(tok && data);
+    expected = atomic_load_explicit(&tok->attached, memory_order_acquire);
+    if (expected)
+        return expected;
+    if (atomic_compare_exchange_strong_explicit(&tok->attached, &expected, data,
+                                                memory_order_acq_rel,
+                                                memory_order_acquire)) {
+        tok->attached_free = free_fn;
+        return data;
+    }
+    return expected;
+}
+
+/* The data attached to tok, or NULL. */
+void *sdui_token_attached(const sdui_token *tok)
+{
+    return atomic_load_explicit(&((sdui_token *)tok)->attached,
+                                memory_order_acquire);
 }
 
 const char *sdui_token_id(const sdui_token *tok, size_t *len)

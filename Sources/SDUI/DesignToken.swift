@@ -9,12 +9,11 @@ internal import CSDUI
 /// for, so looking tokens up costs no Swift copies.
 ///
 /// `@unchecked Sendable`: the C token is immutable after parsing and its
-/// reference count is atomic, so every accessor is safe from any thread;
-/// the one mutable field, the converted props, is guarded by `lock`.
+/// reference count is atomic, so every accessor is safe from any thread.
+/// What Swift derives from it (converted props, the resolution plan) is
+/// attached to the C token once, by compare-and-swap, and never changes.
 public final class DesignToken: @unchecked Sendable {
     let handle: OpaquePointer
-    private let lock = NSLock()
-    private var convertedProps: TokenValue?
 
     public let id: String
     public let version: Int
@@ -67,16 +66,38 @@ public final class DesignToken: @unchecked Sendable {
         return len
     }
 
-    /// The props object as Swift values, converted on first use and kept
-    /// (render-tree resolution reads it on every screen).
-    public var props: TokenValue {
-        lock.lock()
-        defer { lock.unlock() }
-        if let p = convertedProps { return p }
-        let p = TokenValue(sdui_token_props(handle))
-        convertedProps = p
-        return p
+    /// What Swift derives from a token, kept with the C token so every
+    /// handle to it (a cache hands out a new one per lookup) shares it.
+    private final class Derived {
+        let props: TokenValue
+        let plan: NodePlan
+        init(props: TokenValue, plan: NodePlan) {
+            self.props = props
+            self.plan = plan
+        }
     }
+
+    /// The derived values, built by the first caller and attached to the C token.
+    private var derived: Derived {
+        if let p = sdui_token_attached(handle) {
+            return Unmanaged<Derived>.fromOpaque(p).takeUnretainedValue()
+        }
+        let props = TokenValue(sdui_token_props(handle))
+        let made = Derived(props: props, plan: NodePlan(primitive: primitive, version: primitiveVersion, props: props))
+        let mine = Unmanaged.passRetained(made).toOpaque()
+        let won = sdui_token_attach(handle, mine) { Unmanaged<AnyObject>.fromOpaque($0!).release() }!
+        if won != mine {
+            Unmanaged<Derived>.fromOpaque(mine).release()
+            return Unmanaged<Derived>.fromOpaque(won).takeUnretainedValue()
+        }
+        return made
+    }
+
+    /// The props object as Swift values, converted once per token.
+    public var props: TokenValue { derived.props }
+
+    /// The props tree planned for resolution.
+    var plan: NodePlan { derived.plan }
 
     /// One member of props, converting only that subtree.
     public func prop(_ key: String) -> TokenValue? {

@@ -171,13 +171,6 @@ struct NodeBuilder {
     /// Where a prop of the current node is.
     func path(of key: String) -> String { trail.isEmpty ? "props.\(key)" : "\(path).props.\(key)" }
 
-    /// Keys whose string values may be spacing names.
-    static func isSpacingKey(_ key: String) -> Bool {
-        switch key {
-        case "padding", "spacing", "margin", "gap": return true
-        default: return false
-        }
-    }
 
     func tree(screen: String, rendered: String, theme chosen: (theme: ResolvedTheme, source: ThemeSource, issues: [RenderIssue]),
               children: [RenderNode]) -> RenderTree {
@@ -194,8 +187,7 @@ struct NodeBuilder {
         switch lookup {
         case .found(let token, _):
             let scope = BindingScope(item: item.bind ?? [:], host: context.hostBindings)
-            return node(primitive: token.primitive, version: token.primitiveVersion, props: token.props,
-                        token: token.id, scope: scope)
+            return node(token.plan, token: token.id, scope: scope)
         case .offline:
             issues.append(RenderIssue(.offline, token: item.id, path: "root",
                                       "not cached and the registry cannot be reached"))
@@ -225,7 +217,7 @@ struct NodeBuilder {
             let why = (error as? BlockError)?.message ?? "\(error)"
             return blockFailure(.badBlock, label, "\(type): \(why)", type: type)
         }
-        return node(raw, token: nil, scope: BindingScope(host: context.hostBindings), label: label)
+        return node(NodePlan(node: raw), token: nil, scope: BindingScope(host: context.hostBindings), label: label)
     }
 
     private mutating func blockFailure(_ kind: RenderIssue.Kind, _ label: String, _ message: String,
@@ -237,31 +229,15 @@ struct NodeBuilder {
         return RenderNode.placeholder(kind, primitive: type, token: nil)
     }
 
-    /// A node given as JSON: `{"primitive", "primitiveVersion", "props"}`.
-    mutating func node(_ raw: TokenValue, token: String?, scope: BindingScope,
+    /// Resolves one planned node and its children.
+    mutating func node(_ plan: NodePlan, token: String?, scope: BindingScope,
                        label: String? = nil) -> RenderNode? {
-        guard case .object(let o) = raw, let primitive = o["primitive"]?.stringValue else {
-            issues.append(RenderIssue(.badContent, token: token ?? label, path: path,
-                                      "a node needs a string \"primitive\""))
-            return .placeholder(.badContent, token: token)
-        }
-        var version = 1
-        if let v = o["primitiveVersion"] {
-            guard let n = v.intValue, n >= 1, n <= 999_999_999 else {
-                issues.append(RenderIssue(.badContent, token: token ?? label, path: path,
-                                          "primitiveVersion must be an integer ≥ 1"))
-                return .placeholder(.badContent, primitive: primitive, token: token)
-            }
-            version = Int(n)
-        }
-        return node(primitive: primitive, version: version, props: o["props"] ?? .object([:]),
-                    token: token, scope: scope, label: label)
-    }
-
-    /// Resolves one node and its children.
-    mutating func node(primitive: String, version: Int, props raw: TokenValue,
-                       token: String?, scope: BindingScope, label: String? = nil) -> RenderNode? {
         let who = token ?? label
+        let (primitive, version) = (plan.primitive, plan.version)
+        if let error = plan.error {
+            issues.append(RenderIssue(.badContent, token: who, path: path, error))
+            return .placeholder(.badContent, primitive: primitive, token: token)
+        }
         guard let have = context.primitives.version(of: primitive) else {
             issues.append(RenderIssue(.unknownPrimitive, token: who, path: path,
                                       "\(primitive)@\(version) is not a primitive this app renders"))
@@ -277,18 +253,9 @@ struct NodeBuilder {
                                       "needs \(primitive)@\(version), the app has \(primitive)@\(have)"))
             return .placeholder(.incompatibleVersion, primitive: primitive, version: version, token: token)
         }
-        guard case .object(let members) = raw else {
-            issues.append(RenderIssue(.badContent, token: who, path: path, "props must be an object"))
-            return .placeholder(.badContent, primitive: primitive, version: version, token: token)
-        }
-        var props: [String: TokenValue] = [:]
-        props.reserveCapacity(members.count)
-        for (key, value) in members where key != "children" {
-            let spacing = Self.isSpacingKey(key) || (key == "size" && primitive == "Spacer")
-            let typography = key == "style" && primitive == "Text"
-            if let v = resolve(value, key: key, spacing: spacing, typography: typography, who: who, scope: scope) {
-                props[key] = v
-            }
+        var props = plan.props.literals
+        for (key, value) in plan.props.dynamic {
+            props[key] = resolve(value, key: key, who: who, scope: scope)
         }
         if case .bool(false)? = props["visible"] { return nil }
         props["visible"] = nil
@@ -296,43 +263,37 @@ struct NodeBuilder {
             issues.append(RenderIssue(.propRule, token: who, path: path, broken))
             return .placeholder(.propRule, primitive: primitive, version: version, token: token)
         }
+        if plan.childrenNotAList {
+            issues.append(RenderIssue(.badContent, token: who, path: path, "props.children must be a list"))
+        }
         var children: [RenderNode] = []
-        if let list = members["children"] {
-            if case .array(let items) = list {
-                children.reserveCapacity(items.count)
-                for (i, child) in items.enumerated() {
-                    trail.append(i)
-                    if let n = node(child, token: token, scope: scope, label: label) { children.append(n) }
-                    trail.removeLast()
-                }
-            } else {
-                issues.append(RenderIssue(.badContent, token: who, path: path, "props.children must be a list"))
-            }
+        children.reserveCapacity(plan.children.count)
+        for (i, child) in plan.children.enumerated() {
+            trail.append(i)
+            if let n = node(child, token: token, scope: scope, label: label) { children.append(n) }
+            trail.removeLast()
         }
         return RenderNode(primitive: primitive, version: version, props: props, children: children, token: token)
     }
 
-    /// Resolves one prop value; nil removes the prop.
-    mutating func resolve(_ value: TokenValue, key: String, spacing: Bool, typography: Bool,
-                          who: String?, scope: BindingScope) -> TokenValue? {
+    /// Resolves one planned prop value; nil removes the prop.
+    mutating func resolve(_ value: NodePlan.Value, key: String, who: String?, scope: BindingScope) -> TokenValue? {
         switch value {
-        case .string(let s):
-            if s.utf8.first == UInt8(ascii: "@") {
-                if let v = theme.references[s] { return v }
-            }
-            if s.utf8.first == UInt8(ascii: "@"), Self.isThemeReference(s) {
-                issues.append(RenderIssue(.unknownThemeReference, token: who, path: path(of: key),
-                                          "the theme \"\(theme.theme.id)\" has no \(s)"))
-                return nil
-            }
-            if spacing, let v = theme.spacing(named: s) { return v }
-            if typography {
-                if let v = theme.typography(named: s) { return v }
-                issues.append(RenderIssue(.unknownThemeReference, token: who, path: path(of: key),
-                                          "the theme \"\(theme.theme.id)\" has no typography \"\(s)\""))
-                return nil
-            }
-            guard BindingTemplate.mayContainPlaceholder(s) else { return value }
+        case .literal(let v):
+            return v
+        case .reference(let s):
+            if let v = theme.references[s] { return v }
+            issues.append(RenderIssue(.unknownThemeReference, token: who, path: path(of: key),
+                                      "the theme \"\(theme.theme.id)\" has no \(s)"))
+            return nil
+        case .spacing(let s):
+            return theme.spacing(named: s) ?? .string(s)
+        case .typography(let s):
+            if let v = theme.typography(named: s) { return v }
+            issues.append(RenderIssue(.unknownThemeReference, token: who, path: path(of: key),
+                                      "the theme \"\(theme.theme.id)\" has no typography \"\(s)\""))
+            return nil
+        case .template(let s):
             var problems: [BindingProblem] = []
             let filled = BindingTemplate.fill(s, scope: scope, problems: &problems)
             for p in problems {
@@ -349,21 +310,11 @@ struct NodeBuilder {
             }
             return filled
         case .array(let items):
-            return .array(items.map {
-                resolve($0, key: key, spacing: spacing, typography: false, who: who, scope: scope) ?? .null
-            })
-        case .object(let members):
-            var out: [String: TokenValue] = [:]
-            out.reserveCapacity(members.count)
-            for (k, v) in members {
-                let sp = spacing || Self.isSpacingKey(k)
-                if let r = resolve(v, key: key, spacing: sp, typography: false, who: who, scope: scope) {
-                    out[k] = r
-                }
-            }
+            return .array(items.map { resolve($0, key: key, who: who, scope: scope) ?? .null })
+        case .object(let o):
+            var out = o.literals
+            for (k, v) in o.dynamic { out[k] = resolve(v, key: key, who: who, scope: scope) }
             return .object(out)
-        default:
-            return value
         }
     }
 

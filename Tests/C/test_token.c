@@ -2,8 +2,11 @@
  * test_token.c - tests of standalone token parsing and the read accessors
  * (token.h): every schema rule with the path it reports, unknown primitives,
  * every value type, member order, accessors on the wrong type, reference
- * counting and the size limit that applies before parsing.
+ * counting, attached host data (once, freed once, one winner among threads)
+ * and the size limit that applies before parsing.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -406,6 +409,85 @@ static void test_lifecycle(void)
     CHECK(sdui_token_parse("[", 1, NULL, &tok, NULL) == SDUI_JSON);
 }
 
+static atomic_int attached_frees;
+
+/* Destructor of attached data: counts and frees. */
+static void count_free(void *p)
+{
+    atomic_fetch_add(&attached_frees, 1);
+    free(p);
+}
+
+/* One racing attacher. */
+typedef struct attacher {
+    sdui_token *tok;
+    pthread_barrier_t *start;
+    void *mine, *won;
+} attacher;
+
+/* Attaches its own block; frees it if another thread won. */
+static void *attach_thread(void *arg)
+{
+    attacher *a = arg;
+    pthread_barrier_wait(a->start);
+    a->won = sdui_token_attach(a->tok, a->mine, count_free);
+    if (a->won != a->mine)
+        free(a->mine);
+    return NULL;
+}
+
+/* sdui_token_attach: once, the winner's data kept and freed on the last
+ * release, every racing thread agreeing on the winner. */
+static void test_attach(void)
+{
+    enum { THREADS = 8, ROUNDS = 200 };
+    sdui_token *tok = NULL;
+    sdui_error err;
+    CHECK_STATUS(parse("{\"id\":\"a\",\"version\":1,\"primitive\":\"T\","
+                       "\"primitiveVersion\":1,\"props\":{}}", &tok, &err),
+                 SDUI_OK);
+    if (!tok)
+        return;
+    {
+        void *first = malloc(1), *second = malloc(1);
+        CHECK(sdui_token_attached(tok) == NULL);
+        CHECK(sdui_token_attach(tok, first, count_free) == first);
+        CHECK(sdui_token_attach(tok, second, count_free) == first);
+        CHECK(sdui_token_attached(tok) == first);
+        free(second);
+        sdui_token_retain(tok);
+        sdui_token_release(tok);
+        CHECK_EQ_INT(atomic_load(&attached_frees), 0);
+        sdui_token_release(tok);
+        CHECK_EQ_INT(atomic_load(&attached_frees), 1);
+    }
+    for (int r = 0; r < ROUNDS; r++) {
+        pthread_t th[THREADS];
+        attacher a[THREADS];
+        pthread_barrier_t start;
+        int agree = 1;
+        CHECK_STATUS(parse("{\"id\":\"b\",\"version\":1,\"primitive\":\"T\","
+                           "\"primitiveVersion\":1,\"props\":{}}", &tok, &err),
+                     SDUI_OK);
+        atomic_store(&attached_frees, 0);
+        pthread_barrier_init(&start, NULL, THREADS);
+        for (int i = 0; i < THREADS; i++) {
+            a[i] = (attacher){ tok, &start, malloc(1), NULL };
+            pthread_create(&th[i], NULL, attach_thread, &a[i]);
+        }
+        for (int i = 0; i < THREADS; i++)
+            pthread_join(th[i], NULL);
+        pthread_barrier_destroy(&start);
+        for (int i = 1; i < THREADS; i++)
+            agree &= a[i].won == a[0].won;
+        if (r == 0 || !agree)
+            CHECK(agree && sdui_token_attached(tok) == a[0].won);
+        sdui_token_release(tok);
+        if (r == 0 || atomic_load(&attached_frees) != 1)
+            CHECK_EQ_INT(atomic_load(&attached_frees), 1);
+    }
+}
+
 /* Runs every token test. */
 int main(void)
 {
@@ -413,5 +495,6 @@ int main(void)
     test_valid();
     test_accessors();
     test_lifecycle();
+    test_attach();
     return check_summary();
 }

@@ -55,6 +55,21 @@ sdui_token *sdui_token_retain(sdui_token *tok);
 /* Drops a reference; the last one frees the token.  NULL is a no-op. */
 void sdui_token_release(sdui_token *tok);
 
+/*
+ * Attaches host data to a token, once: a language binding keeps what it
+ * derives from an immutable token (converted props, a compiled plan) with
+ * the token itself, so every handle to it shares the work.  If nothing was
+ * attached, data is attached and returned, and free_fn(data) runs when the
+ * token's last reference is released.  If something already was, that is
+ * returned and data is not taken (the caller frees it).  data must not be
+ * NULL.  Thread-safe: concurrent callers agree on one winner.
+ */
+void *sdui_token_attach(sdui_token *tok, void *data, void (*free_fn)(void *));
+
+/* The data attached to tok (borrowed, valid while tok is alive), or NULL.
+ * Thread-safe. */
+void *sdui_token_attached(const sdui_token *tok);
+
 /* Borrowed strings, valid while tok is alive; *len may be NULL. */
 const char *sdui_token_id(const sdui_token *tok, size_t *len);
 const char *sdui_token_primitive(const sdui_token *tok, size_t *len);

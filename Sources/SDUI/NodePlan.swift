@@ -1,0 +1,122 @@
+// NodePlan.swift - a node's props sorted, once, into what resolution must touch.
+import Foundation
+
+/// A node tree compiled for resolution.  Most props of a design token are
+/// plain values (`"alignment": "CENTER"`, `"maxLines": 2`); only theme
+/// references, spacing and typography names, and `{{…}}` templates change
+/// from one resolve to the next.  A plan keeps the plain props as a ready
+/// dictionary and lists the rest, so resolving a node copies one dictionary
+/// and works only on what varies.  A token's plan is built on first use and
+/// kept with the token (tokens are immutable); a block's node is planned
+/// each time it is resolved.
+struct NodePlan: Sendable {
+    /// A prop value that needs work at resolve time.
+    indirect enum Value: Sendable {
+        case literal(TokenValue)
+        /// `@group.name`, looked up by its full text.
+        case reference(String)
+        /// A string in a spacing prop: points when the theme has the name.
+        case spacing(String)
+        /// A Text's bare `style` name.
+        case typography(String)
+        /// A string holding `{{` or `\{{`.
+        case template(String)
+        case array([Value])
+        case object(Object)
+    }
+
+    /// An object's members: plain ones ready to copy, the others to resolve.
+    struct Object: Sendable {
+        var literals: [String: TokenValue] = [:]
+        var dynamic: [(key: String, value: Value)] = []
+    }
+
+    var primitive: String
+    var version: Int
+    /// Why the node cannot be drawn as written (bad content), if so.
+    var error: String?
+    var props = Object()
+    var children: [NodePlan] = []
+    /// `props.children` was present but not a list.
+    var childrenNotAList = false
+
+    /// Plans a node given as `{"primitive", "primitiveVersion", "props"}`.
+    init(node raw: TokenValue) {
+        guard case .object(let o) = raw, let primitive = o["primitive"]?.stringValue, !primitive.isEmpty else {
+            self.init(primitive: "", version: 0, error: "a node needs a string \"primitive\"")
+            return
+        }
+        var version = 1
+        if let v = o["primitiveVersion"] {
+            guard let n = v.intValue, n >= 1, n <= 999_999_999 else {
+                self.init(primitive: primitive, version: 0, error: "primitiveVersion must be an integer ≥ 1")
+                return
+            }
+            version = Int(n)
+        }
+        self.init(primitive: primitive, version: version, props: o["props"] ?? .object([:]))
+    }
+
+    /// Plans a node from its parts (a token's root).
+    init(primitive: String, version: Int, props raw: TokenValue) {
+        self.init(primitive: primitive, version: version, error: nil)
+        guard case .object(let members) = raw else {
+            error = "props must be an object"
+            return
+        }
+        for (key, value) in members where key != "children" {
+            let spacing = Self.isSpacingKey(key) || (key == "size" && primitive == "Spacer")
+            let typography = key == "style" && primitive == "Text"
+            Self.add(key, Self.plan(value, spacing: spacing, typography: typography), to: &props)
+        }
+        if let list = members["children"] {
+            if case .array(let items) = list {
+                children = items.map { NodePlan(node: $0) }
+            } else {
+                childrenNotAList = true
+            }
+        }
+    }
+
+    private init(primitive: String, version: Int, error: String?) {
+        self.primitive = primitive
+        self.version = version
+        self.error = error
+    }
+
+    static func add(_ key: String, _ value: Value, to object: inout Object) {
+        if case .literal(let v) = value { object.literals[key] = v } else { object.dynamic.append((key, value)) }
+    }
+
+    /// Keys whose string values may be spacing names.
+    static func isSpacingKey(_ key: String) -> Bool {
+        switch key {
+        case "padding", "spacing", "margin", "gap": return true
+        default: return false
+        }
+    }
+
+    /// Sorts one value; containers are literal when everything inside is.
+    static func plan(_ value: TokenValue, spacing: Bool, typography: Bool) -> Value {
+        switch value {
+        case .string(let s):
+            if s.utf8.first == UInt8(ascii: "@"), NodeBuilder.isThemeReference(s) { return .reference(s) }
+            if typography { return .typography(s) }
+            if s.utf8.contains(UInt8(ascii: "{")) { return .template(s) }
+            if spacing { return .spacing(s) }
+            return .literal(value)
+        case .array(let items):
+            let planned = items.map { plan($0, spacing: spacing, typography: false) }
+            if planned.allSatisfy({ if case .literal = $0 { true } else { false } }) { return .literal(value) }
+            return .array(planned)
+        case .object(let members):
+            var o = Object()
+            for (k, v) in members {
+                add(k, plan(v, spacing: spacing || isSpacingKey(k), typography: false), to: &o)
+            }
+            return o.dynamic.isEmpty ? .literal(value) : .object(o)
+        default:
+            return .literal(value)
+        }
+    }
+}
