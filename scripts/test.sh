@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# test.sh - the whole test suite: the C core's own tests (make test), then
-# every Swift Testing suite.  Fuzzing is separate: Tests/Fuzz/run.sh.
+# test.sh - the whole test suite: the C core's own tests (make test), every
+# Swift Testing suite, then the examples and rendered trees against
+# schemas/.  Fuzzing is separate: Tests/Fuzz/run.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -9,3 +10,10 @@ command -v "${CC:-cc}" >/dev/null 2>&1 || export CC=clang
 make -s test
 bash scripts/check-c-install.sh
 swift test
+# Debian's python3 has python3-jsonschema (setup.sh); another python3 first
+# on PATH may not.
+py=python3
+for c in /usr/bin/python3 python3; do
+    if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import jsonschema' 2>/dev/null; then py=$c; break; fi
+done
+"$py" scripts/check-schemas.py "$(swift build --show-bin-path)/sdui"

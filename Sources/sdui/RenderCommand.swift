@@ -84,14 +84,9 @@ struct RenderCommand: ParsableCommand {
     /// Loads the inputs and resolves the screen.
     private func render() throws -> RenderTree {
         var context = RenderContext()
-        var catalog = ThemeCatalog()
-        for path in theme { catalog.add(try Theme(contentsOf: URL(fileURLWithPath: path))) }
-        context.themes = catalog
-        if let flowTheme {
-            context.flowThemeID = flowTheme
-        } else if let first = theme.first {
-            context.flowThemeID = try Theme(contentsOf: URL(fileURLWithPath: first)).id
-        }
+        let themes = try theme.map { try Theme(contentsOf: URL(fileURLWithPath: $0)) }
+        context.themes = ThemeCatalog(themes)
+        context.flowThemeID = flowTheme ?? themes.first?.id
         context.mode = mode
         context.textScale = textScale
         context.spacingScale = spacingScale
