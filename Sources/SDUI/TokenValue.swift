@@ -63,11 +63,17 @@ public enum TokenValue: Sendable, Hashable {
 
 /// Literals, for building props in code: `["text": "Hi", "maxLines": 2]`.
 extension TokenValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
-    ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
+    ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     public init(stringLiteral value: String) { self = .string(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(integerLiteral value: Int64) { self = .int(value) }
     public init(floatLiteral value: Double) { self = .double(value) }
+    public init(arrayLiteral elements: TokenValue...) { self = .array(elements) }
+    /// A repeated key keeps its last value.
+    public init(dictionaryLiteral elements: (String, TokenValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
 }
 
 extension TokenValue {
