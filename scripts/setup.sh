@@ -4,9 +4,9 @@
 # prints the exact command to run and exits non-zero.
 set -euo pipefail
 
-# chromium: the headless browser the HTML preview tests lay pages out in;
+# chromium (+ a font): the headless browser the HTML preview tests lay pages out in;
 # python3-jsonschema: checks examples and render trees against schemas/.
-packages=(libjansson-dev libdeflate-dev zlib1g-dev libsqlite3-dev pkg-config make chromium python3-jsonschema)
+packages=(libjansson-dev libdeflate-dev zlib1g-dev libsqlite3-dev pkg-config make chromium fonts-dejavu-core python3-jsonschema)
 
 missing=()
 for p in "${packages[@]}"; do
