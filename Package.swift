@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "SDUI", targets: ["SDUI"]),
+        .library(name: "SDUIServer", targets: ["SDUIServer"]),
         .executable(name: "sdui", targets: ["sdui"]),
     ],
     dependencies: [
@@ -16,9 +17,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
-        // Test-only: the loopback registry the repository tests talk to.
+        // The registry server (SDUIServer), and the loopback registry of the client tests.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        // Server only: its two registry stores and its /metrics.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.10.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // The C core.  Also builds on its own with the Makefile.
@@ -44,10 +50,27 @@ let package = Package(
             ],
             path: "Sources/SDUI"
         ),
+        // The registry server library: what a Swift service links.  Server-only
+        // dependencies stay here, out of the client library SDUI.
+        .target(
+            name: "SDUIServer",
+            dependencies: [
+                "SDUI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/SDUIServer"
+        ),
         .executableTarget(
             name: "sdui",
             dependencies: [
                 "SDUI",
+                "SDUIServer",
                 "SDUIBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -82,6 +105,11 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             path: "Tests/SDUITests"
+        ),
+        .testTarget(
+            name: "SDUIServerTests",
+            dependencies: ["SDUIServer", "SDUI", "SDUITestSupport"],
+            path: "Tests/SDUIServerTests"
         ),
         // Runs the built `sdui` binary as a user would.
         .testTarget(

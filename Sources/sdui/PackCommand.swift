@@ -2,8 +2,9 @@
 import ArgumentParser
 import Foundation
 import SDUI
+import SDUIServer
 
-struct PackCommand: ParsableCommand {
+struct PackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pack",
         abstract: "Inspect or build Core-Token Packs.",
@@ -60,48 +61,153 @@ struct PackCommand: ParsableCommand {
         }
     }
 
-    struct Build: ParsableCommand {
+    struct Build: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Build a pack from a folder of design-token JSON files.")
+            abstract: "Build a Core-Token Pack (and its manifest, and a Fallback Pack) from a folder or a registry.",
+            discussion: """
+            Tokens come from DIR (token files), a registry (--db / --postgres: the highest version \
+            each token has that --primitives supports), or a running registry (--registry-url: the ids \
+            of the usage file, fetched 50 at a time). They are ranked by --usage counts and the largest \
+            top slice whose gzip size fits --budget is written. The build fails, naming every problem, \
+            when a token is invalid, or when the pack's size moved more than --max-delta bytes from \
+            --previous. Usage file: JSON {"counts": {"id": n}} or CSV lines id,count.
+            """)
 
-        @Argument(help: "Folder of token files (*.json, one token each).")
-        var dir: String
+        @Argument(help: "Folder of token files (*.json, one token each); or use a registry option.")
+        var dir: String?
+
+        @OptionGroup var store: StoreOptions
+
+        @Option(name: .customLong("registry-url"), help: "A running registry, e.g. http://127.0.0.1:8080/.")
+        var registryURL: String?
+
+        @Option(name: .customLong("bearer"), help: "Bearer token for --registry-url.")
+        var bearer: String?
 
         @Option(help: "Where to write the pack.")
         var out: String
 
-        @Option(help: "gzip level, 0 (store) to 12 (smallest).")
+        @Option(help: "Usage telemetry (token id → count).")
+        var usage: String?
+
+        @Option(help: "Largest gzip size of the pack, in bytes.")
+        var budget = 600_000
+
+        @Option(help: "The app's primitives (X-Primitives); default: the built-ins.")
+        var primitives: String?
+
+        @Option(help: "The previous pack, for the size-delta gate.")
+        var previous: String?
+
+        @Option(name: .customLong("max-delta"), help: "Largest size change against --previous, in bytes.")
+        var maxDelta = 200_000
+
+        @Option(help: "Where to write the manifest (default: OUT.manifest.json).")
+        var manifest: String?
+
+        @Option(name: .customLong("fallback-screens"), help: "Critical screens for the Fallback Pack, comma-separated.")
+        var fallbackScreens: String?
+
+        @Option(name: .customLong("fallback-out"), help: "Where to write the Fallback Pack.")
+        var fallbackOut: String?
+
+        @Option(name: .customLong("cdn-host"), help: "Hosts image URLs may use (repeatable).")
+        var cdnHosts: [String] = ["cdn.sdui.example.com"]
+
+        @Option(help: "gzip level of a DIR build without --usage or --budget changes, 0 to 12.")
         var level = 12
 
-        @Flag(help: "Print one JSON object on stdout.")
+        @Flag(help: "Print the manifest as JSON on stdout.")
         var json = false
 
-        struct Report: Encodable {
-            var out: String
-            var tokens: Int
-            var compressedBytes: Int
-            var rawBytes: Int
+        func run() async throws {
+            try await reportingErrors {
+                let map = try primitives.map { try RenderCommand.primitiveMap($0) } ?? PrimitiveMap.builtIn
+                let telemetry = try usage.map { try UsageTelemetry(contentsOf: URL(fileURLWithPath: $0)) }
+                var screens: [String: StoredScreen] = [:]
+                var byID: [String: PackCandidate] = [:]
+                var candidates: [PackCandidate] = []
+                if let dir {
+                    var builder = CorePackBuilder()
+                    try builder.addDirectory(URL(fileURLWithPath: dir))
+                    if builder.ids.isEmpty { throw SDUIError(.io, "no *.json token files found", input: dir) }
+                    let pack = try CorePack(data: try builder.build(level: 0), name: dir)
+                    for id in builder.ids {
+                        if let t = try pack.token(id) { candidates.append(PackCandidate(id: id, version: t.version, json: t.json)) }
+                    }
+                } else if let registryURL {
+                    candidates = try await Self.fetch(registryURL, ids: (telemetry?.counts.keys).map { Array($0).sorted() } ?? [],
+                                                      primitives: map, bearer: bearer)
+                } else {
+                    let contents = try await store.with { try await RegistryContents.load($0) }
+                    for id in contents.ids {
+                        if let t = contents.best(id, for: map) {
+                            candidates.append(PackCandidate(id: id, version: t.version, json: t.json))
+                        }
+                    }
+                    screens = contents.screens
+                }
+                for c in candidates { byID[c.id] = c }
+                var planner = CorePackPlanner()
+                planner.budgetBytes = budget
+                planner.maxDeltaBytes = maxDelta
+                planner.imagePolicy = try ImageURLPolicy(allowedHosts: cdnHosts)
+                let previousData = try previous.map { try readFile($0) }
+                let build = try planner.build(candidates, usage: telemetry, previous: previousData)
+                try write(build.pack, to: out)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+                let manifestData = try encoder.encode(build.manifest)
+                try write(manifestData + Data("\n".utf8), to: manifest ?? out + ".manifest.json")
+                if let list = fallbackScreens {
+                    guard let fallbackOut else { throw ValidationError("--fallback-screens needs --fallback-out") }
+                    guard !screens.isEmpty else {
+                        throw SDUIError(.argument, "a Fallback Pack needs the registry's screens (--db or --postgres)")
+                    }
+                    let ids = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                    try write(try planner.fallbackPack(critical: ids, screens: screens, tokens: { byID[$0] }), to: fallbackOut)
+                    if !json { print("wrote \(fallbackOut): Fallback Pack for \(ids.joined(separator: ", "))") }
+                }
+                let m = build.manifest
+                if json { FileHandle.standardOutput.write(manifestData + Data("\n".utf8)); return }
+                print("wrote \(out): \(m.tokens.count) of \(m.candidates) tokens, \(m.packBytes) bytes gzipped "
+                      + "(\(String(format: "%.1f", m.budgetUsed * 100))% of \(m.budgetBytes)), \(m.rawBytes) bytes of JSON"
+                      + (m.deltaBytes.map { "; \($0 >= 0 ? "+" : "")\($0) bytes against the previous pack" } ?? ""))
+            }
         }
 
-        func run() throws {
-            try reportingErrors {
-                var builder = CorePackBuilder()
-                try builder.addDirectory(URL(fileURLWithPath: dir))
-                if builder.ids.isEmpty {
-                    throw SDUIError(.io, "no *.json token files found", input: dir)
-                }
-                let doc = builder.document()
-                let packed = try CorePackBuilder.gzip(doc, level: level)
-                do {
-                    try packed.write(to: URL(fileURLWithPath: out), options: .atomic)
-                } catch {
-                    throw SDUIError(.io, "cannot write pack: \(error.localizedDescription)", input: out)
-                }
-                let report = Report(out: out, tokens: builder.ids.count,
-                                    compressedBytes: packed.count, rawBytes: doc.count)
-                if json { try printJSON(report); return }
-                print("wrote \(out): \(report.tokens) tokens, \(report.compressedBytes) bytes gzipped (\(report.rawBytes) bytes of JSON)")
+        private func write(_ data: Data, to path: String) throws {
+            do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+                throw SDUIError(.io, "cannot write: \(error.localizedDescription)", input: path)
             }
+        }
+
+        /// The best versions of `ids` from a running registry, 50 per request.
+        static func fetch(_ base: String, ids: [String], primitives: PrimitiveMap, bearer: String?) async throws -> [PackCandidate] {
+            guard let url = URL(string: base.hasSuffix("/") ? base : base + "/") else {
+                throw SDUIError(.argument, "not a URL", input: base)
+            }
+            guard !ids.isEmpty else { throw SDUIError(.argument, "--registry-url needs --usage to know which ids to fetch") }
+            let transport = HTTPTokenTransport(baseURL: url, primitives: primitives.headerValue, bearerToken: bearer)
+            var out: [PackCandidate] = []
+            var start = 0
+            while start < ids.count {
+                let chunk = Array(ids[start..<min(start + 50, ids.count)])
+                start += 50
+                switch try await transport.fetch(TokenFetchRequest(ids: chunk)) {
+                case .tokens(let elements, _):
+                    for e in elements {
+                        guard e.first == UInt8(ascii: "{") else {
+                            throw SDUIError(.signature, "the registry signs its tokens; build from its database instead", input: base)
+                        }
+                        let t = try DesignToken(json: e, source: base)
+                        out.append(PackCandidate(id: t.id, version: t.version, json: e))
+                    }
+                case .notModified:
+                    throw SDUIError(.http, "unexpected 304", input: base)
+                }
+            }
+            return out
         }
     }
 }

@@ -3,13 +3,15 @@ import ArgumentParser
 import Foundation
 import SDUI
 import SDUIBench
+import SDUIServer
 
 @main
 struct SDUICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdui",
         abstract: "SDUIKit: Core-Token Packs, design tokens, render trees, themes and benchmarks.",
-        subcommands: [PackCommand.self, TokenCommand.self, RenderCommand.self, ThemeCommand.self, BenchCommand.self]
+        subcommands: [PackCommand.self, TokenCommand.self, RenderCommand.self, ThemeCommand.self,
+                      RegistryCommand.self, ServeCommand.self, DemoCommand.self, BenchCommand.self]
     )
 }
 
@@ -20,6 +22,22 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
         return try body()
     } catch let error as SDUIError {
         printError(error)
+        throw ExitCode(1)
+    } catch let error as RegistryError {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        throw ExitCode(1)
+    }
+}
+
+/// `reportingErrors` for async work.
+func reportingErrors<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let error as SDUIError {
+        printError(error)
+        throw ExitCode(1)
+    } catch let error as RegistryError {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
         throw ExitCode(1)
     }
 }

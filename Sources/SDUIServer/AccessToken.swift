@@ -1,0 +1,72 @@
+// AccessToken.swift - bearer access tokens (JWT) for the registry's API (seed 000 §10).
+import Foundation
+import SDUI
+
+/// Short-lived bearer tokens: a JWT (JWS compact, HS256 or EdDSA, through
+/// ``TokenSigner``/``TokenVerifier``) with `sub`, `iat` and `exp`.  Seed 000
+/// §10 says tokens expire after one hour, so a token that claims a longer
+/// life is refused, as is one without `exp`.
+public struct AccessTokenIssuer: Sendable {
+    public let signer: TokenSigner
+    public static let maxLifetime: TimeInterval = 3600
+
+    public init(signer: TokenSigner) { self.signer = signer }
+
+    /// A token for `subject` valid for `lifetime` seconds (at most one hour).
+    public func issue(subject: String, lifetime: TimeInterval = 3600, now: Date = Date()) throws -> String {
+        guard lifetime > 0, lifetime <= Self.maxLifetime else {
+            throw RegistryError(.invalid, "an access token lives at most \(Int(Self.maxLifetime)) s", subject: subject)
+        }
+        let iat = Int(now.timeIntervalSince1970)
+        let claims: [String: TokenValue] = ["sub": .string(subject), "iat": .int(Int64(iat)),
+                                            "exp": .int(Int64(iat + Int(lifetime)))]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try signer.sign(try encoder.encode(claims))
+    }
+}
+
+/// Checks `Authorization: Bearer <jwt>` headers.
+public struct AccessTokenVerifier: Sendable {
+    public let verifier: TokenVerifier
+    /// Clock skew allowed on `iat`, `nbf` and `exp`, in seconds.
+    public var leeway: TimeInterval = 30
+    public var now: @Sendable () -> Date = { Date() }
+
+    public init(verifier: TokenVerifier) { self.verifier = verifier }
+
+    /// Why a request was refused (the `error_description` of the 401).
+    public struct Failure: Error, Sendable, Equatable {
+        public var reason: String
+    }
+
+    /// The subject of a valid token, or the reason it is not.
+    public func check(authorization: String?) -> Result<String, Failure> {
+        guard let authorization else { return .failure(Failure(reason: "missing bearer token")) }
+        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            return .failure(Failure(reason: "expected Authorization: Bearer <token>"))
+        }
+        let payload: Data
+        do {
+            payload = try verifier.verify(compact: String(parts[1]), source: "Authorization")
+        } catch {
+            return .failure(Failure(reason: "bad token signature"))
+        }
+        guard let claims = try? JSONDecoder().decode([String: TokenValue].self, from: payload) else {
+            return .failure(Failure(reason: "token claims are not a JSON object"))
+        }
+        let t = now().timeIntervalSince1970
+        guard let exp = claims["exp"]?.doubleValue else { return .failure(Failure(reason: "token has no exp")) }
+        guard exp > t - leeway else { return .failure(Failure(reason: "token expired")) }
+        let iat = claims["iat"]?.doubleValue ?? t
+        guard iat <= t + leeway else { return .failure(Failure(reason: "token issued in the future")) }
+        if let nbf = claims["nbf"]?.doubleValue, nbf > t + leeway {
+            return .failure(Failure(reason: "token not valid yet"))
+        }
+        guard exp - iat <= AccessTokenIssuer.maxLifetime, exp - t <= AccessTokenIssuer.maxLifetime + leeway else {
+            return .failure(Failure(reason: "token lives longer than one hour"))
+        }
+        return .success(claims["sub"]?.stringValue ?? "")
+    }
+}

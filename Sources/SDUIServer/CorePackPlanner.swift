@@ -1,0 +1,225 @@
+// CorePackPlanner.swift - builds the Core-Token Pack, its manifest and the Fallback Pack (seed 000 S-5, §8, §11).
+import Foundation
+import SDUI
+
+/// Usage telemetry: how often each token was shown in a period.
+///
+/// File format (`sdui pack build --usage FILE`), either
+/// - JSON: `{"format": "sdui-usage/1", "period": "2026-W46", "counts": {"promo_banner": 18234, …}}`
+///   (`format` and `period` optional), or
+/// - CSV: one `token_id,count` per line; blank lines and lines starting with `#` are skipped.
+///
+/// Counts are non-negative integers; an id may appear once.
+public struct UsageTelemetry: Sendable, Equatable {
+    public var counts: [String: Int]
+    public var period: String?
+
+    public init(counts: [String: Int], period: String? = nil) {
+        self.counts = counts
+        self.period = period
+    }
+
+    /// Reads a telemetry file; errors name the file and the line or key.
+    public init(contentsOf url: URL) throws {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw RegistryError(.notFound, "cannot read usage telemetry: \(error.localizedDescription)", subject: url.path)
+        }
+        try self.init(data: data, source: url.path)
+    }
+
+    public init(data: Data, source: String) throws {
+        let text = String(decoding: data, as: UTF8.self)
+        if text.drop(while: { $0.isWhitespace }).first == "{" {
+            guard let root = try? JSONDecoder().decode([String: TokenValue].self, from: data),
+                  let counts = root["counts"]?.objectValue else {
+                throw RegistryError(.invalid, "expected {\"counts\": {\"token_id\": count, …}}", subject: source)
+            }
+            var out: [String: Int] = [:]
+            for (id, v) in counts {
+                guard let n = v.intValue, n >= 0 else {
+                    throw RegistryError(.invalid, "counts.\(id) must be an integer ≥ 0", subject: source)
+                }
+                out[id] = Int(n)
+            }
+            self.init(counts: out, period: root["period"]?.stringValue)
+            return
+        }
+        var out: [String: Int] = [:]
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let parts = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 2, let n = Int(parts[1].trimmingCharacters(in: .whitespaces)), n >= 0 else {
+                throw RegistryError(.invalid, "line \(i + 1): expected token_id,count", subject: source)
+            }
+            let id = parts[0].trimmingCharacters(in: .whitespaces)
+            guard out[id] == nil else { throw RegistryError(.invalid, "line \(i + 1): \(id) appears twice", subject: source) }
+            out[id] = n
+        }
+        self.init(counts: out)
+    }
+}
+
+/// One token the planner may put in the pack.
+public struct PackCandidate: Sendable, Equatable {
+    public var id: String
+    public var version: Int
+    public var json: Data
+
+    public init(id: String, version: Int, json: Data) {
+        self.id = id
+        self.version = version
+        self.json = json
+    }
+}
+
+/// What a build produced.
+public struct CorePackBuild: Sendable {
+    /// The gzipped pack.
+    public var pack: Data
+    /// The manifest (S-5), as written next to the pack.
+    public var manifest: Manifest
+
+    public struct Manifest: Codable, Sendable, Equatable {
+        public struct Entry: Codable, Sendable, Equatable {
+            public var id: String
+            public var version: Int
+            public var etag: String
+            public var bytes: Int
+            public var usage: Int
+        }
+        public var formatVersion = 1
+        public var budgetBytes: Int
+        public var packBytes: Int
+        /// packBytes / budgetBytes.
+        public var budgetUsed: Double
+        public var rawBytes: Int
+        public var candidates: Int
+        public var tokens: [Entry]
+        public var usagePeriod: String?
+        public var previousPackBytes: Int?
+        public var deltaBytes: Int?
+    }
+}
+
+/// Ranks tokens by usage and keeps the largest top slice that fits the
+/// budget (seed 000 §8):
+///
+/// 1. every candidate is checked (the design-token schema as the C core
+///    checks it, the 32 KB limit, and image URLs when a policy is given);
+///    any failure stops the build with a report naming each token;
+/// 2. candidates are ranked by usage count, highest first, ties by id;
+///    tokens without telemetry come last;
+/// 3. the slice size is found by binary search over gzipped packs (gzip
+///    size does not add up token by token), so the pack written is the
+///    largest top-N whose gzip size is within the budget;
+/// 4. against a previous pack, a size change of more than `maxDeltaBytes`
+///    (either way) fails the build (the CI gate).
+public struct CorePackPlanner: Sendable {
+    public var budgetBytes = 600_000
+    public var maxDeltaBytes = 200_000
+    public var imagePolicy: ImageURLPolicy?
+    public var limits: PackLimits = .default
+
+    public init() {}
+
+    /// Builds the pack from `candidates` ranked by `usage`.
+    public func build(_ candidates: [PackCandidate], usage: UsageTelemetry?, previous: Data? = nil) throws -> CorePackBuild {
+        var problems: [String] = []
+        var checked: [(PackCandidate, DesignToken)] = []
+        for c in candidates {
+            guard c.json.count <= limits.maxTokenBytes else {
+                problems.append("\(c.id)@\(c.version): size: \(c.json.count) bytes; §10 allows \(limits.maxTokenBytes)")
+                continue
+            }
+            do {
+                let t = try DesignToken(json: c.json, source: c.id, limits: limits)
+                if let imagePolicy { try imagePolicy.validate(t) }
+                checked.append((c, t))
+            } catch let e as SDUIError {
+                problems.append("\(c.id)@\(c.version): schema: \(e.message)")
+            }
+        }
+        guard problems.isEmpty else {
+            throw RegistryError(.gate, "\(problems.count) invalid token(s):\n  " + problems.joined(separator: "\n  "))
+        }
+        let counts = usage?.counts ?? [:]
+        let ranked = checked.sorted { a, b in
+            let (ca, cb) = (counts[a.0.id] ?? -1, counts[b.0.id] ?? -1)
+            return ca != cb ? ca > cb : a.0.id < b.0.id
+        }
+        func pack(_ n: Int) throws -> (Data, Int) {
+            var b = CorePackBuilder(limits: limits)
+            for (c, _) in ranked.prefix(n) { _ = try b.add(json: c.json, source: c.id) }
+            return (try b.build(), b.document().count)
+        }
+        var (best, raw) = try pack(0)
+        var count = 0
+        if try pack(ranked.count).0.count <= budgetBytes {
+            (best, raw) = try pack(ranked.count)
+            count = ranked.count
+        } else {
+            var lo = 0, hi = ranked.count   // pack(lo) fits, pack(hi) does not
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2
+                let candidate = try pack(mid)
+                if candidate.0.count <= budgetBytes { lo = mid; (best, raw) = candidate } else { hi = mid }
+            }
+            count = lo
+            if count == 0 { (best, raw) = try pack(0) }
+        }
+        let entries = ranked.prefix(count).map { c, t in
+            CorePackBuild.Manifest.Entry(id: c.id, version: t.version, etag: ETag.of(json: c.json),
+                                         bytes: c.json.count, usage: counts[c.id] ?? 0)
+        }
+        var manifest = CorePackBuild.Manifest(budgetBytes: budgetBytes, packBytes: best.count,
+                                              budgetUsed: Double(best.count) / Double(max(budgetBytes, 1)),
+                                              rawBytes: raw, candidates: candidates.count, tokens: entries,
+                                              usagePeriod: usage?.period)
+        if let previous {
+            manifest.previousPackBytes = previous.count
+            manifest.deltaBytes = best.count - previous.count
+            guard abs(best.count - previous.count) <= maxDeltaBytes else {
+                throw RegistryError(.gate, "the pack is \(best.count) bytes against \(previous.count) before: "
+                                    + "a change of \(best.count - previous.count) bytes, over the \(maxDeltaBytes)-byte gate")
+            }
+        }
+        return CorePackBuild(pack: best, manifest: manifest)
+    }
+
+    /// A Fallback Pack (§11): for each critical screen, its fallback screen
+    /// (or the screen itself when it names none) with `fallbackFor` set,
+    /// plus every token those screens use.
+    public func fallbackPack(critical: [String], screens: [String: StoredScreen],
+                             tokens: (String) -> PackCandidate?) throws -> Data {
+        var builder = CorePackBuilder(limits: limits)
+        var added = Set<String>()
+        var embedded: [TokenValue] = []
+        for id in critical {
+            guard let screen = screens[id] else { throw RegistryError(.notFound, "no screen \"\(id)\"", subject: id) }
+            let shown = screen.fallbackScreenID.flatMap { screens[$0] } ?? screen
+            guard case .object(var doc) = try JSONDecoder().decode(TokenValue.self, from: shown.payload) else {
+                throw RegistryError(.invalid, "screen is not an object", subject: shown.id)
+            }
+            doc["fallbackFor"] = .string(id)
+            doc["fallbackScreenId"] = nil
+            embedded.append(.object(doc))
+            let payload = try ScreenPayload(json: shown.payload, source: shown.id)
+            for item in payload.tokens where added.insert(item.id).inserted {
+                guard let t = tokens(item.id) else {
+                    throw RegistryError(.notFound, "screen \(shown.id) uses \(item.id), which no version serves", subject: item.id)
+                }
+                _ = try builder.add(json: t.json, source: t.id)
+            }
+        }
+        // The pack document with the "screens" member the C core skips.
+        var doc = builder.document()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let screensJSON = try encoder.encode(embedded)
+        guard doc.first == UInt8(ascii: "{") else { throw RegistryError(.invalid, "unexpected pack document") }
+        doc.insert(contentsOf: Data("\"screens\":".utf8) + screensJSON + Data(",".utf8), at: doc.startIndex + 1)
+        return try CorePackBuilder.gzip(doc, level: 12)
+    }
+}

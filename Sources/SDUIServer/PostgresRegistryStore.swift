@@ -1,0 +1,218 @@
+// PostgresRegistryStore.swift - the registry in PostgreSQL, for a fleet of stateless servers.
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The registry in PostgreSQL, through PostgresNIO's pooled client.  The
+/// same tables as the SQLite store; `json` and `payload` are `text`, so the
+/// bytes served are the bytes published.  Publishers serialise on the
+/// sequence row (`SELECT … FOR UPDATE`), so sequence numbers commit in
+/// order and a server that has seen `n` misses nothing newer.
+public final class PostgresRegistryStore: RegistryStore {
+    let client: PostgresClient
+    let runTask: Task<Void, Never>
+    let logger: Logger
+    /// `host:port/database`, for errors.
+    public let name: String
+
+    /// The schema the tables live in (nil: the server's search_path).
+    public let schema: String?
+    /// How long ``migrate()`` waits for the database before it gives up
+    /// (the pool itself keeps retrying a server that is down).
+    public let startupTimeout: Duration
+
+    /// Connects with a URL `postgres://user:password@host:port/database`.
+    /// With `schema` (letters, digits and `_`), the tables live in that
+    /// schema, created by ``migrate()`` when missing.
+    public convenience init(url: String, schema: String? = nil, startupTimeout: Duration = .seconds(10),
+                            logger: Logger = Logger(label: "sdui.registry.postgres")) throws {
+        guard let c = URLComponents(string: url), ["postgres", "postgresql"].contains(c.scheme ?? ""),
+              let host = c.host, let user = c.user else {
+            throw RegistryError(.invalid, "expected postgres://user[:password]@host[:port]/database", subject: url)
+        }
+        let database = c.path.hasPrefix("/") ? String(c.path.dropFirst()) : c.path
+        var config = PostgresClient.Configuration(host: host, port: c.port ?? 5432, username: user,
+                                                  password: c.password, database: database.isEmpty ? nil : database,
+                                                  tls: .disable)
+        if let schema {
+            guard let first = schema.unicodeScalars.first, first == "_" || (first.isASCII && CharacterSet.lowercaseLetters.contains(first)),
+                  schema.unicodeScalars.allSatisfy({ $0.isASCII && ($0 == "_" || CharacterSet.lowercaseLetters.contains($0)
+                                                                     || CharacterSet.decimalDigits.contains($0)) }),
+                  schema.count <= 63 else {
+                throw RegistryError(.invalid, "a schema name is lowercase letters, digits and _", subject: schema)
+            }
+            config.options.additionalStartupParameters = [("search_path", schema)]
+        }
+        self.init(configuration: config, name: "\(host):\(c.port ?? 5432)/\(database)", schema: schema,
+                  startupTimeout: startupTimeout, logger: logger)
+    }
+
+    /// Connects with a PostgresNIO configuration.
+    public init(configuration: PostgresClient.Configuration, name: String, schema: String? = nil,
+                startupTimeout: Duration = .seconds(10), logger: Logger = Logger(label: "sdui.registry.postgres")) {
+        self.startupTimeout = startupTimeout
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        self.name = name
+        self.schema = schema
+        runTask = Task { await client.run() }
+    }
+
+    public func migrate() async throws {
+        try await reachable()
+        try await RegistryError.wrap(name) {
+            try await transaction { c in
+                // Servers starting together must not race on CREATE TABLE.
+                try await c.query("SELECT pg_advisory_xact_lock(72430001)", logger: logger)
+                if let schema {   // checked in init: safe to splice
+                    try await c.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+                }
+                try await c.query("""
+                    CREATE TABLE IF NOT EXISTS design_tokens (
+                      id text NOT NULL, version integer NOT NULL, json text NOT NULL,
+                      primitive_version integer NOT NULL, seq bigint NOT NULL, PRIMARY KEY (id, version))
+                    """, logger: logger)
+                try await c.query("CREATE INDEX IF NOT EXISTS design_tokens_seq ON design_tokens (seq)", logger: logger)
+                try await c.query("""
+                    CREATE TABLE IF NOT EXISTS screens (
+                      id text PRIMARY KEY, payload text NOT NULL, fallback_screen_id text, seq bigint NOT NULL)
+                    """, logger: logger)
+                try await c.query("CREATE TABLE IF NOT EXISTS registry_meta (key text PRIMARY KEY, value bigint NOT NULL)",
+                                  logger: logger)
+                try await c.query("INSERT INTO registry_meta (key, value) VALUES ('seq', 0) ON CONFLICT DO NOTHING",
+                                  logger: logger)
+            }
+        }
+    }
+
+    /// Throws a `.store` error when the database does not answer `SELECT 1`
+    /// within ``startupTimeout``.
+    public func reachable() async throws {
+        let client = client, logger = logger, timeout = startupTimeout
+        let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await client.query("SELECT 1", logger: logger)
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return false
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? false
+        }
+        guard answered else {
+            throw RegistryError(.store, "no answer from PostgreSQL within \(timeout)", subject: name)
+        }
+    }
+
+    /// Runs `body` in a transaction; a ``RegistryError`` it throws comes
+    /// out as itself, not inside PostgresNIO's transaction error.
+    private func transaction<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
+        do {
+            return try await client.withTransaction(logger: logger, body)
+        } catch let e as PostgresTransactionError {
+            if let inner = e.closureError as? RegistryError { throw inner }
+            throw e
+        }
+    }
+
+    /// Locks the sequence row for this transaction and returns its value.
+    private func lockSeq(_ c: PostgresConnection) async throws -> Int64 {
+        let rows = try await c.query("SELECT value FROM registry_meta WHERE key = 'seq' FOR UPDATE", logger: logger)
+        for try await v in rows.decode(Int64.self) { return v }
+        throw RegistryError(.store, "registry_meta has no sequence row; run migrate", subject: name)
+    }
+
+    private func setSeq(_ c: PostgresConnection, _ v: Int64) async throws {
+        try await c.query("UPDATE registry_meta SET value = \(v) WHERE key = 'seq'", logger: logger)
+    }
+
+    @discardableResult
+    public func publish(_ tokens: [StoredToken]) async throws -> Int {
+        try await RegistryError.wrap(name) {
+            try await transaction { c in
+                var seq = try await lockSeq(c)
+                var added = 0
+                for t in tokens {
+                    let text = String(decoding: t.json, as: UTF8.self)
+                    let rows = try await c.query(
+                        "SELECT json FROM design_tokens WHERE id = \(t.id) AND version = \(t.version)", logger: logger)
+                    var existing: String?
+                    for try await j in rows.decode(String.self) { existing = j }
+                    if let existing {
+                        guard existing == text else {
+                            throw RegistryError(.conflict, "version \(t.version) is already published with other content; "
+                                                + "publish a higher version", subject: t.id)
+                        }
+                        continue
+                    }
+                    seq += 1
+                    try await c.query("""
+                        INSERT INTO design_tokens (id, version, json, primitive_version, seq)
+                        VALUES (\(t.id), \(t.version), \(text), \(t.primitiveVersion), \(seq))
+                        """, logger: logger)
+                    added += 1
+                }
+                try await setSeq(c, seq)
+                return added
+            }
+        }
+    }
+
+    public func putScreens(_ screens: [StoredScreen]) async throws {
+        try await RegistryError.wrap(name) {
+            try await transaction { c in
+                var seq = try await lockSeq(c)
+                for s in screens {
+                    seq += 1
+                    let payload = String(decoding: s.payload, as: UTF8.self)
+                    try await c.query("""
+                        INSERT INTO screens (id, payload, fallback_screen_id, seq)
+                        VALUES (\(s.id), \(payload), \(s.fallbackScreenID), \(seq))
+                        ON CONFLICT (id) DO UPDATE SET payload = EXCLUDED.payload,
+                          fallback_screen_id = EXCLUDED.fallback_screen_id, seq = EXCLUDED.seq
+                        """, logger: logger)
+                }
+                try await setSeq(c, seq)
+            }
+        }
+    }
+
+    public func generation() async throws -> Int64 {
+        try await RegistryError.wrap(name) {
+            let rows = try await client.query("SELECT value FROM registry_meta WHERE key = 'seq'", logger: logger)
+            for try await v in rows.decode(Int64.self) { return v }
+            return 0
+        }
+    }
+
+    public func changes(after seq: Int64) async throws -> (tokens: [StoredToken], screens: [StoredScreen]) {
+        try await RegistryError.wrap(name) {
+            try await transaction { c in
+                try await c.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: logger)
+                var tokens: [StoredToken] = []
+                let t = try await c.query("""
+                    SELECT id, version, json, primitive_version, seq FROM design_tokens WHERE seq > \(seq) ORDER BY seq
+                    """, logger: logger)
+                for try await (id, version, json, pv, s) in t.decode((String, Int, String, Int, Int64).self) {
+                    tokens.append(StoredToken(id: id, version: version, json: Data(json.utf8), primitiveVersion: pv, seq: s))
+                }
+                var screens: [StoredScreen] = []
+                let r = try await c.query("""
+                    SELECT id, payload, fallback_screen_id, seq FROM screens WHERE seq > \(seq) ORDER BY seq
+                    """, logger: logger)
+                for try await (id, payload, fb, s) in r.decode((String, String, String?, Int64).self) {
+                    screens.append(StoredScreen(id: id, payload: Data(payload.utf8), fallbackScreenID: fb, seq: s))
+                }
+                return (tokens, screens)
+            }
+        }
+    }
+
+    public func close() async throws {
+        runTask.cancel()
+        await runTask.value
+    }
+}

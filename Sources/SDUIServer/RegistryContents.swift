@@ -1,0 +1,35 @@
+// RegistryContents.swift - the whole registry read at once, for tools (list, pack build).
+import Foundation
+import Logging
+import SDUI
+
+/// Every token version and screen in a store, parsed, as tools need them:
+/// `sdui registry list` and the pack builder.
+public struct RegistryContents: Sendable {
+    let snapshot: RegistrySnapshot
+
+    /// Reads everything from `store`.
+    public static func load(_ store: any RegistryStore, logger: Logger = Logger(label: "sdui.registry")) async throws -> RegistryContents {
+        let changes = try await store.changes(after: 0)
+        let generation = try await store.generation()
+        return RegistryContents(snapshot: RegistrySnapshot().applying(changes, generation: generation,
+                                                                       signer: nil, logger: logger))
+    }
+
+    /// Token ids, sorted.
+    public var ids: [String] { snapshot.tokens.keys.sorted() }
+
+    /// The versions of `id`, highest first.
+    public func versions(of id: String) -> [StoredToken] { snapshot.tokens[id]?.map(\.stored) ?? [] }
+
+    /// The highest version of `id` a client with `primitives` can draw.
+    public func best(_ id: String, for primitives: PrimitiveMap) -> StoredToken? {
+        snapshot.best(id, for: primitives)?.stored
+    }
+
+    /// Screens by id.
+    public var screens: [String: StoredScreen] { snapshot.screens.mapValues(\.stored) }
+
+    /// The registry's sequence number when it was read.
+    public var generation: Int64 { snapshot.generation }
+}

@@ -1,0 +1,169 @@
+// RegistryImport.swift - reads tokens and screens from files and checks them before they are published.
+import Foundation
+import SDUI
+
+/// Loads what `sdui registry import` publishes and refuses anything that
+/// breaks a rule, naming the token (or screen), its file and the rule:
+///
+/// - `id`: ids follow ``RegistryID``;
+/// - `size` (seed 000 §10): token JSON of at most 32 KB;
+/// - `schema`: the design-token schema (schemas/design-token.json, checked
+///   by the C core) and, for screens, schemas/screen-payload.json;
+/// - `image-url` (§10): every image URL is HTTPS on the configured CDN hosts;
+/// - `duplicate`: an (id, version) given twice in one import.
+///
+/// Sources: a folder with `tokens/` and `screens/` (like Examples/), a
+/// folder of token files, or a Core-Token Pack (`.gz`).  A screen file may
+/// carry `"fallbackScreenId"`, the screen the 409 answer names.
+public struct RegistryImporter: Sendable {
+    public var imagePolicy: ImageURLPolicy
+    public var limits: PackLimits
+
+    public init(imagePolicy: ImageURLPolicy, limits: PackLimits = .default) {
+        self.imagePolicy = imagePolicy
+        self.limits = limits
+    }
+
+    /// What a source holds, checked.
+    public struct Batch: Sendable {
+        public var tokens: [StoredToken] = []
+        public var screens: [StoredScreen] = []
+    }
+
+    /// One broken rule.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        public var subject: String
+        public var file: String
+        public var rule: String
+        public var detail: String
+        public var description: String { "\(subject) (\(file)): \(rule): \(detail)" }
+    }
+
+    /// Reads and checks `url`; throws an `.invalid` error listing every problem.
+    public func load(_ url: URL) throws -> Batch {
+        var batch = Batch()
+        var problems: [Problem] = []
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else {
+            throw RegistryError(.notFound, "no such file or folder", subject: url.path)
+        }
+        if !isDir.boolValue {
+            let pack = try CorePack(contentsOf: url, limits: limits)
+            for id in pack.ids {
+                do {
+                    guard let t = try pack.token(id) else { continue }
+                    check(t.json, file: url.lastPathComponent, into: &batch, &problems)
+                } catch let e as SDUIError {
+                    problems.append(Problem(subject: id, file: url.lastPathComponent, rule: "schema", detail: e.message))
+                }
+            }
+        } else {
+            let tokensDir = url.appendingPathComponent("tokens")
+            let screensDir = url.appendingPathComponent("screens")
+            let hasLayout = FileManager.default.fileExists(atPath: tokensDir.path)
+            for file in try Self.jsonFiles(hasLayout ? tokensDir : url) {
+                check(try Self.read(file), file: file.lastPathComponent, into: &batch, &problems)
+            }
+            if hasLayout, FileManager.default.fileExists(atPath: screensDir.path) {
+                for file in try Self.jsonFiles(screensDir) {
+                    checkScreen(try Self.read(file), file: file.lastPathComponent, into: &batch, &problems)
+                }
+            }
+        }
+        var seen = Set<String>()
+        for t in batch.tokens where !seen.insert("\(t.id)@\(t.version)").inserted {
+            problems.append(Problem(subject: t.id, file: url.lastPathComponent, rule: "duplicate",
+                                    detail: "version \(t.version) appears twice"))
+        }
+        guard problems.isEmpty else {
+            throw RegistryError(.invalid, "\(problems.count) problem(s):\n  "
+                                + problems.map(\.description).joined(separator: "\n  "), subject: url.path)
+        }
+        return batch
+    }
+
+    /// Checks one token's JSON and adds it when it passes.
+    func check(_ json: Data, file: String, into batch: inout Batch, _ problems: inout [Problem]) {
+        let fallbackID = Self.peekID(json) ?? file
+        guard json.count <= limits.maxTokenBytes else {
+            problems.append(Problem(subject: fallbackID, file: file, rule: "size",
+                                    detail: "\(json.count) bytes; §10 allows \(limits.maxTokenBytes)"))
+            return
+        }
+        let token: DesignToken
+        do {
+            token = try DesignToken(json: json, source: file, limits: limits)
+        } catch let e as SDUIError {
+            problems.append(Problem(subject: fallbackID, file: file, rule: "schema", detail: e.description))
+            return
+        } catch {
+            problems.append(Problem(subject: fallbackID, file: file, rule: "schema", detail: "\(error)"))
+            return
+        }
+        guard RegistryID.isValid(token.id) else {
+            problems.append(Problem(subject: token.id, file: file, rule: "id",
+                                    detail: "ids are 1–128 of A–Z a–z 0–9 _ - . : (no leading '.', no '..')"))
+            return
+        }
+        let bad = imagePolicy.violations(in: token)
+        guard bad.isEmpty else {
+            problems.append(Problem(subject: token.id, file: file, rule: "image-url",
+                                    detail: bad.map(\.description).joined(separator: "; ")
+                                        + " (HTTPS on \(imagePolicy.allowedHosts.joined(separator: ", ")) only)"))
+            return
+        }
+        batch.tokens.append(StoredToken(id: token.id, version: token.version, json: json,
+                                        primitiveVersion: token.primitiveVersion))
+    }
+
+    /// Checks one screen file and adds it when it passes.
+    func checkScreen(_ json: Data, file: String, into batch: inout Batch, _ problems: inout [Problem]) {
+        do {
+            let payload = try ScreenPayload(json: json, source: file)
+            for id in [payload.id] + payload.tokens.map(\.id) where !RegistryID.isValid(id) {
+                problems.append(Problem(subject: payload.id, file: file, rule: "id", detail: "\"\(id)\" is not a valid id"))
+                return
+            }
+            let extra = try? JSONDecoder().decode([String: TokenValue].self, from: json)
+            var fallback: String?
+            if let f = extra?["fallbackScreenId"] {
+                guard let s = f.stringValue, RegistryID.isValid(s) else {
+                    problems.append(Problem(subject: payload.id, file: file, rule: "schema",
+                                            detail: "fallbackScreenId must be a screen id"))
+                    return
+                }
+                fallback = s
+            }
+            batch.screens.append(StoredScreen(id: payload.id, payload: json, fallbackScreenID: fallback))
+        } catch let e as SDUIError {
+            problems.append(Problem(subject: file, file: file, rule: "schema", detail: e.message))
+        } catch {
+            problems.append(Problem(subject: file, file: file, rule: "schema", detail: "\(error)"))
+        }
+    }
+
+    /// Checks `url` and publishes it: tokens first, then screens.
+    /// Returns how many token versions were new, and the screens written.
+    public func importInto(_ store: any RegistryStore, from url: URL) async throws -> (added: Int, skipped: Int, screens: Int) {
+        let batch = try load(url)
+        let added = try await store.publish(batch.tokens)
+        if !batch.screens.isEmpty { try await store.putScreens(batch.screens) }
+        return (added, batch.tokens.count - added, batch.screens.count)
+    }
+
+    static func jsonFiles(_ dir: URL) throws -> [URL] {
+        try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    static func read(_ url: URL) throws -> Data {
+        do { return try Data(contentsOf: url) } catch {
+            throw RegistryError(.notFound, "cannot read: \(error.localizedDescription)", subject: url.path)
+        }
+    }
+
+    /// The `"id"` of a JSON object, when it has a string one (for messages).
+    static func peekID(_ json: Data) -> String? {
+        (try? JSONDecoder().decode([String: TokenValue].self, from: json))?["id"]?.stringValue
+    }
+}

@@ -1,0 +1,369 @@
+// RegistryServer.swift - the registry's HTTP API on Hummingbird 2 (seed 000 §4.2, §5).
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import Prometheus
+import SDUI
+
+/// How a registry server runs.
+public struct RegistryServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    /// 0 picks a free port (see ``RunningRegistry/port``).
+    public var port = 8080
+    /// Signs every served token (HS256 JWS per §10, or EdDSA); nil serves plain JSON.
+    public var signer: TokenSigner?
+    /// Bearer-token auth on `/screens` and `/design-tokens`; nil turns it off.
+    public var access: AccessTokenVerifier?
+    /// `Cache-Control: max-age` of 200 and 304 answers (S-4).
+    public var maxAge = 86_400
+    /// How often the server asks the store whether anything was published.
+    public var refreshInterval: Duration = .seconds(1)
+    /// Idle connections are closed after this long.
+    public var idleTimeout: Duration = .seconds(60)
+    /// Requests whose header fields add up to more are refused with 431.
+    public var maxHeaderBytes = 16 * 1024
+    /// The API takes no request bodies; anything above this is refused with 413.
+    public var maxBodyBytes = 0
+    /// Most ids in one `/design-tokens` request (S-3).
+    public var maxIDs = 50
+
+    public init() {}
+}
+
+/// The registry server: `GET /screens/{id}`, `GET /design-tokens?ids=…`,
+/// `GET /metrics` and `GET /health`.
+///
+/// - `X-Primitives` is required on both API routes (400 when missing or
+///   malformed).  For every token the server picks the highest version
+///   whose whole tree the client supports (S-2).  A screen with a token
+///   that has no such version is a 409 naming `Incompatible-Primitives` and
+///   the screen's fallback id.  Answers carry `Vary: X-Primitives`.
+/// - `/design-tokens` takes 1 to 50 distinct ids of the registry's id
+///   grammar (``RegistryID``); otherwise 400.  Ids with no compatible
+///   version, or unknown, are left out of the array and listed in
+///   `X-SDUI-Missing`; when none is left the answer is 404.
+/// - `ETag` is the quoted SHA-256 of the token JSON; a batch gets
+///   ``ETag/batch(_:)`` over its members in request order; a screen the
+///   SHA-256 of its payload.  `If-None-Match` (strong, weak, lists, `*`)
+///   or the `v` parameter answers 304 with the same ETag, Cache-Control and
+///   Vary.  Successes carry `Cache-Control: max-age=86400`, errors
+///   `no-store` and a JSON body `{"error", "message"}`.
+/// - Publishes reach every server within ``RegistryServerConfiguration/refreshInterval``:
+///   each keeps a snapshot and applies the store's newer rows.
+public final class RegistryServer: Sendable {
+    let store: any RegistryStore
+    let configuration: RegistryServerConfiguration
+    public let metrics: PrometheusCollectorRegistry
+    let logger: Logger
+    let state: NIOLockedValueBox<State>
+    /// Parsed X-Primitives values, so a header is parsed once.
+    let headerCache = NIOLockedValueBox<[String: PrimitiveMap]>([:])
+    /// Finished `/design-tokens` answers by generation, header and ids.
+    let answerCache = NIOLockedValueBox<[String: TokenAnswer]>([:])
+
+    struct State {
+        var snapshot = RegistrySnapshot()
+        var checked = ContinuousClock.now
+        var refreshing = false
+    }
+
+    /// A computed `/design-tokens` answer.
+    struct TokenAnswer: Sendable {
+        var etag: String?
+        var body: ByteBuffer
+        var missing: [String]
+    }
+
+    public init(store: any RegistryStore, configuration: RegistryServerConfiguration = .init(),
+                metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+                logger: Logger = Logger(label: "sdui.server")) {
+        self.store = store
+        self.configuration = configuration
+        self.metrics = metrics
+        self.logger = logger
+        self.state = NIOLockedValueBox(State())
+    }
+
+    // MARK: snapshot
+
+    /// Brings the snapshot up to the store's latest state now.
+    public func refresh() async throws {
+        let current = state.withLockedValue { $0.snapshot }
+        let generation = try await store.generation()
+        guard generation != current.generation else {
+            state.withLockedValue { $0.checked = .now }
+            return
+        }
+        let changes = try await store.changes(after: current.generation)
+        let newest = max(generation, (changes.tokens.map(\.seq) + changes.screens.map(\.seq)).max() ?? 0)
+        let next = current.applying(changes, generation: newest, signer: configuration.signer, logger: logger)
+        state.withLockedValue {
+            if $0.snapshot.generation < next.generation { $0.snapshot = next }
+            $0.checked = .now
+        }
+        metrics.makeGauge(name: "sdui_registry_generation").set(Double(next.generation))
+        metrics.makeGauge(name: "sdui_registry_token_ids").set(Double(next.tokens.count))
+    }
+
+    /// The snapshot to answer from; starts a refresh when it is due.
+    func snapshot() async -> RegistrySnapshot {
+        let (snap, due) = state.withLockedValue { s -> (RegistrySnapshot, Bool) in
+            let due = !s.refreshing && ContinuousClock.now - s.checked >= configuration.refreshInterval
+            if due { s.refreshing = true }
+            return (s.snapshot, due)
+        }
+        guard due else { return snap }
+        do {
+            try await refresh()
+        } catch {
+            logger.error("registry refresh failed; serving the last snapshot", metadata: ["error": "\(error)"])
+            state.withLockedValue { $0.checked = .now }
+        }
+        return state.withLockedValue { s in
+            s.refreshing = false
+            return s.snapshot
+        }
+    }
+
+    // MARK: routes
+
+    /// The router: limits and metrics on everything, auth on the API.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: RequestMetricsMiddleware(registry: metrics))
+        router.add(middleware: RequestLimitsMiddleware(maxHeaderBytes: configuration.maxHeaderBytes,
+                                                       maxBodyBytes: configuration.maxBodyBytes))
+        router.get("health") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
+        router.get("metrics") { [metrics] _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
+        }
+        let api = router.group()
+        if let access = configuration.access { api.add(middleware: BearerAuthMiddleware(verifier: access)) }
+        api.get("screens/:id") { [self] request, context in
+            await screen(request, id: context.parameters.get("id") ?? "")
+        }
+        api.get("design-tokens") { [self] request, _ in await designTokens(request) }
+        return router
+    }
+
+    static let primitivesField = HTTPField.Name("X-Primitives")!
+    static let missingField = HTTPField.Name("X-SDUI-Missing")!
+
+    /// A JSON error answer: `{"error": code, "message": …}`, never cached.
+    static func error(_ status: HTTPResponse.Status, _ code: String, _ message: String,
+                      extra: [String: TokenValue] = [:], vary: Bool = false) -> Response {
+        var body: [String: TokenValue] = ["error": .string(code), "message": .string(message)]
+        body.merge(extra) { _, new in new }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(body)) ?? Data("{}".utf8)
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        if vary { headers[.vary] = "X-Primitives" }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The client's primitives, or the 400 to send.
+    func primitives(_ request: Request) -> Result<PrimitiveMap, RegistryError> {
+        guard let header = request.headers[Self.primitivesField] else {
+            return .failure(RegistryError(.invalid, "the X-Primitives header is required (e.g. Column@3,Text@4)"))
+        }
+        if let hit = headerCache.withLockedValue({ $0[header] }) { return .success(hit) }
+        do {
+            let map = try PrimitiveMap(parsing: header)
+            headerCache.withLockedValue { cache in
+                if cache.count >= 256 { cache.removeAll(keepingCapacity: true) }
+                cache[header] = map
+            }
+            return .success(map)
+        } catch let e as SDUIError {
+            return .failure(RegistryError(.invalid, e.description))
+        } catch {
+            return .failure(RegistryError(.invalid, "\(error)"))
+        }
+    }
+
+    /// Headers of a 200 or 304: ETag, Cache-Control, Vary.
+    func cacheHeaders(etag: String?) -> HTTPFields {
+        var h: HTTPFields = [.cacheControl: "max-age=\(configuration.maxAge)", .vary: "X-Primitives"]
+        if let etag { h[.eTag] = etag }
+        return h
+    }
+
+    /// Whether the request's `If-None-Match` (or `v`) names `etag`.
+    func notModified(_ request: Request, etag: String) -> Bool {
+        if let inm = request.headers[.ifNoneMatch] { return EntityTagMatch.matches(inm, current: etag) }
+        if let v = request.uri.queryParameters.get("v") { return EntityTagMatch.matches(v, current: etag) }
+        return false
+    }
+
+    /// `GET /screens/{id}`.
+    func screen(_ request: Request, id: String) async -> Response {
+        guard RegistryID.isValid(id) else {
+            return Self.error(.badRequest, "bad-id", "\"\(id)\" is not a screen id (1–128 of A–Z a–z 0–9 _ - . :)")
+        }
+        let map: PrimitiveMap
+        switch primitives(request) {
+        case .success(let m): map = m
+        case .failure(let e): return Self.error(.badRequest, "bad-primitives", e.message)
+        }
+        let snap = await snapshot()
+        guard let screen = snap.screens[id] else {
+            return Self.error(.notFound, "not-found", "no screen \"\(id)\"")
+        }
+        let incompatible = screen.tokenIDs.filter { tid in
+            guard let versions = snap.tokens[tid], !versions.isEmpty else { return false }
+            return !versions.contains { $0.isSupported(by: map) }
+        }
+        if !incompatible.isEmpty {
+            var extra: [String: TokenValue] = ["tokens": .array(incompatible.map { .string($0) })]
+            extra["fallbackScreenId"] = screen.stored.fallbackScreenID.map { .string($0) } ?? .null
+            return Self.error(.conflict, "Incompatible-Primitives",
+                              "no version of \(incompatible.joined(separator: ", ")) fits \(map.headerValue)",
+                              extra: extra, vary: true)
+        }
+        var headers = cacheHeaders(etag: screen.etag)
+        if notModified(request, etag: screen.etag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: screen.stored.payload)))
+    }
+
+    /// The ids of a `/design-tokens` request, or the 400 message.
+    func ids(_ request: Request) -> Result<(raw: String, ids: [String]), RegistryError> {
+        guard let raw = request.uri.queryParameters.get("ids"), !raw.isEmpty else {
+            return .failure(RegistryError(.invalid, "ids is required: /design-tokens?ids=a,b"))
+        }
+        let ids = raw.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard ids.count <= configuration.maxIDs else {
+            return .failure(RegistryError(.invalid, "\(ids.count) ids; at most \(configuration.maxIDs) per request"))
+        }
+        var seen = Set<String>()
+        for id in ids {
+            guard RegistryID.isValid(id) else {
+                return .failure(RegistryError(.invalid, "\"\(id)\" is not a token id (1–128 of A–Z a–z 0–9 _ - . :)",
+                                              subject: id))
+            }
+            guard seen.insert(id).inserted else {
+                return .failure(RegistryError(.invalid, "\"\(id)\" is asked for twice", subject: id))
+            }
+        }
+        return .success((raw, ids))
+    }
+
+    /// `GET /design-tokens?ids=…&v=…`.
+    func designTokens(_ request: Request) async -> Response {
+        let asked: (raw: String, ids: [String])
+        switch ids(request) {
+        case .success(let a): asked = a
+        case .failure(let e): return Self.error(.badRequest, "bad-ids", e.message)
+        }
+        let map: PrimitiveMap
+        switch primitives(request) {
+        case .success(let m): map = m
+        case .failure(let e): return Self.error(.badRequest, "bad-primitives", e.message)
+        }
+        let snap = await snapshot()
+        let key = "\(snap.generation)\u{0}\(map.headerValue)\u{0}\(asked.raw)"
+        let answer = answerCache.withLockedValue { $0[key] } ?? {
+            let a = Self.answer(asked.ids, snap, map)
+            answerCache.withLockedValue { cache in
+                if cache.count >= 4096 { cache.removeAll(keepingCapacity: true) }
+                cache[key] = a
+            }
+            return a
+        }()
+        guard let etag = answer.etag else {
+            return Self.error(.notFound, "not-found", "no version of \(answer.missing.joined(separator: ", ")) fits "
+                              + map.headerValue, extra: ["ids": .array(answer.missing.map { .string($0) })], vary: true)
+        }
+        var headers = cacheHeaders(etag: etag)
+        if !answer.missing.isEmpty { headers[Self.missingField] = answer.missing.joined(separator: ",") }
+        if notModified(request, etag: etag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: answer.body))
+    }
+
+    /// Builds the array of the best versions, its batch ETag and the misses.
+    static func answer(_ ids: [String], _ snap: RegistrySnapshot, _ map: PrimitiveMap) -> TokenAnswer {
+        var served: [ServedToken] = []
+        var missing: [String] = []
+        for id in ids {
+            if let best = snap.best(id, for: map) { served.append(best) } else { missing.append(id) }
+        }
+        var body = ByteBuffer()
+        body.reserveCapacity(served.reduce(2) { $0 + $1.element.count + 1 })
+        body.writeInteger(UInt8(ascii: "["))
+        for (i, t) in served.enumerated() {
+            if i > 0 { body.writeInteger(UInt8(ascii: ",")) }
+            body.writeBytes(t.element)
+        }
+        body.writeInteger(UInt8(ascii: "]"))
+        return TokenAnswer(etag: served.isEmpty ? nil : ETag.batch(served.map(\.etag)), body: body, missing: missing)
+    }
+
+    // MARK: running
+
+    /// Migrates the store, loads the snapshot and serves until cancelled.
+    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await store.migrate()
+        try await refresh()
+        let app = Application(
+            router: makeRouter(),
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
+                                                                         + configuration.idleTimeout.components.attoseconds / 1_000_000_000))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                 serverName: "sdui-registry"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+        try await app.runService(gracefulShutdownSignals: [])
+    }
+
+    /// Starts serving in a task; returns once the port is bound.
+    public func start() async throws -> RunningRegistry {
+        let ports = AsyncStream<Int>.makeStream()
+        let task = Task {
+            do {
+                try await run { port in
+                    ports.continuation.yield(port)
+                    ports.continuation.finish()
+                }
+            } catch {
+                ports.continuation.finish()
+                throw error
+            }
+        }
+        var port: Int?
+        for await p in ports.stream { port = p }
+        guard let port else {
+            let error = await task.result
+            if case .failure(let e) = error { throw e }
+            throw RegistryError(.store, "the server stopped before it was listening")
+        }
+        return RunningRegistry(server: self, task: task, host: configuration.host, port: port)
+    }
+}
+
+/// A registry server running in a task.
+public final class RunningRegistry: Sendable {
+    public let server: RegistryServer
+    let task: Task<Void, Error>
+    public let port: Int
+    /// `http://host:port/`.
+    public let baseURL: URL
+
+    init(server: RegistryServer, task: Task<Void, Error>, host: String, port: Int) {
+        self.server = server
+        self.task = task
+        self.port = port
+        baseURL = URL(string: "http://\(host):\(port)/")!
+    }
+
+    /// Stops serving and waits for the server to finish.
+    public func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+}

@@ -1,0 +1,99 @@
+// RegistrySnapshot.swift - the registry in memory, ready to answer requests.
+import Foundation
+import Logging
+import SDUI
+
+/// One stored version, parsed once: what its tree needs and its bytes.
+struct ServedToken: Sendable {
+    let stored: StoredToken
+    /// The highest version of each primitive anywhere in the tree.
+    let requirements: [(primitive: String, version: Int)]
+    /// Quoted SHA-256 of the token JSON (S-4).
+    let etag: String
+    /// The array element served: the JSON, or a quoted compact JWS.
+    let element: [UInt8]
+
+    /// Whether a client with `map` can draw every node of this version.
+    func isSupported(by map: PrimitiveMap) -> Bool {
+        requirements.allSatisfy { map.supports($0.primitive, version: $0.version) }
+    }
+}
+
+/// A screen with the ids it uses and its ETag.
+struct ServedScreen: Sendable {
+    let stored: StoredScreen
+    let tokenIDs: [String]
+    let etag: String
+}
+
+/// An immutable view of the registry at one sequence number.  Servers
+/// answer from a snapshot and replace it with ``applying(_:generation:signer:logger:)``
+/// when the store has moved on.  Rows that do not parse (written to the
+/// database by something else) are logged and left out, never served.
+final class RegistrySnapshot: Sendable {
+    let generation: Int64
+    /// Versions of each id, highest first.
+    let tokens: [String: [ServedToken]]
+    let screens: [String: ServedScreen]
+
+    init(generation: Int64 = 0, tokens: [String: [ServedToken]] = [:], screens: [String: ServedScreen] = [:]) {
+        self.generation = generation
+        self.tokens = tokens
+        self.screens = screens
+    }
+
+    /// This snapshot with `changes` added.
+    func applying(_ changes: (tokens: [StoredToken], screens: [StoredScreen]), generation: Int64,
+                  signer: TokenSigner?, logger: Logger) -> RegistrySnapshot {
+        var tokens = self.tokens
+        var touched = Set<String>()
+        for row in changes.tokens {
+            do {
+                tokens[row.id, default: []].append(try Self.serve(row, signer: signer))
+                touched.insert(row.id)
+            } catch {
+                logger.error("skipping a stored token that does not parse",
+                             metadata: ["id": "\(row.id)", "version": "\(row.version)", "error": "\(error)"])
+            }
+        }
+        for id in touched { tokens[id]!.sort { $0.stored.version > $1.stored.version } }
+        var screens = self.screens
+        for row in changes.screens {
+            do {
+                let payload = try ScreenPayload(json: row.payload, source: "screen \(row.id)")
+                var seen = Set<String>()
+                screens[row.id] = ServedScreen(stored: row, tokenIDs: payload.tokens.map(\.id).filter { seen.insert($0).inserted },
+                                               etag: ETag.of(json: row.payload))
+            } catch {
+                logger.error("skipping a stored screen that does not parse", metadata: ["id": "\(row.id)", "error": "\(error)"])
+            }
+        }
+        return RegistrySnapshot(generation: generation, tokens: tokens, screens: screens)
+    }
+
+    /// Parses a row and prepares what is served for it.
+    static func serve(_ row: StoredToken, signer: TokenSigner?) throws -> ServedToken {
+        let token = try DesignToken(json: row.json, source: "\(row.id)@\(row.version)")
+        guard token.id == row.id, token.version == row.version else {
+            throw RegistryError(.invalid, "row (\(row.id), \(row.version)) holds \(token.id)@\(token.version)")
+        }
+        var needs: [String: Int] = [token.primitive: token.primitiveVersion]
+        func walk(_ props: TokenValue) {
+            for child in props["children"]?.arrayValue ?? [] {
+                guard let p = child["primitive"]?.stringValue else { continue }
+                needs[p] = max(needs[p] ?? 0, Int(child["primitiveVersion"]?.intValue ?? 1))
+                if let sub = child["props"] { walk(sub) }
+            }
+        }
+        walk(token.props)
+        let element: [UInt8]
+        if let signer { element = Array("\"\(try signer.sign(row.json))\"".utf8) } else { element = Array(row.json) }
+        return ServedToken(stored: row, requirements: needs.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                           etag: ETag.of(json: row.json), element: element)
+    }
+
+    /// The highest version of `id` whose whole tree `map` supports (S-2).
+    func best(_ id: String, for map: PrimitiveMap) -> ServedToken? {
+        tokens[id]?.first { $0.isSupported(by: map) }
+    }
+}

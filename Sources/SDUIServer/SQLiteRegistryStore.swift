@@ -1,0 +1,172 @@
+// SQLiteRegistryStore.swift - the registry in one embedded SQLite file (the default).
+import Foundation
+import Logging
+import SQLiteNIO
+
+/// The registry in an SQLite file, through SQLiteNIO.  WAL mode, so
+/// `sdui registry import` can publish while `sdui serve` reads; writes take
+/// `BEGIN IMMEDIATE`, so writers are serialised across processes and the
+/// sequence stays in commit order.
+///
+/// An actor with one connection.  Actors are reentrant at every `await`,
+/// so operations also take a FIFO turn (``exclusive(_:)``): one
+/// transaction at a time on the connection.
+public actor SQLiteRegistryStore: RegistryStore {
+    let connection: SQLiteConnection
+    public nonisolated let path: String
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Runs `body` when no other operation is running on the connection.
+    private func exclusive<T>(_ body: () async throws -> T) async throws -> T {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        busy = true
+        defer {
+            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        }
+        return try await body()
+    }
+
+    /// Opens (creating when missing) the registry file at `path`.
+    public init(path: String, logger: Logger = Logger(label: "sdui.registry.sqlite")) async throws {
+        self.path = path
+        connection = try await RegistryError.wrap(path) {
+            try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        }
+        _ = try await RegistryError.wrap(path) {
+            try await connection.query("PRAGMA journal_mode=WAL")
+            try await connection.query("PRAGMA busy_timeout=10000")
+        }
+    }
+
+    public func migrate() async throws {
+        try await exclusive { try await RegistryError.wrap(path) {
+            for sql in [
+                """
+                CREATE TABLE IF NOT EXISTS design_tokens (
+                  id TEXT NOT NULL, version INTEGER NOT NULL, json TEXT NOT NULL,
+                  primitive_version INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (id, version))
+                """,
+                "CREATE INDEX IF NOT EXISTS design_tokens_seq ON design_tokens (seq)",
+                """
+                CREATE TABLE IF NOT EXISTS screens (
+                  id TEXT PRIMARY KEY, payload TEXT NOT NULL, fallback_screen_id TEXT, seq INTEGER NOT NULL)
+                """,
+                "CREATE TABLE IF NOT EXISTS registry_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+                "INSERT OR IGNORE INTO registry_meta (key, value) VALUES ('seq', 0)",
+            ] {
+                _ = try await connection.query(sql)
+            }
+        } }
+    }
+
+    /// Runs `body` in a write transaction; rolls back when it throws.
+    private func write<T>(_ body: () async throws -> T) async throws -> T {
+        try await exclusive { try await RegistryError.wrap(path) {
+            _ = try await connection.query("BEGIN IMMEDIATE")
+            do {
+                let result = try await body()
+                _ = try await connection.query("COMMIT")
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK")
+                throw error
+            }
+        } }
+    }
+
+    /// The next sequence number (inside a write transaction).
+    private func nextSeq() async throws -> Int64 {
+        let rows = try await connection.query(
+            "UPDATE registry_meta SET value = value + 1 WHERE key = 'seq' RETURNING value")
+        guard let v = rows.first?.column("value")?.integer else {
+            throw RegistryError(.store, "registry_meta has no sequence row; run migrate", subject: path)
+        }
+        return Int64(v)
+    }
+
+    @discardableResult
+    public func publish(_ tokens: [StoredToken]) async throws -> Int {
+        try await write {
+            var added = 0
+            for t in tokens {
+                let existing = try await connection.query(
+                    "SELECT json FROM design_tokens WHERE id = ?1 AND version = ?2",
+                    [.text(t.id), .integer(t.version)])
+                if let json = existing.first?.column("json")?.string {
+                    guard json == String(decoding: t.json, as: UTF8.self) else {
+                        throw RegistryError(.conflict, "version \(t.version) is already published with other content; "
+                                            + "publish a higher version", subject: t.id)
+                    }
+                    continue
+                }
+                let seq = try await nextSeq()
+                _ = try await connection.query(
+                    "INSERT INTO design_tokens (id, version, json, primitive_version, seq) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    [.text(t.id), .integer(t.version), .text(String(decoding: t.json, as: UTF8.self)),
+                     .integer(t.primitiveVersion), .integer(Int(seq))])
+                added += 1
+            }
+            return added
+        }
+    }
+
+    public func putScreens(_ screens: [StoredScreen]) async throws {
+        try await write {
+            for s in screens {
+                let seq = try await nextSeq()
+                _ = try await connection.query(
+                    """
+                    INSERT INTO screens (id, payload, fallback_screen_id, seq) VALUES (?1, ?2, ?3, ?4)
+                    ON CONFLICT (id) DO UPDATE SET payload = excluded.payload,
+                      fallback_screen_id = excluded.fallback_screen_id, seq = excluded.seq
+                    """,
+                    [.text(s.id), .text(String(decoding: s.payload, as: UTF8.self)),
+                     s.fallbackScreenID.map { .text($0) } ?? .null, .integer(Int(seq))])
+            }
+        }
+    }
+
+    public func generation() async throws -> Int64 {
+        try await exclusive { try await RegistryError.wrap(path) {
+            let rows = try await connection.query("SELECT value FROM registry_meta WHERE key = 'seq'")
+            return Int64(rows.first?.column("value")?.integer ?? 0)
+        } }
+    }
+
+    public func changes(after seq: Int64) async throws -> (tokens: [StoredToken], screens: [StoredScreen]) {
+        try await exclusive { try await RegistryError.wrap(path) {
+            // One read transaction, so both lists come from the same state.
+            _ = try await connection.query("BEGIN")
+            let t: [SQLiteRow], s: [SQLiteRow]
+            do {
+                t = try await connection.query(
+                    "SELECT id, version, json, primitive_version, seq FROM design_tokens WHERE seq > ?1 ORDER BY seq",
+                    [.integer(Int(seq))])
+                s = try await connection.query(
+                    "SELECT id, payload, fallback_screen_id, seq FROM screens WHERE seq > ?1 ORDER BY seq",
+                    [.integer(Int(seq))])
+                _ = try await connection.query("COMMIT")
+            } catch {
+                _ = try? await connection.query("ROLLBACK")
+                throw error
+            }
+            return (t.map { r in
+                StoredToken(id: r.column("id")?.string ?? "", version: r.column("version")?.integer ?? 0,
+                            json: Data((r.column("json")?.string ?? "").utf8),
+                            primitiveVersion: r.column("primitive_version")?.integer ?? 1,
+                            seq: Int64(r.column("seq")?.integer ?? 0))
+            }, s.map { r in
+                StoredScreen(id: r.column("id")?.string ?? "", payload: Data((r.column("payload")?.string ?? "").utf8),
+                             fallbackScreenID: r.column("fallback_screen_id")?.string,
+                             seq: Int64(r.column("seq")?.integer ?? 0))
+            })
+        } }
+    }
+
+    public func close() async throws {
+        try await RegistryError.wrap(path) { try await connection.close() }
+    }
+}

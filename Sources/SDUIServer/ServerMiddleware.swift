@@ -1,0 +1,95 @@
+// ServerMiddleware.swift - what runs around every registry request: metrics, limits, auth.
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Prometheus
+
+/// Records every request in Prometheus: latency histograms per route
+/// (`sdui_http_request_duration_seconds{route,method}`, so the p95 of
+/// `/design-tokens` can be read, seed 000 §9), counts per route and status
+/// (`sdui_http_requests_total`), and errors (`sdui_http_errors_total`, for
+/// statuses of 400 and above, and thrown errors).
+struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let registry: PrometheusCollectorRegistry
+
+    static var buckets: [Duration] {
+        [.microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+         .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+         .milliseconds(500), .seconds(1), .seconds(2.5)]
+    }
+
+    func handle(_ request: Request, context: Context,
+                next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            record(request, context, status: Int(response.status.code), start)
+            return response
+        } catch {
+            let status = (error as? any HTTPResponseError).map { Int($0.status.code) } ?? 500
+            record(request, context, status: status, start)
+            throw error
+        }
+    }
+
+    private func record(_ request: Request, _ context: Context, status: Int, _ start: ContinuousClock.Instant) {
+        let route = context.endpointPath ?? "NotFound"
+        let method = request.method.rawValue
+        registry.makeDurationHistogram(name: "sdui_http_request_duration_seconds",
+                                       labels: [("route", route), ("method", method)], buckets: Self.buckets)
+            .record(ContinuousClock.now - start)
+        registry.makeCounter(name: "sdui_http_requests_total",
+                             labels: [("route", route), ("method", method), ("status", String(status))]).increment()
+        if status >= 400 {
+            registry.makeCounter(name: "sdui_http_errors_total",
+                                 labels: [("route", route), ("status", String(status))]).increment()
+        }
+    }
+}
+
+/// Refuses oversized requests before any work: header fields adding up to
+/// more than `maxHeaderBytes` (431), and bodies over `maxBodyBytes` (413;
+/// the API reads no bodies).
+struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let maxHeaderBytes: Int
+    let maxBodyBytes: Int
+
+    func handle(_ request: Request, context: Context,
+                next: (Request, Context) async throws -> Response) async throws -> Response {
+        var bytes = (request.uri.description.utf8.count)
+        for field in request.headers { bytes += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
+        if bytes > maxHeaderBytes {
+            return RegistryServer.error(.init(code: 431, reasonPhrase: "Request Header Fields Too Large"),
+                                        "headers-too-large", "request line and headers are \(bytes) bytes; "
+                                        + "the limit is \(maxHeaderBytes)")
+        }
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maxBodyBytes {
+            return RegistryServer.error(.contentTooLarge, "body-too-large",
+                                        "a body of \(length) bytes; the limit is \(maxBodyBytes)")
+        }
+        if request.headers[.transferEncoding] != nil, maxBodyBytes == 0 {
+            return RegistryServer.error(.contentTooLarge, "body-too-large", "this API takes no request body")
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Requires a valid bearer token (seed 000 §10): 401 with
+/// `WWW-Authenticate: Bearer error="invalid_token"` otherwise.
+struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
+    let verifier: AccessTokenVerifier
+
+    func handle(_ request: Request, context: Context,
+                next: (Request, Context) async throws -> Response) async throws -> Response {
+        switch verifier.check(authorization: request.headers[.authorization]) {
+        case .success:
+            return try await next(request, context)
+        case .failure(let f):
+            var r = RegistryServer.error(.unauthorized, "unauthorized", f.reason)
+            let description = f.reason.replacingOccurrences(of: "\"", with: "'")
+            r.headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\", error_description=\"\(description)\""
+            return r
+        }
+    }
+}

@@ -1,0 +1,202 @@
+// DemoCommand.swift - `sdui demo`: registry, pack, repository and render tree end to end.
+import ArgumentParser
+import Foundation
+import Logging
+import SDUI
+import SDUIServer
+
+/// The end-to-end demo (the README's main job):
+///
+/// 1. publishes Examples/ into an SQLite registry and builds a core pack
+///    from it (ranked by Examples/usage.json, cut to a small budget so the
+///    network has work to do) and a Fallback Pack for checkout and login;
+/// 2. starts the registry on 127.0.0.1 (signed tokens, bearer auth);
+/// 3. loads every example screen through a TokenRepository over HTTP and
+///    prints, per screen, its first-paint time, where each token came from
+///    and the hit ratio, and writes HTML previews;
+/// 4. does it again with an empty memory cache (the disk cache at work),
+///    stops the server, and shows offline rendering: first with the warm
+///    disk cache, then as a new device with nothing cached (skeletons, and
+///    the Fallback Pack's screens for checkout and login).
+///
+/// The disk cache is kept in OUT between runs, so a second `sdui demo`
+/// starts warm; `--fresh` empties it.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run the registry on 127.0.0.1 and load the example screens through it (online, warm, offline).")
+
+    @Option(help: "The Examples folder.")
+    var examples = "Examples"
+
+    @Option(help: "Where the registry, packs, caches and HTML previews go.")
+    var out = ".build/demo"
+
+    @Option(help: "Core pack budget for the demo, in gzip bytes (small, so some tokens come over the network).")
+    var budget = 2500
+
+    @Flag(help: "Start with an empty disk cache.")
+    var fresh = false
+
+    func run() async throws {
+        try await reportingErrors { try await demo() }
+    }
+
+    func demo() async throws {
+        let dir = URL(fileURLWithPath: out)
+        let previews = dir.appendingPathComponent("previews")
+        try FileManager.default.createDirectory(at: previews, withIntermediateDirectories: true)
+        let cachePath = dir.appendingPathComponent("cache.db").path
+        if fresh { Self.remove(cachePath) }
+        let registryPath = dir.appendingPathComponent("registry.db").path
+        Self.remove(registryPath)
+
+        // 1. Registry and packs.
+        let store = try await SQLiteRegistryStore(path: registryPath, logger: quietLogger("sdui.registry.sqlite"))
+        do {
+            try await demo(store: store, dir: dir, previews: previews, cachePath: cachePath, registryPath: registryPath)
+            try await store.close()
+        } catch {
+            try? await store.close()
+            throw error
+        }
+    }
+
+    /// Steps 1 to 4 with the registry open.
+    func demo(store: SQLiteRegistryStore, dir: URL, previews: URL, cachePath: String, registryPath: String) async throws {
+        try await store.migrate()
+        let importer = RegistryImporter(imagePolicy: try ImageURLPolicy(allowedHosts: ["cdn.sdui.example.com"]))
+        let imported = try await importer.importInto(store, from: URL(fileURLWithPath: examples))
+        print("registry  \(registryPath): \(imported.added) token versions, \(imported.screens) screens")
+        let contents = try await RegistryContents.load(store)
+        var candidates: [PackCandidate] = []
+        for id in contents.ids {
+            if let t = contents.best(id, for: .builtIn) { candidates.append(PackCandidate(id: id, version: t.version, json: t.json)) }
+        }
+        var planner = CorePackPlanner()
+        planner.budgetBytes = budget
+        let usage = try UsageTelemetry(contentsOf: URL(fileURLWithPath: examples).appendingPathComponent("usage.json"))
+        let build = try planner.build(candidates, usage: usage)
+        let packURL = dir.appendingPathComponent("core-pack.json.gz")
+        try build.pack.write(to: packURL)
+        print("core pack \(packURL.path): \(build.manifest.tokens.count) of \(candidates.count) tokens by usage, "
+              + "\(build.pack.count) bytes gzipped (budget \(budget))")
+        let byID = Dictionary(uniqueKeysWithValues: candidates.map { ($0.id, $0) })
+        let fallbackURL = dir.appendingPathComponent("fallback-pack.json.gz")
+        try planner.fallbackPack(critical: ["checkout", "login"], screens: contents.screens, tokens: { byID[$0] })
+            .write(to: fallbackURL)
+        let fallback = try FallbackPack(contentsOf: fallbackURL)
+        print("fallback  \(fallbackURL.path): screens for \(fallback.screens.keys.sorted().joined(separator: ", "))")
+
+        // 2. Server with signed tokens and bearer auth.
+        let signing = try TokenSigner(hs256Secret: Self.randomKey())
+        let access = try TokenSigner(hs256Secret: Self.randomKey())
+        var config = RegistryServerConfiguration()
+        config.port = 0
+        config.signer = signing
+        config.access = AccessTokenVerifier(verifier: try TokenVerifier(key: access.verificationKey))
+        let running = try await RegistryServer(store: store, configuration: config, logger: quietLogger("sdui.server")).start()
+        print("server    \(running.baseURL) (HS256-signed tokens, bearer auth)\n")
+        let bearer = try AccessTokenIssuer(signer: access).issue(subject: "demo")
+        let transport = HTTPTokenTransport(baseURL: running.baseURL, primitives: PrimitiveMap.builtIn.headerValue,
+                                           bearerToken: bearer, timeout: 5)
+        let pack = try CorePack(contentsOf: packURL)
+        var repoConfig = TokenRepository.Configuration()
+        repoConfig.verifier = try TokenVerifier(key: signing.verificationKey)
+        repoConfig.imagePolicy = try ImageURLPolicy(allowedHosts: ["cdn.sdui.example.com"])
+        func repository(disk path: String, online: Bool) throws -> TokenRepository {
+            TokenRepository(pack: pack, memory: try TokenCache(), disk: try DiskCache(path: path),
+                            transport: online ? transport : HTTPTokenTransport(baseURL: running.baseURL, timeout: 1),
+                            configuration: repoConfig)
+        }
+        var context = RenderContext()
+        context.themes = ThemeCatalog([try Theme(contentsOf: URL(fileURLWithPath: examples)
+            .appendingPathComponent("themes/theme_nordlicht.json"))])
+        context.flowThemeID = "theme_nordlicht"
+        context.fallbackPack = fallback
+        context.logger = quietLogger("sdui.render")
+        let resolver = ScreenResolver(context)
+        let screenIDs = ["onboarding_welcome", "onboarding_goal", "onboarding_profile", "login", "checkout", "team_page"]
+
+        // 3. and 4.
+        let firstRepo = try repository(disk: cachePath, online: true)
+        try await phase("1. online" + (FileManager.default.fileExists(atPath: cachePath) && !fresh ? " (disk cache kept from an earlier run)" : ""),
+                        screenIDs, repo: firstRepo, resolver: resolver, transport: transport, previews: previews, prefix: "")
+        try await phase("2. online again, new process memory: the disk cache at work", screenIDs,
+                        repo: try repository(disk: cachePath, online: true), resolver: resolver, transport: transport,
+                        previews: previews, prefix: nil)
+        await running.stop()
+        print("server stopped\n")
+        try await phase("3. offline, warm disk cache", screenIDs, repo: try repository(disk: cachePath, online: false),
+                        resolver: resolver, transport: nil, previews: previews, prefix: nil)
+        let emptyCache = dir.appendingPathComponent("cache-new-device.db").path
+        Self.remove(emptyCache)
+        try await phase("4. offline, a new device (core pack only): skeletons and the Fallback Pack", screenIDs,
+                        repo: try repository(disk: emptyCache, online: false), resolver: resolver, transport: nil,
+                        previews: previews, prefix: "offline-")
+        print("HTML previews: \(previews.path)/<screen>.html (online) and offline-<screen>.html")
+    }
+
+    /// Loads every screen once and prints a line for each.
+    func phase(_ title: String, _ ids: [String], repo: TokenRepository, resolver: ScreenResolver,
+               transport: HTTPTokenTransport?, previews: URL, prefix: String?) async throws {
+        print(title)
+        print("  screen              first paint   pack  memory  disk  network  skeleton  hit ratio  shown")
+        var totals: [TokenSource: Int] = [:]
+        var lookups = 0
+        for id in ids {
+            let clock = ContinuousClock()
+            let start = clock.now
+            var payload: ScreenPayload
+            if let transport {
+                switch try await transport.fetchScreen(id) {
+                case .screen(let p): payload = p
+                case .incompatible(let fb, _):
+                    guard let fb, case .screen(let p) = try await transport.fetchScreen(fb) else { continue }
+                    payload = p
+                }
+            } else {
+                // Offline: the payload the app saw before.
+                let url = URL(fileURLWithPath: examples).appendingPathComponent("screens/\(id).json")
+                payload = try ScreenPayload(json: try Data(contentsOf: url), source: url.path)
+            }
+            var seen = Set<String>()
+            let unique = payload.tokens.map(\.id).filter { seen.insert($0).inserted }
+            let found = await repo.get(unique)
+            let tree = resolver.resolve(payload, lookups: found)
+            let ms = (clock.now - start).milliseconds
+            var count: [TokenSource: Int] = [:]
+            var skeletons = 0
+            for l in found.values {
+                switch l {
+                case .found(_, let s): count[s, default: 0] += 1
+                case .offline: skeletons += 1
+                case .unavailable: break
+                }
+            }
+            for (k, v) in count { totals[k, default: 0] += v }
+            lookups += unique.count
+            let hits = (count[.pack] ?? 0) + (count[.memory] ?? 0) + (count[.disk] ?? 0)
+            let shown = tree.renderedScreen == id ? "" : "→ \(tree.renderedScreen)"
+            print("  " + id.padding(toLength: 18, withPad: " ", startingAt: 0)
+                  + String(format: "%9.2f ms %6d %7d %5d %8d %9d %9.0f%%  ", ms, count[.pack] ?? 0, count[.memory] ?? 0,
+                           (count[.disk] ?? 0) + (count[.stale] ?? 0), (count[.network] ?? 0) + (count[.revalidated] ?? 0),
+                           skeletons, Double(hits) / Double(max(unique.count, 1)) * 100) + shown)
+            if let prefix {
+                let html = HTMLPreview.render(tree, title: tree.renderedScreen)
+                try Data(html.utf8).write(to: previews.appendingPathComponent("\(prefix)\(id).html"))
+            }
+        }
+        let hits = (totals[.pack] ?? 0) + (totals[.memory] ?? 0) + (totals[.disk] ?? 0)
+        print(String(format: "  token_cache_hit_ratio over %d lookups: %.2f\n", lookups, Double(hits) / Double(max(lookups, 1))))
+    }
+
+    static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    static func randomKey() -> Data {
+        var g = SystemRandomNumberGenerator()
+        return Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &g) })
+    }
+}

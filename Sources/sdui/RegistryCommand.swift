@@ -1,0 +1,194 @@
+// RegistryCommand.swift - `sdui registry import|list|token` and the options every registry command shares.
+import ArgumentParser
+import Foundation
+import Logging
+import SDUI
+import SDUIServer
+
+/// Where the registry lives: an SQLite file (default) or PostgreSQL.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "The registry's SQLite file (created when missing).")
+    var db: String?
+
+    @Option(help: "A PostgreSQL URL, postgres://user:password@host:port/database (or $SDUI_POSTGRES_URL).")
+    var postgres: String?
+
+    /// Runs `body` with the opened store and closes it afterwards, also
+    /// when `body` throws.
+    func with<T>(isolation: isolated (any Actor)? = #isolation,
+                 _ body: (any RegistryStore) async throws -> T) async throws -> T {
+        let store = try await open()
+        do {
+            let result = try await body(store)
+            try await store.close()
+            return result
+        } catch {
+            try? await store.close()
+            throw error
+        }
+    }
+
+    /// Opens and migrates the store.
+    func open() async throws -> any RegistryStore {
+        let store: any RegistryStore
+        if let url = postgres ?? (db == nil ? ProcessInfo.processInfo.environment["SDUI_POSTGRES_URL"] : nil) {
+            store = try PostgresRegistryStore(url: url, logger: quietLogger("sdui.registry.postgres"))
+        } else if let db {
+            store = try await SQLiteRegistryStore(path: db, logger: quietLogger("sdui.registry.sqlite"))
+        } else {
+            throw ValidationError("give --db FILE or --postgres URL")
+        }
+        try await store.migrate()
+        return store
+    }
+}
+
+/// A logger that prints warnings and worse.
+func quietLogger(_ label: String) -> Logger {
+    var l = Logger(label: label)
+    l.logLevel = .warning
+    return l
+}
+
+/// Reads a key file: a JWK (`{"kty": "oct", "k": …}` for HS256, or
+/// `{"kty": "OKP", "crv": "Ed25519", "d": …}` for EdDSA), or else the raw
+/// bytes of an HS256 secret (at least 32).
+enum KeyFile {
+    static func read(_ path: String) throws -> Data {
+        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw SDUIError(.io, "cannot read key: \(error.localizedDescription)", input: path)
+        }
+    }
+
+    static func base64url(_ s: String, _ path: String) throws -> Data {
+        var b = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while b.count % 4 != 0 { b += "=" }
+        guard let d = Data(base64Encoded: b) else { throw SDUIError(.argument, "key member is not base64url", input: path) }
+        return d
+    }
+
+    static func signer(_ path: String) throws -> TokenSigner {
+        let data = try read(path)
+        if let jwk = try? JSONDecoder().decode([String: String].self, from: data) {
+            switch (jwk["kty"], jwk["crv"]) {
+            case ("oct"?, _):
+                return try TokenSigner(hs256Secret: try base64url(jwk["k"] ?? "", path), kid: jwk["kid"])
+            case ("OKP"?, "Ed25519"?):
+                return try TokenSigner(ed25519PrivateKey: try base64url(jwk["d"] ?? "", path), kid: jwk["kid"])
+            default:
+                throw SDUIError(.argument, "a JWK must be kty oct (HS256) or OKP/Ed25519 with d", input: path)
+            }
+        }
+        return try TokenSigner(hs256Secret: data)
+    }
+
+    static func verifier(_ path: String) throws -> TokenVerifier {
+        try TokenVerifier(key: try signer(path).verificationKey)
+    }
+}
+
+struct RegistryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "registry",
+        abstract: "Publish to and read the token registry (SQLite or PostgreSQL).",
+        subcommands: [Import.self, List.self, Token.self]
+    )
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check and publish tokens and screens from a folder (tokens/, screens/) or a pack.",
+            discussion: """
+            Refuses the whole import when any token breaks a rule — over 32 KB, an image URL that is \
+            not HTTPS on a --cdn-host, the design-token schema, a bad id — naming each token and rule. \
+            A token version already published with the same JSON is skipped; with other JSON it is an \
+            error (publish a higher version instead).
+            """)
+
+        @Argument(help: "A folder (Examples/ layout, or token files) or a Core-Token Pack.")
+        var source: String
+
+        @OptionGroup var store: StoreOptions
+
+        @Option(name: .customLong("cdn-host"), help: "Hosts image URLs may use (repeatable).")
+        var cdnHosts: [String] = ["cdn.sdui.example.com"]
+
+        func run() async throws {
+            try await reportingErrors {
+                let importer = RegistryImporter(imagePolicy: try ImageURLPolicy(allowedHosts: cdnHosts))
+                let r = try await store.with { try await importer.importInto($0, from: URL(fileURLWithPath: source)) }
+                print("published \(r.added) new token version(s), \(r.skipped) already there; \(r.screens) screen(s)")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List token ids, their versions, and the screens.")
+
+        @OptionGroup var store: StoreOptions
+
+        @Flag(help: "Print one JSON object on stdout.")
+        var json = false
+
+        struct Row: Encodable {
+            var id: String
+            var versions: [Int]
+            var primitiveVersion: Int
+            var bytes: Int
+        }
+
+        struct Screen: Encodable {
+            var id: String
+            var fallbackScreenId: String?
+        }
+
+        func run() async throws {
+            try await reportingErrors {
+                let contents = try await store.with { try await RegistryContents.load($0) }
+                let rows = contents.ids.map { id -> Row in
+                    let v = contents.versions(of: id)
+                    return Row(id: id, versions: v.map(\.version), primitiveVersion: v[0].primitiveVersion, bytes: v[0].json.count)
+                }
+                let screens = contents.screens.values.sorted { $0.id < $1.id }
+                    .map { Screen(id: $0.id, fallbackScreenId: $0.fallbackScreenID) }
+                if json {
+                    struct Out: Encodable { var generation: Int64; var tokens: [Row]; var screens: [Screen] }
+                    try printJSON(Out(generation: contents.generation, tokens: rows, screens: screens))
+                    return
+                }
+                print("token".padding(toLength: 32, withPad: " ", startingAt: 0) + "versions     bytes")
+                for r in rows {
+                    print(r.id.padding(toLength: 32, withPad: " ", startingAt: 0)
+                          + r.versions.map(String.init).joined(separator: ",").padding(toLength: 10, withPad: " ", startingAt: 0)
+                          + String(format: "%8d", r.bytes))
+                }
+                let versions = rows.reduce(0) { $0 + $1.versions.count }
+                let names: [String] = screens.map { s in
+                    if let f = s.fallbackScreenId { return "\(s.id) (fallback \(f))" }
+                    return s.id
+                }
+                print("\(rows.count) token(s), \(versions) version(s); \(screens.count) screen(s): "
+                      + names.joined(separator: ", "))
+            }
+        }
+    }
+
+    struct Token: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a bearer access token (JWT, at most one hour) for a server started with --access-key.")
+
+        @Option(name: .customLong("access-key"), help: "The key file the server verifies with.")
+        var accessKey: String
+
+        @Option(help: "The token's subject.")
+        var subject = "sdui-client"
+
+        @Option(help: "Lifetime in seconds (at most 3600).")
+        var ttl = 3600
+
+        func run() throws {
+            try reportingErrors {
+                print(try AccessTokenIssuer(signer: try KeyFile.signer(accessKey)).issue(subject: subject, lifetime: TimeInterval(ttl)))
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+// ServeCommand.swift - `sdui serve`: the registry server.
+import ArgumentParser
+import Foundation
+import Logging
+import SDUI
+import SDUIServer
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve /screens/{id}, /design-tokens, /metrics and /health from the registry.")
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port (0 picks a free one).")
+    var port = 8080
+
+    @Option(name: .customLong("signing-key"), help: "Sign served tokens with this key (HS256 secret or JWK).")
+    var signingKey: String?
+
+    @Option(name: .customLong("access-key"), help: "Require bearer JWTs verified with this key.")
+    var accessKey: String?
+
+    @Option(name: .customLong("max-age"), help: "Cache-Control max-age in seconds.")
+    var maxAge = 86_400
+
+    @Option(name: .customLong("refresh-ms"), help: "How often to look for newly published rows, in ms.")
+    var refreshMs = 1000
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle connection is closed.")
+    var idleTimeout = 60
+
+    func run() async throws {
+        try await reportingErrors {
+            var c = RegistryServerConfiguration()
+            c.host = host
+            c.port = port
+            c.maxAge = maxAge
+            c.refreshInterval = .milliseconds(refreshMs)
+            c.idleTimeout = .seconds(idleTimeout)
+            if let signingKey { c.signer = try KeyFile.signer(signingKey) }
+            if let accessKey { c.access = AccessTokenVerifier(verifier: try KeyFile.verifier(accessKey)) }
+            var logger = Logger(label: "sdui.server")
+            logger.logLevel = .info
+            let host = c.host
+            try await store.with { registry in
+                let server = RegistryServer(store: registry, configuration: c, logger: logger)
+                try await server.run { port in
+                    FileHandle.standardError.write(Data("sdui serve: listening on http://\(host):\(port)/\n".utf8))
+                }
+            }
+        }
+    }
+}

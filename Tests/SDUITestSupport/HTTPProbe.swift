@@ -1,0 +1,75 @@
+// HTTPProbe.swift - plain HTTP requests the server tests make: through URLSession, or as raw bytes.
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP answer as a test looks at it.
+public struct HTTPAnswer: Sendable {
+    public var status: Int
+    /// Header fields with lowercased names.
+    public var headers: [String: String]
+    public var body: Data
+
+    public var text: String { String(decoding: body, as: UTF8.self) }
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    /// The body as a JSON object (nil when it is not one).
+    public var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] }
+}
+
+public enum HTTPProbe {
+    /// `GET url` with `headers`, through URLSession (no caching, no redirects followed by us).
+    public static func get(_ url: URL, headers: [String: String] = [:]) async throws -> HTTPAnswer {
+        var r = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
+        for (k, v) in headers { r.setValue(v, forHTTPHeaderField: k) }
+        let (data, response) = try await URLSession(configuration: .ephemeral).data(for: r)
+        let http = response as! HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (k, v) in http.allHeaderFields { fields[String(describing: k).lowercased()] = String(describing: v) }
+        return HTTPAnswer(status: http.statusCode, headers: fields, body: data)
+    }
+
+    /// Sends `request` as raw bytes to 127.0.0.1:`port` and returns the
+    /// status code of the answer, or nil when the server closed the
+    /// connection without one.  For requests URLSession would rewrite
+    /// (`..`, raw `%00`, oversized headers).
+    public static func raw(port: Int, _ request: String, timeout: Int = 10) -> Int? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var tv = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return nil }
+        let bytes = Array(request.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { break }
+            sent += n
+        }
+        var head = [UInt8]()
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while head.count < 65_536 {
+            let n = recv(fd, &buf, buf.count, 0)
+            if n <= 0 { break }
+            head += buf[0..<n]
+            if head.contains(UInt8(ascii: "\n")) { break }
+        }
+        let line = String(decoding: head.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        let parts = line.split(separator: " ")
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return nil }
+        return Int(parts[1])
+    }
+}
