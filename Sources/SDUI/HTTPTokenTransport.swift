@@ -125,7 +125,7 @@ public struct HTTPTokenTransport: TokenTransport {
 
     /// The exact bytes of each element of a JSON array; a string element
     /// (a compact JWS) is returned without its quotes.
-    static func elements(of body: Data, source: String) throws -> [Data] {
+    public static func elements(of body: Data, source: String) throws -> [Data] {
         var count = 0
         var err = sdui_error()
         let cap = 4096

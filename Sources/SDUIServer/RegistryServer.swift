@@ -7,6 +7,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
 import SDUI
+import ServiceLifecycle
 
 /// How a registry server runs.
 public struct RegistryServerConfiguration: Sendable {
@@ -63,6 +64,8 @@ public final class RegistryServer: Sendable {
     let headerCache = NIOLockedValueBox<[String: PrimitiveMap]>([:])
     /// Finished `/design-tokens` answers by generation, header and ids.
     let answerCache = NIOLockedValueBox<[String: TokenAnswer]>([:])
+    /// The running service group, for ``shutdown()``.
+    let group = NIOLockedValueBox<ServiceGroup?>(nil)
 
     struct State {
         var snapshot = RegistrySnapshot()
@@ -104,8 +107,12 @@ public final class RegistryServer: Sendable {
             if $0.snapshot.generation < next.generation { $0.snapshot = next }
             $0.checked = .now
         }
-        metrics.makeGauge(name: "sdui_registry_generation").set(Double(next.generation))
-        metrics.makeGauge(name: "sdui_registry_token_ids").set(Double(next.tokens.count))
+        metrics.makeGauge(descriptor: MetricNameDescriptor(namespace: "sdui", subsystem: "registry", metricName: "generation",
+                                                           unitName: "", helpText: "The registry sequence number this server has applied"))
+            .set(Double(next.generation))
+        metrics.makeGauge(descriptor: MetricNameDescriptor(namespace: "sdui", subsystem: "registry", metricName: "token",
+                                                           unitName: "ids", helpText: "Token ids this server serves"))
+            .set(Double(next.tokens.count))
     }
 
     /// The snapshot to answer from; starts a refresh when it is due.
@@ -318,7 +325,16 @@ public final class RegistryServer: Sendable {
                                  serverName: "sdui-registry"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
-        try await app.runService(gracefulShutdownSignals: [])
+        let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint],
+                                                         logger: logger))
+        group.withLockedValue { $0 = services }
+        try await services.run()
+    }
+
+    /// Stops accepting connections, finishes requests in flight and makes
+    /// ``run(onRunning:)`` return.
+    public func shutdown() async {
+        await group.withLockedValue { $0 }?.triggerGracefulShutdown()
     }
 
     /// Starts serving in a task; returns once the port is bound.
@@ -361,9 +377,9 @@ public final class RunningRegistry: Sendable {
         baseURL = URL(string: "http://\(host):\(port)/")!
     }
 
-    /// Stops serving and waits for the server to finish.
+    /// Stops serving (gracefully) and waits for the server to finish.
     public func stop() async {
-        task.cancel()
+        await server.shutdown()
         _ = await task.result
     }
 }

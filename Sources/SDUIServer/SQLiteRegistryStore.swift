@@ -35,9 +35,9 @@ public actor SQLiteRegistryStore: RegistryStore {
         connection = try await RegistryError.wrap(path) {
             try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
         }
-        _ = try await RegistryError.wrap(path) {
-            try await connection.query("PRAGMA journal_mode=WAL")
-            try await connection.query("PRAGMA busy_timeout=10000")
+        try await RegistryError.wrap(path) {
+            _ = try await connection.query("PRAGMA journal_mode=WAL")
+            _ = try await connection.query("PRAGMA busy_timeout=10000")
         }
     }
 

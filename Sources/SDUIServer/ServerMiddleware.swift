@@ -13,6 +13,19 @@ import Prometheus
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let registry: PrometheusCollectorRegistry
 
+    static var duration: MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "sdui", subsystem: "http", metricName: "request_duration",
+                             unitName: "seconds", helpText: "Time to answer a request, by route")
+    }
+    static var requests: MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "sdui", subsystem: "http", metricName: "requests",
+                             unitName: "total", helpText: "Requests answered, by route and status")
+    }
+    static var errors: MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "sdui", subsystem: "http", metricName: "errors",
+                             unitName: "total", helpText: "Requests answered with a status of 400 or more")
+    }
+
     static var buckets: [Duration] {
         [.microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
          .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
@@ -36,14 +49,12 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     private func record(_ request: Request, _ context: Context, status: Int, _ start: ContinuousClock.Instant) {
         let route = context.endpointPath ?? "NotFound"
         let method = request.method.rawValue
-        registry.makeDurationHistogram(name: "sdui_http_request_duration_seconds",
-                                       labels: [("route", route), ("method", method)], buckets: Self.buckets)
-            .record(ContinuousClock.now - start)
-        registry.makeCounter(name: "sdui_http_requests_total",
+        registry.makeDurationHistogram(descriptor: Self.duration, labels: [("route", route), ("method", method)],
+                                       buckets: Self.buckets).record(ContinuousClock.now - start)
+        registry.makeCounter(descriptor: Self.requests,
                              labels: [("route", route), ("method", method), ("status", String(status))]).increment()
         if status >= 400 {
-            registry.makeCounter(name: "sdui_http_errors_total",
-                                 labels: [("route", route), ("status", String(status))]).increment()
+            registry.makeCounter(descriptor: Self.errors, labels: [("route", route), ("status", String(status))]).increment()
         }
     }
 }

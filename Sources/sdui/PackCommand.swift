@@ -102,7 +102,7 @@ struct PackCommand: AsyncParsableCommand {
         @Option(name: .customLong("max-delta"), help: "Largest size change against --previous, in bytes.")
         var maxDelta = 200_000
 
-        @Option(help: "Where to write the manifest (default: OUT.manifest.json).")
+        @Option(help: "Where to write the manifest (default for registry builds: OUT.manifest.json).")
         var manifest: String?
 
         @Option(name: .customLong("fallback-screens"), help: "Critical screens for the Fallback Pack, comma-separated.")
@@ -158,7 +158,9 @@ struct PackCommand: AsyncParsableCommand {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
                 let manifestData = try encoder.encode(build.manifest)
-                try write(manifestData + Data("\n".utf8), to: manifest ?? out + ".manifest.json")
+                if let path = manifest ?? (dir == nil ? out + ".manifest.json" : nil) {
+                    try write(manifestData + Data("\n".utf8), to: path)
+                }
                 if let list = fallbackScreens {
                     guard let fallbackOut else { throw ValidationError("--fallback-screens needs --fallback-out") }
                     guard !screens.isEmpty else {
