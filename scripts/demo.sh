@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# demo.sh - the main job: build the example Core-Token Pack from Examples/tokens
-# and inspect it (a later issue turns this into the full end-to-end demo).
+# demo.sh - the main job: the registry on 127.0.0.1 with embedded SQLite
+# seeded from Examples/, a core pack and a Fallback Pack built from it, and
+# every example screen loaded through the token repository over HTTP:
+# online, again from the disk cache, and offline.  Run it twice: the second
+# run starts with the first one's disk cache.  HTML previews land in
+# .build/demo/previews/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 swift build -c release --product sdui
-sdui=.build/release/sdui
-out=.build/example-core-pack.json.gz
-"$sdui" pack build Examples/tokens --out "$out"
-"$sdui" pack inspect "$out" --check-tokens
+.build/release/sdui demo --examples Examples --out .build/demo "$@"

@@ -5,8 +5,10 @@
 set -euo pipefail
 
 # chromium (+ a font): the headless browser the HTML preview tests lay pages out in;
-# python3-jsonschema: checks examples and render trees against schemas/.
-packages=(libjansson-dev libdeflate-dev zlib1g-dev libsqlite3-dev pkg-config make chromium fonts-dejavu-core python3-jsonschema)
+# python3-jsonschema: checks examples and render trees against schemas/;
+# postgresql: the registry's second store, tested for real (scripts/postgres.sh).
+packages=(libjansson-dev libdeflate-dev zlib1g-dev libsqlite3-dev pkg-config make chromium fonts-dejavu-core
+          python3-jsonschema postgresql)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh - the whole test suite: the C core's own tests (make test), every
-# Swift Testing suite, then the examples and rendered trees against
-# schemas/.  Fuzzing is separate: Tests/Fuzz/run.sh.
+# Swift Testing suite (with PostgreSQL started for the registry tests), then
+# the examples and rendered trees against schemas/.  Fuzzing is separate:
+# Tests/Fuzz/run.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -9,6 +10,10 @@ bash scripts/setup.sh
 command -v "${CC:-cc}" >/dev/null 2>&1 || export CC=clang
 make -s test
 bash scripts/check-c-install.sh
+# The registry tests run against SQLite and a real PostgreSQL; this starts
+# Debian's server (or fails the run when it cannot).
+SDUI_TEST_POSTGRES_URL=$(bash scripts/postgres.sh)
+export SDUI_TEST_POSTGRES_URL
 swift test
 # Debian's python3 has python3-jsonschema (setup.sh); another python3 first
 # on PATH may not.
