@@ -62,8 +62,11 @@ public final class RegistryServer: Sendable {
     let state: NIOLockedValueBox<State>
     /// Parsed X-Primitives values, so a header is parsed once.
     let headerCache = NIOLockedValueBox<[String: PrimitiveMap]>([:])
-    /// Finished `/design-tokens` answers by generation, header and ids.
-    let answerCache = NIOLockedValueBox<[String: TokenAnswer]>([:])
+    /// Finished `/design-tokens` answers by generation, header and query,
+    /// with their total body bytes.  Emptied when it passes 4,096 answers
+    /// or ``answerCacheBytes``, so distinct queries cannot grow it without bound.
+    let answerCache = NIOLockedValueBox<(answers: [String: TokenAnswer], bytes: Int)>(([:], 0))
+    static let answerCacheBytes = 64 << 20
     /// The running service group, for ``shutdown()``.
     let group = NIOLockedValueBox<ServiceGroup?>(nil)
 
@@ -203,7 +206,20 @@ public final class RegistryServer: Sendable {
     /// Whether the request's `If-None-Match` (or `v`) names `etag`.
     func notModified(_ request: Request, etag: String) -> Bool {
         if let inm = request.headers[.ifNoneMatch] { return EntityTagMatch.matches(inm, current: etag) }
+        guard let query = request.uri.query, Self.hasParameter(query, "v") else { return false }
         if let v = request.uri.queryParameters.get("v") { return EntityTagMatch.matches(v, current: etag) }
+        return false
+    }
+
+    /// Whether a raw query has a `name=` parameter (a byte scan: this runs
+    /// on every request, and String's substring search goes through NSString
+    /// on Linux).
+    static func hasParameter(_ query: String, _ name: String) -> Bool {
+        let q = Array(query.utf8), n = Array(name.utf8) + [UInt8(ascii: "=")]
+        guard q.count >= n.count else { return false }
+        for start in 0...(q.count - n.count) where start == 0 || q[start - 1] == UInt8(ascii: "&") {
+            if q[start..<(start + n.count)].elementsEqual(n) { return true }
+        }
         return false
     }
 
@@ -261,30 +277,44 @@ public final class RegistryServer: Sendable {
     }
 
     /// `GET /design-tokens?ids=…&v=…`.
+    ///
+    /// Answers are cached by registry generation, X-Primitives value and raw
+    /// query, so a repeated request skips parsing, validation and building;
+    /// a query is only cached after it passed validation.
     func designTokens(_ request: Request) async -> Response {
-        let asked: (raw: String, ids: [String])
-        switch ids(request) {
-        case .success(let a): asked = a
-        case .failure(let e): return Self.error(.badRequest, "bad-ids", e.message)
-        }
-        let map: PrimitiveMap
-        switch primitives(request) {
-        case .success(let m): map = m
-        case .failure(let e): return Self.error(.badRequest, "bad-primitives", e.message)
+        guard let header = request.headers[Self.primitivesField] else {
+            return Self.error(.badRequest, "bad-primitives", "the X-Primitives header is required (e.g. Column@3,Text@4)")
         }
         let snap = await snapshot()
-        let key = "\(snap.generation)\u{0}\(map.headerValue)\u{0}\(asked.raw)"
-        let answer = answerCache.withLockedValue { $0[key] } ?? {
-            let a = Self.answer(asked.ids, snap, map)
-            answerCache.withLockedValue { cache in
-                if cache.count >= 4096 { cache.removeAll(keepingCapacity: true) }
-                cache[key] = a
+        let query = request.uri.query ?? ""
+        let key = "\(snap.generation)\u{0}\(header)\u{0}\(query)"
+        let answer: TokenAnswer
+        if let hit = answerCache.withLockedValue({ $0.answers[key] }) {
+            answer = hit
+        } else {
+            let asked: (raw: String, ids: [String])
+            switch ids(request) {
+            case .success(let a): asked = a
+            case .failure(let e): return Self.error(.badRequest, "bad-ids", e.message)
             }
-            return a
-        }()
+            let map: PrimitiveMap
+            switch primitives(request) {
+            case .success(let m): map = m
+            case .failure(let e): return Self.error(.badRequest, "bad-primitives", e.message)
+            }
+            answer = Self.answer(asked.ids, snap, map)
+            answerCache.withLockedValue { cache in
+                let size = answer.body.readableBytes + key.utf8.count
+                if cache.answers.count >= 4096 || cache.bytes + size > Self.answerCacheBytes {
+                    cache = ([:], 0)
+                }
+                cache.answers[key] = answer
+                cache.bytes += size
+            }
+        }
         guard let etag = answer.etag else {
             return Self.error(.notFound, "not-found", "no version of \(answer.missing.joined(separator: ", ")) fits "
-                              + map.headerValue, extra: ["ids": .array(answer.missing.map { .string($0) })], vary: true)
+                              + header, extra: ["ids": .array(answer.missing.map { .string($0) })], vary: true)
         }
         var headers = cacheHeaders(etag: etag)
         if !answer.missing.isEmpty { headers[Self.missingField] = answer.missing.joined(separator: ",") }

@@ -2,6 +2,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
 
@@ -12,6 +13,10 @@ import Prometheus
 /// statuses of 400 and above, and thrown errors).
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let registry: PrometheusCollectorRegistry
+    /// The metric objects by label values, so a request does one lookup.
+    let instruments = NIOLockedValueBox<[String: (DurationHistogram, Counter)]>([:])
+
+    init(registry: PrometheusCollectorRegistry) { self.registry = registry }
 
     static var duration: MetricNameDescriptor {
         MetricNameDescriptor(namespace: "sdui", subsystem: "http", metricName: "request_duration",
@@ -49,10 +54,18 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     private func record(_ request: Request, _ context: Context, status: Int, _ start: ContinuousClock.Instant) {
         let route = context.endpointPath ?? "NotFound"
         let method = request.method.rawValue
-        registry.makeDurationHistogram(descriptor: Self.duration, labels: [("route", route), ("method", method)],
-                                       buckets: Self.buckets).record(ContinuousClock.now - start)
-        registry.makeCounter(descriptor: Self.requests,
-                             labels: [("route", route), ("method", method), ("status", String(status))]).increment()
+        let key = "\(route) \(method) \(status)"
+        let (histogram, counter) = instruments.withLockedValue { cache in
+            if let hit = cache[key] { return hit }
+            let made = (registry.makeDurationHistogram(descriptor: Self.duration, labels: [("route", route), ("method", method)],
+                                                       buckets: Self.buckets),
+                        registry.makeCounter(descriptor: Self.requests,
+                                             labels: [("route", route), ("method", method), ("status", String(status))]))
+            if cache.count < 10_000 { cache[key] = made }
+            return made
+        }
+        histogram.record(ContinuousClock.now - start)
+        counter.increment()
         if status >= 400 {
             registry.makeCounter(descriptor: Self.errors, labels: [("route", route), ("status", String(status))]).increment()
         }
@@ -68,7 +81,7 @@ struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {
-        var bytes = (request.uri.description.utf8.count)
+        var bytes = request.uri.description.utf8.count
         for field in request.headers { bytes += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
         if bytes > maxHeaderBytes {
             return RegistryServer.error(.init(code: 431, reasonPhrase: "Request Header Fields Too Large"),
