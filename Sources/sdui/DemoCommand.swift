@@ -39,6 +39,13 @@ struct DemoCommand: AsyncParsableCommand {
     var fresh = false
 
     func run() async throws {
+        // The offline phases make the repository log every failed fetch;
+        // the tables say what happened, so only errors are printed.
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .error
+            return handler
+        }
         try await reportingErrors { try await demo() }
     }
 
@@ -122,7 +129,7 @@ struct DemoCommand: AsyncParsableCommand {
         let firstRepo = try repository(disk: cachePath, online: true)
         try await phase("1. online" + (FileManager.default.fileExists(atPath: cachePath) && !fresh ? " (disk cache kept from an earlier run)" : ""),
                         screenIDs, repo: firstRepo, resolver: resolver, transport: transport, previews: previews, prefix: "")
-        try await phase("2. online again, new process memory: the disk cache at work", screenIDs,
+        try await phase("2. online again, with an empty memory cache: the disk cache at work", screenIDs,
                         repo: try repository(disk: cachePath, online: true), resolver: resolver, transport: transport,
                         previews: previews, prefix: nil)
         await running.stop()

@@ -288,6 +288,87 @@ import Testing
         }
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func repositoryAndServerEndToEnd(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await Self.seed(store)
+            let r = try await startServer(store) { $0.maxAge = 60 }
+            let clock = ManualClock(Date())
+            var config = TokenRepository.Configuration()
+            config.now = { clock.now }
+            config.coalescingWindow = .milliseconds(1)
+            let disk = try DiskCache(path: Fixtures.temporaryDirectory().appendingPathComponent("c.db").path, durable: false)
+            let repo = TokenRepository(memory: try TokenCache(maxEntries: 1), disk: disk,
+                                       transport: HTTPTokenTransport(baseURL: r.baseURL, primitives: Self.old),
+                                       configuration: config)
+            func source(_ l: TokenLookup) -> TokenSource? { if case .found(_, let s) = l { s } else { nil } }
+            // First fetch: network, the downgraded card for a Text@4 client.
+            let first = await repo.get(["card", "plain"])
+            #expect(first["card"]?.token?.version == 1 && first["card"].map(source) == .network)
+            // Past max-age: revalidated with the batch ETag, answered 304.
+            clock.advance(120)
+            _ = await repo.get("x-evict")   // pushes card and plain out of the one-entry memory cache
+            let again = await repo.get(["card", "plain"])
+            #expect(again["card"].map(source) == .revalidated && again["plain"].map(source) == .revalidated)
+            // A new version of plain: the next revalidation gets a 200 with it.
+            try await store.publish([stored("plain", version: 3, props: #"{"text":"three"}"#)])
+            try await r.server.refresh()
+            clock.advance(120)
+            _ = await repo.get("x-evict")
+            let fresh = await repo.get(["plain"])
+            #expect(fresh["plain"]?.token?.version == 3)
+            // An id the registry does not have is unavailable, not offline.
+            guard case .unavailable = await repo.get("nope") else {
+                Issue.record("an unknown id must be unavailable")
+                return
+            }
+            await r.stop()
+            // Registry gone: what is cached is still served (stale-if-error), a new id is offline.
+            clock.advance(120)
+            _ = await repo.get("x-evict")
+            #expect(await repo.get("plain").token?.version == 3)
+            guard case .offline = await repo.get("never") else {
+                Issue.record("a miss with the registry down must be offline")
+                return
+            }
+        }
+    }
+
+    @Test func theOpenAPIDocumentDescribesWhatTheServerAnswers() async throws {
+        let url = Fixtures.repositoryRoot.appendingPathComponent("schemas/openapi.json")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let paths = try #require(doc["paths"] as? [String: [String: Any]])
+        #expect(Set(paths.keys) == ["/screens/{id}", "/design-tokens", "/metrics", "/health"])
+        func documented(_ path: String) -> Set<Int> {
+            let get = paths[path]?["get"] as? [String: Any]
+            return Set(((get?["responses"] as? [String: Any]) ?? [:]).keys.compactMap { Int($0) })
+        }
+        try await withStore(.sqlite) { store in
+            try await Self.seed(store)
+            let r = try await startServer(store)
+            let probes: [(String, String, [String: String])] = [
+                ("/screens/{id}", "screens/home", ["X-Primitives": Self.modern]),
+                ("/screens/{id}", "screens/lab", ["X-Primitives": Self.modern]),
+                ("/screens/{id}", "screens/none", ["X-Primitives": Self.modern]),
+                ("/screens/{id}", "screens/home", [:]),
+                ("/design-tokens", "design-tokens?ids=plain,future", ["X-Primitives": Self.modern]),
+                ("/design-tokens", "design-tokens?ids=future", ["X-Primitives": Self.modern]),
+                ("/design-tokens", "design-tokens?ids=a,a", ["X-Primitives": Self.modern]),
+                ("/metrics", "metrics", [:]),
+                ("/health", "health", [:]),
+            ]
+            var seen: [String: Set<Int>] = [:]
+            for (path, target, headers) in probes {
+                let a = try await get(r, target, headers)
+                #expect(documented(path).contains(a.status), "\(target) answered \(a.status), not documented")
+                seen[path, default: []].insert(a.status)
+            }
+            #expect(seen["/screens/{id}"] == [200, 409, 404, 400])
+            #expect(seen["/design-tokens"] == [200, 404, 400])
+            await r.stop()
+        }
+    }
+
     @Test func entityTagMatching() {
         let e = "\"abc\""
         #expect(EntityTagMatch.matches("\"abc\"", current: e))

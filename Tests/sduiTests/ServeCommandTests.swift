@@ -120,7 +120,7 @@ final class ServeProcess: @unchecked Sendable {
         let out = Fixtures.temporaryDirectory().path
         let first = try sdui(["demo", "--examples", examples.path, "--out", out, "--fresh"])
         #expect(first.status == 0, "\(first.err)")
-        for phase in ["1. online", "2. online again", "3. offline, warm disk cache", "4. offline, a new device"] {
+        for phase in ["1. online", "2. online again, with an empty memory cache", "3. offline, warm disk cache", "4. offline, a new device"] {
             #expect(first.out.contains(phase), "\(phase)")
         }
         #expect(first.out.contains("→ checkout_offline") && first.out.contains("→ login_offline"))
