@@ -117,8 +117,19 @@ struct PackCommand: AsyncParsableCommand {
         @Option(help: "gzip level of a DIR build without --usage or --budget changes, 0 to 12.")
         var level = 12
 
-        @Flag(help: "Print the manifest as JSON on stdout.")
+        @Flag(help: "Print one JSON object on stdout (the manifest's totals).")
         var json = false
+
+        struct Report: Encodable {
+            var out: String
+            var tokens: Int
+            var candidates: Int
+            var compressedBytes: Int
+            var rawBytes: Int
+            var budgetBytes: Int
+            var budgetUsed: Double
+            var deltaBytes: Int?
+        }
 
         func run() async throws {
             try await reportingErrors {
@@ -171,7 +182,12 @@ struct PackCommand: AsyncParsableCommand {
                     if !json { print("wrote \(fallbackOut): Fallback Pack for \(ids.joined(separator: ", "))") }
                 }
                 let m = build.manifest
-                if json { FileHandle.standardOutput.write(manifestData + Data("\n".utf8)); return }
+                if json {
+                    try printJSON(Report(out: out, tokens: m.tokens.count, candidates: m.candidates,
+                                         compressedBytes: m.packBytes, rawBytes: m.rawBytes, budgetBytes: m.budgetBytes,
+                                         budgetUsed: m.budgetUsed, deltaBytes: m.deltaBytes))
+                    return
+                }
                 print("wrote \(out): \(m.tokens.count) of \(m.candidates) tokens, \(m.packBytes) bytes gzipped "
                       + "(\(String(format: "%.1f", m.budgetUsed * 100))% of \(m.budgetBytes)), \(m.rawBytes) bytes of JSON"
                       + (m.deltaBytes.map { "; \($0 >= 0 ? "+" : "")\($0) bytes against the previous pack" } ?? ""))

@@ -271,15 +271,15 @@ import Testing
                 req("/" + String(repeating: "a/", count: 3000)),
             ]
             for (i, request) in corpus.enumerated() {
-                let status = HTTPProbe.raw(port: r.port, request)
+                let status = await HTTPProbe.raw(port: r.port, request)
                 let s = try #require(status, "case \(i): no answer")
                 #expect((400..<500).contains(s), "case \(i): \(s) for \(request.prefix(120))")
             }
             // `v` is only a hint: a malformed one matches nothing.
-            #expect(HTTPProbe.raw(port: r.port, req("/design-tokens?ids=plain&v=%ZZ")) == 200)
+            #expect(await HTTPProbe.raw(port: r.port, req("/design-tokens?ids=plain&v=%ZZ")) == 200)
             // Headers far beyond the limit: refused or cut off, never a 5xx, and the server lives on.
             let huge = req("/screens/home", ["X-Pad: " + String(repeating: "p", count: 300_000)])
-            if let s = HTTPProbe.raw(port: r.port, huge) { #expect((400..<500).contains(s)) }
+            if let s = await HTTPProbe.raw(port: r.port, huge) { #expect((400..<500).contains(s)) }
             let alive = try await get(r, "design-tokens?ids=plain", ["X-Primitives": Self.modern, "Authorization": "Bearer \(token)"])
             #expect(alive.status == 200)
             let metrics = try await get(r, "metrics", [:]).text

@@ -37,8 +37,16 @@ public enum HTTPProbe {
     /// Sends `request` as raw bytes to 127.0.0.1:`port` and returns the
     /// status code of the answer, or nil when the server closed the
     /// connection without one.  For requests URLSession would rewrite
-    /// (`..`, raw `%00`, oversized headers).
-    public static func raw(port: Int, _ request: String, timeout: Int = 10) -> Int? {
+    /// (`..`, raw `%00`, oversized headers).  The blocking socket work runs
+    /// on a Dispatch thread, off Swift's cooperative pool, which the server
+    /// under test needs.
+    public static func raw(port: Int, _ request: String, timeout: Int = 10) async -> Int? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: rawBlocking(port: port, request, timeout: timeout)) }
+        }
+    }
+
+    static func rawBlocking(port: Int, _ request: String, timeout: Int) -> Int? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -9,19 +9,19 @@ import Testing
     var pack: String { examples.appendingPathComponent("core-pack.json.gz").path }
     func path(_ p: String) -> String { examples.appendingPathComponent(p).path }
 
-    func tree(_ args: [String]) throws -> (RenderTree, String) {
-        let r = try sdui(["render"] + args)
+    func tree(_ args: [String]) async throws -> (RenderTree, String) {
+        let r = try await sdui(["render"] + args)
         #expect(r.status == 0, "\(r.err)")
         return (try JSONDecoder().decode(RenderTree.self, from: Data(r.out.utf8)), r.err)
     }
 
-    @Test func tokenScreenToJSONWithThemeModeAndBindings() throws {
-        let (light, warnings) = try tree([path("screens/onboarding_welcome.json"), "--pack", pack,
+    @Test func tokenScreenToJSONWithThemeModeAndBindings() async throws {
+        let (light, warnings) = try await tree([path("screens/onboarding_welcome.json"), "--pack", pack,
                                           "--theme", path("themes/theme_nordlicht.json")])
         #expect(warnings.isEmpty, "\(warnings)")
         #expect(light.theme == "theme_nordlicht" && light.themeSource == .flow && light.mode == .light)
         #expect(light.root.props["background"] == "#FFFFFF")
-        let (dark, _) = try tree([path("screens/onboarding_welcome.json"), "--pack", pack,
+        let (dark, _) = try await tree([path("screens/onboarding_welcome.json"), "--pack", pack,
                                   "--theme", path("themes/theme_nordlicht.json"), "--mode", "dark"])
         #expect(dark.root.props["background"] == "#0E1726")
         #expect(dark.root.children.count == light.root.children.count)
@@ -30,48 +30,48 @@ import Testing
         let dir = Fixtures.temporaryDirectory()
         let screen = dir.appendingPathComponent("s.json")
         try Data(#"{"id":"s","tokens":[{"id":"onboarding_header","bind":{"subtitle":"Sub"}}]}"#.utf8).write(to: screen)
-        let (bound, w2) = try tree([screen.path, "--pack", pack, "--bind", "title=Hello {{x}}", "--bind", "user.age=42"])
+        let (bound, w2) = try await tree([screen.path, "--pack", pack, "--bind", "title=Hello {{x}}", "--bind", "user.age=42"])
         #expect(w2.isEmpty)
         #expect(bound.root.children[0].children.map { $0.props["text"] } == ["Hello {{x}}", "Sub"])
-        let (missing, w3) = try tree([screen.path, "--pack", pack])
+        let (missing, w3) = try await tree([screen.path, "--pack", pack])
         #expect(missing.issues.map(\.kind) == [.missingBinding, .propRule])
         #expect(w3.contains("warning: missing_binding: onboarding_header props.children[0].props.text"), "\(w3)")
     }
 
-    @Test func blockScreenOfflineAndPrimitivesOptions() throws {
-        let (goal, _) = try tree([path("blocks/screen_goal.json"), "--theme", path("themes/theme_mint_dark.json")])
+    @Test func blockScreenOfflineAndPrimitivesOptions() async throws {
+        let (goal, _) = try await tree([path("blocks/screen_goal.json"), "--theme", path("themes/theme_mint_dark.json")])
         #expect(goal.themeSource == .screen && goal.root.props["background"] == "#0B1220")
-        let (offline, _) = try tree([path("screens/checkout.json"), "--pack", pack, "--offline", "checkout_upsell"])
+        let (offline, _) = try await tree([path("screens/checkout.json"), "--pack", pack, "--offline", "checkout_upsell"])
         #expect(offline.root.children.filter { $0.kind == .skeleton }.map(\.token) == ["checkout_upsell"])
-        let (old, _) = try tree([path("screens/login.json"), "--pack", pack, "--primitives", "Column@2"])
+        let (old, _) = try await tree([path("screens/login.json"), "--pack", pack, "--primitives", "Column@2"])
         #expect(old.root.children.contains { $0.reason == "incompatible_version" })
-        let strict = try sdui(["render", path("screens/login.json"), "--pack", pack, "--primitives", "Column@2", "--strict"])
+        let strict = try await sdui(["render", path("screens/login.json"), "--pack", pack, "--primitives", "Column@2", "--strict"])
         #expect(strict.status == 1)
     }
 
-    @Test func fallbackPackSwitchesTheScreen() throws {
+    @Test func fallbackPackSwitchesTheScreen() async throws {
         let dir = Fixtures.temporaryDirectory()
         let fb = dir.appendingPathComponent("fallback.json.gz")
         let tokens = [Fixtures.token("checkout_offline_notice", props: #"{"text":"Offline: pay at pickup"}"#)]
         try Fixtures.pack(tokens: tokens, extra: #""screens":[{"id":"checkout_offline","fallbackFor":"checkout","tokens":[{"id":"checkout_offline_notice"}]}]"#)
             .write(to: fb)
-        let (t, err) = try tree([path("screens/checkout.json"), "--pack", pack, "--offline", "checkout_totals",
+        let (t, err) = try await tree([path("screens/checkout.json"), "--pack", pack, "--offline", "checkout_totals",
                                  "--fallback-pack", fb.path])
         #expect(t.renderedScreen == "checkout_offline")
         #expect(t.root.children.map { $0.props["text"] } == ["Offline: pay at pickup"])
         #expect(err.contains("fallback_screen"))
     }
 
-    @Test func htmlOutputToAFile() throws {
+    @Test func htmlOutputToAFile() async throws {
         let out = Fixtures.temporaryDirectory().appendingPathComponent("team.html")
-        let r = try sdui(["render", path("screens/team_page.json"), "--pack", pack, "--format", "html", "--out", out.path])
+        let r = try await sdui(["render", path("screens/team_page.json"), "--pack", pack, "--format", "html", "--out", out.path])
         #expect(r.status == 0 && r.out.isEmpty)
         let html = try String(contentsOf: out, encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.contains("data-token=\"team_header\""))
     }
 
-    @Test func badInputsExitOneNamingTheInput() throws {
+    @Test func badInputsExitOneNamingTheInput() async throws {
         let dir = Fixtures.temporaryDirectory()
         let bad = dir.appendingPathComponent("bad.json")
         try Data(#"{"id":"s","tokens":[{"bind":{}}]}"#.utf8).write(to: bad)
@@ -84,7 +84,7 @@ import Testing
             ([dir.appendingPathComponent("none.json").path, "--pack", pack], "error: io: "),
         ]
         for (args, prefix) in cases {
-            let r = try sdui(["render"] + args)
+            let r = try await sdui(["render"] + args)
             #expect(r.status == 1, "\(args)")
             #expect(r.err.hasPrefix(prefix), "\(args): \(r.err)")
         }

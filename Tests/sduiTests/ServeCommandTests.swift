@@ -52,17 +52,17 @@ final class ServeProcess: @unchecked Sendable {
     @Test func importListServeAndTokens() async throws {
         let dir = Fixtures.temporaryDirectory()
         let db = dir.appendingPathComponent("r.db").path
-        let imported = try sdui(["registry", "import", examples.path, "--db", db])
+        let imported = try await sdui(["registry", "import", examples.path, "--db", db])
         #expect(imported.status == 0, "\(imported.err)")
         #expect(imported.out.contains("published 47 new token version(s), 0 already there; 8 screen(s)"))
-        let list = try sdui(["registry", "list", "--db", db, "--json"])
+        let list = try await sdui(["registry", "list", "--db", db, "--json"])
         let doc = try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [String: Any]
         #expect((doc?["tokens"] as? [Any])?.count == 47 && (doc?["screens"] as? [Any])?.count == 8)
-        #expect(try sdui(["registry", "list", "--db", db]).out.contains("checkout (fallback checkout_offline)"))
+        #expect(try await sdui(["registry", "list", "--db", db]).out.contains("checkout (fallback checkout_offline)"))
 
         let key = dir.appendingPathComponent("access.key")
         try Data(repeating: 42, count: 32).write(to: key)
-        let jwt = try sdui(["registry", "token", "--access-key", key.path, "--subject", "ci", "--ttl", "600"])
+        let jwt = try await sdui(["registry", "token", "--access-key", key.path, "--subject", "ci", "--ttl", "600"])
         #expect(jwt.status == 0)
         let bearer = jwt.out.trimmingCharacters(in: .whitespacesAndNewlines)
         let server = try ServeProcess(["--db", db, "--access-key", key.path])
@@ -75,29 +75,29 @@ final class ServeProcess: @unchecked Sendable {
         #expect(screen.status == 401)
         #expect(try await HTTPProbe.get(URL(string: "health", relativeTo: base)!.absoluteURL).status == 200)
         #expect(server.stop() == 0)
-        #expect(try sdui(["registry", "token", "--access-key", key.path, "--ttl", "7200"]).status == 1)
+        #expect(try await sdui(["registry", "token", "--access-key", key.path, "--ttl", "7200"]).status == 1)
     }
 
-    @Test func badImportsAndStoresExitOne() throws {
+    @Test func badImportsAndStoresExitOne() async throws {
         let dir = Fixtures.temporaryDirectory()
         try Data(Fixtures.token("img", primitive: "AsyncImage", props: #"{"url":"http://cdn.sdui.example.com/x.png"}"#).utf8)
             .write(to: dir.appendingPathComponent("img.json"))
-        let r = try sdui(["registry", "import", dir.path, "--db", dir.appendingPathComponent("r.db").path])
+        let r = try await sdui(["registry", "import", dir.path, "--db", dir.appendingPathComponent("r.db").path])
         #expect(r.status == 1)
         #expect(r.err.hasPrefix("error: invalid: \(dir.path): 1 problem(s):"), "\(r.err)")
         #expect(r.err.contains("img (img.json): image-url: props.url"))
-        #expect(try sdui(["registry", "list"]).status != 0)
-        let pg = try sdui(["registry", "list", "--postgres", "postgres://x:y@127.0.0.1:1/none"])
+        #expect(try await sdui(["registry", "list"]).status != 0)
+        let pg = try await sdui(["registry", "list", "--postgres", "postgres://x:y@127.0.0.1:1/none"])
         #expect(pg.status == 1 && pg.err.hasPrefix("error: store: 127.0.0.1:1/none: no answer from PostgreSQL"), "\(pg.err)")
     }
 
-    @Test func packBuildFromTheRegistryWithBudgetManifestGateAndFallback() throws {
+    @Test func packBuildFromTheRegistryWithBudgetManifestGateAndFallback() async throws {
         let dir = Fixtures.temporaryDirectory()
         let db = dir.appendingPathComponent("r.db").path
-        #expect(try sdui(["registry", "import", examples.path, "--db", db]).status == 0)
+        #expect(try await sdui(["registry", "import", examples.path, "--db", db]).status == 0)
         let out = dir.appendingPathComponent("core.json.gz").path
         let fallback = dir.appendingPathComponent("fallback.json.gz").path
-        let r = try sdui(["pack", "build", "--db", db, "--out", out, "--usage", examples.appendingPathComponent("usage.json").path,
+        let r = try await sdui(["pack", "build", "--db", db, "--out", out, "--usage", examples.appendingPathComponent("usage.json").path,
                           "--budget", "3000", "--fallback-screens", "checkout,login", "--fallback-out", fallback])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("of 47 tokens"))
@@ -111,14 +111,14 @@ final class ServeProcess: @unchecked Sendable {
         let fb = try FallbackPack(contentsOf: URL(fileURLWithPath: fallback))
         #expect(fb.screen(for: "checkout")?.id == "checkout_offline" && fb.screen(for: "login")?.id == "login_offline")
         // The delta gate: the full pack against the small one.
-        let big = try sdui(["pack", "build", "--db", db, "--out", dir.appendingPathComponent("big.gz").path,
+        let big = try await sdui(["pack", "build", "--db", db, "--out", dir.appendingPathComponent("big.gz").path,
                             "--previous", out, "--max-delta", "1000"])
         #expect(big.status == 1 && big.err.contains("gate"), "\(big.err)")
     }
 
-    @Test func demoRunsOnlineWarmAndOffline() throws {
+    @Test func demoRunsOnlineWarmAndOffline() async throws {
         let out = Fixtures.temporaryDirectory().path
-        let first = try sdui(["demo", "--examples", examples.path, "--out", out, "--fresh"])
+        let first = try await sdui(["demo", "--examples", examples.path, "--out", out, "--fresh"])
         #expect(first.status == 0, "\(first.err)")
         for phase in ["1. online", "2. online again, with an empty memory cache", "3. offline, warm disk cache", "4. offline, a new device"] {
             #expect(first.out.contains(phase), "\(phase)")
@@ -129,7 +129,7 @@ final class ServeProcess: @unchecked Sendable {
             #expect(FileManager.default.fileExists(atPath: out + "/previews/" + name), "\(name)")
         }
         // A second run starts with the disk cache of the first.
-        let second = try sdui(["demo", "--examples", examples.path, "--out", out])
+        let second = try await sdui(["demo", "--examples", examples.path, "--out", out])
         #expect(second.status == 0)
         let phase1 = second.out.components(separatedBy: "2. online again")[0]
         #expect(phase1.contains("(disk cache kept from an earlier run)"))
