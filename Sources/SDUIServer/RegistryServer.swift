@@ -30,6 +30,9 @@ public struct RegistryServerConfiguration: Sendable {
     public var maxBodyBytes = 0
     /// Most ids in one `/design-tokens` request (S-3).
     public var maxIDs = 50
+    /// Level of the one structured log line per request (method, path,
+    /// X-Primitives; Authorization is never logged).
+    public var requestLogLevel: Logger.Level = .debug
 
     public init() {}
 }
@@ -143,6 +146,8 @@ public final class RegistryServer: Sendable {
     /// The router: limits and metrics on everything, auth on the API.
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: LogRequestsMiddleware(configuration.requestLogLevel,
+                                                     includeHeaders: [Self.primitivesField, .ifNoneMatch]))
         router.add(middleware: RequestMetricsMiddleware(registry: metrics))
         router.add(middleware: RequestLimitsMiddleware(maxHeaderBytes: configuration.maxHeaderBytes,
                                                        maxBodyBytes: configuration.maxBodyBytes))

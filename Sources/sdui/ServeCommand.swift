@@ -33,6 +33,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle connection is closed.")
     var idleTimeout = 60
 
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    @Flag(name: .customLong("log-requests"), help: "Log one line per request at the --log-level.")
+    var logRequests = false
+
     func run() async throws {
         try await reportingErrors {
             var c = RegistryServerConfiguration()
@@ -43,8 +49,12 @@ struct ServeCommand: AsyncParsableCommand {
             c.idleTimeout = .seconds(idleTimeout)
             if let signingKey { c.signer = try KeyFile.signer(signingKey) }
             if let accessKey { c.access = AccessTokenVerifier(verifier: try KeyFile.verifier(accessKey)) }
+            guard let level = Logger.Level(rawValue: logLevel) else {
+                throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
             var logger = Logger(label: "sdui.server")
-            logger.logLevel = .info
+            logger.logLevel = level
+            if logRequests { c.requestLogLevel = level }
             let host = c.host
             try await store.with { registry in
                 let server = RegistryServer(store: registry, configuration: c, logger: logger)

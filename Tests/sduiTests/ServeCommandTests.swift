@@ -116,6 +116,39 @@ final class ServeProcess: @unchecked Sendable {
         #expect(big.status == 1 && big.err.contains("gate"), "\(big.err)")
     }
 
+    @Test func ed25519SigningAndPackBuildFromARunningRegistry() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        let db = dir.appendingPathComponent("r.db").path
+        #expect(try await sdui(["registry", "import", examples.path, "--db", db]).status == 0)
+        let seed = Data((0..<32).map { UInt8($0 * 7 % 256) })
+        func b64url(_ d: Data) -> String {
+            d.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        let jwk = dir.appendingPathComponent("signing.jwk")
+        try Data(#"{"kty":"OKP","crv":"Ed25519","kid":"reg-1","d":"\#(b64url(seed))"}"#.utf8).write(to: jwk)
+        let signed = try ServeProcess(["--db", db, "--signing-key", jwk.path])
+        let a = try await HTTPProbe.get(URL(string: "design-tokens?ids=login_title", relativeTo: signed.baseURL)!.absoluteURL,
+                                        headers: ["X-Primitives": PrimitiveMap.builtIn.headerValue])
+        let element = try HTTPTokenTransport.elements(of: a.body, source: "t")[0]
+        let verifier = try TokenVerifier(key: TokenSigner(ed25519PrivateKey: seed, kid: "reg-1").verificationKey)
+        let verified = try verifier.verified(compact: String(decoding: element, as: UTF8.self))
+        #expect(verified.algorithm == .eddsa && verified.kid == "reg-1")
+        #expect(try DesignToken(json: verified.payload).id == "login_title")
+        #expect(signed.stop() == 0)
+
+        // Pack build from the HTTP API of a running registry, ids from the usage file.
+        let plain = try ServeProcess(["--db", db])
+        let out = dir.appendingPathComponent("http.json.gz").path
+        let r = try await sdui(["pack", "build", "--registry-url", plain.baseURL.absoluteString, "--out", out,
+                                "--usage", examples.appendingPathComponent("usage.json").path, "--budget", "600000"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(try CorePack(contentsOf: URL(fileURLWithPath: out)).count == 47)
+        let noUsage = try await sdui(["pack", "build", "--registry-url", plain.baseURL.absoluteString, "--out", out])
+        #expect(noUsage.status == 1 && noUsage.err.contains("needs --usage"))
+        #expect(plain.stop() == 0)
+    }
+
     @Test func demoRunsOnlineWarmAndOffline() async throws {
         let out = Fixtures.temporaryDirectory().path
         let first = try await sdui(["demo", "--examples", examples.path, "--out", out, "--fresh"])
