@@ -46,8 +46,11 @@ public struct UsageTelemetry: Sendable, Equatable {
             return
         }
         var out: [String: Int] = [:]
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+        // Lines split on LF bytes: "\r\n" is one Character, so a CRLF file
+        // would not split on Character "\n".
+        let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+        for (i, rawBytes) in lines.enumerated() {
+            let line = String(decoding: rawBytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let parts = line.split(separator: ",", omittingEmptySubsequences: false)
             guard parts.count == 2, let n = Int(parts[1].trimmingCharacters(in: .whitespaces)), n >= 0 else {
@@ -119,6 +122,8 @@ public struct CorePackBuild: Sendable {
 public struct CorePackPlanner: Sendable {
     public var budgetBytes = 600_000
     public var maxDeltaBytes = 200_000
+    /// gzip level of the pack, 0 to 12 (libdeflate's scale).
+    public var gzipLevel = 12
     public var imagePolicy: ImageURLPolicy?
     public var limits: PackLimits = .default
 
@@ -152,9 +157,12 @@ public struct CorePackPlanner: Sendable {
         func pack(_ n: Int) throws -> (Data, Int) {
             var b = CorePackBuilder(limits: limits)
             for (c, _) in ranked.prefix(n) { _ = try b.add(json: c.json, source: c.id) }
-            return (try b.build(), b.document().count)
+            return (try b.build(level: gzipLevel), b.document().count)
         }
         var (best, raw) = try pack(0)
+        guard best.count <= budgetBytes else {
+            throw RegistryError(.gate, "even an empty pack is \(best.count) bytes, over the \(budgetBytes)-byte budget")
+        }
         var count = 0
         if try pack(ranked.count).0.count <= budgetBytes {
             (best, raw) = try pack(ranked.count)
@@ -220,6 +228,6 @@ public struct CorePackPlanner: Sendable {
         let screensJSON = try encoder.encode(embedded)
         guard doc.first == UInt8(ascii: "{") else { throw RegistryError(.invalid, "unexpected pack document") }
         doc.insert(contentsOf: Data("\"screens\":".utf8) + screensJSON + Data(",".utf8), at: doc.startIndex + 1)
-        return try CorePackBuilder.gzip(doc, level: 12)
+        return try CorePackBuilder.gzip(doc, level: gzipLevel)
     }
 }

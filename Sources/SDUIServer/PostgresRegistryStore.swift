@@ -1,6 +1,7 @@
 // PostgresRegistryStore.swift - the registry in PostgreSQL, for a fleet of stateless servers.
 import Foundation
 import Logging
+import NIOSSL
 import PostgresNIO
 
 /// The registry in PostgreSQL, through PostgresNIO's pooled client.  The
@@ -21,35 +22,50 @@ public final class PostgresRegistryStore: RegistryStore {
     /// (the pool itself keeps retrying a server that is down).
     public let startupTimeout: Duration
 
-    /// Connects with a URL `postgres://user:password@host:port/database`.
-    /// With `schema` (letters, digits and `_`), the tables live in that
-    /// schema, created by ``migrate()`` when missing.
+    /// Connects with a URL `postgres://user:password@host:port/database`,
+    /// optionally with `?sslmode=disable|prefer|require` (default disable;
+    /// prefer and require verify the server's certificate against the
+    /// system's trust store).  With `schema` (lowercase letters, digits and
+    /// `_`), the tables live in that schema, created by ``migrate()``.
     public convenience init(url: String, schema: String? = nil, startupTimeout: Duration = .seconds(10),
                             logger: Logger = Logger(label: "sdui.registry.postgres")) throws {
         guard let c = URLComponents(string: url), ["postgres", "postgresql"].contains(c.scheme ?? ""),
               let host = c.host, let user = c.user else {
             throw RegistryError(.invalid, "expected postgres://user[:password]@host[:port]/database", subject: url)
         }
-        let database = c.path.hasPrefix("/") ? String(c.path.dropFirst()) : c.path
-        var config = PostgresClient.Configuration(host: host, port: c.port ?? 5432, username: user,
-                                                  password: c.password, database: database.isEmpty ? nil : database,
-                                                  tls: .disable)
-        if let schema {
-            guard let first = schema.unicodeScalars.first, first == "_" || (first.isASCII && CharacterSet.lowercaseLetters.contains(first)),
-                  schema.unicodeScalars.allSatisfy({ $0.isASCII && ($0 == "_" || CharacterSet.lowercaseLetters.contains($0)
-                                                                     || CharacterSet.decimalDigits.contains($0)) }),
-                  schema.count <= 63 else {
-                throw RegistryError(.invalid, "a schema name is lowercase letters, digits and _", subject: schema)
+        var tls = PostgresClient.Configuration.TLS.disable
+        for item in c.queryItems ?? [] {
+            switch (item.name, item.value) {
+            case ("sslmode", "disable"?): tls = .disable
+            case ("sslmode", "prefer"?): tls = .prefer(.makeClientConfiguration())
+            case ("sslmode", "require"?): tls = .require(.makeClientConfiguration())
+            default:
+                throw RegistryError(.invalid, "unsupported URL parameter \(item.name)=\(item.value ?? ""); "
+                                    + "only sslmode=disable|prefer|require", subject: url)
             }
-            config.options.additionalStartupParameters = [("search_path", schema)]
         }
-        self.init(configuration: config, name: "\(host):\(c.port ?? 5432)/\(database)", schema: schema,
-                  startupTimeout: startupTimeout, logger: logger)
+        let database = c.path.hasPrefix("/") ? String(c.path.dropFirst()) : c.path
+        let config = PostgresClient.Configuration(host: host, port: c.port ?? 5432, username: user,
+                                                  password: c.password, database: database.isEmpty ? nil : database,
+                                                  tls: tls)
+        try self.init(configuration: config, name: "\(host):\(c.port ?? 5432)/\(database)", schema: schema,
+                      startupTimeout: startupTimeout, logger: logger)
     }
 
-    /// Connects with a PostgresNIO configuration.
+    /// Connects with a PostgresNIO configuration.  `schema`, when given, is
+    /// checked (lowercase letters, digits, `_`) and set as the search_path.
     public init(configuration: PostgresClient.Configuration, name: String, schema: String? = nil,
-                startupTimeout: Duration = .seconds(10), logger: Logger = Logger(label: "sdui.registry.postgres")) {
+                startupTimeout: Duration = .seconds(10), logger: Logger = Logger(label: "sdui.registry.postgres")) throws {
+        var configuration = configuration
+        if let schema {
+            let u = schema.utf8
+            func lower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
+            guard let first = u.first, first == UInt8(ascii: "_") || lower(first), u.count <= 63,
+                  u.allSatisfy({ lower($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "_") }) else {
+                throw RegistryError(.invalid, "a schema name is lowercase letters, digits and _", subject: schema)
+            }
+            configuration.options.additionalStartupParameters.append(("search_path", schema))
+        }
         self.startupTimeout = startupTimeout
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
@@ -142,7 +158,7 @@ public final class PostgresRegistryStore: RegistryStore {
                     var existing: String?
                     for try await j in rows.decode(String.self) { existing = j }
                     if let existing {
-                        guard existing == text else {
+                        guard Data(existing.utf8) == t.json else {   // bytes, not Unicode-equivalent text
                             throw RegistryError(.conflict, "version \(t.version) is already published with other content; "
                                                 + "publish a higher version", subject: t.id)
                         }

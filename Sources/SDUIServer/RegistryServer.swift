@@ -30,6 +30,9 @@ public struct RegistryServerConfiguration: Sendable {
     public var maxBodyBytes = 0
     /// Most ids in one `/design-tokens` request (S-3).
     public var maxIDs = 50
+    /// `/health` answers 503 when the store has not answered for this long
+    /// (nil: ten refresh intervals, and at least 30 s).
+    public var healthStaleAfter: Duration?
     /// Level of the one structured log line per request (method, path,
     /// X-Primitives; Authorization is never logged).
     public var requestLogLevel: Logger.Level = .debug
@@ -52,11 +55,14 @@ public struct RegistryServerConfiguration: Sendable {
 /// - `ETag` is the quoted SHA-256 of the token JSON; a batch gets
 ///   ``ETag/batch(_:)`` over its members in request order; a screen the
 ///   SHA-256 of its payload.  `If-None-Match` (strong, weak, lists, `*`)
-///   or the `v` parameter answers 304 with the same ETag, Cache-Control and
-///   Vary.  Successes carry `Cache-Control: max-age=86400`, errors
-///   `no-store` and a JSON body `{"error", "message"}`.
+///   answers 304 with the same ETag, Cache-Control and Vary; the `v` hint
+///   is accepted but never makes a 304 (only conditional requests may).
+///   Successes carry `Cache-Control: max-age=86400` (`, private` when
+///   signed), errors `no-store` and a JSON body `{"error", "message"}`.
 /// - Publishes reach every server within ``RegistryServerConfiguration/refreshInterval``:
-///   each keeps a snapshot and applies the store's newer rows.
+///   each keeps a snapshot and a background task applies the store's newer
+///   rows; requests never wait on the store.  `/health` is 503 when the
+///   store has not answered for ten intervals (at least 30 s).
 public final class RegistryServer: Sendable {
     let store: any RegistryStore
     let configuration: RegistryServerConfiguration
@@ -75,8 +81,8 @@ public final class RegistryServer: Sendable {
 
     struct State {
         var snapshot = RegistrySnapshot()
-        var checked = ContinuousClock.now
-        var refreshing = false
+        /// When the store last answered a refresh.
+        var refreshed = ContinuousClock.now
     }
 
     /// A computed `/design-tokens` answer.
@@ -98,20 +104,27 @@ public final class RegistryServer: Sendable {
 
     // MARK: snapshot
 
-    /// Brings the snapshot up to the store's latest state now.
+    /// Brings the snapshot up to the store's latest state now.  A store
+    /// whose sequence went backwards (restored, or re-created) is read again
+    /// from the start.
     public func refresh() async throws {
         let current = state.withLockedValue { $0.snapshot }
         let generation = try await store.generation()
         guard generation != current.generation else {
-            state.withLockedValue { $0.checked = .now }
+            state.withLockedValue { $0.refreshed = .now }
             return
         }
-        let changes = try await store.changes(after: current.generation)
+        let base = generation < current.generation ? RegistrySnapshot() : current
+        if generation < current.generation {
+            logger.warning("the registry sequence went backwards; reloading everything",
+                           metadata: ["had": "\(current.generation)", "now": "\(generation)"])
+        }
+        let changes = try await store.changes(after: base.generation)
         let newest = max(generation, (changes.tokens.map(\.seq) + changes.screens.map(\.seq)).max() ?? 0)
-        let next = current.applying(changes, generation: newest, signer: configuration.signer, logger: logger)
+        let next = base.applying(changes, generation: newest, signer: configuration.signer, logger: logger)
         state.withLockedValue {
-            if $0.snapshot.generation < next.generation { $0.snapshot = next }
-            $0.checked = .now
+            if base.generation == 0 || $0.snapshot.generation < next.generation { $0.snapshot = next }
+            $0.refreshed = .now
         }
         metrics.makeGauge(descriptor: MetricNameDescriptor(namespace: "sdui", subsystem: "registry", metricName: "generation",
                                                            unitName: "", helpText: "The registry sequence number this server has applied"))
@@ -121,24 +134,30 @@ public final class RegistryServer: Sendable {
             .set(Double(next.tokens.count))
     }
 
-    /// The snapshot to answer from; starts a refresh when it is due.
-    func snapshot() async -> RegistrySnapshot {
-        let (snap, due) = state.withLockedValue { s -> (RegistrySnapshot, Bool) in
-            let due = !s.refreshing && ContinuousClock.now - s.checked >= configuration.refreshInterval
-            if due { s.refreshing = true }
-            return (s.snapshot, due)
+    /// The snapshot requests answer from (never waits for the store).
+    func snapshot() -> RegistrySnapshot { state.withLockedValue { $0.snapshot } }
+
+    /// Refreshes every ``RegistryServerConfiguration/refreshInterval`` until
+    /// cancelled; a failure is logged and the last snapshot kept.
+    func refreshLoop() async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: configuration.refreshInterval)
+                try await refresh()
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.error("registry refresh failed; serving the last snapshot", metadata: ["error": "\(error)"])
+            }
         }
-        guard due else { return snap }
-        do {
-            try await refresh()
-        } catch {
-            logger.error("registry refresh failed; serving the last snapshot", metadata: ["error": "\(error)"])
-            state.withLockedValue { $0.checked = .now }
-        }
-        return state.withLockedValue { s in
-            s.refreshing = false
-            return s.snapshot
-        }
+    }
+
+    /// How long since the store last answered, and whether that is too long
+    /// (ten refresh intervals, and at least 30 s).
+    func staleness() -> (seconds: Double, stale: Bool) {
+        let age = ContinuousClock.now - state.withLockedValue { $0.refreshed }
+        let limit = configuration.healthStaleAfter ?? max(configuration.refreshInterval * 10, .seconds(30))
+        return (Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18, age > limit)
     }
 
     // MARK: routes
@@ -151,7 +170,16 @@ public final class RegistryServer: Sendable {
         router.add(middleware: RequestMetricsMiddleware(registry: metrics))
         router.add(middleware: RequestLimitsMiddleware(maxHeaderBytes: configuration.maxHeaderBytes,
                                                        maxBodyBytes: configuration.maxBodyBytes))
-        router.get("health") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
+        router.get("health") { [self] _, _ in
+            // 503 when the store has not answered for a while: the server
+            // still serves its last snapshot, but a balancer should know.
+            let (age, stale) = staleness()
+            let body = #"{"status":"\#(stale ? "stale" : "ok")","generation":\#(snapshot().generation),"#
+                + #""secondsSinceRefresh":\#(String(format: "%.1f", age))}"#
+            return Response(status: stale ? .serviceUnavailable : .ok,
+                            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
         router.get("metrics") { [metrics] _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
@@ -201,31 +229,22 @@ public final class RegistryServer: Sendable {
         }
     }
 
-    /// Headers of a 200 or 304: ETag, Cache-Control, Vary.
+    /// Headers of a 200 or 304: ETag, Cache-Control, Vary.  Signed answers
+    /// are `private`: their ETag names the token JSON, not the signed bytes,
+    /// so a shared cache must not revalidate one across a key rotation.
     func cacheHeaders(etag: String?) -> HTTPFields {
-        var h: HTTPFields = [.cacheControl: "max-age=\(configuration.maxAge)", .vary: "X-Primitives"]
+        let control = "max-age=\(configuration.maxAge)" + (configuration.signer == nil ? "" : ", private")
+        var h: HTTPFields = [.cacheControl: control, .vary: "X-Primitives"]
         if let etag { h[.eTag] = etag }
         return h
     }
 
-    /// Whether the request's `If-None-Match` (or `v`) names `etag`.
+    /// Whether the request's `If-None-Match` names `etag`.  Only a
+    /// conditional request may get a 304 (RFC 9110 §15.4.5), so the `v`
+    /// hint of seed 000 §5.2 never does.
     func notModified(_ request: Request, etag: String) -> Bool {
-        if let inm = request.headers[.ifNoneMatch] { return EntityTagMatch.matches(inm, current: etag) }
-        guard let query = request.uri.query, Self.hasParameter(query, "v") else { return false }
-        if let v = request.uri.queryParameters.get("v") { return EntityTagMatch.matches(v, current: etag) }
-        return false
-    }
-
-    /// Whether a raw query has a `name=` parameter (a byte scan: this runs
-    /// on every request, and String's substring search goes through NSString
-    /// on Linux).
-    static func hasParameter(_ query: String, _ name: String) -> Bool {
-        let q = Array(query.utf8), n = Array(name.utf8) + [UInt8(ascii: "=")]
-        guard q.count >= n.count else { return false }
-        for start in 0...(q.count - n.count) where start == 0 || q[start - 1] == UInt8(ascii: "&") {
-            if q[start..<(start + n.count)].elementsEqual(n) { return true }
-        }
-        return false
+        guard let inm = request.headers[.ifNoneMatch] else { return false }
+        return EntityTagMatch.matches(inm, current: etag)
     }
 
     /// `GET /screens/{id}`.
@@ -238,7 +257,7 @@ public final class RegistryServer: Sendable {
         case .success(let m): map = m
         case .failure(let e): return Self.error(.badRequest, "bad-primitives", e.message)
         }
-        let snap = await snapshot()
+        let snap = snapshot()
         guard let screen = snap.screens[id] else {
             return Self.error(.notFound, "not-found", "no screen \"\(id)\"")
         }
@@ -290,7 +309,7 @@ public final class RegistryServer: Sendable {
         guard let header = request.headers[Self.primitivesField] else {
             return Self.error(.badRequest, "bad-primitives", "the X-Primitives header is required (e.g. Column@3,Text@4)")
         }
-        let snap = await snapshot()
+        let snap = snapshot()
         let query = request.uri.query ?? ""
         let key = "\(snap.generation)\u{0}\(header)\u{0}\(query)"
         let answer: TokenAnswer
@@ -352,10 +371,13 @@ public final class RegistryServer: Sendable {
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try await store.migrate()
         try await refresh()
+        let idle = configuration.idleTimeout.components
+        let maxBody = configuration.maxBodyBytes
         let app = Application(
             router: makeRouter(),
-            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
-                                                                         + configuration.idleTimeout.components.attoseconds / 1_000_000_000))),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [RefuseBodiesHandler(maxBodyBytes: maxBody)],
+                idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "sdui-registry"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
@@ -363,6 +385,8 @@ public final class RegistryServer: Sendable {
         let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint],
                                                          logger: logger))
         group.withLockedValue { $0 = services }
+        let refresher = Task { await refreshLoop() }
+        defer { refresher.cancel() }
         try await services.run()
     }
 
@@ -376,14 +400,10 @@ public final class RegistryServer: Sendable {
     public func start() async throws -> RunningRegistry {
         let ports = AsyncStream<Int>.makeStream()
         let task = Task {
-            do {
-                try await run { port in
-                    ports.continuation.yield(port)
-                    ports.continuation.finish()
-                }
-            } catch {
+            defer { ports.continuation.finish() }   // also when run returns before binding
+            try await run { port in
+                ports.continuation.yield(port)
                 ports.continuation.finish()
-                throw error
             }
         }
         var port: Int?
@@ -409,7 +429,8 @@ public final class RunningRegistry: Sendable {
         self.server = server
         self.task = task
         self.port = port
-        baseURL = URL(string: "http://\(host):\(port)/")!
+        let literal = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host   // IPv6
+        baseURL = URL(string: "http://\(literal):\(port)/")!
     }
 
     /// Stops serving (gracefully) and waits for the server to finish.

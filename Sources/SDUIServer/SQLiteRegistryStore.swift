@@ -96,7 +96,7 @@ public actor SQLiteRegistryStore: RegistryStore {
                     "SELECT json FROM design_tokens WHERE id = ?1 AND version = ?2",
                     [.text(t.id), .integer(t.version)])
                 if let json = existing.first?.column("json")?.string {
-                    guard json == String(decoding: t.json, as: UTF8.self) else {
+                    guard Data(json.utf8) == t.json else {   // bytes, not Unicode-equivalent text
                         throw RegistryError(.conflict, "version \(t.version) is already published with other content; "
                                             + "publish a higher version", subject: t.id)
                     }

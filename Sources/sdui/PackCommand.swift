@@ -114,7 +114,7 @@ struct PackCommand: AsyncParsableCommand {
         @Option(name: .customLong("cdn-host"), help: "Hosts image URLs may use (repeatable).")
         var cdnHosts: [String] = ["cdn.sdui.example.com"]
 
-        @Option(help: "gzip level of a DIR build without --usage or --budget changes, 0 to 12.")
+        @Option(help: "gzip level, 0 (store) to 12 (smallest).")
         var level = 12
 
         @Flag(help: "Print one JSON object on stdout (the manifest's totals).")
@@ -162,6 +162,8 @@ struct PackCommand: AsyncParsableCommand {
                 var planner = CorePackPlanner()
                 planner.budgetBytes = budget
                 planner.maxDeltaBytes = maxDelta
+                guard (0...12).contains(level) else { throw ValidationError("--level must be 0 to 12") }
+                planner.gzipLevel = level
                 planner.imagePolicy = try ImageURLPolicy(allowedHosts: cdnHosts)
                 let previousData = try previous.map { try readFile($0) }
                 let build = try planner.build(candidates, usage: telemetry, previous: previousData)
@@ -208,22 +210,34 @@ struct PackCommand: AsyncParsableCommand {
             guard !ids.isEmpty else { throw SDUIError(.argument, "--registry-url needs --usage to know which ids to fetch") }
             let transport = HTTPTokenTransport(baseURL: url, primitives: primitives.headerValue, bearerToken: bearer)
             var out: [PackCandidate] = []
+            var missing: [String] = []
             var start = 0
             while start < ids.count {
                 let chunk = Array(ids[start..<min(start + 50, ids.count)])
                 start += 50
-                switch try await transport.fetch(TokenFetchRequest(ids: chunk)) {
-                case .tokens(let elements, _):
-                    for e in elements {
-                        guard e.first == UInt8(ascii: "{") else {
-                            throw SDUIError(.signature, "the registry signs its tokens; build from its database instead", input: base)
-                        }
-                        let t = try DesignToken(json: e, source: base)
-                        out.append(PackCandidate(id: t.id, version: t.version, json: e))
-                    }
-                case .notModified:
-                    throw SDUIError(.http, "unexpected 304", input: base)
+                let answer: TokenFetchResponse
+                do {
+                    answer = try await transport.fetch(TokenFetchRequest(ids: chunk))
+                } catch let e as SDUIError where e.category == .http && e.message.hasPrefix("HTTP 404") {
+                    missing += chunk   // none of these has a version the primitives support
+                    continue
                 }
+                guard case .tokens(let elements, _) = answer else { throw SDUIError(.http, "unexpected 304", input: base) }
+                var got = Set<String>()
+                for e in elements {
+                    guard e.first == UInt8(ascii: "{") else {
+                        throw SDUIError(.signature, "the registry signs its tokens; build from its database instead", input: base)
+                    }
+                    let t = try DesignToken(json: e, source: base)
+                    out.append(PackCandidate(id: t.id, version: t.version, json: e))
+                    got.insert(t.id)
+                }
+                missing += chunk.filter { !got.contains($0) }
+            }
+            if !missing.isEmpty {
+                FileHandle.standardError.write(Data(("warning: the registry serves no version of \(missing.count) id(s) "
+                    + "from the usage file for these primitives: \(missing.prefix(20).joined(separator: ", "))"
+                    + (missing.count > 20 ? ", …" : "") + "\n").utf8))
             }
             return out
         }

@@ -67,11 +67,19 @@ import Testing
         }
     }
 
+    @Test func aBudgetBelowAnEmptyPackIsAGateFailure() {
+        var planner = CorePackPlanner()
+        planner.budgetBytes = 10
+        #expect(throws: RegistryError.self) { try planner.build(Self.candidates, usage: nil) }
+    }
+
     @Test func usageFilesJSONAndCSV() throws {
         let json = try UsageTelemetry(data: Data(#"{"format":"sdui-usage/1","period":"W1","counts":{"a":3,"b":0}}"#.utf8), source: "u")
         #expect(json == UsageTelemetry(counts: ["a": 3, "b": 0], period: "W1"))
         let csv = try UsageTelemetry(data: Data("# id,count\na, 3\n\nb,0\n".utf8), source: "u.csv")
         #expect(csv.counts == ["a": 3, "b": 0])
+        let crlf = try UsageTelemetry(data: Data("promo_banner,18234\r\nteam_list,7\r\n".utf8), source: "u.csv")
+        #expect(crlf.counts == ["promo_banner": 18234, "team_list": 7])
         for bad in [#"{"counts":{"a":-1}}"#, #"{"counts":[]}"#, "a,1\na,2", "a;1", "a,x"] {
             #expect(throws: RegistryError.self, "\(bad)") { try UsageTelemetry(data: Data(bad.utf8), source: "u") }
         }

@@ -2,6 +2,7 @@
 import Foundation
 import SDUI
 @testable import SDUIServer
+import PostgresNIO
 import SDUITestSupport
 import Testing
 
@@ -70,6 +71,24 @@ import Testing
         }
     }
 
+    @Test func requireTLSIsAccepted() async throws {
+        let store = try PostgresRegistryStore(url: "postgres://u:p@127.0.0.1:1/d?sslmode=require")
+        try await store.close()
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func unicodeEquivalentButDifferentBytesIsAConflict(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await store.publish([stored("u", props: #"{"text":"caf\u{E9}"}"#)])   // precomposed é
+            do {
+                try await store.publish([stored("u", props: #"{"text":"cafe\u{301}"}"#)])   // e + combining accent
+                Issue.record("NFD bytes were taken for the published NFC version")
+            } catch let e as RegistryError {
+                #expect(e.code == .conflict)
+            }
+        }
+    }
+
     @Test func sqliteFileSurvivesReopening() async throws {
         let path = Fixtures.temporaryDirectory().appendingPathComponent("r.db").path
         let a = try await SQLiteRegistryStore(path: path)
@@ -86,6 +105,13 @@ import Testing
         #expect(throws: RegistryError.self) { try PostgresRegistryStore(url: "mysql://x@y/z") }
         #expect(throws: RegistryError.self) { try PostgresRegistryStore(url: "postgres://u@h/d", schema: "a; DROP") }
         #expect(throws: RegistryError.self) { try PostgresRegistryStore(url: "postgres://u@h/d", schema: "Upper") }
+        #expect(throws: RegistryError.self) { try PostgresRegistryStore(url: "postgres://u@h/d?sslmode=verify-full") }
+        #expect(throws: RegistryError.self) { try PostgresRegistryStore(url: "postgres://u@h/d?application_name=x") }
+        // The designated initializer checks the schema too: it is spliced into CREATE SCHEMA.
+        let config = PostgresClient.Configuration(host: "h", username: "u", password: nil, database: "d", tls: .disable)
+        #expect(throws: RegistryError.self) {
+            try PostgresRegistryStore(configuration: config, name: "h", schema: "x; DROP TABLE design_tokens")
+        }
     }
 
     @Test func unreachablePostgresIsAStoreError() async throws {

@@ -46,9 +46,24 @@ public enum HTTPProbe {
         }
     }
 
+    /// Sends `request` and reads until the server closes the connection or
+    /// `timeout` seconds pass: the status of the answer, and whether the
+    /// server closed the connection.
+    public static func rawUntilClosed(port: Int, _ request: String, timeout: Int = 5) async -> (status: Int?, closed: Bool) {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: exchange(port: port, request, timeout: timeout, untilClosed: true))
+            }
+        }
+    }
+
     static func rawBlocking(port: Int, _ request: String, timeout: Int) -> Int? {
+        exchange(port: port, request, timeout: timeout, untilClosed: false).status
+    }
+
+    static func exchange(port: Int, _ request: String, timeout: Int, untilClosed: Bool) -> (status: Int?, closed: Bool) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return (nil, false) }
         defer { close(fd) }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
@@ -59,7 +74,7 @@ public enum HTTPProbe {
         let connected = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { return nil }
+        guard connected == 0 else { return (nil, false) }
         let bytes = Array(request.utf8)
         var sent = 0
         while sent < bytes.count {
@@ -69,15 +84,17 @@ public enum HTTPProbe {
         }
         var head = [UInt8]()
         var buf = [UInt8](repeating: 0, count: 4096)
-        while head.count < 65_536 {
+        var closed = false
+        while head.count < 1 << 20 {
             let n = recv(fd, &buf, buf.count, 0)
-            if n <= 0 { break }
+            if n == 0 { closed = true; break }
+            if n < 0 { break }
             head += buf[0..<n]
-            if head.contains(UInt8(ascii: "\n")) { break }
+            if !untilClosed, head.contains(UInt8(ascii: "\n")) { break }
         }
         let line = String(decoding: head.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
         let parts = line.split(separator: " ")
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return nil }
-        return Int(parts[1])
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return (nil, closed) }
+        return (Int(parts[1]), closed)
     }
 }

@@ -1,6 +1,6 @@
 // ServeCommandTests.swift - `sdui serve` and `sdui registry` as a user runs them.
 import Foundation
-import SDUI
+@testable import SDUI
 import SDUITestSupport
 import Testing
 
@@ -149,6 +149,37 @@ final class ServeProcess: @unchecked Sendable {
         #expect(plain.stop() == 0)
     }
 
+    @Test func jwkKeyFilesAreKeysNeverSecrets() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        let db = dir.appendingPathComponent("r.db").path
+        #expect(try await sdui(["registry", "import", examples.path, "--db", db]).status == 0)
+        let seed = Data((0..<32).map { UInt8(255 - $0) })
+        func b64url(_ d: Data) -> String {
+            d.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        let x = Data(try TokenSigner(ed25519PrivateKey: seed).verificationKey.bytes)
+        // As WebCrypto writes them: non-string members (ext, key_ops) included.
+        let priv = dir.appendingPathComponent("priv.jwk"), pub = dir.appendingPathComponent("pub.jwk")
+        try Data(#"{"kty":"OKP","crv":"Ed25519","d":"\#(b64url(seed))","x":"\#(b64url(x))","ext":true,"key_ops":["sign"]}"#.utf8).write(to: priv)
+        let pubText = #"{"kty":"OKP","crv":"Ed25519","x":"\#(b64url(x))","ext":true,"key_ops":["verify"]}"#
+        try Data(pubText.utf8).write(to: pub)
+        let token = try await sdui(["registry", "token", "--access-key", priv.path])
+        #expect(token.status == 0, "\(token.err)")
+        let cannotSign = try await sdui(["registry", "token", "--access-key", pub.path])
+        #expect(cannotSign.status == 1 && cannotSign.err.contains("can verify, not sign"), "\(cannotSign.err)")
+        let server = try ServeProcess(["--db", db, "--access-key", pub.path])
+        func status(_ bearer: String) async throws -> Int {
+            try await HTTPProbe.get(URL(string: "design-tokens?ids=login_title", relativeTo: server.baseURL)!.absoluteURL,
+                                    headers: ["X-Primitives": PrimitiveMap.builtIn.headerValue, "Authorization": "Bearer \(bearer)"]).status
+        }
+        #expect(try await status(token.out.trimmingCharacters(in: .whitespacesAndNewlines)) == 200)
+        // A token forged with the public file's text as an HS256 secret is refused.
+        let forged = try AccessTokenForgery.hs256(secret: Data(pubText.utf8))
+        #expect(try await status(forged) == 401)
+        #expect(server.stop() == 0)
+    }
+
     @Test func demoRunsOnlineWarmAndOffline() async throws {
         let out = Fixtures.temporaryDirectory().path
         let first = try await sdui(["demo", "--examples", examples.path, "--out", out, "--fresh"])
@@ -167,5 +198,13 @@ final class ServeProcess: @unchecked Sendable {
         let phase1 = second.out.components(separatedBy: "2. online again")[0]
         #expect(phase1.contains("(disk cache kept from an earlier run)"))
         #expect(phase1.contains("token_cache_hit_ratio over 55 lookups: 1.00"), "\(phase1)")
+    }
+}
+
+/// An HS256 access token made with an arbitrary secret, as an attacker would.
+enum AccessTokenForgery {
+    static func hs256(secret: Data) throws -> String {
+        let now = Int(Date().timeIntervalSince1970)
+        return try TokenSigner(hs256Secret: secret).sign(#"{"sub":"x","iat":\#(now),"exp":\#(now + 600)}"#)
     }
 }
