@@ -106,11 +106,12 @@ public struct ScreenResolver: Sendable {
     }
 
     /// Resolves `screen` from a core pack alone: an id the pack lacks is a
-    /// placeholder (`unavailable`).
-    public func resolve(_ screen: ScreenPayload, pack: CorePack) -> RenderTree {
+    /// placeholder (`unavailable`).  Ids in `offline` are treated as
+    /// offline misses, to preview skeletons and Fallback Pack screens.
+    public func resolve(_ screen: ScreenPayload, pack: CorePack, offline: Set<String> = []) -> RenderTree {
         var lookups: [String: TokenLookup] = [:]
         for item in screen.tokens where lookups[item.id] == nil {
-            lookups[item.id] = Self.lookup(item.id, in: pack)
+            lookups[item.id] = offline.contains(item.id) ? .offline : Self.lookup(item.id, in: pack)
                 ?? .unavailable(SDUIError(.notFound, "no token \"\(item.id)\" in the pack", input: pack.source))
         }
         return resolve(screen, lookups: lookups)

@@ -459,9 +459,9 @@ public struct TokenSigner: Sendable {
 /// base64url without padding (RFC 7515 §2), strict: only the URL-safe
 /// alphabet, no `=`, and only the canonical encoding of each byte string.
 /// Foundation does the actual decoding.
-enum Base64URL {
+public enum Base64URL {
     /// Encodes `data` in base64url without padding.
-    static func encode(_ data: Data) -> String {
+    public static func encode(_ data: Data) -> String {
         var s = data.base64EncodedString()
         while s.hasSuffix("=") { s.removeLast() }
         return String(s.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
@@ -473,7 +473,7 @@ enum Base64URL {
     }
 
     /// Decodes `text`; errors are `signature` errors naming `part`.
-    static func decode(_ text: Substring, part: String) throws -> Data {
+    public static func decode(_ text: Substring, part: String) throws -> Data {
         var standard = ""
         standard.reserveCapacity(text.utf8.count + 3)
         for (offset, c) in text.utf8.enumerated() {

@@ -27,6 +27,11 @@ public struct RegistryContents: Sendable {
         snapshot.best(id, for: primitives)?.stored
     }
 
+    /// The pack builder's candidates: each id's best version for `primitives`.
+    public func packCandidates(for primitives: PrimitiveMap) -> [PackCandidate] {
+        ids.compactMap { id in best(id, for: primitives).map { PackCandidate(id: id, version: $0.version, json: $0.json) } }
+    }
+
     /// Screens by id.
     public var screens: [String: StoredScreen] { snapshot.screens.mapValues(\.stored) }
 

@@ -76,10 +76,7 @@ struct DemoCommand: AsyncParsableCommand {
         let imported = try await importer.importInto(store, from: URL(fileURLWithPath: examples))
         print("registry  \(registryPath): \(imported.added) token versions, \(imported.screens) screens")
         let contents = try await RegistryContents.load(store)
-        var candidates: [PackCandidate] = []
-        for id in contents.ids {
-            if let t = contents.best(id, for: .builtIn) { candidates.append(PackCandidate(id: id, version: t.version, json: t.json)) }
-        }
+        let candidates = contents.packCandidates(for: .builtIn)
         var planner = CorePackPlanner()
         planner.budgetBytes = budget
         let usage = try UsageTelemetry(contentsOf: URL(fileURLWithPath: examples).appendingPathComponent("usage.json"))

@@ -151,11 +151,7 @@ struct PackCommand: AsyncParsableCommand {
                                                       primitives: map, bearer: bearer)
                 } else {
                     let contents = try await store.with { try await RegistryContents.load($0) }
-                    for id in contents.ids {
-                        if let t = contents.best(id, for: map) {
-                            candidates.append(PackCandidate(id: id, version: t.version, json: t.json))
-                        }
-                    }
+                    candidates = contents.packCandidates(for: map)
                     screens = contents.screens
                 }
                 for c in candidates { byID[c.id] = c }

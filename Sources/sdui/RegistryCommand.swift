@@ -62,11 +62,13 @@ enum KeyFile {
         }
     }
 
+    /// A JWK member's bytes (strict base64url, as JWS uses it).
     static func base64url(_ s: String, _ path: String) throws -> Data {
-        var b = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while b.count % 4 != 0 { b += "=" }
-        guard let d = Data(base64Encoded: b) else { throw SDUIError(.argument, "key member is not base64url", input: path) }
-        return d
+        do {
+            return try Base64URL.decode(Substring(s), part: "JWK member")
+        } catch let e as SDUIError {
+            throw SDUIError(.argument, e.message, input: path)
+        }
     }
 
     /// The file as a JWK when it is JSON; nil when it is not JSON at all.

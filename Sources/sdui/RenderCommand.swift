@@ -106,17 +106,7 @@ struct RenderCommand: ParsableCommand {
         }
         let core = try CorePack(contentsOf: URL(fileURLWithPath: pack))
         let offlineIDs = Set((offline ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        var lookups: [String: TokenLookup] = [:]
-        for item in payload.tokens where lookups[item.id] == nil {
-            if offlineIDs.contains(item.id) { lookups[item.id] = .offline; continue }
-            do {
-                lookups[item.id] = try core.token(item.id).map { .found($0, .pack) }
-                    ?? .unavailable(SDUIError(.notFound, "no token \"\(item.id)\" in the pack", input: pack))
-            } catch let e as SDUIError {
-                lookups[item.id] = .unavailable(e)
-            }
-        }
-        return resolver.resolve(payload, lookups: lookups)
+        return resolver.resolve(payload, pack: core, offline: offlineIDs)
     }
 
     /// The built-ins with the header's versions (and its extra primitives) applied.

@@ -20,12 +20,8 @@ struct SDUICommand: AsyncParsableCommand {
 func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
-    } catch let error as SDUIError {
-        printError(error)
-        throw ExitCode(1)
-    } catch let error as RegistryError {
-        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-        throw ExitCode(1)
+    } catch {
+        throw exitStatus(for: error)
     }
 }
 
@@ -33,13 +29,23 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
 func reportingErrors<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
-    } catch let error as SDUIError {
-        printError(error)
-        throw ExitCode(1)
-    } catch let error as RegistryError {
-        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-        throw ExitCode(1)
+    } catch {
+        throw exitStatus(for: error)
     }
+}
+
+/// What a failed command throws: a bad-input error is printed and becomes
+/// exit status 1; anything else (argument parsing, exit codes) passes on.
+func exitStatus(for error: Error) -> Error {
+    switch error {
+    case let e as SDUIError:
+        printError(e)
+    case let e as RegistryError:
+        FileHandle.standardError.write(Data("error: \(e)\n".utf8))
+    default:
+        return error
+    }
+    return ExitCode(1)
 }
 
 /// Writes `error: <category>: …` as one line on stderr.

@@ -121,10 +121,7 @@ final class ServeProcess: @unchecked Sendable {
         let db = dir.appendingPathComponent("r.db").path
         #expect(try await sdui(["registry", "import", examples.path, "--db", db]).status == 0)
         let seed = Data((0..<32).map { UInt8($0 * 7 % 256) })
-        func b64url(_ d: Data) -> String {
-            d.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
-        }
+        let b64url = Base64URL.encode
         let jwk = dir.appendingPathComponent("signing.jwk")
         try Data(#"{"kty":"OKP","crv":"Ed25519","kid":"reg-1","d":"\#(b64url(seed))"}"#.utf8).write(to: jwk)
         let signed = try ServeProcess(["--db", db, "--signing-key", jwk.path])
@@ -154,10 +151,7 @@ final class ServeProcess: @unchecked Sendable {
         let db = dir.appendingPathComponent("r.db").path
         #expect(try await sdui(["registry", "import", examples.path, "--db", db]).status == 0)
         let seed = Data((0..<32).map { UInt8(255 - $0) })
-        func b64url(_ d: Data) -> String {
-            d.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
-        }
+        let b64url = Base64URL.encode
         let x = Data(try TokenSigner(ed25519PrivateKey: seed).verificationKey.bytes)
         // As WebCrypto writes them: non-string members (ext, key_ops) included.
         let priv = dir.appendingPathComponent("priv.jwk"), pub = dir.appendingPathComponent("pub.jwk")
