@@ -190,7 +190,21 @@ public final class RegistryServer: Sendable {
             await screen(request, id: context.parameters.get("id") ?? "")
         }
         api.get("design-tokens") { [self] request, _ in await designTokens(request) }
+        // HEAD: the GET answer's status and headers, without its body.
+        api.head("screens/:id") { [self] request, context in
+            Self.head(await screen(request, id: context.parameters.get("id") ?? ""))
+        }
+        api.head("design-tokens") { [self] request, _ in Self.head(await designTokens(request)) }
         return router
+    }
+
+    /// `response` for a HEAD request: the same headers, the GET body's
+    /// length, no body.
+    static func head(_ response: Response) -> Response {
+        var r = response
+        // A body that announces the GET body's length and writes nothing.
+        r.body = ResponseBody(contentLength: response.body.contentLength) { writer in try await writer.finish(nil) }
+        return r
     }
 
     static let primitivesField = HTTPField.Name("X-Primitives")!

@@ -443,6 +443,30 @@ import Testing
         }
     }
 
+    @Test func headAnswersLikeGetWithoutABody() async throws {
+        try await withStore(.sqlite) { store in
+            try await Self.seed(store)
+            let r = try await startServer(store)
+            for path in ["design-tokens?ids=plain,card", "screens/home", "screens/lab", "design-tokens?ids=a,a"] {
+                let url = URL(string: path, relativeTo: r.baseURL)!.absoluteURL
+                let get = try await HTTPProbe.get(url, headers: ["X-Primitives": Self.modern])
+                let head = try await HTTPProbe.get(url, headers: ["X-Primitives": Self.modern], method: "HEAD")
+                #expect(head.status == get.status, "\(path)")
+                #expect(head.body.isEmpty)
+                #expect(head.header("ETag") == get.header("ETag") && head.header("Vary") == get.header("Vary"))
+                #expect(head.header("Content-Length") == String(get.body.count), "\(path)")
+            }
+            // The connection stays in step: a GET after a HEAD gets its own answer, body and all.
+            let both = await HTTPProbe.rawResponse(port: r.port,
+                "HEAD /screens/home HTTP/1.1\r\nHost: x\r\nX-Primitives: \(Self.modern)\r\n\r\n"
+                + "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(both.hasPrefix("HTTP/1.1 200 OK"))
+            let parts = both.components(separatedBy: "HTTP/1.1 200 OK")
+            #expect(parts.count == 3 && parts[2].contains("\"status\":\"ok\""), "\(both)")
+            await r.stop()
+        }
+    }
+
     @Test func entityTagMatching() {
         let e = "\"abc\""
         #expect(EntityTagMatch.matches("\"abc\"", current: e))

@@ -23,9 +23,10 @@ public struct HTTPAnswer: Sendable {
 }
 
 public enum HTTPProbe {
-    /// `GET url` with `headers`, through URLSession (no caching, no redirects followed by us).
-    public static func get(_ url: URL, headers: [String: String] = [:]) async throws -> HTTPAnswer {
+    /// `GET url` (or `method`) with `headers`, through URLSession (no caching).
+    public static func get(_ url: URL, headers: [String: String] = [:], method: String = "GET") async throws -> HTTPAnswer {
         var r = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
+        r.httpMethod = method
         for (k, v) in headers { r.setValue(v, forHTTPHeaderField: k) }
         let (data, response) = try await URLSession(configuration: .ephemeral).data(for: r)
         let http = response as! HTTPURLResponse
@@ -52,7 +53,18 @@ public enum HTTPProbe {
     public static func rawUntilClosed(port: Int, _ request: String, timeout: Int = 5) async -> (status: Int?, closed: Bool) {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(returning: exchange(port: port, request, timeout: timeout, untilClosed: true))
+                let r = exchange(port: port, request, timeout: timeout, untilClosed: true)
+                continuation.resume(returning: (r.status, r.closed))
+            }
+        }
+    }
+
+    /// Everything the server sent for `request` until it closed the
+    /// connection (or `timeout` seconds passed), as text.
+    public static func rawResponse(port: Int, _ request: String, timeout: Int = 5) async -> String {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: exchange(port: port, request, timeout: timeout, untilClosed: true).text)
             }
         }
     }
@@ -61,9 +73,10 @@ public enum HTTPProbe {
         exchange(port: port, request, timeout: timeout, untilClosed: false).status
     }
 
-    static func exchange(port: Int, _ request: String, timeout: Int, untilClosed: Bool) -> (status: Int?, closed: Bool) {
+    static func exchange(port: Int, _ request: String, timeout: Int,
+                         untilClosed: Bool) -> (status: Int?, closed: Bool, text: String) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return (nil, false) }
+        guard fd >= 0 else { return (nil, false, "") }
         defer { close(fd) }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
@@ -74,7 +87,7 @@ public enum HTTPProbe {
         let connected = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { return (nil, false) }
+        guard connected == 0 else { return (nil, false, "") }
         let bytes = Array(request.utf8)
         var sent = 0
         while sent < bytes.count {
@@ -94,7 +107,8 @@ public enum HTTPProbe {
         }
         let line = String(decoding: head.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
         let parts = line.split(separator: " ")
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return (nil, closed) }
-        return (Int(parts[1]), closed)
+        let text = String(decoding: head, as: UTF8.self)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return (nil, closed, text) }
+        return (Int(parts[1]), closed, text)
     }
 }
