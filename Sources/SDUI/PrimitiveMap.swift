@@ -152,6 +152,14 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
         return copy
     }
 
+    /// A copy with each primitive of `other` added, or its version replaced
+    /// (a client's `X-Primitives` over the built-ins); prop rules are kept.
+    public func merging(_ other: PrimitiveMap) throws -> PrimitiveMap {
+        var map = self
+        for (name, version) in other.entries { map = try map.adding(name, version: version) }
+        return map
+    }
+
     /// The header value, in entry order: `Column@3,Text@4`.
     public var headerValue: String { entries.map { "\($0.name)@\($0.version)" }.joined(separator: ",") }
     public var description: String { headerValue }
@@ -191,6 +199,19 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
         walk(token.props, path: "props", &out)
         return out
     }
+
+    /// The highest version of each primitive anywhere in `token`'s tree: a
+    /// client supporting all of these draws every node.  (Every node is
+    /// unsupported by an empty map, so the same walk lists them.)
+    public static func requirements(of token: DesignToken) -> [String: Int] {
+        var needs: [String: Int] = [:]
+        for node in none.unsupportedNodes(in: token) {
+            needs[node.primitive] = max(needs[node.primitive] ?? 0, node.requiredVersion)
+        }
+        return needs
+    }
+
+    private static let none = try! PrimitiveMap([])
 
     /// Whether every node of `token` can be rendered.
     public func isCompatible(_ token: DesignToken) -> Bool { unsupportedNodes(in: token).isEmpty }

@@ -61,21 +61,18 @@ public struct ThemeCatalog: Sendable {
 public struct ResolvedTheme: Sendable {
     public let theme: Theme
     public let mode: ThemeMode
-    let colors: [String: TokenValue]
-    let typography: [String: TokenValue]
-    let spacing: [String: TokenValue]
-    let radius: [String: TokenValue]
-    let animations: [String: TokenValue]
     /// Every reference by its full text, `@color.primary`: one lookup per use.
     let references: [String: TokenValue]
+    /// Spacing and typography also by bare name (spacing props, a Text's style).
+    let spacing: [String: TokenValue]
+    let typography: [String: TokenValue]
 
-    /// The groups a reference may name.
+    /// The groups a reference may name (plural spellings too).
     static let groups: Set<String> = ["color", "colors", "spacing", "radius", "typography", "animation", "animations"]
 
     public init(_ theme: Theme, mode: ThemeMode, textScale: Double = 1, spacingScale: Double = 1) {
         self.theme = theme
         self.mode = mode
-        colors = theme.colors.mapValues { .string($0[mode].description) }
         typography = theme.typography.mapValues { t in
             .object(["size": Self.number(t.size * textScale),
                      "lineHeight": Self.number(t.lineHeight * textScale),
@@ -84,11 +81,11 @@ public struct ResolvedTheme: Sendable {
         spacing = theme.spacing.mapValues { v in
             spacingScale == 1 ? Self.number(v) : Self.number((v * spacingScale / 4).rounded() * 4)
         }
-        radius = theme.radius.mapValues(Self.number)
-        animations = theme.animations.mapValues(Self.number)
         var refs: [String: TokenValue] = [:]
-        for (groups, values) in [(["color", "colors"], colors), (["spacing"], spacing), (["radius"], radius),
-                                 (["typography"], typography), (["animation", "animations"], animations)] {
+        for (groups, values) in [(["color", "colors"], theme.colors.mapValues { TokenValue.string($0[mode].description) }),
+                                 (["spacing"], spacing), (["radius"], theme.radius.mapValues(Self.number)),
+                                 (["typography"], typography),
+                                 (["animation", "animations"], theme.animations.mapValues(Self.number))] {
             for g in groups { for (name, v) in values { refs["@\(g).\(name)"] = v } }
         }
         references = refs
@@ -102,15 +99,7 @@ public struct ResolvedTheme: Sendable {
     /// The value of `@group.name`: group is `color`, `spacing`, `radius`,
     /// `typography` or `animation` (plural forms too).  Nil when unknown.
     public func reference(group: Substring, name: Substring) -> TokenValue? {
-        let key = String(name)
-        switch group {
-        case "color", "colors": return colors[key]
-        case "spacing": return spacing[key]
-        case "radius": return radius[key]
-        case "typography": return typography[key]
-        case "animation", "animations": return animations[key]
-        default: return nil
-        }
+        references["@\(group).\(name)"]
     }
 
     /// A spacing name (seed 001's `xs/s/m/l/xl` or seed 003's
@@ -129,5 +118,5 @@ public struct ResolvedTheme: Sendable {
     public func typography(named name: String) -> TokenValue? { typography[name] }
 
     /// The page background colour.
-    public var background: TokenValue? { colors["background"] }
+    public var background: TokenValue? { references["@color.background"] }
 }

@@ -163,20 +163,15 @@ public struct CorePackPlanner: Sendable {
         guard best.count <= budgetBytes else {
             throw RegistryError(.gate, "even an empty pack is \(best.count) bytes, over the \(budgetBytes)-byte budget")
         }
-        var count = 0
-        if try pack(ranked.count).0.count <= budgetBytes {
-            (best, raw) = try pack(ranked.count)
-            count = ranked.count
-        } else {
-            var lo = 0, hi = ranked.count   // pack(lo) fits, pack(hi) does not
-            while hi - lo > 1 {
-                let mid = (lo + hi) / 2
-                let candidate = try pack(mid)
-                if candidate.0.count <= budgetBytes { lo = mid; (best, raw) = candidate } else { hi = mid }
-            }
-            count = lo
-            if count == 0 { (best, raw) = try pack(0) }
+        // The largest n whose pack fits: pack(lo) fits, pack(hi) does not
+        // (hi = count + 1 stands for "past the last token").
+        var lo = 0, hi = ranked.count + 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            let candidate = try pack(mid)
+            if candidate.0.count <= budgetBytes { lo = mid; (best, raw) = candidate } else { hi = mid }
         }
+        let count = lo
         let entries = ranked.prefix(count).map { c, t in
             CorePackBuild.Manifest.Entry(id: c.id, version: t.version, etag: ETag.of(json: c.json),
                                          bytes: c.json.count, usage: counts[c.id] ?? 0)

@@ -1,4 +1,5 @@
 // RefuseBodiesHandler.swift - closes connections that send a request body to a body-less API.
+import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
@@ -25,14 +26,14 @@ final class RefuseBodiesHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if refused { return }
         if case .head(let head) = unwrapInboundIn(data), let why = refusal(head) {
             refused = true
-            let body = #"{"error":"body-too-large","message":"\#(why)"}"#
+            let body = RegistryServer.errorBody("body-too-large", why)
             var response = HTTPResponse(status: .contentTooLarge)
             response.headerFields[.contentType] = "application/json; charset=utf-8"
             response.headerFields[.cacheControl] = "no-store"
             response.headerFields[.connection] = "close"
-            response.headerFields[.contentLength] = String(body.utf8.count)
+            response.headerFields[.contentLength] = String(body.count)
             context.write(wrapOutboundOut(.head(response)), promise: nil)
-            context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(string: body))), promise: nil)
+            context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: body))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
             return
         }

@@ -168,8 +168,7 @@ public final class RegistryServer: Sendable {
         router.add(middleware: LogRequestsMiddleware(configuration.requestLogLevel,
                                                      includeHeaders: [Self.primitivesField, .ifNoneMatch]))
         router.add(middleware: RequestMetricsMiddleware(registry: metrics))
-        router.add(middleware: RequestLimitsMiddleware(maxHeaderBytes: configuration.maxHeaderBytes,
-                                                       maxBodyBytes: configuration.maxBodyBytes))
+        router.add(middleware: HeaderLimitMiddleware(maxHeaderBytes: configuration.maxHeaderBytes))
         router.get("health") { [self] _, _ in
             // 503 when the store has not answered for a while: the server
             // still serves its last snapshot, but a balancer should know.
@@ -208,16 +207,22 @@ public final class RegistryServer: Sendable {
     }
 
     static let primitivesField = HTTPField.Name("X-Primitives")!
+    static let primitivesRequired = "the X-Primitives header is required (e.g. Column@3,Text@4)"
     static let missingField = HTTPField.Name("X-SDUI-Missing")!
 
-    /// A JSON error answer: `{"error": code, "message": …}`, never cached.
-    static func error(_ status: HTTPResponse.Status, _ code: String, _ message: String,
-                      extra: [String: TokenValue] = [:], vary: Bool = false) -> Response {
+    /// The JSON of an error answer: `{"error": code, "message": …}` plus `extra`.
+    static func errorBody(_ code: String, _ message: String, extra: [String: TokenValue] = [:]) -> Data {
         var body: [String: TokenValue] = ["error": .string(code), "message": .string(message)]
         body.merge(extra) { _, new in new }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(body)) ?? Data("{}".utf8)
+        return (try? encoder.encode(body)) ?? Data("{}".utf8)
+    }
+
+    /// A JSON error answer: `{"error": code, "message": …}`, never cached.
+    static func error(_ status: HTTPResponse.Status, _ code: String, _ message: String,
+                      extra: [String: TokenValue] = [:], vary: Bool = false) -> Response {
+        let data = errorBody(code, message, extra: extra)
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         if vary { headers[.vary] = "X-Primitives" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
@@ -225,8 +230,13 @@ public final class RegistryServer: Sendable {
 
     /// The client's primitives, or the 400 to send.
     func primitives(_ request: Request) -> Result<PrimitiveMap, RegistryError> {
-        guard let header = request.headers[Self.primitivesField] else {
-            return .failure(RegistryError(.invalid, "the X-Primitives header is required (e.g. Column@3,Text@4)"))
+        primitives(header: request.headers[Self.primitivesField])
+    }
+
+    /// `X-Primitives` parsed (once per distinct value), or the 400 to send.
+    func primitives(header: String?) -> Result<PrimitiveMap, RegistryError> {
+        guard let header else {
+            return .failure(RegistryError(.invalid, Self.primitivesRequired))
         }
         if let hit = headerCache.withLockedValue({ $0[header] }) { return .success(hit) }
         do {
@@ -321,7 +331,7 @@ public final class RegistryServer: Sendable {
     /// a query is only cached after it passed validation.
     func designTokens(_ request: Request) async -> Response {
         guard let header = request.headers[Self.primitivesField] else {
-            return Self.error(.badRequest, "bad-primitives", "the X-Primitives header is required (e.g. Column@3,Text@4)")
+            return Self.error(.badRequest, "bad-primitives", Self.primitivesRequired)
         }
         let snap = snapshot()
         let query = request.uri.query ?? ""
@@ -336,7 +346,7 @@ public final class RegistryServer: Sendable {
             case .failure(let e): return Self.error(.badRequest, "bad-ids", e.message)
             }
             let map: PrimitiveMap
-            switch primitives(request) {
+            switch primitives(header: header) {
             case .success(let m): map = m
             case .failure(let e): return Self.error(.badRequest, "bad-primitives", e.message)
             }

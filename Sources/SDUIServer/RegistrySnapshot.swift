@@ -77,15 +77,7 @@ final class RegistrySnapshot: Sendable {
         guard token.id == row.id, token.version == row.version else {
             throw RegistryError(.invalid, "row (\(row.id), \(row.version)) holds \(token.id)@\(token.version)")
         }
-        var needs: [String: Int] = [token.primitive: token.primitiveVersion]
-        func walk(_ props: TokenValue) {
-            for child in props["children"]?.arrayValue ?? [] {
-                guard let p = child["primitive"]?.stringValue else { continue }
-                needs[p] = max(needs[p] ?? 0, Int(child["primitiveVersion"]?.intValue ?? 1))
-                if let sub = child["props"] { walk(sub) }
-            }
-        }
-        walk(token.props)
+        let needs = PrimitiveMap.requirements(of: token)
         let element: [UInt8]
         if let signer { element = Array("\"\(try signer.sign(row.json))\"".utf8) } else { element = Array(row.json) }
         return ServedToken(stored: row, requirements: needs.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },

@@ -72,12 +72,11 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// Refuses oversized requests before any work: header fields adding up to
-/// more than `maxHeaderBytes` (431), and bodies over `maxBodyBytes` (413;
-/// the API reads no bodies).
-struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Refuses a request whose request line and header fields add up to more
+/// than `maxHeaderBytes` (431) before any work.  Bodies are refused earlier,
+/// in the channel pipeline (``RefuseBodiesHandler``).
+struct HeaderLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let maxHeaderBytes: Int
-    let maxBodyBytes: Int
 
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -87,13 +86,6 @@ struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
             return RegistryServer.error(.init(code: 431, reasonPhrase: "Request Header Fields Too Large"),
                                         "headers-too-large", "request line and headers are \(bytes) bytes; "
                                         + "the limit is \(maxHeaderBytes)")
-        }
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maxBodyBytes {
-            return RegistryServer.error(.contentTooLarge, "body-too-large",
-                                        "a body of \(length) bytes; the limit is \(maxBodyBytes)")
-        }
-        if request.headers[.transferEncoding] != nil, maxBodyBytes == 0 {
-            return RegistryServer.error(.contentTooLarge, "body-too-large", "this API takes no request body")
         }
         return try await next(request, context)
     }

@@ -133,7 +133,7 @@ struct PackCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let map = try primitives.map { try RenderCommand.primitiveMap($0) } ?? PrimitiveMap.builtIn
+                let map = try primitives.map { try PrimitiveMap.builtIn.merging(PrimitiveMap(parsing: $0)) } ?? .builtIn
                 let telemetry = try usage.map { try UsageTelemetry(contentsOf: URL(fileURLWithPath: $0)) }
                 var screens: [String: StoredScreen] = [:]
                 var byID: [String: PackCandidate] = [:]

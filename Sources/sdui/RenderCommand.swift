@@ -91,7 +91,7 @@ struct RenderCommand: ParsableCommand {
         context.textScale = textScale
         context.spacingScale = spacingScale
         context.hostBindings = try Self.bindings(bind)
-        if let primitives { context.primitives = try Self.primitiveMap(primitives) }
+        if let primitives { context.primitives = try PrimitiveMap.builtIn.merging(PrimitiveMap(parsing: primitives)) }
         if let fallbackPack { context.fallbackPack = try FallbackPack(contentsOf: URL(fileURLWithPath: fallbackPack)) }
         let resolver = ScreenResolver(context)
 
@@ -107,14 +107,6 @@ struct RenderCommand: ParsableCommand {
         let core = try CorePack(contentsOf: URL(fileURLWithPath: pack))
         let offlineIDs = Set((offline ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         return resolver.resolve(payload, pack: core, offline: offlineIDs)
-    }
-
-    /// The built-ins with the header's versions (and its extra primitives) applied.
-    static func primitiveMap(_ header: String) throws -> PrimitiveMap {
-        let given = try PrimitiveMap(parsing: header)
-        var map = PrimitiveMap.builtIn
-        for (name, version) in given.entries { map = try map.adding(name, version: version) }
-        return map
     }
 
     /// `a.b=value` pairs as a nested object.

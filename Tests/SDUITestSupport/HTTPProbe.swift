@@ -42,8 +42,13 @@ public enum HTTPProbe {
     /// on a Dispatch thread, off Swift's cooperative pool, which the server
     /// under test needs.
     public static func raw(port: Int, _ request: String, timeout: Int = 10) async -> Int? {
+        await offPool { exchange(port: port, request, timeout: timeout, untilClosed: false).status }
+    }
+
+    /// Runs blocking `work` on a Dispatch thread and awaits its result.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: rawBlocking(port: port, request, timeout: timeout)) }
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
         }
     }
 
@@ -51,26 +56,14 @@ public enum HTTPProbe {
     /// `timeout` seconds pass: the status of the answer, and whether the
     /// server closed the connection.
     public static func rawUntilClosed(port: Int, _ request: String, timeout: Int = 5) async -> (status: Int?, closed: Bool) {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let r = exchange(port: port, request, timeout: timeout, untilClosed: true)
-                continuation.resume(returning: (r.status, r.closed))
-            }
-        }
+        let r = await offPool { exchange(port: port, request, timeout: timeout, untilClosed: true) }
+        return (r.status, r.closed)
     }
 
     /// Everything the server sent for `request` until it closed the
     /// connection (or `timeout` seconds passed), as text.
     public static func rawResponse(port: Int, _ request: String, timeout: Int = 5) async -> String {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: exchange(port: port, request, timeout: timeout, untilClosed: true).text)
-            }
-        }
-    }
-
-    static func rawBlocking(port: Int, _ request: String, timeout: Int) -> Int? {
-        exchange(port: port, request, timeout: timeout, untilClosed: false).status
+        await offPool { exchange(port: port, request, timeout: timeout, untilClosed: true).text }
     }
 
     static func exchange(port: Int, _ request: String, timeout: Int,
