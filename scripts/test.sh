@@ -13,6 +13,10 @@ bash scripts/check-c-install.sh
 # The registry tests run against SQLite and a real PostgreSQL; this starts
 # Debian's server (or fails the run when it cannot).
 SDUI_TEST_POSTGRES_URL=$(bash scripts/postgres.sh)
+if ! [[ "$SDUI_TEST_POSTGRES_URL" =~ ^postgres://[^[:space:]]+$ ]]; then
+    echo "test.sh: scripts/postgres.sh printed no usable URL: '$SDUI_TEST_POSTGRES_URL'" >&2
+    exit 1
+fi
 export SDUI_TEST_POSTGRES_URL
 swift test
 # Debian's python3 has python3-jsonschema (setup.sh); another python3 first
