@@ -47,6 +47,14 @@ start_and_prepare() {
     if [ "$(as_postgres psql -qtAc "SELECT 1 FROM pg_database WHERE datname = 'sdui_test'")" != "1" ]; then
         as_postgres psql -qc "CREATE DATABASE sdui_test OWNER sdui"
     fi
+    # Each test case makes its own schema t_<uuid>; drop those of earlier runs.
+    as_postgres psql -d sdui_test -qtAc "SELECT string_agg(quote_ident(nspname), ',')
+        FROM pg_namespace WHERE nspname LIKE 't\_%'" | {
+        read -r schemas || true
+        if [ -n "$schemas" ]; then
+            as_postgres psql -d sdui_test -qc "SET client_min_messages = warning; DROP SCHEMA $schemas CASCADE"
+        fi
+    }
     # Password login over TCP must work, as the tests log in that way.
     PGPASSWORD=sdui psql -h 127.0.0.1 -U sdui -d sdui_test -qtAc "SELECT 1" >/dev/null
 }
