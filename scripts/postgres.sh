@@ -47,7 +47,8 @@ start_and_prepare() {
     if [ "$(as_postgres psql -qtAc "SELECT 1 FROM pg_database WHERE datname = 'sdui_test'")" != "1" ]; then
         as_postgres psql -qc "CREATE DATABASE sdui_test OWNER sdui"
     fi
-    # Each test case makes its own schema t_<uuid>; drop those of earlier runs.
+    # Each test case makes its own schema t_<uuid>; drop those of earlier runs
+    # (so a second test run must not start while one is under way).
     as_postgres psql -d sdui_test -qtAc "SELECT string_agg(quote_ident(nspname), ',')
         FROM pg_namespace WHERE nspname LIKE 't\_%'" | {
         read -r schemas || true
