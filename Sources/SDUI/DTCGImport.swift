@@ -9,7 +9,8 @@ import Foundation
 /// - An alias is a string value `{group.token}`; it takes the value (and,
 ///   without a `$type` of its own, the type) of the token it names.  Aliases
 ///   may chain; inside composite values (typography) members may be aliases
-///   too.  A cycle is an error that lists it: `color.a → color.b → color.a`.
+///   too.  A cycle is an error that lists it: `color.a → color.b → color.a`;
+///   so is a chain deeper than ``maxAliasDepth``.
 /// - Dark values: `$extensions` → `"com.sdui"` → `"dark"` holds the token's
 ///   value in dark mode (itself a value or an alias, resolved in dark mode).
 /// - Mapping: `color` tokens become colours; `dimension` tokens under a
@@ -27,6 +28,9 @@ import Foundation
 ///
 /// Errors are `.schema`, naming `source` and the token path.
 public enum DTCGImport {
+    /// How many aliases may lead to a value (`{a}` → `{b}` → … ).
+    public static let maxAliasDepth = 64
+
     struct Entry {
         var value: TokenValue
         var dark: TokenValue?
@@ -39,7 +43,7 @@ public enum DTCGImport {
         do {
             root = try JSONDecoder().decode(TokenValue.self, from: json)
         } catch {
-            throw SDUIError(.json, "not JSON: \(error.localizedDescription)", input: source)
+            throw SDUIError.notJSON(json, error, what: "not JSON", input: source)
         }
         return try theme(root, id: id, source: source)
     }
@@ -71,8 +75,9 @@ public enum DTCGImport {
             for name in group.keys.sorted() where !name.hasPrefix("$") {
                 let p = path + [name]
                 let dotted = p.joined(separator: ".")
-                guard !name.contains("."), !name.contains("{"), !name.contains("}") else {
-                    throw fail(dotted, "a name may not contain '.', '{' or '}'")
+                guard !name.isEmpty, !name.contains("."), !name.contains("{"), !name.contains("}") else {
+                    let shown = name.isEmpty ? (path + [#""""#]).joined(separator: ".") : dotted
+                    throw fail(shown, "a name must be non-empty, without '.', '{' or '}'")
                 }
                 guard case .object(let o) = group[name]! else {
                     throw fail(dotted, "expected a token (an object with $value) or a group")
@@ -98,32 +103,61 @@ public enum DTCGImport {
             return String(s.dropFirst().dropLast())
         }
 
-        /// The token's value in `mode` with every alias followed.
-        func resolve(_ path: String, dark: Bool, chain: [String] = []) throws -> (TokenValue, String?) {
+        /// Resolved values by mode and path, with the number of aliases
+        /// followed to reach them: each token is resolved once per mode,
+        /// however many aliases and composites share it.
+        var resolved: [Bool: [String: (value: TokenValue, type: String?, depth: Int)]] = [:]
+
+        /// The token's value in `mode` with every alias followed.  `chain`
+        /// is the aliases that led here (for the cycle message).  More than
+        /// ``DTCGImport/maxAliasDepth`` aliases in a row is an error.
+        mutating func resolve(_ path: String, dark: Bool, chain: [String] = []) throws -> (TokenValue, String?) {
+            let r = try resolveCounting(path, dark: dark, chain: chain)
+            return (r.value, r.type)
+        }
+
+        private mutating func resolveCounting(_ path: String, dark: Bool, chain: [String])
+            throws -> (value: TokenValue, type: String?, depth: Int) {
+            func tooDeep() -> SDUIError {
+                fail(chain.first ?? path, "aliases nest deeper than \(DTCGImport.maxAliasDepth)")
+            }
+            if let done = resolved[dark]?[path] {
+                guard chain.count + done.depth <= DTCGImport.maxAliasDepth else { throw tooDeep() }
+                return done
+            }
             if let i = chain.firstIndex(of: path) {
                 throw fail(chain[0], "alias cycle: " + (chain[i...] + [path]).joined(separator: " → "))
             }
+            guard chain.count <= DTCGImport.maxAliasDepth else { throw tooDeep() }
             guard let e = entries[path] else {
                 throw fail(chain.last ?? path, "alias to \"{\(path)}\", which is not a token")
             }
             let raw = dark ? (e.dark ?? e.value) : e.value
             let next = chain + [path]
+            var result: (value: TokenValue, type: String?, depth: Int) = (raw, e.type, 0)
             if let target = Self.alias(raw) {
-                let (v, t) = try resolve(target, dark: dark, chain: next)
-                return (v, e.type ?? t)
-            }
-            if case .object(let members) = raw {   // composite: members may be aliases
+                let t = try resolveCounting(target, dark: dark, chain: next)
+                result = (t.value, e.type ?? t.type, t.depth + 1)
+            } else if case .object(let members) = raw {   // composite: members may be aliases
                 var out: [String: TokenValue] = [:]
+                var depth = 0
                 for (k, m) in members {
-                    out[k] = try Self.alias(m).map { try resolve($0, dark: dark, chain: next).0 } ?? m
+                    if let target = Self.alias(m) {
+                        let t = try resolveCounting(target, dark: dark, chain: next)
+                        out[k] = t.value
+                        depth = max(depth, t.depth + 1)
+                    } else {
+                        out[k] = m
+                    }
                 }
-                return (.object(out), e.type)
+                result = (.object(out), e.type, depth)
             }
-            return (raw, e.type)
+            resolved[dark, default: [:]][path] = result
+            return result
         }
 
         /// Maps every resolved token into the theme's groups.
-        func build(id: String) throws -> Theme {
+        mutating func build(id: String) throws -> Theme {
             var theme = Theme(id: id)
             for path in order {
                 let (light, type) = try resolve(path, dark: false)
@@ -164,7 +198,16 @@ public enum DTCGImport {
             return c
         }
 
+        /// A dimension in points, from 0 to ``Theme/maxLength``.
         func dimension(_ v: TokenValue, _ path: String) throws -> Double {
+            let d = try anyDimension(v, path)
+            guard d.isFinite, d >= 0, d <= Theme.maxLength else {
+                throw fail(path, "must be from 0 to \(Theme.format(Theme.maxLength)) px")
+            }
+            return d
+        }
+
+        func anyDimension(_ v: TokenValue, _ path: String) throws -> Double {
             if let d = v.doubleValue { return d }
             if let value = v["value"]?.doubleValue, let unit = v["unit"]?.stringValue {
                 return try scale(value, unit, path)
@@ -184,7 +227,16 @@ public enum DTCGImport {
             }
         }
 
+        /// A duration in milliseconds, from 0 to ``Theme/maxLength``.
         func duration(_ v: TokenValue, _ path: String) throws -> Double {
+            let d = try anyDuration(v, path)
+            guard d.isFinite, d >= 0, d <= Theme.maxLength else {
+                throw fail(path, "must be from 0 to \(Theme.format(Theme.maxLength)) ms")
+            }
+            return d
+        }
+
+        func anyDuration(_ v: TokenValue, _ path: String) throws -> Double {
             if let d = v.doubleValue { return d }
             var value: Double?, unit: String?
             if let d = v["value"]?.doubleValue { (value, unit) = (d, v["unit"]?.stringValue) }
@@ -202,11 +254,12 @@ public enum DTCGImport {
         func typography(_ v: TokenValue, _ path: String) throws -> Theme.Typography {
             guard let size = v["fontSize"] else { throw fail(path, "typography needs fontSize") }
             let px = try dimension(size, path + ".fontSize")
-            guard px > 0 else { throw fail(path + ".fontSize", "must be above 0") }
+            guard px >= 1 else { throw fail(path + ".fontSize", "must be at least 1 px") }
             var lineHeight = px * 1.25
             if let lh = v["lineHeight"] {
-                if let m = lh.doubleValue { lineHeight = m < 4 ? px * m : m }
+                if let m = lh.doubleValue, m.isFinite, m > 0, m < 4 { lineHeight = px * m }
                 else { lineHeight = try dimension(lh, path + ".lineHeight") }
+                guard lineHeight >= 1 else { throw fail(path + ".lineHeight", "must be at least 1 px") }
             }
             var weight = 400
             if let w = v["fontWeight"] {

@@ -1,4 +1,5 @@
 // SDUIError.swift - the one error type of the SDUI module.
+import Foundation
 internal import CSDUI
 
 /// An error from SDUIKit: what kind of failure, a message, and where.
@@ -73,5 +74,21 @@ extension SDUIError {
                   offset: err.offset >= 0 ? Int(err.offset) : nil,
                   line: err.line > 0 ? Int(err.line) : nil,
                   column: err.column > 0 ? Int(err.column) : nil)
+    }
+}
+
+extension SDUIError {
+    /// The error for JSON text `JSONDecoder` refused.  When the text is not
+    /// JSON, the C validator's first fault, with its line, column and byte
+    /// (Foundation's own message names no place); otherwise `what` and the
+    /// decoder's message.
+    static func notJSON(_ data: Data, _ decoderError: Error, what: String, input: String?) -> SDUIError {
+        var err = sdui_error()
+        let status = data.withUnsafeBytes { raw in
+            sdui_json_validate(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count,
+                               SDUI_DEFAULT_MAX_DEPTH * 4, &err)
+        }
+        if status != SDUI_OK { return SDUIError(status, err, input: input) }
+        return SDUIError(.json, "\(what): \(decoderError.localizedDescription)", input: input)
     }
 }

@@ -41,7 +41,7 @@ public struct ScreenPayload: Codable, Sendable, Equatable {
         } catch let DecodingError.valueNotFound(_, ctx) {
             throw SDUIError(.schema, "null at \(Self.path(ctx))", input: source)
         } catch {
-            throw SDUIError(.json, "not a screen payload: \(error.localizedDescription)", input: source)
+            throw SDUIError.notJSON(json, error, what: "not a screen payload", input: source)
         }
     }
 

@@ -69,6 +69,16 @@ public struct Theme: Sendable, Hashable {
     /// Pairs to check besides those derived from colour names (see ThemeLint).
     public var contrastPairs: [ContrastPair]
 
+    /// The largest size, line height, spacing, radius (points) or animation
+    /// (milliseconds) a theme file may give; anything beyond is an error, so
+    /// scaled values stay finite.
+    public static let maxLength: Double = 10_000
+
+    /// A number as a theme error shows it: `4`, `0.5`.
+    static func format(_ d: Double) -> String {
+        d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+    }
+
     public init(id: String, colors: [String: ColorPair] = [:], typography: [String: Typography] = [:],
                 spacing: [String: Double] = [:], radius: [String: Double] = [:],
                 animations: [String: Double] = [:], settings: [String: String] = [:],
@@ -146,7 +156,7 @@ extension Theme {
         do {
             value = try JSONDecoder().decode(TokenValue.self, from: json)
         } catch {
-            throw SDUIError(.json, "not JSON: \(error.localizedDescription)", input: source)
+            throw SDUIError.notJSON(json, error, what: "not JSON", input: source)
         }
         try self.init(value: value, source: source)
     }
@@ -162,7 +172,7 @@ extension Theme {
         }
         let value: TokenValue
         do { value = try JSONDecoder().decode(TokenValue.self, from: data) } catch {
-            throw SDUIError(.json, "not JSON: \(error.localizedDescription)", input: url.path)
+            throw SDUIError.notJSON(data, error, what: "not JSON", input: url.path)
         }
         if value["id"]?.stringValue != nil {
             try self.init(value: value, source: url.path)
@@ -213,9 +223,9 @@ extension Theme {
             }
             return c
         }
-        func number(_ v: TokenValue?, _ path: String, min: Double = 0) throws -> Double {
-            guard let d = v?.doubleValue, d.isFinite, d >= min else {
-                throw fail(path, "expected a number ≥ \(min == 0 ? "0" : String(min))")
+        func number(_ v: TokenValue?, _ path: String, min: Double = 0, max: Double = Theme.maxLength) throws -> Double {
+            guard let d = v?.doubleValue, d.isFinite, d >= min, d <= max else {
+                throw fail(path, "expected a number from \(Theme.format(min)) to \(Theme.format(max))")
             }
             return d
         }
@@ -235,8 +245,13 @@ extension Theme {
             guard let t = v.objectValue else { throw fail(path, "must be an object with size and lineHeight") }
             let size = try number(t["size"], path + ".size", min: 1)
             let lineHeight = try t["lineHeight"].map { try number($0, path + ".lineHeight", min: 1) } ?? size * 1.25
-            let weight = t["weight"] == nil ? 400 : Int(try number(t["weight"], path + ".weight", min: 1))
-            guard (1...1000).contains(weight) else { throw fail(path + ".weight", "must be 1 to 1000") }
+            var weight = 400
+            if let w = t["weight"] {
+                guard let d = w.doubleValue, (1...1000).contains(d), d.rounded() == d else {
+                    throw fail(path + ".weight", "must be a whole number from 1 to 1000")
+                }
+                weight = Int(d)
+            }
             var family = "system"
             if let f = t["family"] {
                 guard let s = f.stringValue, !s.isEmpty else { throw fail(path + ".family", "must be a string") }

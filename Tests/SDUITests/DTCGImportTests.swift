@@ -62,6 +62,32 @@ import Testing
         #expect(t.colors["echo"]?.dark.description == "#FFFFFF")
     }
 
+    @Test func sharedAliasesResolveOnceAndDeepChainsAreRefused() throws {
+        // 40 levels of composites (an unmapped type: alias targets only),
+        // each with two members aliasing the next level: followed afresh at
+        // every use this is 2^40 steps; resolved once per token it is 80.
+        var levels: [String] = []
+        for i in 0..<40 {
+            levels.append(#""l\#(i)": {"$value": {"a": "{x.l\#(i + 1)}", "b": "{x.l\#(i + 1)}"}}"#)
+        }
+        levels.append(#""l40": {"$value": {"a": 1}}"#)
+        let fan = ##"{"x": {"$type": "shadow", \##(levels.joined(separator: ","))},"##
+            + ##" "color": {"$type": "color", "ink": {"$value": "#112233"}}}"##
+        let theme = try DTCGImport.theme(json: Data(fan.utf8), id: "fan")
+        #expect(theme.colors["ink"]?.light.description == "#112233")
+
+        // A chain longer than maxAliasDepth is an error naming where it starts.
+        let n = DTCGImport.maxAliasDepth + 1
+        func link(_ i: Int) -> String { ##""a\##(i)": {"$value": "{c.a\##(i + 1)}"}"## }
+        let end = ##""a\##(n)": {"$value": "#000000"}"##
+        func doc(_ members: [String]) -> String { ##"{"c": {"$type": "color", \##(members.joined(separator: ","))}}"## }
+        let e = try #require(error(doc((0..<n).map(link) + [end])))
+        #expect(e.message.hasPrefix("c.a0: aliases nest deeper than \(DTCGImport.maxAliasDepth)"), "\(e.message)")
+        // One link fewer is fine.
+        let shorter = try DTCGImport.theme(json: Data(doc((1..<n).map(link) + [end]).utf8), id: "c")
+        #expect(shorter.colors["a1"]?.light.description == "#000000")
+    }
+
     @Test func cyclesAreReportedWithTheirPath() throws {
         let e = try #require(error(#"""
         {"color": {"$type": "color",
@@ -90,7 +116,14 @@ import Testing
         (##"{"motion": {"$type": "duration", "q": {"$value": "200"}}}"##, "motion.q", "duration"),
         (##"{"type": {"$type": "typography", "b": {"$value": {"fontWeight": 400}}}}"##, "type.b", "fontSize"),
         (##"{"type": {"$type": "typography", "b": {"$value": {"fontSize": "16px", "fontWeight": "chunky"}}}}"##, "type.b.fontWeight", "weight"),
-        (##"{"color": {"$type": "color", "a.b": {"$value": "#fff"}}}"##, "color.a.b", "may not contain"),
+        (##"{"color": {"$type": "color", "a.b": {"$value": "#fff"}}}"##, "color.a.b", "without '.'"),
+        (##"{"": {"$type": "color", "$value": "#fff"}}"##, #""""#, "non-empty"),
+        (##"{"color": {"$type": "color", "": {"$value": "#fff"}}}"##, #"color."""#, "non-empty"),
+        (##"{"space": {"$type": "dimension", "md": {"$value": "-4px"}}}"##, "space.md", "from 0 to"),
+        (##"{"space": {"$type": "dimension", "md": {"$value": {"value": 1e308, "unit": "rem"}}}}"##, "space.md", "from 0 to"),
+        (##"{"motion": {"$type": "duration", "q": {"$value": "1e9ms"}}}"##, "motion.q", "duration"),
+        (##"{"motion": {"$type": "duration", "q": {"$value": 20000}}}"##, "motion.q", "from 0 to"),
+        (##"{"type": {"$type": "typography", "b": {"$value": {"fontSize": {"value": 1e300, "unit": "rem"}}}}}"##, "type.b.fontSize", "from 0 to"),
         (##"{"color": {"$type": 3}}"##, "color", "$type"),
         (##"{"color": 5}"##, "color", "expected a token"),
         (##"[1]"##, "the top level", "object"),

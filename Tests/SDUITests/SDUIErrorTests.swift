@@ -41,4 +41,20 @@ import Testing
         // not-found is an answer, not an error, in Swift: the C status becomes nil.
         #expect(try CorePack(data: Fixtures.pack(tokens: [])).token("a") == nil)
     }
+
+    @Test func jsonSyntaxErrorsInScreensAndThemesNameTheirPlace() throws {
+        let bad = Data("{\"id\": \"s\",\n  \"tokens\": [x]}".utf8)
+        for parse in [{ _ = try ScreenPayload(json: bad, source: "s.json") },
+                      { _ = try Theme(json: bad, source: "s.json") },
+                      { _ = try BlockScreen(json: bad, source: "s.json") },
+                      { _ = try DTCGImport.theme(json: bad, id: "s", source: "s.json") }] as [() throws -> Void] {
+            let e = try #require(throws: SDUIError.self, performing: parse)
+            #expect(e.category == .json)
+            #expect(e.line == 2 && e.column == 14 && e.offset == 25, "\(e)")
+            #expect(e.description.hasPrefix("json: s.json: line 2, column 14 (byte 25): "), "\(e)")
+        }
+        // Valid JSON of the wrong shape keeps the decoder's account.
+        let e = try #require(throws: SDUIError.self) { try BlockScreen(json: Data("[1]".utf8), source: "b.json") }
+        #expect(e.line == nil && e.input == "b.json")
+    }
 }
