@@ -27,7 +27,11 @@ public struct ThemeLintFinding: Sendable, Hashable, Codable, CustomStringConvert
 ///   defines, in light and in dark mode: 4.5:1 for body text, 3:1 for large
 ///   text.  The pairs are the theme's `contrastPairs` plus those its colour
 ///   names imply: each `text…` colour on `background`, `surface` and
-///   `surfaceVariant`, and each `onX` colour on `X`.
+///   `surfaceVariant`, each `onX` colour on `X`, and `primary` on
+///   `background` (the blocks' text buttons).  A colour the theme leaves
+///   out is rendered from the SDK fallback, so the pairs the built-in blocks
+///   draw (``blockPairs``) are also checked where one colour is the theme's
+///   and the other inherited; such a finding names the inherited colour.
 /// - **Spacing on the 4 pt grid**: every spacing value is a multiple of 4.
 /// - **Animation durations** match the web timing within 50 ms:
 ///   `quickTransition` 200 ms, `standardTransition` 300 ms,
@@ -61,14 +65,40 @@ public enum ThemeLint {
                 add(name, base.prefix(1).lowercased() + base.dropFirst())
             }
         }
+        if theme.colors["primary"] != nil { add("primary", "background") }
         return out
     }
 
-    /// Every finding, errors first in theme order.
-    public static func check(_ theme: Theme) -> [ThemeLintFinding] {
+    /// Text on background as the built-in blocks draw it.
+    public static let blockPairs: [(text: String, background: String)] = [
+        ("textPrimary", "background"), ("textSecondary", "background"), ("textPrimary", "surface"),
+        ("textSecondary", "surface"), ("onPrimary", "primary"), ("primary", "background"),
+    ]
+
+    /// The pairs ``check(_:over:)`` checks: ``pairs(of:)``, then each of
+    /// ``blockPairs`` with one colour from the theme and the other from
+    /// `base` (nil: none).
+    public static func checkedPairs(_ theme: Theme, over base: Theme? = .sdkFallback) -> [Theme.ContrastPair] {
+        var out = pairs(of: theme)
+        guard let base else { return out }
+        var seen = Set(out.map { "\($0.text)|\($0.background)" })
+        for (text, bg) in blockPairs where (theme.colors[text] == nil) != (theme.colors[bg] == nil)
+            && base.colors[theme.colors[text] == nil ? text : bg] != nil && seen.insert("\(text)|\(bg)").inserted {
+            out.append(Theme.ContrastPair(text: text, background: bg))
+        }
+        return out
+    }
+
+    /// Every finding, errors first in theme order.  Colours the theme lacks
+    /// come from `base` (the SDK fallback, as when rendering; nil: none).
+    public static func check(_ theme: Theme, over base: Theme? = .sdkFallback) -> [ThemeLintFinding] {
         var out: [ThemeLintFinding] = []
-        for pair in pairs(of: theme) {
-            guard let fg = theme.colors[pair.text], let bg = theme.colors[pair.background] else { continue }
+        let palette = base.map { theme.merged(over: $0) } ?? theme
+        for pair in checkedPairs(theme, over: base) {
+            guard let fg = palette.colors[pair.text], let bg = palette.colors[pair.background] else { continue }
+            let inherited = [pair.text, pair.background].filter { theme.colors[$0] == nil }
+            let note = inherited.isEmpty || base == nil ? ""
+                : " (\(inherited.joined(separator: ", ")) from \(base!.id), as the theme does not set it)"
             for mode in ThemeMode.allCases {
                 let ratio = Contrast.ratio(fg[mode], bg[mode])
                 if !Contrast.passesAA(ratio, largeText: pair.largeText) {
@@ -76,7 +106,7 @@ public enum ThemeLint {
                     out.append(ThemeLintFinding(
                         severity: .error, rule: .contrast, subject: "\(pair.text) on \(pair.background)", mode: mode,
                         message: String(format: "%@ on %@ is %.2f:1; AA needs %@",
-                                        fg[mode].description, bg[mode].description, ratio, need)))
+                                        fg[mode].description, bg[mode].description, ratio, need) + note))
                 }
             }
         }

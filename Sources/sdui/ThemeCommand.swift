@@ -33,7 +33,7 @@ struct ThemeCommand: ParsableCommand {
             let theme = try reportingErrors { try Theme(contentsOf: URL(fileURLWithPath: path)) }
             let findings = ThemeLint.check(theme)
             let errors = findings.filter { $0.severity == .error }.count
-            let pairs = ThemeLint.pairs(of: theme).count
+            let pairs = ThemeLint.checkedPairs(theme).count
             if json {
                 try printJSON(Report(theme: theme.id, pairsChecked: pairs, errors: errors,
                                      warnings: findings.count - errors, findings: findings))

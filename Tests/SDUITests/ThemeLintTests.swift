@@ -24,13 +24,14 @@ import Testing
                       contrastPairs: [Theme.ContrastPair(text: "primary", background: "surface", largeText: true)])
         let pairs = Set(ThemeLint.pairs(of: t).map { "\($0.text)/\($0.background)/\($0.largeText)" })
         #expect(pairs == ["primary/surface/true", "textPrimary/background/false", "textPrimary/surface/false",
-                          "onPrimary/primary/false"])
+                          "onPrimary/primary/false", "primary/background/false"])
     }
 
     @Test func contrastFailsPerModeWithTheRatio() {
         // #777777 on white is 4.48:1: fails body text, passes large text.
+        // (over: nil — the theme's own colours only; see inheritedColours.)
         let t = Theme(id: "t", colors: ["background": c("#FFFFFF", "#000000"), "textSecondary": c("#777777", "#777777")])
-        let f = ThemeLint.check(t)
+        let f = ThemeLint.check(t, over: nil)
         #expect(f.count == 1)
         #expect(f[0].rule == .contrast)
         #expect(f[0].mode == .light)
@@ -39,16 +40,35 @@ import Testing
         // In dark mode #777777 on black is 4.69:1, which passes.
         let large = Theme(id: "t", colors: t.colors,
                           contrastPairs: [Theme.ContrastPair(text: "textSecondary", background: "background", largeText: true)])
-        #expect(ThemeLint.check(large).isEmpty)
+        #expect(ThemeLint.check(large, over: nil).isEmpty)
         // #767676 on white (4.54:1) passes body text.
         let ok = Theme(id: "t", colors: ["background": c("#FFFFFF"), "textSecondary": c("#767676")])
-        #expect(ThemeLint.check(ok).isEmpty)
+        #expect(ThemeLint.check(ok, over: nil).isEmpty)
     }
 
     @Test func darkModeFailureIsReportedAsDark() {
         let t = Theme(id: "t", colors: ["surface": c("#FFFFFF", "#333333"), "textPrimary": c("#000000", "#555555")])
-        let f = ThemeLint.check(t)
+        let f = ThemeLint.check(t, over: nil)
         #expect(f.map(\.mode) == [.dark])
+    }
+
+    @Test func inheritedColoursAreCheckedWhereBlocksDrawThem() {
+        // Seed 001's example theme has no onPrimary: the CTA would draw the
+        // SDK's white (light) on its mint primary, 1.77:1.
+        let mint = Theme(id: "mint", colors: ["background": c("#0B1220"), "surface": c("#111827"),
+                                              "primary": c("#3DDC97"), "textPrimary": c("#E5E7EB"),
+                                              "textSecondary": c("#9CA3AF")])
+        let f = ThemeLint.check(mint)
+        #expect(f.map(\.subject) == ["onPrimary on primary"])
+        #expect(f.first?.mode == .light)
+        #expect(f.first?.message.contains("onPrimary from sdk_fallback") == true, "\(f)")
+        #expect(ThemeLint.checkedPairs(mint).contains { $0.text == "onPrimary" && $0.background == "primary" })
+        // Setting it clears the finding; pairs of two inherited colours are not checked.
+        var fixed = mint
+        fixed.colors["onPrimary"] = c("#0B1220")
+        #expect(ThemeLint.check(fixed).isEmpty)
+        #expect(!ThemeLint.checkedPairs(Theme(id: "empty")).contains { $0.text == "onPrimary" })
+        #expect(ThemeLint.check(mint, over: nil).isEmpty)
     }
 
     @Test func spacingGrid() {
