@@ -29,7 +29,10 @@ import Foundation
 /// written and reported as `bad_binding`.
 ///
 /// **No second pass.**  Bound values are inserted as data: a bound string
-/// that looks like `{{x}}` or `@color.primary` is not resolved again.
+/// that looks like `{{x}}` or `@color.primary` is not resolved again.  The
+/// one lookup that follows a fill: in a spacing prop or a Text's `style`, a
+/// filled string is taken as a spacing or typography name, as a written one
+/// would be (`"style": "{{st}}"` with `st` = `"caption"`).
 public struct BindingScope: Sendable {
     public var item: [String: TokenValue]
     public var host: [String: TokenValue]

@@ -29,7 +29,7 @@ public struct BlockScreen: Sendable, Hashable, Codable {
         } catch let DecodingError.typeMismatch(_, ctx) {
             throw SDUIError(.schema, "wrong type at \(ScreenPayload.path(ctx))", input: source)
         } catch {
-            throw SDUIError(.json, "not a block screen: \(error.localizedDescription)", input: source)
+            throw SDUIError.notJSON(json, error, what: "not a block screen", input: source)
         }
     }
 }
@@ -40,16 +40,42 @@ public struct BlockError: Error, Sendable, Equatable {
     public init(_ message: String) { self.message = message }
 }
 
+/// What a theme's seed 001 settings ask of every block: the button style
+/// (`"buttonStyle": "filled" | "outline"`, default filled) and the corner
+/// radius name (`"radius": "sm" | "md" | "lg"`) for cards, images and
+/// buttons.  Other values fall back to the defaults.
+public struct BlockStyle: Sendable, Equatable {
+    public enum ButtonStyle: String, Sendable { case filled, outline }
+    public var buttonStyle: ButtonStyle
+    /// A radius name, or nil for each block's own default.
+    public var radius: String?
+
+    public init(buttonStyle: ButtonStyle = .filled, radius: String? = nil) {
+        self.buttonStyle = buttonStyle
+        self.radius = radius
+    }
+
+    /// The style a theme's settings ask for.
+    public init(settings: [String: String]) {
+        buttonStyle = settings["buttonStyle"].flatMap(ButtonStyle.init(rawValue:)) ?? .filled
+        radius = settings["radius"].flatMap { ["sm", "md", "lg"].contains($0) ? $0 : nil }
+    }
+
+    /// `@radius.<name>` for a block whose own default is `fallback`.
+    func radius(_ fallback: String) -> TokenValue { .string("@radius.\(radius ?? fallback)") }
+}
+
 /// Routes each block type to a renderer (seed 001's Block Registry).
 ///
-/// A renderer turns a block's fields into one node in token form,
+/// A renderer turns a block's fields, and the theme's ``BlockStyle``, into
+/// one node in token form,
 /// `{"primitive", "primitiveVersion", "props"}`, which then resolves like
 /// any token: `@group.name` theme references, `{{path}}` host bindings,
 /// prop rules and version checks all apply.  A renderer throws
 /// ``BlockError`` for fields it cannot use.  An unknown type, or a thrown
 /// error, becomes a placeholder and a `render_error` event.
 public struct BlockRegistry: Sendable {
-    public typealias Renderer = @Sendable ([String: TokenValue]) throws -> TokenValue
+    public typealias Renderer = @Sendable ([String: TokenValue], BlockStyle) throws -> TokenValue
     private var renderers: [String: Renderer]
 
     public init() { renderers = [:] }
@@ -57,6 +83,12 @@ public struct BlockRegistry: Sendable {
     /// Adds or replaces the renderer of `type`.
     public mutating func register(_ type: String, _ renderer: @escaping Renderer) {
         renderers[type] = renderer
+    }
+
+    /// Adds or replaces the renderer of `type`, one that ignores the style.
+    public mutating func register(_ type: String,
+                                  _ renderer: @escaping @Sendable ([String: TokenValue]) throws -> TokenValue) {
+        renderers[type] = { fields, _ in try renderer(fields) }
     }
 
     public func renderer(for type: String) -> Renderer? { renderers[type] }
@@ -123,11 +155,17 @@ enum Blocks {
         return n("Column", 3, ["spacing": "@spacing.xs", "padding": sidePadding, "children": .array(children)])
     }
 
-    /// An image from the CDN.
-    static func media(_ f: Fields) throws -> TokenValue {
-        var props: Fields = ["url": .string(try string(f, "url")), "cornerRadius": "@radius.lg",
+    /// An image from the CDN.  The URL must be HTTPS with a literal host
+    /// (``ImageURLPolicy/structuralRejection(forTemplate:)``); the resolver
+    /// checks the host against ``RenderContext/imagePolicy`` when one is set.
+    static func media(_ f: Fields, _ style: BlockStyle) throws -> TokenValue {
+        let url = try string(f, "url")
+        if let r = ImageURLPolicy.structuralRejection(forTemplate: url) { throw BlockError("url: \(r)") }
+        var props: Fields = ["url": .string(url), "cornerRadius": style.radius("lg"),
                              "placeholderColor": "@color.surface"]
-        props["aspectRatio"] = .double(try number(f, "aspectRatio") ?? 16.0 / 9.0)
+        let ratio = try number(f, "aspectRatio") ?? 16.0 / 9.0
+        guard ratio > 0, ratio <= 100 else { throw BlockError("\"aspectRatio\" must be above 0 and at most 100") }
+        props["aspectRatio"] = .double(ratio)
         if let alt = try optionalString(f, "alt") { props["accessibilityLabel"] = .string(alt) }
         return n("Column", 3, ["padding": sidePadding, "children": .array([n("AsyncImage", 2, props)])])
     }
@@ -190,33 +228,45 @@ enum Blocks {
     }
 
     /// A quote with its author, on a surface card.
-    static func testimonial(_ f: Fields) throws -> TokenValue {
+    static func testimonial(_ f: Fields, _ style: BlockStyle) throws -> TokenValue {
         var children = [text(try string(f, "quote"), "bodyLarge", "textPrimary", ["fontStyle": "italic"])]
         if let author = try optionalString(f, "author") { children.append(text("— \(author)", "caption", "textSecondary")) }
         let card = n("Column", 3, ["spacing": "@spacing.sm", "padding": "@spacing.md", "background": "@color.surface",
-                                   "cornerRadius": "@radius.md", "children": .array(children)])
+                                   "cornerRadius": style.radius("md"), "children": .array(children)])
         return n("Column", 3, ["padding": sidePadding, "children": .array([card])])
     }
 
     /// Primary and optional secondary action, pinned to the bottom.
-    static func cta(_ f: Fields) throws -> TokenValue {
+    static func cta(_ f: Fields, _ blockStyle: BlockStyle) throws -> TokenValue {
         func button(_ key: String, style: String) throws -> TokenValue? {
             guard let b = f[key] else { return nil }
             guard let label = b["label"]?.stringValue, !label.isEmpty else {
                 throw BlockError("\(key) needs a non-empty string \"label\"")
             }
-            let action = b["action"]?.stringValue ?? "next"
+            let action: TokenValue
+            switch b["action"] {
+            case nil: action = .object(["type": "next"])
+            case .string(let name)? where !name.isEmpty: action = .object(["type": .string(name)])
+            case .object(let o)? where !(o["type"]?.stringValue ?? "").isEmpty: action = .object(o)
+            default: throw BlockError("\(key).action must be an action name or an object with a string \"type\"")
+            }
             var props: Fields = ["label": .string(label), "style": .string(style), "fullWidth": true,
-                                 "action": .object(["type": .string(action)]), "cornerRadius": "@radius.md"]
-            if style == "filled" {
+                                 "action": action, "cornerRadius": blockStyle.radius("md")]
+            switch style {
+            case "filled":
                 props["background"] = "@color.primary"
                 props["color"] = "@color.onPrimary"
-            } else {
+            case "outline":
+                props["borderColor"] = "@color.primary"
+                props["color"] = "@color.primary"
+            default:
                 props["color"] = "@color.primary"
             }
             return n("Button", 1, props)
         }
-        guard let primary = try button("primary", style: "filled") else { throw BlockError("needs a \"primary\" action") }
+        guard let primary = try button("primary", style: blockStyle.buttonStyle.rawValue) else {
+            throw BlockError("needs a \"primary\" action")
+        }
         var children = [primary]
         if let secondary = try button("secondary", style: "text") { children.append(secondary) }
         return n("Column", 3, ["spacing": "@spacing.sm", "padding": .object(["horizontal": "@spacing.md",

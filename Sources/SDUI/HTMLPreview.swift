@@ -317,7 +317,7 @@ extension HTMLPreview {
         case "outline":
             css.set("background-color", "transparent")
             css.set("color", foreground ?? "#111827")
-            css.set("border-color", background ?? "currentColor")
+            css.set("border-color", color(props["borderColor"]) ?? background ?? "currentColor")
         case "text":
             css.set("background-color", "transparent")
             css.set("color", foreground ?? "#111827")

@@ -194,6 +194,17 @@ public struct ImageURLPolicy: Sendable, Equatable {
         return out + rest
     }
 
+    /// Why a URL template would be refused under any allow-list: every rule
+    /// but the host's being on the list.  For URLs checked before an app's
+    /// CDN hosts are known (a block's image).
+    public static func structuralRejection(forTemplate template: String) -> Rejection? {
+        let r = anyList.rejection(forTemplate: template)
+        return r == .hostNotAllowed ? nil : r
+    }
+
+    /// A policy whose list matters not: only its other rules are used.
+    private static let anyList = try! ImageURLPolicy(allowedHosts: ["allow-list.invalid"])
+
     /// Checks a URL template (see ``rejection(forTemplate:)``); throws a
     /// `schema` error when it is refused.
     public func checkTemplate(_ template: String) throws {

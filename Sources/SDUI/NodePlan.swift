@@ -19,11 +19,16 @@ struct NodePlan: Sendable {
         case spacing(String)
         /// A Text's bare `style` name.
         case typography(String)
-        /// A string holding `{{` or `\{{`.
-        case template(String)
+        /// A string holding `{{` or `\{{`; when filled to a string in a
+        /// spacing or typography place, that string is then looked up as a
+        /// name (`"style": "{{st}}"`).
+        case template(String, names: Names?)
         case array([Value])
         case object(Object)
     }
+
+    /// What a filled template's text names.
+    enum Names: Sendable { case spacing, typography }
 
     /// An object's members: plain ones ready to copy, the others to resolve.
     struct Object: Sendable {
@@ -64,7 +69,8 @@ struct NodePlan: Sendable {
             error = "props must be an object"
             return
         }
-        for (key, value) in members where key != "children" {
+        for key in members.keys.sorted() where key != "children" {   // sorted: issues in a stable order
+            let value = members[key]!
             let spacing = Self.isSpacingKey(key) || (key == "size" && primitive == "Spacer")
             let typography = key == "style" && primitive == "Text"
             Self.add(key, Self.plan(value, spacing: spacing, typography: typography), to: &props)
@@ -101,8 +107,10 @@ struct NodePlan: Sendable {
         switch value {
         case .string(let s):
             if s.utf8.first == UInt8(ascii: "@"), NodeBuilder.isThemeReference(s) { return .reference(s) }
+            if s.utf8.contains(UInt8(ascii: "{")) {
+                return .template(s, names: typography ? .typography : spacing ? .spacing : nil)
+            }
             if typography { return .typography(s) }
-            if s.utf8.contains(UInt8(ascii: "{")) { return .template(s) }
             if spacing { return .spacing(s) }
             return .literal(value)
         case .array(let items):
@@ -111,8 +119,8 @@ struct NodePlan: Sendable {
             return .array(planned)
         case .object(let members):
             var o = Object()
-            for (k, v) in members {
-                add(k, plan(v, spacing: spacing || isSpacingKey(k), typography: false), to: &o)
+            for k in members.keys.sorted() {
+                add(k, plan(members[k]!, spacing: spacing || isSpacingKey(k), typography: false), to: &o)
             }
             return o.dynamic.isEmpty ? .literal(value) : .object(o)
         default:

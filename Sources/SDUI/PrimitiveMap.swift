@@ -30,7 +30,12 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
     public private(set) var entries: [(name: String, version: Int)]
     private var index: [String: Int]
     /// Prop rules by primitive (not part of the header).
-    private var rules: [String: [String: PropRule]] = [:]
+    private var rules: [String: [String: PropRule]] = [:] {
+        didSet { orderedRules = rules.mapValues { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } } }
+    }
+    /// The same rules sorted by prop name, so checks (and the issues they
+    /// raise) come in the same order on every run.
+    private(set) var orderedRules: [String: [(name: String, rule: PropRule)]] = [:]
 
     public static let maxHeaderBytes = 4096
     public static let maxItems = 256
@@ -127,6 +132,9 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
 
     /// The prop rules of `primitive` (empty when it has none).
     public func propRules(of primitive: String) -> [String: PropRule] { rules[primitive] ?? [:] }
+
+    /// The prop rules of `primitive` sorted by prop name.
+    func orderedPropRules(of primitive: String) -> [(name: String, rule: PropRule)] { orderedRules[primitive] ?? [] }
 
     /// A copy with `primitive` at `version` added or replaced (an app's own
     /// primitive), with the rules its props must follow.  Passing nil keeps

@@ -16,7 +16,9 @@ public struct PropRule: Sendable, Hashable, CustomStringConvertible {
         case color
         /// A number ≥ 0 in points, or an object of them (padding sides).
         case length
-        /// A typography object with a numeric `size`.
+        /// A typography object: `size` above 0; optional `lineHeight` above
+        /// 0, whole `weight` 1–1000 and string `family` (filled in when
+        /// missing: 1.25 × size, 400, "system").
         case typography
         case object, array
         /// An object with a string `type` (`{"type": "navigate", …}`).
@@ -49,11 +51,28 @@ public struct PropRule: Sendable, Hashable, CustomStringConvertible {
             if let d = v.doubleValue { return d.isFinite && d >= 0 }
             guard let sides = v.objectValue else { return false }
             return sides.values.allSatisfy { ($0.doubleValue.map { $0.isFinite && $0 >= 0 }) ?? false }
-        case .typography: return v["size"]?.doubleValue != nil
+        case .typography:
+            func positive(_ x: TokenValue?) -> Bool { x?.doubleValue.map { $0.isFinite && $0 > 0 } ?? false }
+            guard positive(v["size"]) else { return false }
+            if let lh = v["lineHeight"], !positive(lh) { return false }
+            if let w = v["weight"], !(w.intValue.map { (1...1000).contains($0) } ?? false) { return false }
+            if let f = v["family"], f.stringValue == nil { return false }
+            return true
         case .object: return v.objectValue != nil
         case .array: return v.arrayValue != nil
         case .action: return v["type"]?.stringValue != nil
         }
+    }
+
+    /// An accepted typography object with its missing members filled in:
+    /// lineHeight 1.25 × size, weight 400, family "system" (as a theme's).
+    static func completeTypography(_ v: TokenValue) -> TokenValue {
+        guard var o = v.objectValue, let size = o["size"]?.doubleValue,
+              o["lineHeight"] == nil || o["weight"] == nil || o["family"] == nil else { return v }
+        if o["lineHeight"] == nil { o["lineHeight"] = ResolvedTheme.number(size * 1.25) }
+        if o["weight"] == nil { o["weight"] = .int(400) }
+        if o["family"] == nil { o["family"] = .string("system") }
+        return .object(o)
     }
 
     /// `#RGB`, `#RRGGBB` or `#RRGGBBAA`.

@@ -21,6 +21,10 @@ public struct RenderContext: Sendable {
     public var fallbackPack: FallbackPack?
     /// Renderers for seed 001 block screens.
     public var blocks: BlockRegistry = .builtIn
+    /// When set, a block whose node holds an image URL off these CDN hosts
+    /// becomes a placeholder (`bad_block` and a `render_error` event).
+    /// Tokens are checked where they are fetched (``TokenRepository``).
+    public var imagePolicy: ImageURLPolicy?
     public var logger = Logger(label: "sdui.render")
 
     public init() {}
@@ -213,10 +217,13 @@ struct NodeBuilder {
         }
         let raw: TokenValue
         do {
-            raw = try render(block.objectValue ?? [:])
+            raw = try render(block.objectValue ?? [:], BlockStyle(settings: theme.theme.settings))
         } catch {
             let why = (error as? BlockError)?.message ?? "\(error)"
             return blockFailure(.badBlock, label, "\(type): \(why)", type: type)
+        }
+        if let policy = context.imagePolicy, let v = policy.violations(in: raw, path: "node").first {
+            return blockFailure(.badBlock, label, "\(type): image URL \(v)", type: type)
         }
         return node(NodePlan(node: raw), token: nil, scope: BindingScope(host: context.hostBindings), label: label)
     }
@@ -288,13 +295,16 @@ struct NodeBuilder {
                                       "the theme \"\(theme.theme.id)\" has no \(s)"))
             return nil
         case .spacing(let s):
-            return theme.spacing(named: s) ?? .string(s)
+            if let v = theme.spacing(named: s) { return v }
+            issues.append(RenderIssue(.unknownThemeReference, token: who, path: path(of: key),
+                                      "the theme \"\(theme.theme.id)\" has no spacing \"\(s)\""))
+            return nil
         case .typography(let s):
             if let v = theme.typography(named: s) { return v }
             issues.append(RenderIssue(.unknownThemeReference, token: who, path: path(of: key),
                                       "the theme \"\(theme.theme.id)\" has no typography \"\(s)\""))
             return nil
-        case .template(let s):
+        case .template(let s, let names):
             var problems: [BindingProblem] = []
             let filled = BindingTemplate.fill(s, scope: scope, problems: &problems)
             for p in problems {
@@ -307,6 +317,12 @@ struct NodeBuilder {
                 case .notText:
                     issues.append(RenderIssue(.badBinding, token: who, path: at,
                                               "{{\(p.text)}} is a list or object inside text"))
+                }
+            }
+            if let names, case .string(let name)? = filled {   // bound values are not resolved again,
+                switch names {                                  // but a bound name is looked up
+                case .spacing: return resolve(.spacing(name), key: key, who: who, scope: scope)
+                case .typography: return resolve(.typography(name), key: key, who: who, scope: scope)
                 }
             }
             return filled
@@ -324,14 +340,15 @@ struct NodeBuilder {
     /// missing or broken.
     mutating func checkRules(_ primitive: String, _ props: inout [String: TokenValue],
                              who: String?) -> String? {
-        let rules = context.primitives.propRules(of: primitive)
-        if rules.isEmpty { return nil }
-        for (name, rule) in rules {
+        for (name, rule) in context.primitives.orderedPropRules(of: primitive) {
             guard let v = props[name] else {
                 if rule.required { return "\(primitive) needs the prop \"\(name)\" (\(rule.kind.rawValue))" }
                 continue
             }
-            if rule.accepts(v) { continue }
+            if rule.accepts(v) {
+                if rule.kind == .typography { props[name] = PropRule.completeTypography(v) }
+                continue
+            }
             if rule.kind == .string, let text = Self.text(of: v) {   // a number bound into a text
                 props[name] = .string(text)
                 continue

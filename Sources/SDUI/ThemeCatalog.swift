@@ -58,6 +58,9 @@ public struct ThemeCatalog: Sendable {
 /// Accessibility (seed 003 state transitions): `textScale` multiplies font
 /// sizes and line heights; `spacingScale` multiplies spacing, rounded to the
 /// nearest multiple of 4 so the grid holds.  Radius and colours do not scale.
+/// A `font` setting (seed 001) is the family of every style left at "system".
+/// A scale outside ``scaleRange`` is clamped into it (one that is not a
+/// number counts as 1).
 public struct ResolvedTheme: Sendable {
     public let theme: Theme
     public let mode: ThemeMode
@@ -70,13 +73,24 @@ public struct ResolvedTheme: Sendable {
     /// The groups a reference may name (plural spellings too).
     static let groups: Set<String> = ["color", "colors", "spacing", "radius", "typography", "animation", "animations"]
 
+    /// The accessibility scales resolution accepts.
+    public static let scaleRange: ClosedRange<Double> = 0.5...4
+
+    /// `scale` clamped into ``scaleRange``; NaN is 1.
+    static func clamped(_ scale: Double) -> Double {
+        scale.isNaN ? 1 : min(max(scale, scaleRange.lowerBound), scaleRange.upperBound)
+    }
+
     public init(_ theme: Theme, mode: ThemeMode, textScale: Double = 1, spacingScale: Double = 1) {
         self.theme = theme
         self.mode = mode
+        let textScale = Self.clamped(textScale), spacingScale = Self.clamped(spacingScale)
+        let font = theme.settings["font"].flatMap { $0.isEmpty ? nil : $0 }   // seed 001's theme-wide font
         typography = theme.typography.mapValues { t in
             .object(["size": Self.number(t.size * textScale),
                      "lineHeight": Self.number(t.lineHeight * textScale),
-                     "weight": .int(Int64(t.weight)), "family": .string(t.family)])
+                     "weight": .int(Int64(t.weight)),
+                     "family": .string(t.family == "system" ? font ?? t.family : t.family)])
         }
         spacing = theme.spacing.mapValues { v in
             spacingScale == 1 ? Self.number(v) : Self.number((v * spacingScale / 4).rounded() * 4)

@@ -32,16 +32,16 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "light or dark.")
     var mode: ThemeMode = .light
 
-    @Option(name: .customLong("text-scale"), help: "Accessibility scale for typography.")
+    @Option(name: .customLong("text-scale"), help: "Accessibility scale for typography, 0.5 to 4.")
     var textScale: Double = 1
 
-    @Option(name: .customLong("spacing-scale"), help: "Accessibility scale for spacing (kept on the 4 pt grid).")
+    @Option(name: .customLong("spacing-scale"), help: "Accessibility scale for spacing, 0.5 to 4 (kept on the 4 pt grid).")
     var spacingScale: Double = 1
 
     @Option(help: "A host binding, key.path=value; the value is JSON when it parses, else text (repeatable).")
     var bind: [String] = []
 
-    @Option(help: "The client's primitives as an X-Primitives value (default: the built-ins).")
+    @Option(help: "X-Primitives versions over the built-ins: each listed primitive gets that version.")
     var primitives: String?
 
     @Option(name: .customLong("fallback-pack"), help: "A Fallback Pack of screens for offline use.")
@@ -83,6 +83,11 @@ struct RenderCommand: ParsableCommand {
 
     /// Loads the inputs and resolves the screen.
     private func render() throws -> RenderTree {
+        for (option, scale) in [("--text-scale", textScale), ("--spacing-scale", spacingScale)]
+        where !ResolvedTheme.scaleRange.contains(scale) {
+            throw SDUIError(.argument, "must be from \(ResolvedTheme.scaleRange.lowerBound) to "
+                            + "\(ResolvedTheme.scaleRange.upperBound), not \(scale)", input: option)
+        }
         var context = RenderContext()
         let themes = try theme.map { try Theme(contentsOf: URL(fileURLWithPath: $0)) }
         context.themes = ThemeCatalog(themes)

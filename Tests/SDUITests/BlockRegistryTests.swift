@@ -80,6 +80,69 @@ import Testing
         #expect(tree.issues[2].message.contains("options[0]"))
     }
 
+    @Test func mediaURLsMustBeHTTPSOnALiteralHostAndOnTheCDNWhenOneIsSet() throws {
+        func media(_ url: String, ratio: Double? = nil) -> TokenValue {
+            var f: [String: TokenValue] = ["type": "media", "url": .string(url)]
+            if let ratio { f["aspectRatio"] = .double(ratio) }
+            return .object(f)
+        }
+        var ctx = RenderContext()
+        ctx.hostBindings = ["user": .object(["email": "a@b.c", "id": "42"])]
+        let blocks = [media("https://cdn.sdui.example.com/u/{{user.id}}.png"),
+                      media("http://evil.example.net/pixel.gif?u={{user.email}}"),
+                      media("javascript:alert(1)"),
+                      media("https://{{user.email}}/x.png"),
+                      media("https://cdn.sdui.example.com/a.png", ratio: -1)]
+        let tree = ScreenResolver(ctx).resolve(BlockScreen(id: "m", blocks: blocks))
+        #expect(tree.root.children.map(\.kind) == [.primitive, .placeholder, .placeholder, .placeholder, .placeholder])
+        #expect(tree.root.children[0].children[0].props["url"] == "https://cdn.sdui.example.com/u/42.png")
+        #expect(tree.issues.map(\.message) == ["media: url: scheme is not https", "media: url: scheme is not https",
+                                               "media: url: \(ImageURLPolicy.Rejection.bindingInHost)",
+                                               "media: \"aspectRatio\" must be above 0 and at most 100"])
+        #expect(tree.events.count == 4)
+        // With the app's CDN policy, other hosts are refused too.
+        ctx.imagePolicy = try ImageURLPolicy(allowedHosts: ["cdn.sdui.example.com"])
+        let strict = ScreenResolver(ctx).resolve(BlockScreen(id: "m", blocks: [
+            media("https://cdn.sdui.example.com/a.png"), media("https://images.other.example.org/a.png")]))
+        #expect(strict.root.children.map(\.kind) == [.primitive, .placeholder])
+        #expect(strict.issues.first?.message.contains("host-not-allowed") == true
+                || strict.issues.first?.message.contains("not an allowed CDN host") == true, "\(strict.issues)")
+    }
+
+    @Test func themeSettingsStyleTheBlocks() throws {
+        // Seed 001: "buttonStyle" filled|outline and "radius" sm|md|lg, and "font".
+        let outline = try Theme(json: Data(#"""
+            {"id":"o","tokens":{"background":"#FFFFFF","primary":"#1D4ED8","buttonStyle":"outline",
+             "radius":"sm","font":"serif"}}
+            """#.utf8))
+        var ctx = RenderContext()
+        ctx.themes = ThemeCatalog([outline])
+        ctx.flowThemeID = "o"
+        let tree = ScreenResolver(ctx).resolve(BlockScreen(id: "s", blocks: [
+            .object(["type": "cta", "primary": .object(["label": "Go",
+                                                        "action": .object(["type": "open_url", "url": "https://x"])])]),
+            .object(["type": "testimonial", "quote": "Good", "author": "A"]),
+            .object(["type": "cta", "primary": .object(["label": "Bad", "action": 5])]),
+        ]))
+        let button = try #require(tree.root.children[0].children.first)
+        #expect(button.props["style"] == "outline")
+        #expect(button.props["borderColor"] == "#1D4ED8" && button.props["color"] == "#1D4ED8")
+        #expect(button.props["background"] == nil)
+        #expect(button.props["cornerRadius"] == 4)
+        #expect(button.props["action"] == .object(["type": "open_url", "url": "https://x"]))
+        let card = tree.root.children[1].children[0]
+        #expect(card.props["cornerRadius"] == 4)
+        #expect(card.children[0].props["style"]?["family"] == "serif")
+        #expect(tree.root.children[2].kind == .placeholder)
+        #expect(tree.issues.map(\.message) == ["cta: primary.action must be an action name or an object with a string \"type\""])
+        // Without settings: filled buttons, each block's own radius.
+        let plain = ScreenResolver(RenderContext()).resolve(BlockScreen(id: "s", blocks: [
+            .object(["type": "cta", "primary": .object(["label": "Go"])])]))
+        #expect(plain.root.children[0].children[0].props["style"] == "filled")
+        #expect(plain.root.children[0].children[0].props["cornerRadius"] == 8)
+        #expect(BlockStyle(settings: ["buttonStyle": "ghost", "radius": "xxl"]) == BlockStyle())
+    }
+
     @Test func anAppRegistersItsOwnBlock() {
         var ctx = RenderContext()
         ctx.blocks.register("rating") { f in

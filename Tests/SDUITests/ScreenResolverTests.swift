@@ -239,6 +239,54 @@ import Testing
         #expect(tree.issues.contains { $0.message.contains("Gauge.value must be number") })
     }
 
+    @Test func inlineStylesSpacingNamesAndBoundNames() throws {
+        let t = token("st", """
+        {"id":"st","version":1,"primitive":"Column","primitiveVersion":3,"props":{
+          "padding":{"horizontal":"md","top":"huge","bottom":"@spacing.nope"},"children":[
+          {"primitive":"Text","props":{"text":"a","style":{"size":12}}},
+          {"primitive":"Text","props":{"text":"b","style":{"size":-3,"lineHeight":"x","weight":2.5,"family":7}}},
+          {"primitive":"Text","props":{"text":"c","style":"{{st}}"}},
+          {"primitive":"Column","primitiveVersion":3,"props":{"spacing":"{{gap}}","children":[]}}]}}
+        """)
+        let tree = ScreenResolver().resolve(screen("st", bind: ["st": "caption", "gap": "lg"]), lookups: found(t))
+        let col = tree.root.children[0]
+        // One unknown spacing name drops that side only.
+        #expect(col.props["padding"] == .object(["horizontal": 16]))
+        // A partial inline style is completed; a broken one is dropped.
+        #expect(col.children[0].props["style"] == .object(["size": 12, "lineHeight": 15, "weight": 400, "family": "system"]))
+        #expect(col.children[1].props["style"] == nil)
+        // A bound name in a style or spacing prop is looked up as a name.
+        #expect(col.children[2].props["style"] == .object(["size": 12, "lineHeight": 16, "weight": 400, "family": "system"]))
+        #expect(col.children[3].props["spacing"] == 24)
+        #expect(kinds(tree) == [.unknownThemeReference, .unknownThemeReference, .propRule])
+        #expect(tree.issues[0].message.contains("no spacing \"huge\"") || tree.issues[1].message.contains("no spacing \"huge\""))
+    }
+
+    @Test func issuesComeInPropNameOrder() throws {
+        // Rule checks walk props sorted by name, so the same content gives
+        // the same issue list on every run (dictionaries are not ordered).
+        let t = token("o", """
+        {"id":"o","version":1,"primitive":"Text","primitiveVersion":4,"props":{"text":"x",
+          "style":{"size":0},"maxLines":"many","color":"blue","zIndex":"@color.nope","alpha":"@color.nada"}}
+        """)
+        let tree = ScreenResolver().resolve(screen("o"), lookups: found(t))
+        // Theme references while props resolve, then the rule checks.
+        #expect(tree.issues.map(\.path) == ["props.alpha", "props.zIndex", "props.color", "props.maxLines", "props.style"],
+                "\(tree.issues)")
+    }
+
+    @Test func accessibilityScalesAreClamped() {
+        let t = token("s", #"{"id":"s","version":1,"primitive":"Text","primitiveVersion":4,"props":{"text":"x","style":"body"}}"#)
+        for (scale, size) in [(Double.nan, 16), (0, 8), (-1, 8), (1e308, 64), (.infinity, 64), (2, 32)] {
+            var ctx = RenderContext()
+            ctx.textScale = scale
+            ctx.spacingScale = scale
+            let tree = ScreenResolver(ctx).resolve(screen("s"), lookups: found(t))
+            #expect(tree.root.children[0].props["style"]?["size"] == .int(Int64(size)), "\(scale)")
+            #expect(tree.issues.isEmpty)
+        }
+    }
+
     @Test func visibilityThemeReferencesAndBindingsInTrees() {
         let t = token("v", """
         {"id":"v","version":1,"primitive":"Column","primitiveVersion":3,"props":{"children":[

@@ -82,6 +82,10 @@ import Testing
             ([path("screens/checkout.json"), "--pack", pack, "--primitives", "Column@0"], "error: schema: X-Primitives: byte 7:"),
             ([path("screens/checkout.json"), "--pack", pack, "--theme", bad.path], "error: schema: \(bad.path): tokens: must be an object"),
             ([dir.appendingPathComponent("none.json").path, "--pack", pack], "error: io: "),
+            ([path("screens/checkout.json"), "--pack", pack, "--text-scale", "0"],
+             "error: argument: --text-scale: must be from 0.5 to 4.0, not 0.0"),
+            ([path("screens/checkout.json"), "--pack", pack, "--spacing-scale", "nan"],
+             "error: argument: --spacing-scale: must be from 0.5 to 4.0, not nan"),
         ]
         for (args, prefix) in cases {
             let r = try await sdui(["render"] + args)
