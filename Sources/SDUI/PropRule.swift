@@ -52,11 +52,12 @@ public struct PropRule: Sendable, Hashable, CustomStringConvertible {
             guard let sides = v.objectValue else { return false }
             return sides.values.allSatisfy { ($0.doubleValue.map { $0.isFinite && $0 >= 0 }) ?? false }
         case .typography:
+            guard case .object(let o) = v else { return false }
             func positive(_ x: TokenValue?) -> Bool { x?.doubleValue.map { $0.isFinite && $0 > 0 } ?? false }
-            guard positive(v["size"]) else { return false }
-            if let lh = v["lineHeight"], !positive(lh) { return false }
-            if let w = v["weight"], !(w.intValue.map { (1...1000).contains($0) } ?? false) { return false }
-            if let f = v["family"], f.stringValue == nil { return false }
+            guard positive(o["size"]) else { return false }
+            if let lh = o["lineHeight"], !positive(lh) { return false }
+            if let w = o["weight"], !(w.intValue.map { (1...1000).contains($0) } ?? false) { return false }
+            if let f = o["family"], f.stringValue == nil { return false }
             return true
         case .object: return v.objectValue != nil
         case .array: return v.arrayValue != nil
@@ -64,11 +65,12 @@ public struct PropRule: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// An accepted typography object with its missing members filled in:
-    /// lineHeight 1.25 × size, weight 400, family "system" (as a theme's).
-    static func completeTypography(_ v: TokenValue) -> TokenValue {
-        guard var o = v.objectValue, let size = o["size"]?.doubleValue,
-              o["lineHeight"] == nil || o["weight"] == nil || o["family"] == nil else { return v }
+    /// An accepted typography object with its missing members filled in
+    /// (lineHeight 1.25 × size, weight 400, family "system", as a theme's),
+    /// or nil when none is missing (a theme's always has all four).
+    static func completedTypography(_ v: TokenValue) -> TokenValue? {
+        guard case .object(var o) = v, o.count < 4 || o["lineHeight"] == nil || o["weight"] == nil
+                || o["family"] == nil, let size = o["size"]?.doubleValue else { return nil }
         if o["lineHeight"] == nil { o["lineHeight"] = ResolvedTheme.number(size * 1.25) }
         if o["weight"] == nil { o["weight"] = .int(400) }
         if o["family"] == nil { o["family"] = .string("system") }

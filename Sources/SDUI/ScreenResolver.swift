@@ -346,7 +346,7 @@ struct NodeBuilder {
                 continue
             }
             if rule.accepts(v) {
-                if rule.kind == .typography { props[name] = PropRule.completeTypography(v) }
+                if rule.kind == .typography, let full = PropRule.completedTypography(v) { props[name] = full }
                 continue
             }
             if rule.kind == .string, let text = Self.text(of: v) {   // a number bound into a text
