@@ -200,9 +200,13 @@ public enum DTCGImport {
 
         /// A dimension in points, from 0 to ``Theme/maxLength``.
         func dimension(_ v: TokenValue, _ path: String) throws -> Double {
-            let d = try anyDimension(v, path)
+            try inRange(anyDimension(v, path), "px", path)
+        }
+
+        /// `d` when it is from 0 to ``Theme/maxLength`` (in `unit`).
+        func inRange(_ d: Double, _ unit: String, _ path: String) throws -> Double {
             guard d.isFinite, d >= 0, d <= Theme.maxLength else {
-                throw fail(path, "must be from 0 to \(Theme.format(Theme.maxLength)) px")
+                throw fail(path, "must be from 0 to \(Theme.format(Theme.maxLength)) \(unit)")
             }
             return d
         }
@@ -229,11 +233,7 @@ public enum DTCGImport {
 
         /// A duration in milliseconds, from 0 to ``Theme/maxLength``.
         func duration(_ v: TokenValue, _ path: String) throws -> Double {
-            let d = try anyDuration(v, path)
-            guard d.isFinite, d >= 0, d <= Theme.maxLength else {
-                throw fail(path, "must be from 0 to \(Theme.format(Theme.maxLength)) ms")
-            }
-            return d
+            try inRange(anyDuration(v, path), "ms", path)
         }
 
         func anyDuration(_ v: TokenValue, _ path: String) throws -> Double {
