@@ -108,15 +108,11 @@ public enum DTCGImport {
         /// however many aliases and composites share it.
         var resolved: [Bool: [String: (value: TokenValue, type: String?, depth: Int)]] = [:]
 
-        /// The token's value in `mode` with every alias followed.  `chain`
-        /// is the aliases that led here (for the cycle message).  More than
+        /// The token's value in `mode` with every alias followed, its type,
+        /// and how many aliases were followed.  `chain` is the aliases that
+        /// led here (for the cycle message).  More than
         /// ``DTCGImport/maxAliasDepth`` aliases in a row is an error.
-        mutating func resolve(_ path: String, dark: Bool, chain: [String] = []) throws -> (TokenValue, String?) {
-            let r = try resolveCounting(path, dark: dark, chain: chain)
-            return (r.value, r.type)
-        }
-
-        private mutating func resolveCounting(_ path: String, dark: Bool, chain: [String])
+        mutating func resolve(_ path: String, dark: Bool, chain: [String] = [])
             throws -> (value: TokenValue, type: String?, depth: Int) {
             func tooDeep() -> SDUIError {
                 fail(chain.first ?? path, "aliases nest deeper than \(DTCGImport.maxAliasDepth)")
@@ -136,14 +132,14 @@ public enum DTCGImport {
             let next = chain + [path]
             var result: (value: TokenValue, type: String?, depth: Int) = (raw, e.type, 0)
             if let target = Self.alias(raw) {
-                let t = try resolveCounting(target, dark: dark, chain: next)
+                let t = try resolve(target, dark: dark, chain: next)
                 result = (t.value, e.type ?? t.type, t.depth + 1)
             } else if case .object(let members) = raw {   // composite: members may be aliases
                 var out: [String: TokenValue] = [:]
                 var depth = 0
                 for (k, m) in members {
                     if let target = Self.alias(m) {
-                        let t = try resolveCounting(target, dark: dark, chain: next)
+                        let t = try resolve(target, dark: dark, chain: next)
                         out[k] = t.value
                         depth = max(depth, t.depth + 1)
                     } else {
@@ -160,8 +156,8 @@ public enum DTCGImport {
         mutating func build(id: String) throws -> Theme {
             var theme = Theme(id: id)
             for path in order {
-                let (light, type) = try resolve(path, dark: false)
-                let (dark, _) = try resolve(path, dark: true)
+                let (light, type, _) = try resolve(path, dark: false)
+                let dark = try resolve(path, dark: true).value
                 let segments = path.split(separator: ".").map(String.init)
                 let top = segments[0]
                 let name = Self.camel(segments.count > 1 ? Array(segments.dropFirst()) : segments)
@@ -206,7 +202,7 @@ public enum DTCGImport {
         /// `d` when it is from 0 to ``Theme/maxLength`` (in `unit`).
         func inRange(_ d: Double, _ unit: String, _ path: String) throws -> Double {
             guard d.isFinite, d >= 0, d <= Theme.maxLength else {
-                throw fail(path, "must be from 0 to \(Theme.format(Theme.maxLength)) \(unit)")
+                throw fail(path, "must be from 0 to \(BindingTemplate.text(Theme.maxLength)) \(unit)")
             }
             return d
         }

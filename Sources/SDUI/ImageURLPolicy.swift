@@ -105,6 +105,8 @@ public struct ImageURLPolicy: Sendable, Equatable {
     public let allowedHosts: [String]
     private let exactHosts: Set<String>
     private let wildcardParents: [String]
+    /// Every well-formed host passes (``structuralRejection(forTemplate:)``).
+    private let anyHost: Bool
 
     /// A policy allowing `allowedHosts`: host names, each optionally written
     /// `*.name` to allow every subdomain of `name`.  Throws an `argument`
@@ -133,6 +135,12 @@ public struct ImageURLPolicy: Sendable, Equatable {
         self.allowedHosts = normalized
         self.exactHosts = exact
         self.wildcardParents = parents
+        self.anyHost = false
+    }
+
+    /// Every rule but the allow-list.
+    private init(anyHost: Void) {
+        (allowedHosts, exactHosts, wildcardParents, self.anyHost) = ([], [], [], true)
     }
 
     /// The URL if `url` is allowed; else throws a `schema` error whose
@@ -198,12 +206,10 @@ public struct ImageURLPolicy: Sendable, Equatable {
     /// but the host's being on the list.  For URLs checked before an app's
     /// CDN hosts are known (a block's image).
     public static func structuralRejection(forTemplate template: String) -> Rejection? {
-        let r = anyList.rejection(forTemplate: template)
-        return r == .hostNotAllowed ? nil : r
+        anyHostPolicy.rejection(forTemplate: template)
     }
 
-    /// A policy whose list matters not: only its other rules are used.
-    private static let anyList = try! ImageURLPolicy(allowedHosts: ["allow-list.invalid"])
+    private static let anyHostPolicy = ImageURLPolicy(anyHost: ())
 
     /// Checks a URL template (see ``rejection(forTemplate:)``); throws a
     /// `schema` error when it is refused.
@@ -327,7 +333,7 @@ public struct ImageURLPolicy: Sendable, Equatable {
     }
 
     private func isAllowed(_ host: String) -> Bool {
-        exactHosts.contains(host) || wildcardParents.contains { host.hasSuffix("." + $0) }
+        anyHost || exactHosts.contains(host) || wildcardParents.contains { host.hasSuffix("." + $0) }
     }
 
     /// Characters refused anywhere in the text, before parsing.

@@ -29,13 +29,10 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
     /// Primitives in header order, with their versions.
     public private(set) var entries: [(name: String, version: Int)]
     private var index: [String: Int]
-    /// Prop rules by primitive (not part of the header).
-    private var rules: [String: [String: PropRule]] = [:] {
-        didSet { orderedRules = rules.mapValues { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } } }
-    }
-    /// The same rules sorted by prop name, so checks (and the issues they
-    /// raise) come in the same order on every run.
-    private(set) var orderedRules: [String: [(name: String, rule: PropRule)]] = [:]
+    /// Prop rules by primitive (not part of the header), sorted by prop
+    /// name so checks (and the issues they raise) come in the same order on
+    /// every run.
+    private var rules: [String: [(name: String, rule: PropRule)]] = [:]
 
     public static let maxHeaderBytes = 4096
     public static let maxItems = 256
@@ -48,7 +45,7 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
             ("Column", 3), ("Row", 2), ("Text", 4), ("AsyncImage", 2), ("Spacer", 1),
             ("Button", 1), ("TextField", 1), ("Slider", 1), ("Choice", 1), ("Toggle", 1),
         ])
-        map.rules = PropRule.builtIn
+        map.rules = PropRule.builtIn.mapValues(Self.sorted)
         return map
     }()
 
@@ -131,10 +128,16 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The prop rules of `primitive` (empty when it has none).
-    public func propRules(of primitive: String) -> [String: PropRule] { rules[primitive] ?? [:] }
+    public func propRules(of primitive: String) -> [String: PropRule] {
+        Dictionary(uniqueKeysWithValues: orderedPropRules(of: primitive))
+    }
 
     /// The prop rules of `primitive` sorted by prop name.
-    func orderedPropRules(of primitive: String) -> [(name: String, rule: PropRule)] { orderedRules[primitive] ?? [] }
+    func orderedPropRules(of primitive: String) -> [(name: String, rule: PropRule)] { rules[primitive] ?? [] }
+
+    static func sorted(_ rules: [String: PropRule]) -> [(name: String, rule: PropRule)] {
+        rules.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
 
     /// A copy with `primitive` at `version` added or replaced (an app's own
     /// primitive), with the rules its props must follow.  Passing nil keeps
@@ -142,7 +145,7 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
     public func adding(_ primitive: String, version: Int,
                        props: [String: PropRule]? = nil) throws -> PrimitiveMap {
         var copy = try adding(primitive, version: version)
-        if let props { copy.rules[primitive] = props }
+        if let props { copy.rules[primitive] = Self.sorted(props) }
         return copy
     }
 
@@ -174,7 +177,8 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
 
     public static func == (a: PrimitiveMap, b: PrimitiveMap) -> Bool {
         a.entries.count == b.entries.count && zip(a.entries, b.entries).allSatisfy { $0 == $1 }
-            && a.rules == b.rules
+            && a.rules.count == b.rules.count
+            && a.rules.allSatisfy { p, mine in b.rules[p].map { mine.elementsEqual($0) { $0 == $1 } } ?? false }
     }
 
     // MARK: compatibility

@@ -69,8 +69,8 @@ public struct PropRule: Sendable, Hashable, CustomStringConvertible {
     /// (lineHeight 1.25 × size, weight 400, family "system", as a theme's),
     /// or nil when none is missing (a theme's always has all four).
     static func completedTypography(_ v: TokenValue) -> TokenValue? {
-        guard case .object(var o) = v, o.count < 4 || o["lineHeight"] == nil || o["weight"] == nil
-                || o["family"] == nil, let size = o["size"]?.doubleValue else { return nil }
+        guard case .object(var o) = v, o["lineHeight"] == nil || o["weight"] == nil || o["family"] == nil,
+              let size = o["size"]?.doubleValue else { return nil }
         if o["lineHeight"] == nil { o["lineHeight"] = ResolvedTheme.number(size * 1.25) }
         if o["weight"] == nil { o["weight"] = .int(400) }
         if o["family"] == nil { o["family"] = .string("system") }

@@ -133,9 +133,10 @@ public struct ScreenResolver: Sendable {
     public func resolve(_ screen: BlockScreen) -> RenderTree {
         let chosen = theme(screenThemeID: screen.themeId)
         var builder = NodeBuilder(context: context, theme: chosen.theme, issues: chosen.issues)
+        let style = BlockStyle(settings: chosen.theme.theme.settings)
         var children: [RenderNode] = []
         for (i, block) in screen.blocks.enumerated() {
-            if let node = builder.block(block, index: i) { children.append(node) }
+            if let node = builder.block(block, index: i, style: style) { children.append(node) }
         }
         return builder.tree(screen: screen.id, rendered: screen.id, theme: chosen, children: children)
     }
@@ -176,7 +177,6 @@ struct NodeBuilder {
     /// Where a prop of the current node is.
     func path(of key: String) -> String { trail.isEmpty ? "props.\(key)" : "\(path).props.\(key)" }
 
-
     func tree(screen: String, rendered: String, theme chosen: (theme: ResolvedTheme, source: ThemeSource, issues: [RenderIssue]),
               children: [RenderNode]) -> RenderTree {
         var props: [String: TokenValue] = ["scroll": .bool(true)]
@@ -207,7 +207,7 @@ struct NodeBuilder {
     }
 
     /// The node for a seed 001 block; nil when it is not visible.
-    mutating func block(_ block: TokenValue, index: Int) -> RenderNode? {
+    mutating func block(_ block: TokenValue, index: Int, style: BlockStyle) -> RenderNode? {
         let label = "block[\(index)]"
         guard let type = block["type"]?.stringValue else {
             return blockFailure(.badBlock, label, "a block needs a string \"type\"")
@@ -217,7 +217,7 @@ struct NodeBuilder {
         }
         let raw: TokenValue
         do {
-            raw = try render(block.objectValue ?? [:], BlockStyle(settings: theme.theme.settings))
+            raw = try render(block.objectValue ?? [:], style)
         } catch {
             let why = (error as? BlockError)?.message ?? "\(error)"
             return blockFailure(.badBlock, label, "\(type): \(why)", type: type)
@@ -290,20 +290,11 @@ struct NodeBuilder {
         case .literal(let v):
             return v
         case .reference(let s):
-            if let v = theme.references[s] { return v }
-            issues.append(RenderIssue(.unknownThemeReference, token: who, path: path(of: key),
-                                      "the theme \"\(theme.theme.id)\" has no \(s)"))
-            return nil
+            return theme.references[s] ?? unknown(s, key: key, who: who)
         case .spacing(let s):
-            if let v = theme.spacing(named: s) { return v }
-            issues.append(RenderIssue(.unknownThemeReference, token: who, path: path(of: key),
-                                      "the theme \"\(theme.theme.id)\" has no spacing \"\(s)\""))
-            return nil
+            return theme.spacing(named: s) ?? unknown("spacing \"\(s)\"", key: key, who: who)
         case .typography(let s):
-            if let v = theme.typography(named: s) { return v }
-            issues.append(RenderIssue(.unknownThemeReference, token: who, path: path(of: key),
-                                      "the theme \"\(theme.theme.id)\" has no typography \"\(s)\""))
-            return nil
+            return theme.typography(named: s) ?? unknown("typography \"\(s)\"", key: key, who: who)
         case .template(let s, let names):
             var problems: [BindingProblem] = []
             let filled = BindingTemplate.fill(s, scope: scope, problems: &problems)
@@ -333,6 +324,14 @@ struct NodeBuilder {
             for (k, v) in o.dynamic { out[k] = resolve(v, key: key, who: who, scope: scope) }
             return .object(out)
         }
+    }
+
+    /// Reports a name the theme lacks (`what`: `@color.x`, `spacing "huge"`);
+    /// nil, so the prop is dropped.
+    private mutating func unknown(_ what: String, key: String, who: String?) -> TokenValue? {
+        issues.append(RenderIssue(.unknownThemeReference, token: who, path: path(of: key),
+                                  "the theme \"\(theme.theme.id)\" has no \(what)"))
+        return nil
     }
 
     /// Checks `props` against the primitive's rules: drops broken optional

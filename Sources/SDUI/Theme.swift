@@ -74,11 +74,6 @@ public struct Theme: Sendable, Hashable {
     /// scaled values stay finite.
     public static let maxLength: Double = 10_000
 
-    /// A number as a theme error shows it: `4`, `0.5`.
-    static func format(_ d: Double) -> String {
-        d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d)
-    }
-
     public init(id: String, colors: [String: ColorPair] = [:], typography: [String: Typography] = [:],
                 spacing: [String: Double] = [:], radius: [String: Double] = [:],
                 animations: [String: Double] = [:], settings: [String: String] = [:],
@@ -225,7 +220,7 @@ extension Theme {
         }
         func number(_ v: TokenValue?, _ path: String, min: Double = 0, max: Double = Theme.maxLength) throws -> Double {
             guard let d = v?.doubleValue, d.isFinite, d >= min, d <= max else {
-                throw fail(path, "expected a number from \(Theme.format(min)) to \(Theme.format(max))")
+                throw fail(path, "expected a number from \(BindingTemplate.text(min)) to \(BindingTemplate.text(max))")
             }
             return d
         }

@@ -93,12 +93,13 @@ public enum ThemeLint {
     /// come from `base` (the SDK fallback, as when rendering; nil: none).
     public static func check(_ theme: Theme, over base: Theme? = .sdkFallback) -> [ThemeLintFinding] {
         var out: [ThemeLintFinding] = []
-        let palette = base.map { theme.merged(over: $0) } ?? theme
+        func color(_ name: String) -> Theme.ColorPair? { theme.colors[name] ?? base?.colors[name] }
         for pair in checkedPairs(theme, over: base) {
-            guard let fg = palette.colors[pair.text], let bg = palette.colors[pair.background] else { continue }
+            guard let fg = color(pair.text), let bg = color(pair.background) else { continue }
+            // checkedPairs only lists a pair with an inherited colour when there is a base.
             let inherited = [pair.text, pair.background].filter { theme.colors[$0] == nil }
-            let note = inherited.isEmpty || base == nil ? ""
-                : " (\(inherited.joined(separator: ", ")) from \(base!.id), as the theme does not set it)"
+            let note = inherited.isEmpty ? ""
+                : " (\(inherited.joined(separator: ", ")) from \(base?.id ?? ""), as the theme does not set it)"
             for mode in ThemeMode.allCases {
                 let ratio = Contrast.ratio(fg[mode], bg[mode])
                 if !Contrast.passesAA(ratio, largeText: pair.largeText) {
