@@ -28,7 +28,8 @@
 
 /* Ids per IN (...) query; well under SQLite's variable limit. */
 #define IN_CHUNK 500
-/* Pending accesses kept before they are written on their own. */
+/* Pending accesses kept until the next write; later ones are not noted
+ * (eviction order is advisory). */
 #define MAX_PENDING_TOUCHES 4096
 
 typedef struct touch {
@@ -60,12 +61,13 @@ static const char schema_sql[] =
     " id TEXT PRIMARY KEY NOT NULL,"
     " version INTEGER NOT NULL,"
     " etag TEXT NOT NULL,"
-    " json BLOB NOT NULL,"
     " bytes INTEGER NOT NULL,"
     " primitive_version INTEGER NOT NULL,"
     " fetched_at INTEGER NOT NULL,"
     " expires_at INTEGER NOT NULL,"
-    " last_access INTEGER NOT NULL);"
+    " last_access INTEGER NOT NULL,"
+    /* Last: reading a column after a large blob walks its overflow pages. */
+    " json BLOB NOT NULL);"
     "CREATE INDEX IF NOT EXISTS tokens_last_access"
     " ON tokens(last_access, id);";
 
@@ -97,16 +99,39 @@ static int exec(sdui_disk *d, const char *sql)
     return sqlite3_exec(d->db, sql, NULL, NULL, NULL);
 }
 
-/* Reads one integer from a one-row query; returns SQLite's code. */
-static int query_int(sdui_disk *d, const char *sql, int64_t *out)
+/*
+ * Reads the first row of a query: the first n columns as integers into out.
+ * Returns SQLite's code (SQLITE_OK for a row, SQLITE_DONE for none).
+ */
+static int query_ints(sdui_disk *d, const char *sql, int64_t *out, int n)
 {
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(d->db, sql, -1, &st, NULL);
+    int i, rc = sqlite3_prepare_v2(d->db, sql, -1, &st, NULL);
     if (rc != SQLITE_OK)
         return rc;
     rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
-        *out = sqlite3_column_int64(st, 0);
+        for (i = 0; i < n; i++)
+            out[i] = sqlite3_column_int64(st, i);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Reads the first column of a query's first row as text into buf. */
+static int query_text(sdui_disk *d, const char *sql, char *buf, size_t cap)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(d->db, sql, -1, &st, NULL);
+    assert(cap > 0);
+    buf[0] = '\0';
+    if (rc != SQLITE_OK)
+        return rc;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        snprintf(buf, cap, "%s", t ? (const char *)t : "");
         rc = SQLITE_OK;
     }
     sqlite3_finalize(st);
@@ -116,19 +141,11 @@ static int query_int(sdui_disk *d, const char *sql, int64_t *out)
 /* Row count and bytes of token JSON, in one pass over the table. */
 static int totals(sdui_disk *d, int64_t *count, int64_t *bytes)
 {
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(
-        d->db, "SELECT count(*), coalesce(sum(bytes),0) FROM tokens", -1, &st,
-        NULL);
-    if (rc != SQLITE_OK)
-        return rc;
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *count = sqlite3_column_int64(st, 0);
-        *bytes = sqlite3_column_int64(st, 1);
-        rc = SQLITE_OK;
-    }
-    sqlite3_finalize(st);
+    int64_t v[2] = {0, 0};
+    int rc = query_ints(d, "SELECT count(*), coalesce(sum(bytes),0) FROM tokens",
+                        v, 2);
+    *count = v[0];
+    *bytes = v[1];
     return rc;
 }
 
@@ -170,7 +187,6 @@ static sdui_status open_db(sdui_disk *d, int *damaged, sdui_error *err)
     int rc;
     int64_t version = 0;
     char mode[16] = "";
-    sqlite3_stmt *st;
 
     *damaged = 0;
     rc = sqlite3_open_v2(d->path, &d->db,
@@ -181,16 +197,7 @@ static sdui_status open_db(sdui_disk *d, int *damaged, sdui_error *err)
         return db_fail(d, "cannot open", err);
     }
     sqlite3_busy_timeout(d->db, 5000);
-    rc = sqlite3_prepare_v2(d->db, "PRAGMA journal_mode=WAL", -1, &st, NULL);
-    if (rc == SQLITE_OK) {
-        rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            const unsigned char *m = sqlite3_column_text(st, 0);
-            snprintf(mode, sizeof mode, "%s", m ? (const char *)m : "");
-            rc = SQLITE_OK;
-        }
-        sqlite3_finalize(st);
-    }
+    rc = query_text(d, "PRAGMA journal_mode=WAL", mode, sizeof mode);
     if (rc == SQLITE_OK && strcmp(mode, "wal") != 0)
         return sdui__fail(err, SDUI_SQLITE, -1,
                           "token cache \"%s\": cannot use WAL mode (got "
@@ -198,19 +205,13 @@ static sdui_status open_db(sdui_disk *d, int *damaged, sdui_error *err)
                           d->path, mode);
     if (rc == SQLITE_OK) {
         /* A quick structural check: damage is found here, not mid-batch. */
-        rc = sqlite3_prepare_v2(d->db, "PRAGMA quick_check", -1, &st, NULL);
-        if (rc == SQLITE_OK) {
-            rc = sqlite3_step(st);
-            if (rc == SQLITE_ROW) {
-                const unsigned char *r = sqlite3_column_text(st, 0);
-                rc = r && strcmp((const char *)r, "ok") == 0 ? SQLITE_OK
-                                                              : SQLITE_CORRUPT;
-            }
-            sqlite3_finalize(st);
-        }
+        char r[8];
+        rc = query_text(d, "PRAGMA quick_check", r, sizeof r);
+        if (rc == SQLITE_OK && strcmp(r, "ok") != 0)
+            rc = SQLITE_CORRUPT;
     }
     if (rc == SQLITE_OK)
-        rc = query_int(d, "PRAGMA user_version", &version);
+        rc = query_ints(d, "PRAGMA user_version", &version, 1);
     if (rc != SQLITE_OK) {
         *damaged = is_damage(rc);
         return db_fail(d, "cannot read the file", err);
@@ -224,10 +225,10 @@ static sdui_status open_db(sdui_disk *d, int *damaged, sdui_error *err)
                           SDUI_DISK_SCHEMA_VERSION);
     if (version == SDUI_DISK_SCHEMA_VERSION) {
         int64_t has = 0;
-        rc = query_int(d,
-                       "SELECT count(*) FROM sqlite_master"
-                       " WHERE type='table' AND name='tokens'",
-                       &has);
+        rc = query_ints(d,
+                        "SELECT count(*) FROM sqlite_master"
+                        " WHERE type='table' AND name='tokens'",
+                        &has, 1);
         if (rc != SQLITE_OK || has != 1) {
             *damaged = 1;
             return sdui__fail(err, SDUI_SQLITE, -1,

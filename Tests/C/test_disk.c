@@ -456,7 +456,6 @@ static void test_crash_during_writes(void)
     while ((nacked < 250 || rounds < 25) && rounds < 400) {
         int fds[2], b, status;
         pid_t pid;
-        size_t before = nacked;
         if (pipe(fds) != 0)
             break;
         pid = fork();
@@ -481,7 +480,6 @@ static void test_crash_during_writes(void)
         rounds++;
         if (!verify_batches(keep, acked, nacked))
             break;
-        (void)before;
     }
     printf("crash test: %d kills, %zu acknowledged batches of 50 rows\n",
            kills_mid_batch, nacked);
