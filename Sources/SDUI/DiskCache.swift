@@ -63,7 +63,7 @@ public final class DiskCache: @unchecked Sendable {
     /// Opens or creates the cache file.  `durable` (the default) syncs each
     /// committed batch to disk; without it a batch survives a crash of the
     /// process but maybe not of the machine.
-    public init(path: String, maxEntries: Int = 5_000, maxBytes: Int = 32 << 20,
+    public init(path: String, maxEntries: Int = TokenCache.defaultMaxEntries, maxBytes: Int = TokenCache.defaultMaxBytes,
                 durable: Bool = true) throws {
         guard maxEntries > 0, maxBytes > 0 else {
             throw SDUIError(.argument, "cache bounds must be positive", input: path)

@@ -128,7 +128,9 @@ public struct HTTPTokenTransport: TokenTransport {
     public static func elements(of body: Data, source: String) throws -> [Data] {
         var count = 0
         var err = sdui_error()
-        let cap = 4096
+        // At most 4,096 elements; an array of n elements is at least 2n + 1
+        // bytes, so a short body needs no more room than that.
+        let cap = min(4096, max(1, (body.count - 1) / 2 + 1))
         var starts = [Int](repeating: 0, count: cap), ends = [Int](repeating: 0, count: cap)
         let status = body.withUnsafeBytes { raw in
             sdui_json_array_split(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count,

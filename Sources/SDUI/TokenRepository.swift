@@ -87,8 +87,7 @@ public actor TokenRepository {
     let logger = Logger(label: "sdui.repository")
 
     /// TTL and ETag of tokens held in memory that came from disk or network.
-    private var expiry: [String: Date] = [:]
-    private var etags: [String: String] = [:]
+    private var meta: [String: (expires: Date, etag: String)] = [:]
     /// The open batches (one for misses, one for revalidations) and every
     /// id in flight, mapped to the batch that fetches it.
     private var openMiss: Batch?
@@ -148,8 +147,8 @@ public actor TokenRepository {
                 }
             }
             if let t = memory.get(id) {
-                if let exp = expiry[id], now >= exp, let tag = etags[id] {
-                    stale[id] = (t, tag)
+                if let m = meta[id], now >= m.expires {
+                    stale[id] = (t, m.etag)
                 } else {
                     out[id] = found(t, .memory)
                 }
@@ -157,8 +156,7 @@ public actor TokenRepository {
             }
             // Evicted from memory (or never there): its side entries go too,
             // so they stay bounded by the LRU; disk or network sets them again.
-            expiry[id] = nil
-            etags[id] = nil
+            meta[id] = nil
             toDisk.append(id)
         }
         var needed: [String] = []
@@ -181,8 +179,7 @@ public actor TokenRepository {
                     continue
                 }
                 try? memory.put(t)
-                expiry[id] = row.expiresAt
-                etags[id] = row.etag
+                meta[id] = (row.expiresAt, row.etag)
                 if row.isStale(at: now) { stale[id] = (t, row.etag) } else { out[id] = found(t, .disk) }
             }
         } else {
@@ -294,7 +291,7 @@ public actor TokenRepository {
                     out[id] = .unavailable(SDUIError(.http, "304 for a token the client does not hold"))
                     continue
                 }
-                expiry[id] = until
+                meta[id]?.expires = until
                 try? memory.put(t)
                 out[id] = found(t, .revalidated)
             }
@@ -345,10 +342,9 @@ public actor TokenRepository {
         var out: [String: TokenLookup] = [:]
         for e in entries {
             let (t, _) = tokens[e.id]!
-            let changed = etags[e.id] != nil && etags[e.id] != e.etag
+            let changed = meta[e.id].map { $0.etag != e.etag } ?? false
             try? memory.put(t)
-            expiry[e.id] = until
-            etags[e.id] = e.etag
+            meta[e.id] = (until, e.etag)
             if changed { notify(e.id, t) }
             out[e.id] = found(t, .network)
         }
@@ -372,14 +368,14 @@ public actor TokenRepository {
     private func lookupFailure(_ e: SDUIError) -> TokenLookup {
         misses += 1
         let outcome = e.category == .network ? "offline" : "unavailable"
-        counter("token_lookups", [("outcome", outcome)]).increment()
+        lookupCounter("outcome", outcome).increment()
         publishRatio()
         return e.category == .network ? .offline : .unavailable(e)
     }
 
     private func found(_ t: DesignToken, _ source: TokenSource) -> TokenLookup {
         hits[source, default: 0] += 1
-        counter("token_lookups", [("source", source.rawValue)]).increment()
+        lookupCounter("source", source.rawValue).increment()
         publishRatio()
         return .found(t, source)
     }
@@ -396,16 +392,18 @@ public actor TokenRepository {
         ratioGauge!.record(Double(cached) / Double(all))
     }
 
-    /// Metric handles, made once each and reused.
-    private var counters: [String: Counter] = [:]
+    /// Metric handles, made once each and reused: `token_lookups` by
+    /// dimension (`source` or `outcome`) and value.  The values are a few
+    /// constants, so a lookup builds no key.
+    private var lookupCounters: [String: [String: Counter]] = [:]
     private var ratioGauge: Gauge?
 
-    private func counter(_ label: String, _ dims: [(String, String)]) -> Counter {
-        let key = label + dims.map { "|\($0.0)=\($0.1)" }.joined()
-        if let c = counters[key] { return c }
-        let c = config.metricsFactory.map { Counter(label: label, dimensions: dims, factory: $0) }
-            ?? Counter(label: label, dimensions: dims)
-        counters[key] = c
+    private func lookupCounter(_ dimension: String, _ value: String) -> Counter {
+        if let c = lookupCounters[dimension]?[value] { return c }
+        let dims = [(dimension, value)]
+        let c = config.metricsFactory.map { Counter(label: "token_lookups", dimensions: dims, factory: $0) }
+            ?? Counter(label: "token_lookups", dimensions: dims)
+        lookupCounters[dimension, default: [:]][value] = c
         return c
     }
 
