@@ -7,23 +7,31 @@ internal import CSDUI
 /// ranking and size budgets on top.
 public struct CorePackBuilder: Sendable {
     public let limits: PackLimits
-    private var entries: [(id: String, source: String, json: Data)] = []
+    private var entries: [(id: String, source: String, version: Int, json: Data)] = []
+    /// Position of each id in `entries`, for the duplicate check.
+    private var index: [String: Int] = [:]
 
     public init(limits: PackLimits = .default) { self.limits = limits }
 
     /// Ids added so far, in order.
     public var ids: [String] { entries.map(\.id) }
 
+    /// The tokens added so far, in order, each as its minified JSON (the
+    /// bytes the pack holds).
+    public var tokens: [(id: String, version: Int, json: Data)] { entries.map { ($0.id, $0.version, $0.json) } }
+
     /// Validates one token's JSON and adds it.  `source` names the input in
     /// errors.  A second token with an id already added is refused, naming both.
     @discardableResult
     public mutating func add(json: Data, source: String) throws -> DesignToken {
         let token = try DesignToken(json: json, source: source, limits: limits)
-        if let first = entries.first(where: { $0.id == token.id }) {
-            throw SDUIError(.schema, "duplicate token id \"\(token.id)\" (also in \(first.source))",
+        if let first = index[token.id] {
+            throw SDUIError(.schema, "duplicate token id \"\(token.id)\" (also in \(entries[first].source))",
                             input: source)
         }
-        entries.append((token.id, source, try Self.minify(json, source: source, limits: limits)))
+        let minified = try Self.minify(json, source: source, limits: limits)
+        index[token.id] = entries.count
+        entries.append((token.id, source, token.version, minified))
         return token
     }
 
@@ -48,9 +56,10 @@ public struct CorePackBuilder: Sendable {
 
     /// The pack's JSON document (not compressed): one minified token per
     /// line, which lets large packs be scanned on two threads at open.
-    public func document() -> Data {
+    /// With `prefix`, only the first that many tokens (a budget search).
+    public func document(prefix: Int? = nil) -> Data {
         var out = Data(#"{"formatVersion":1,"tokens":["#.utf8)
-        for (i, e) in entries.enumerated() {
+        for (i, e) in entries.prefix(prefix ?? entries.count).enumerated() {
             out.append(contentsOf: i > 0 ? Array(",\n".utf8) : [UInt8(ascii: "\n")])
             out.append(e.json)
         }

@@ -154,10 +154,12 @@ public struct CorePackPlanner: Sendable {
             let (ca, cb) = (counts[a.0.id] ?? -1, counts[b.0.id] ?? -1)
             return ca != cb ? ca > cb : a.0.id < b.0.id
         }
+        // Every token is minified once; each step of the search gzips a prefix.
+        var all = CorePackBuilder(limits: limits)
+        for (c, _) in ranked { try all.add(json: c.json, source: c.id) }
         func pack(_ n: Int) throws -> (Data, Int) {
-            var b = CorePackBuilder(limits: limits)
-            for (c, _) in ranked.prefix(n) { _ = try b.add(json: c.json, source: c.id) }
-            return (try b.build(level: gzipLevel), b.document().count)
+            let document = all.document(prefix: n)
+            return (try CorePackBuilder.gzip(document, level: gzipLevel), document.count)
         }
         var (best, raw) = try pack(0)
         guard best.count <= budgetBytes else {

@@ -142,10 +142,7 @@ struct PackCommand: AsyncParsableCommand {
                     var builder = CorePackBuilder()
                     try builder.addDirectory(URL(fileURLWithPath: dir))
                     if builder.ids.isEmpty { throw SDUIError(.io, "no *.json token files found", input: dir) }
-                    let pack = try CorePack(data: try builder.build(level: 0), name: dir)
-                    for id in builder.ids {
-                        if let t = try pack.token(id) { candidates.append(PackCandidate(id: id, version: t.version, json: t.json)) }
-                    }
+                    candidates = builder.tokens.map { PackCandidate(id: $0.id, version: $0.version, json: $0.json) }
                 } else if let registryURL {
                     candidates = try await Self.fetch(registryURL, ids: (telemetry?.counts.keys).map { Array($0).sorted() } ?? [],
                                                       primitives: map, bearer: bearer)
@@ -163,12 +160,12 @@ struct PackCommand: AsyncParsableCommand {
                 planner.imagePolicy = try ImageURLPolicy(allowedHosts: cdnHosts)
                 let previousData = try previous.map { try readFile($0) }
                 let build = try planner.build(candidates, usage: telemetry, previous: previousData)
-                try write(build.pack, to: out)
+                try writeFile(build.pack, to: out)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
                 let manifestData = try encoder.encode(build.manifest)
                 if let path = manifest ?? (dir == nil ? out + ".manifest.json" : nil) {
-                    try write(manifestData + Data("\n".utf8), to: path)
+                    try writeFile(manifestData + Data("\n".utf8), to: path)
                 }
                 if let list = fallbackScreens {
                     guard let fallbackOut else { throw ValidationError("--fallback-screens needs --fallback-out") }
@@ -176,7 +173,7 @@ struct PackCommand: AsyncParsableCommand {
                         throw SDUIError(.argument, "a Fallback Pack needs the registry's screens (--db or --postgres)")
                     }
                     let ids = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                    try write(try planner.fallbackPack(critical: ids, screens: screens, tokens: { byID[$0] }), to: fallbackOut)
+                    try writeFile(try planner.fallbackPack(critical: ids, screens: screens, tokens: { byID[$0] }), to: fallbackOut)
                     if !json { print("wrote \(fallbackOut): Fallback Pack for \(ids.joined(separator: ", "))") }
                 }
                 let m = build.manifest
@@ -189,12 +186,6 @@ struct PackCommand: AsyncParsableCommand {
                 print("wrote \(out): \(m.tokens.count) of \(m.candidates) tokens, \(m.packBytes) bytes gzipped "
                       + "(\(String(format: "%.1f", m.budgetUsed * 100))% of \(m.budgetBytes)), \(m.rawBytes) bytes of JSON"
                       + (m.deltaBytes.map { "; \($0 >= 0 ? "+" : "")\($0) bytes against the previous pack" } ?? ""))
-            }
-        }
-
-        private func write(_ data: Data, to path: String) throws {
-            do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-                throw SDUIError(.io, "cannot write: \(error.localizedDescription)", input: path)
             }
         }
 
