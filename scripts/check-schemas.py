@@ -7,6 +7,7 @@ Usage: check-schemas.py SDUI_BINARY
 Uses python3-jsonschema (Debian).  Every file is checked; the exit status is
 1 when any fails, with one line per error naming the file and the place.
 """
+import functools
 import glob
 import json
 import os
@@ -34,6 +35,7 @@ SCHEMAS = {os.path.basename(p): load(p) for p in glob.glob(os.path.join(ROOT, "s
 STORE = {BASE + name: s for name, s in SCHEMAS.items()}
 
 
+@functools.lru_cache(maxsize=None)
 def validator(name):
     schema = SCHEMAS[name]
     cls = jsonschema.validators.validator_for(schema)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # postgres.sh - starts Debian's PostgreSQL on 127.0.0.1:5432 (installing it
-# when missing, as setup.sh does) and makes sure the test role and database
+# through setup.sh when missing) and makes sure the test role and database
 # exist.  Prints the URL the tests use:
 #   postgres://sdui:sdui@127.0.0.1:5432/sdui_test
 # Fails loudly: a test run that needs PostgreSQL must not go on without it.
@@ -18,9 +18,7 @@ start_and_prepare() {
     as_postgres() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else sudo -n -u postgres "$@"; fi; }
 
     if ! command -v pg_lsclusters >/dev/null 2>&1; then
-        echo "postgres.sh: installing postgresql" >&2
-        $sudo apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends postgresql >/dev/null
+        bash "$(dirname "$0")/setup.sh"   # installs postgresql with the other packages
     fi
     cluster=$(pg_lsclusters --no-header | head -n1)
     if [ -z "$cluster" ]; then

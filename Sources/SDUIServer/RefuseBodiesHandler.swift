@@ -10,10 +10,10 @@ import NIOHTTPTypes
 /// the connection is closed: otherwise the server would keep reading the
 /// body to find the next request, and a slow endless chunked body could
 /// hold a connection (and reset its idle timer) forever.
-final class RefuseBodiesHandler: ChannelDuplexHandler, RemovableChannelHandler {
+/// (Removable: Hummingbird takes extra handlers of that kind.)
+final class RefuseBodiesHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
     let maxBodyBytes: Int
@@ -38,10 +38,6 @@ final class RefuseBodiesHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         context.fireChannelRead(data)
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        context.write(data, promise: promise)
     }
 
     /// Why `head` is refused, or nil.

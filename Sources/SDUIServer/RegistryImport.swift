@@ -84,9 +84,10 @@ public struct RegistryImporter: Sendable {
 
     /// Checks one token's JSON and adds it when it passes.
     func check(_ json: Data, file: String, into batch: inout Batch, _ problems: inout [Problem]) {
-        let fallbackID = Self.peekID(json) ?? file
+        // For failures only: the id a token that does not parse claims.
+        func fallbackID() -> String { Self.peekID(json) ?? file }
         guard json.count <= limits.maxTokenBytes else {
-            problems.append(Problem(subject: fallbackID, file: file, rule: "size",
+            problems.append(Problem(subject: fallbackID(), file: file, rule: "size",
                                     detail: "\(json.count) bytes; §10 allows \(limits.maxTokenBytes)"))
             return
         }
@@ -94,10 +95,10 @@ public struct RegistryImporter: Sendable {
         do {
             token = try DesignToken(json: json, source: file, limits: limits)
         } catch let e as SDUIError {
-            problems.append(Problem(subject: fallbackID, file: file, rule: "schema", detail: e.description))
+            problems.append(Problem(subject: fallbackID(), file: file, rule: "schema", detail: e.description))
             return
         } catch {
-            problems.append(Problem(subject: fallbackID, file: file, rule: "schema", detail: "\(error)"))
+            problems.append(Problem(subject: fallbackID(), file: file, rule: "schema", detail: "\(error)"))
             return
         }
         guard RegistryID.isValid(token.id) else {

@@ -303,7 +303,7 @@ public final class RegistryServer: Sendable {
     }
 
     /// The ids of a `/design-tokens` request, or the 400 message.
-    func ids(_ request: Request) -> Result<(raw: String, ids: [String]), RegistryError> {
+    func ids(_ request: Request) -> Result<[String], RegistryError> {
         guard let raw = request.uri.queryParameters.get("ids"), !raw.isEmpty else {
             return .failure(RegistryError(.invalid, "ids is required: /design-tokens?ids=a,b"))
         }
@@ -321,7 +321,7 @@ public final class RegistryServer: Sendable {
                 return .failure(RegistryError(.invalid, "\"\(id)\" is asked for twice", subject: id))
             }
         }
-        return .success((raw, ids))
+        return .success(ids)
     }
 
     /// `GET /design-tokens?ids=…&v=…`.
@@ -340,7 +340,7 @@ public final class RegistryServer: Sendable {
         if let hit = answerCache.withLockedValue({ $0.answers[key] }) {
             answer = hit
         } else {
-            let asked: (raw: String, ids: [String])
+            let asked: [String]
             switch ids(request) {
             case .success(let a): asked = a
             case .failure(let e): return Self.error(.badRequest, "bad-ids", e.message)
@@ -350,7 +350,7 @@ public final class RegistryServer: Sendable {
             case .success(let m): map = m
             case .failure(let e): return Self.error(.badRequest, "bad-primitives", e.message)
             }
-            answer = Self.answer(asked.ids, snap, map)
+            answer = Self.answer(asked, snap, map)
             answerCache.withLockedValue { cache in
                 let size = answer.body.readableBytes + key.utf8.count
                 if cache.answers.count >= 4096 || cache.bytes + size > Self.answerCacheBytes {
@@ -395,13 +395,12 @@ public final class RegistryServer: Sendable {
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try await store.migrate()
         try await refresh()
-        let idle = configuration.idleTimeout.components
         let maxBody = configuration.maxBodyBytes
         let app = Application(
             router: makeRouter(),
             server: .http1(configuration: .init(
                 additionalChannelHandlers: [RefuseBodiesHandler(maxBodyBytes: maxBody)],
-                idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+                idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "sdui-registry"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },

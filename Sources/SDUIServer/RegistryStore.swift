@@ -69,6 +69,16 @@ public protocol RegistryStore: Sendable {
 }
 
 extension RegistryStore {
-    /// The statements both stores run, in their shared SQL.
-    static var tokenColumns: String { "id, version, json, primitive_version, seq" }
+    /// Runs `body`, then closes this store, also when `body` throws.
+    public func closing<T>(isolation: isolated (any Actor)? = #isolation,
+                           _ body: () async throws -> T) async throws -> T {
+        do {
+            let result = try await body()
+            try await close()
+            return result
+        } catch {
+            try? await close()
+            throw error
+        }
+    }
 }

@@ -14,7 +14,7 @@ import Prometheus
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let registry: PrometheusCollectorRegistry
     /// The metric objects by label values, so a request does one lookup.
-    let instruments = NIOLockedValueBox<[String: (DurationHistogram, Counter)]>([:])
+    let instruments = NIOLockedValueBox<[String: (DurationHistogram, Counter, Counter?)]>([:])
 
     init(registry: PrometheusCollectorRegistry) { self.registry = registry }
 
@@ -55,20 +55,20 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         let route = context.endpointPath ?? "NotFound"
         let method = request.method.rawValue
         let key = "\(route) \(method) \(status)"
-        let (histogram, counter) = instruments.withLockedValue { cache in
+        let (histogram, counter, errors) = instruments.withLockedValue { cache in
             if let hit = cache[key] { return hit }
             let made = (registry.makeDurationHistogram(descriptor: Self.duration, labels: [("route", route), ("method", method)],
                                                        buckets: Self.buckets),
                         registry.makeCounter(descriptor: Self.requests,
-                                             labels: [("route", route), ("method", method), ("status", String(status))]))
+                                             labels: [("route", route), ("method", method), ("status", String(status))]),
+                        status >= 400 ? registry.makeCounter(descriptor: Self.errors,
+                                                             labels: [("route", route), ("status", String(status))]) : nil)
             if cache.count < 10_000 { cache[key] = made }
             return made
         }
         histogram.record(ContinuousClock.now - start)
         counter.increment()
-        if status >= 400 {
-            registry.makeCounter(descriptor: Self.errors, labels: [("route", route), ("status", String(status))]).increment()
-        }
+        errors?.increment()
     }
 }
 

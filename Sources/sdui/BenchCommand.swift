@@ -157,35 +157,31 @@ struct BenchCommand: ParsableCommand {
         func run() async throws {
             let dir = directory.map { URL(fileURLWithPath: $0) }
                     ?? FileManager.default.temporaryDirectory
-            let medians: [DiskBenchmark.Method: Double]
-            do {
-                medians = try await DiskBenchmark(directory: dir, durable: !noSync).measure(rounds: rounds)
-            } catch let e as SDUIError {
-                printError(e)
-                throw ExitCode(1)
+            let medians = try await reportingErrors {
+                try await DiskBenchmark(directory: dir, durable: !noSync).measure(rounds: rounds)
             }
             try report(medians)
         }
 
         private func report(_ medians: [DiskBenchmark.Method: Double]) throws {
-                if json {
-                    try printJSON(Dictionary(uniqueKeysWithValues: medians.map { ($0.key.rawValue, $0.value) }))
-                    return
-                }
-                print("disk cache, \(noSync ? "synchronous=NORMAL" : "durable (synchronous=FULL)"), \(rounds) rounds")
-                print("work                              median ms   ratio")
-                let pairs: [(DiskBenchmark.Method, DiskBenchmark.Method, String, String)] = [
-                    (.batchWrite, .rowWrites, "write 50 tokens, one batch", "  same, 50 single-row writes"),
-                    (.batchRead, .rowReads, "read 50 ids, one query", "  same, 50 single-id reads"),
-                ]
-                for (batch, rows, l1, l2) in pairs {
-                    let b = medians[batch]!, r = medians[rows]!
-                    print(l1.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%11.3f %7.2f", b, 1.0))
-                    print(l2.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%11.3f %7.2f", r, r / b))
-                }
-                let g = medians[.warmGet]!, gb = medians[.warmGetBatch]!
-                print(String(format: "repository get, warm (memory)   %8.3f us per id (50 calls)", g * 1000 / 50))
-                print(String(format: "repository get(50 ids), warm    %8.3f us per id", gb * 1000 / 50))
+            if json {
+                try printJSON(Dictionary(uniqueKeysWithValues: medians.map { ($0.key.rawValue, $0.value) }))
+                return
+            }
+            print("disk cache, \(noSync ? "synchronous=NORMAL" : "durable (synchronous=FULL)"), \(rounds) rounds")
+            print("work                              median ms   ratio")
+            let pairs: [(DiskBenchmark.Method, DiskBenchmark.Method, String, String)] = [
+                (.batchWrite, .rowWrites, "write 50 tokens, one batch", "  same, 50 single-row writes"),
+                (.batchRead, .rowReads, "read 50 ids, one query", "  same, 50 single-id reads"),
+            ]
+            for (batch, rows, l1, l2) in pairs {
+                let b = medians[batch]!, r = medians[rows]!
+                print(l1.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%11.3f %7.2f", b, 1.0))
+                print(l2.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%11.3f %7.2f", r, r / b))
+            }
+            let g = medians[.warmGet]!, gb = medians[.warmGetBatch]!
+            print(String(format: "repository get, warm (memory)   %8.3f us per id (50 calls)", g * 1000 / 50))
+            print(String(format: "repository get(50 ids), warm    %8.3f us per id", gb * 1000 / 50))
         }
     }
 

@@ -60,12 +60,8 @@ struct DemoCommand: AsyncParsableCommand {
 
         // 1. Registry and packs.
         let store = try await SQLiteRegistryStore(path: registryPath, logger: quietLogger("sdui.registry.sqlite"))
-        do {
+        try await store.closing {
             try await demo(store: store, dir: dir, previews: previews, cachePath: cachePath, registryPath: registryPath)
-            try await store.close()
-        } catch {
-            try? await store.close()
-            throw error
         }
     }
 

@@ -18,14 +18,7 @@ struct StoreOptions: ParsableArguments {
     func with<T>(isolation: isolated (any Actor)? = #isolation,
                  _ body: (any RegistryStore) async throws -> T) async throws -> T {
         let store = try await open()
-        do {
-            let result = try await body(store)
-            try await store.close()
-            return result
-        } catch {
-            try? await store.close()
-            throw error
-        }
+        return try await store.closing { try await body(store) }
     }
 
     /// Opens and migrates the store.

@@ -70,11 +70,7 @@ struct RenderCommand: ParsableCommand {
         case .html: data = Data(HTMLPreview.render(tree, title: tree.renderedScreen).utf8)
         }
         if let out {
-            try reportingErrors {
-                do { try data.write(to: URL(fileURLWithPath: out)) } catch {
-                    throw SDUIError(.io, "cannot write: \(error.localizedDescription)", input: out)
-                }
-            }
+            try reportingErrors { try writeFile(data, to: out) }
         } else {
             FileHandle.standardOutput.write(data)
         }

@@ -62,6 +62,13 @@ func readFile(_ path: String) throws -> Data {
     }
 }
 
+/// Writes a file in one step (atomically); an `io` error names it.
+func writeFile(_ data: Data, to path: String) throws {
+    do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+        throw SDUIError(.io, "cannot write: \(error.localizedDescription)", input: path)
+    }
+}
+
 /// Writes a value as one line of JSON with sorted keys on stdout.
 func printJSON<T: Encodable>(_ value: T) throws {
     let encoder = JSONEncoder()

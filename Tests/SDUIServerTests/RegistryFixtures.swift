@@ -38,14 +38,7 @@ func makeStore(_ kind: StoreKind) async throws -> any RegistryStore {
 /// Runs `body` with a fresh store and closes it.
 func withStore<T>(_ kind: StoreKind, _ body: (any RegistryStore) async throws -> T) async throws -> T {
     let store = try await makeStore(kind)
-    do {
-        let r = try await body(store)
-        try await store.close()
-        return r
-    } catch {
-        try? await store.close()
-        throw error
-    }
+    return try await store.closing { try await body(store) }
 }
 
 /// A stored token from fixture JSON.

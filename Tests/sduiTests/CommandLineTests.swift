@@ -15,16 +15,18 @@ func sdui(_ args: [String]) async throws -> (status: Int32, out: String, err: St
     }
 }
 
+/// The built `sdui` executable: the test bundle sits next to the built products.
+func sduiExecutable() -> URL {
+    let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let exe = products.appendingPathComponent("sdui")
+    if FileManager.default.fileExists(atPath: exe.path) { return exe }
+    return Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("sdui")
+}
+
 /// Runs `sdui` and blocks until it exits.
 private func runSDUI(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
-    // The test bundle sits next to the built products.
-    let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    var exe = products.appendingPathComponent("sdui")
-    if !FileManager.default.fileExists(atPath: exe.path) {
-        exe = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("sdui")
-    }
     let p = Process()
-    p.executableURL = exe
+    p.executableURL = sduiExecutable()
     p.arguments = args
     let out = Pipe(), err = Pipe()
     p.standardOutput = out

@@ -11,12 +11,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// Starts `sdui serve ARGS --port 0` and waits for its "listening" line.
     init(_ args: [String]) throws {
-        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        var exe = products.appendingPathComponent("sdui")
-        if !FileManager.default.fileExists(atPath: exe.path) {
-            exe = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("sdui")
-        }
-        process.executableURL = exe
+        process.executableURL = sduiExecutable()
         process.arguments = ["serve", "--port", "0"] + args
         let err = Pipe()
         process.standardError = err
