@@ -34,7 +34,8 @@ final class RefuseBodiesHandler: ChannelInboundHandler, RemovableChannelHandler 
             response.headerFields[.contentLength] = String(body.count)
             context.write(wrapOutboundOut(.head(response)), promise: nil)
             context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: body))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            let channel = context.channel   // Sendable, unlike the context
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
             return
         }
         context.fireChannelRead(data)
