@@ -1,13 +1,24 @@
 /*
  * disk.c - the on-disk token cache over SQLite (see disk.h).
  *
- * Storage: one table, `tokens`, keyed by id, with the JSON as a BLOB and its
- * length in `bytes` so sums need no blob reads; an index on last_access
- * orders eviction.  PRAGMA user_version holds the schema version.
+ * Storage: one table, `tokens`, keyed by id, with the JSON as a BLOB in its
+ * last column; an index on last_access orders eviction.  PRAGMA user_version
+ * holds the schema version.
+ *
+ * Byte totals are length(json), never the stored `bytes` column: a file is
+ * input, and one damaged `bytes` value (huge, negative, a REAL) would stop
+ * every later write or lift the byte bound.  length() of a BLOB costs no
+ * more than reading `bytes`: SQLite takes a BLOB's size from the record
+ * header and skips the content, so no overflow page is read (a sum over
+ * 3,000 rows of 64 KiB read 378 pages either way, against 48,378 when the
+ * content is read).  `bytes` is still written, for files shared with
+ * earlier builds, which sum it.
  *
  * Eviction (least recently accessed first): after a batch is written, in the
- * same transaction, count the rows and sum their bytes; while either bound is
- * exceeded, delete the row with the oldest last_access (ties by id).
+ * same transaction, count the rows and sum their lengths; while either bound
+ * is exceeded, delete the row with the oldest last_access (ties by id).  The
+ * running totals are checked as they shrink: a row longer than what is left
+ * of the sum means the file changed under us, and is reported as damage.
  *
  * Reads do not write.  Marking rows as accessed would otherwise cost a
  * commit (an fsync when durable) per lookup, so accesses are remembered in
@@ -138,12 +149,20 @@ static int query_text(sdui_disk *d, const char *sql, char *buf, size_t cap)
     return rc;
 }
 
-/* Row count and bytes of token JSON, in one pass over the table. */
+/*
+ * Row count and bytes of token JSON, in one pass over the table.  The sum
+ * cannot overflow for lengths SQLite itself stored; if it fails anyway, or a
+ * total is negative, the file is not what we wrote: SQLITE_CORRUPT.
+ */
 static int totals(sdui_disk *d, int64_t *count, int64_t *bytes)
 {
     int64_t v[2] = {0, 0};
-    int rc = query_ints(d, "SELECT count(*), coalesce(sum(bytes),0) FROM tokens",
+    int rc = query_ints(d,
+                        "SELECT count(*), coalesce(sum(length(json)),0)"
+                        " FROM tokens",
                         v, 2);
+    if (rc == SQLITE_ERROR || (rc == SQLITE_OK && (v[0] < 0 || v[1] < 0)))
+        rc = SQLITE_CORRUPT;
     *count = v[0];
     *bytes = v[1];
     return rc;
@@ -415,14 +434,21 @@ static int evict(sdui_disk *d)
          (size_t)bytes <= d->opts.max_bytes))
         return rc;
     rc = sqlite3_prepare_v2(d->db,
-                            "SELECT rowid, bytes FROM tokens"
+                            "SELECT rowid, length(json) FROM tokens"
                             " ORDER BY last_access, id",
                             -1, &oldest, NULL);
     while (rc == SQLITE_OK && ((size_t)count > d->opts.max_entries ||
                                (size_t)bytes > d->opts.max_bytes)) {
+        int64_t len;
         rc = sqlite3_step(oldest);
         if (rc != SQLITE_ROW)
             break;
+        len = sqlite3_column_int64(oldest, 1);
+        /* More rows, or longer ones, than the totals counted: damage. */
+        if (count <= 0 || len < 0 || len > bytes) {
+            rc = SQLITE_CORRUPT;
+            break;
+        }
         rc = SQLITE_OK;
         if (nv == capv) {
             size_t c = capv ? capv * 2 : 64;
@@ -435,11 +461,12 @@ static int evict(sdui_disk *d)
             capv = c;
         }
         victims[nv++] = sqlite3_column_int64(oldest, 0);
-        bytes -= sqlite3_column_int64(oldest, 1);
+        bytes -= len;
         count--;
     }
+    /* The rows ran out while a bound still fails: the totals were wrong. */
     if (rc == SQLITE_DONE)
-        rc = SQLITE_OK;
+        rc = SQLITE_CORRUPT;
     sqlite3_finalize(oldest);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(d->db, "DELETE FROM tokens WHERE rowid=?",

@@ -1,20 +1,35 @@
 /*
  * test_disk.c - the SQLite token cache on real files: batches, many-id
  * reads, TTL refresh, eviction by count and bytes, persistence, schema
- * versions, damaged files, and a writer SIGKILLed during hundreds of
- * batches with every acknowledged batch checked afterwards.
+ * versions, damaged files (bad byte counts, a changed id index, pages
+ * damaged while open), paths that cannot hold a cache (directory, FIFO,
+ * dangling link, unwritable folder, full disk), and a writer SIGKILLed
+ * during hundreds of batches with every acknowledged batch checked
+ * afterwards.
  */
 #define _DEFAULT_SOURCE /* usleep */
+#include <assert.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
+#ifdef __linux__
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#endif
 
 #include "check.h"
 #include "sdui/sdui.h"
@@ -368,6 +383,111 @@ static void test_damaged_files(void)
     CHECK_STATUS(sdui_disk_open(NULL, NULL, &d, &err), SDUI_ARGUMENT);
 }
 
+/* Runs SQL on a separate SQLite connection; returns SQLite's code. */
+static int raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    int rc = sqlite3_open(path, &db);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+    sqlite3_close(db);
+    return rc;
+}
+
+/* Opens a cache with small bounds and no fsync. */
+static sdui_status open_small(const char *p, size_t max_entries,
+                              size_t max_bytes, sdui_disk **d,
+                              sdui_error *err)
+{
+    sdui_disk_options o;
+    sdui_disk_options_default(&o);
+    o.max_entries = max_entries;
+    o.max_bytes = max_bytes;
+    o.durable = 0;
+    return sdui_disk_open(p, &o, d, err);
+}
+
+/*
+ * Reads ids "<prefix><0..n)" and sums the JSON lengths of the rows found
+ * into *bytes; returns the row count, or -1 if the read failed.
+ */
+static long sum_rows(sdui_disk *d, const char *prefix, int n, size_t *bytes)
+{
+    char names[64][16];
+    const char *ids[64];
+    size_t lens[64], k;
+    sdui_disk_rows *rows;
+    sdui_error err;
+    long count;
+    int i;
+    assert(n <= 64);
+    for (i = 0; i < n; i++) {
+        snprintf(names[i], sizeof names[i], "%s%d", prefix, i);
+        ids[i] = names[i];
+        lens[i] = strlen(names[i]);
+    }
+    if (sdui_disk_get(d, ids, lens, (size_t)n, 0, &rows, &err) != SDUI_OK)
+        return -1;
+    *bytes = 0;
+    for (k = 0; k < sdui_disk_rows_count(rows); k++)
+        *bytes += sdui_disk_rows_at(rows, k)->json_len;
+    count = (long)sdui_disk_rows_count(rows);
+    sdui_disk_rows_free(rows);
+    return count;
+}
+
+/*
+ * A damaged `bytes` column (huge, negative, or a REAL far out of range)
+ * neither stops later writes nor lifts the byte bound: totals count the
+ * stored JSON itself.
+ */
+static void test_damaged_bytes(void)
+{
+    static const char *const values[] = {"9223372036854775807", "-1000000",
+                                         "-1e300"};
+    size_t v;
+    for (v = 0; v < sizeof values / sizeof values[0]; v++) {
+        char p[512], name[32], sql[128], id[16];
+        sdui_disk *d;
+        sdui_disk_stats s;
+        sdui_error err;
+        size_t bytes = 0;
+        row r;
+        int i;
+        snprintf(name, sizeof name, "bytes%zu.db", v);
+        snprintf(p, sizeof p, "%s", path_for(name));
+        CHECK_STATUS(open_small(p, 100, 2000, &d, &err), SDUI_OK);
+        for (i = 0; i < 10; i++) {
+            snprintf(id, sizeof id, "d%d", i);
+            make_row(&r, id, 1, 20, 1 << 30);
+            CHECK_STATUS(put_rows(d, &r, 1, 100 + i), SDUI_OK);
+        }
+        sdui_disk_free(d);
+        snprintf(sql, sizeof sql, "UPDATE tokens SET bytes=%s WHERE id='d3'",
+                 values[v]);
+        CHECK(raw_exec(p, sql) == SQLITE_OK);
+
+        CHECK_STATUS(open_small(p, 100, 2000, &d, &err), SDUI_OK);
+        for (i = 10; i < 30; i++) {
+            snprintf(id, sizeof id, "d%d", i);
+            make_row(&r, id, 1, 20, 1 << 30);
+            if (!CHECKF(put_rows(d, &r, 1, 100 + i) == SDUI_OK,
+                        "bytes=%s: batch %d refused", values[v], i))
+                break;
+            CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
+            CHECKF(s.bytes <= 2000, "bytes=%s: %zu bytes over the bound",
+                   values[v], s.bytes);
+            CHECKF(sum_rows(d, "d", 30, &bytes) == (long)s.entries &&
+                       bytes == s.bytes,
+                   "bytes=%s: stats say %zu rows, %zu bytes; the rows hold "
+                   "%zu bytes",
+                   values[v], s.entries, s.bytes, bytes);
+        }
+        CHECK(s.entries > 5 && s.entries < 30); /* the bound evicted */
+        sdui_disk_free(d);
+    }
+}
+
 /* The writer of the crash test: batch b holds ids "b<b>-<0..49>". */
 static void crash_writer(const char *p, int fd, int first)
 {
@@ -498,6 +618,7 @@ int main(void)
     test_all_or_nothing();
     test_newer_schema();
     test_damaged_files();
+    test_damaged_bytes();
     test_crash_during_writes();
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
