@@ -11,6 +11,10 @@
  *   depth 3  a token object: its own "id" key must be a non-empty string
  *
  * so deeper objects (props, unknown top-level keys) cost nothing extra.
+ * The nesting limit counts from each token (limits.h): the root object and
+ * the "tokens" array are an envelope (see too_deep).  The same scan splits
+ * a batch answer, an array whose elements are recorded at depth 1 and
+ * measured from themselves (sdui_json_array_elements).
  * Strings, most of a pack's bytes, are skipped eight bytes at a time: a word
  * is tested at once for a quote, a backslash, a control byte or a non-ASCII
  * byte, and only those bytes take the slow path.
@@ -80,6 +84,21 @@ typedef struct scanner {
     int format_deferred;      /* the other half may hold formatVersion  */
     const unsigned char *root_close;
     const unsigned char *format_key_at; /* first "formatVersion" key */
+    /* Array splits (sdui_json_array_elements): the root must be an array
+     * and each of its elements is recorded; split is cleared, and
+     * not_array set, when the root is something else. */
+    int split;
+    int soft;                 /* a too-deep element is marked, not fatal */
+    const unsigned char *not_array;
+    size_t max_element_bytes;
+    sdui_json_element *elems; /* one of elems or starts/ends receives   */
+    size_t *starts, *ends;    /* the ranges, up to cap of them          */
+    size_t cap, count;
+    sdui_json_element el;     /* the element being scanned              */
+    /* The bit stack's size, and the one compare of PUSH: the lower of
+     * max_depth and the stack's last bit. */
+    size_t stack_bits, guard;
+    sdui_status slow_status;  /* why push_slow failed                   */
 } scanner;
 
 /* Reports a JSON-category error at p. */
@@ -373,39 +392,190 @@ static sdui_status push_entry(scanner *s, const unsigned char *at)
     return SDUI_OK;
 }
 
-/* Bit stack of open containers: 1 for an object, 0 for an array. */
+/* Bit stack of open containers: 1 for an object, 0 for an array.  This
+ * many levels live on the C stack; deeper documents grow a heap copy. */
 #define STACK_INLINE_BITS 4096
+
+/*
+ * Where the depth of a new container is counted from.  One definition
+ * holds end to end (limits.h): a value is measured from itself, and the
+ * envelopes around tokens do not count.
+ *   plain validation   from the document's root: level = depth
+ *   pack               the root object and its "tokens" array are exempt;
+ *                      a token counts from itself (level = depth - 2),
+ *                      any other member of the root from itself
+ *                      (level = depth - 1)
+ *   array split        the root array is exempt; an element counts from
+ *                      itself (level = depth - 1)
+ * Returns 1 when opening a container at depth + 1 would pass max_depth.
+ * Called only once depth >= max_depth, so the common path stays one
+ * compare.
+ */
+static int too_deep(const scanner *s, size_t depth, enum pending pending)
+{
+    size_t slack = 0;
+    if (s->pack) {
+        if (depth == 0 || (depth == 1 && pending == PENDING_TOKENS))
+            return 0;
+        slack = depth >= 2 && s->tokens_depth2 ? 2 : 1;
+    } else if (s->split) {
+        if (depth == 0)
+            return 0;
+        slack = 1;
+    }
+    return depth >= (size_t)s->max_depth + slack;
+}
+
+/* The "nesting too deep" message: the limit and where levels count from. */
+static sdui_status depth_fail(scanner *s, const unsigned char *p,
+                              size_t depth)
+{
+    const char *from = "";
+    if (s->pack)
+        from = depth >= 2 && s->tokens_depth2
+                   ? " (levels counted from the token)"
+                   : " (levels counted from the member of the pack's root)";
+    else if (s->split)
+        from = " (levels counted from the array element)";
+    return shape_fail(s, SDUI_LIMIT, p,
+                      "nesting deeper than the limit of %u%s", s->max_depth,
+                      from);
+}
+
+/*
+ * The slow side of opening a container at depth + 1, taken once depth
+ * reaches s->guard (the lower of max_depth and the bit stack's last bit):
+ * checks the depth limit (too_deep) and doubles the bit stack when it is
+ * full, copying the inline one to the heap the first time.  The depth can
+ * never pass the number of bytes read, so for any input the stack stays
+ * under len / 8 bytes.  Returns the stack to use, or NULL with
+ * s->slow_status set (the heap stack, if any, is then freed).  Kept out of
+ * line so the scanner's hot loop stays small.
+ */
+static unsigned char *push_slow(scanner *s, size_t depth,
+                                enum pending pending, const unsigned char *p,
+                                unsigned char *stack,
+                                unsigned char *inline_stack)
+{
+    if (depth >= s->max_depth && too_deep(s, depth, pending)) {
+        if (!s->soft) {
+            s->slow_status = depth_fail(s, p, depth);
+            goto fail;
+        }
+        /* An array split marks the element and reads on. */
+        if (s->el.status == SDUI_OK) {
+            s->el.status = SDUI_LIMIT;
+            s->el.fault = (size_t)(p - s->base);
+        }
+    }
+    if (depth + 1 >= s->stack_bits) {
+        size_t n = s->stack_bits * 2;
+        unsigned char *b;
+        if (stack == inline_stack) {
+            b = sdui_malloc(n / 8);
+            if (b)
+                memcpy(b, inline_stack, s->stack_bits / 8);
+        } else {
+            b = sdui_realloc(stack, n / 8);
+        }
+        if (!b) {
+            s->slow_status = sdui__oom(s->err);
+            goto fail;
+        }
+        stack = b;
+        s->stack_bits = n;
+        s->guard = s->max_depth < n - 1 ? s->max_depth : n - 1;
+    }
+    return stack;
+fail:
+    if (stack != inline_stack)
+        sdui_free(stack);
+    return NULL;
+}
+
+/* Records the element that just ended at p (an array split). */
+static void end_element(scanner *s, const unsigned char *p)
+{
+    s->el.end = (size_t)(p - s->base);
+    if (s->el.status == SDUI_OK &&
+        s->el.end - s->el.start > s->max_element_bytes) {
+        s->el.status = SDUI_LIMIT;
+        s->el.fault = s->el.start;
+    }
+    if (s->count < s->cap) {
+        if (s->elems) {
+            s->elems[s->count] = s->el;
+        } else {
+            s->starts[s->count] = s->el.start;
+            s->ends[s->count] = s->el.end;
+        }
+    }
+    s->count++;
+}
 
 /*
  * The scanner proper.  Iterative: a value is read at `value`, and what may
  * follow it at `after`.  Pack-shape checks run only when s->pack is set and
- * only at depths 1 to 3.
+ * only at depths 1 to 3; element bounds only in the copy compiled with
+ * split = 1 (scan_split), at depth 1, so validation and packs do not pay
+ * for them.
  */
-static sdui_status scan(scanner *s)
+static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int split)
 {
     const unsigned char *p = s->start ? s->start : s->base, *end = s->end;
     unsigned char inline_stack[STACK_INLINE_BITS / 8];
     unsigned char *stack = inline_stack;
-    unsigned depth = 0;
+    size_t depth = 0;
     enum pending pending = PENDING_NONE;
     sdui_status st = SDUI_JSON;
     /* Deepest level the pack shape cares about; 0 for plain validation. */
     const unsigned shape = s->pack ? 3 : 0;
+    /* Depth of an array split's elements; never reached otherwise. */
+    size_t element_level = SIZE_MAX;
 
-    if (s->max_depth >= STACK_INLINE_BITS) {
-        stack = sdui_malloc(s->max_depth / 8 + 1);
-        if (!stack)
-            return sdui__oom(s->err);
+    if (split) {
+        /* Elements may nest past the limit: the stack grows as needed. */
+        s->stack_bits = STACK_INLINE_BITS;
+        s->guard = s->max_depth < STACK_INLINE_BITS - 1
+                       ? s->max_depth
+                       : STACK_INLINE_BITS - 1;
+    } else {
+        /* Never deeper than max_depth + 2 (a pack's envelope) nor than
+         * the bytes there are: size the stack once, so the hot loop keeps
+         * one compare. */
+        size_t len = (size_t)(end - s->base);
+        size_t bits = (size_t)s->max_depth + 3 < len + 2
+                          ? (size_t)s->max_depth + 3
+                          : len + 2;
+        s->guard = s->max_depth;
+        s->stack_bits = STACK_INLINE_BITS;
+        if (bits > STACK_INLINE_BITS) {
+            stack = sdui_malloc(bits / 8 + 1);
+            if (!stack)
+                return sdui__oom(s->err);
+            s->stack_bits = bits / 8 * 8 + 8;
+        }
     }
 
 #define IS_OBJECT(d) (stack[(d) >> 3] & (1u << ((d) & 7)))
 #define PUSH(isobj)                                                        \
     do {                                                                   \
-        if (SDUI_UNLIKELY(depth >= s->max_depth)) {                        \
-            st = shape_fail(s, SDUI_LIMIT, p,                              \
-                            "nesting deeper than the limit of %u",         \
-                            s->max_depth);                                 \
-            goto done;                                                     \
+        if (SDUI_UNLIKELY(depth >= s->guard)) {                            \
+            if (!split) {                                                  \
+                /* The stack was sized for the limit up front. */         \
+                if (too_deep(s, depth, pending)) {                         \
+                    st = depth_fail(s, p, depth);                          \
+                    goto done;                                             \
+                }                                                          \
+            } else {                                                       \
+                stack = push_slow(s, depth, pending, p, stack,             \
+                                  inline_stack);                           \
+                if (!stack) {                                              \
+                    stack = inline_stack; /* the heap one is freed */      \
+                    st = s->slow_status;                                   \
+                    goto done;                                             \
+                }                                                          \
+            }                                                              \
         }                                                                  \
         depth++;                                                           \
         if (isobj)                                                         \
@@ -421,6 +591,18 @@ static sdui_status scan(scanner *s)
         depth = 2;
         s->tokens_depth2 = 1;
         s->seen_tokens = 1;
+    }
+    if (split && s->split) {
+        /* Anything but an array is plain validation, then SDUI_SCHEMA
+         * (grammar and depth errors are reported first). */
+        const unsigned char *q = skip_ws(p, end);
+        if (q < end && *q == '[') {
+            element_level = 1;
+        } else {
+            s->not_array = q;
+            s->split = 0;
+            s->soft = 0;
+        }
     }
 
 value:
@@ -439,6 +621,13 @@ value:
             goto done;
         }
         s->stop = NULL;
+    }
+    if (split && SDUI_UNLIKELY(depth == element_level)) {
+        /* An array split: an element starts here. */
+        s->el.start = (size_t)(p - s->base);
+        s->el.end = s->el.start;
+        s->el.status = SDUI_OK;
+        s->el.fault = s->el.start;
     }
     if (SDUI_UNLIKELY(depth < shape) && starts_value(*p)) {
         /* Pack shape at the top levels (grammar errors are reported first). */
@@ -554,6 +743,8 @@ value:
     pending = PENDING_NONE;
 
 after:
+    if (split && SDUI_UNLIKELY(depth == element_level))
+        end_element(s, p);
     p = skip_ws(p, end);
     if (depth == 0) {
         if (p != end) {
@@ -685,6 +876,18 @@ done:
     return st;
 #undef PUSH
 #undef IS_OBJECT
+}
+
+/* Validation and pack scans (no element bounds). */
+static sdui_status scan(scanner *s)
+{
+    return scan_body(s, 0);
+}
+
+/* Array splits: the same scan, recording the root array's elements. */
+static sdui_status scan_split(scanner *s)
+{
+    return scan_body(s, 1);
 }
 
 /* Validates any JSON document (json.h). */
@@ -980,33 +1183,50 @@ sdui_status sdui_json_minify(const char *text, size_t len, unsigned max_depth,
     return SDUI_OK;
 }
 
-/* Skips one validated value starting at p (no white space before it). */
-static const unsigned char *skip_value(const unsigned char *p,
-                                       const unsigned char *end)
+/*
+ * Splits an array with the validating scanner itself: one pass checks the
+ * grammar of the whole text and records each element of the root array at
+ * depth 1 (scan's element_level), so no second walker re-reads the text.
+ * soft: an element nested deeper than max_depth (counted from itself) or
+ * longer than max_element_bytes is marked SDUI_LIMIT and the scan goes on;
+ * otherwise a too-deep element fails the whole text.  Memory: the bit stack
+ * only, at most one bit per byte of nesting read.
+ */
+static sdui_status split_scan(const char *text, size_t len,
+                              unsigned max_depth, size_t max_element_bytes,
+                              int soft, sdui_json_element *elems,
+                              size_t *starts, size_t *ends, size_t cap,
+                              size_t *count, sdui_error *err)
 {
-    size_t depth = 0;
-    do {
-        unsigned c = *p++;
-        if (c == '"') {
-            while (*p != '"')
-                p += *p == '\\' ? 2 : 1;
-            p++;
-        } else if (c == '{' || c == '[') {
-            depth++;
-        } else if (c == '}' || c == ']') {
-            depth--;
-        } else if (depth == 0) {
-            /* A scalar at the top: runs to the next delimiter. */
-            while (p < end && *p != ',' && *p != ']' && *p != ' ' &&
-                   *p != '\n' && *p != '\r' && *p != '\t')
-                p++;
-        }
-        if (depth)
-            while (p < end && *p != '"' && *p != '{' && *p != '[' &&
-                   *p != '}' && *p != ']')
-                p++;
-    } while (depth && p < end);
-    return p;
+    scanner s;
+    sdui_status st;
+    sdui_error_clear(err);
+    if (count)
+        *count = 0;
+    if (!count || (!text && len) || (cap && !elems && (!starts || !ends)))
+        return sdui__fail(err, SDUI_ARGUMENT, -1,
+                          "text, the element arrays or count is NULL");
+    memset(&s, 0, sizeof s);
+    s.base = (const unsigned char *)(text ? text : "");
+    s.end = s.base + len;
+    s.max_depth = max_depth;
+    s.err = err;
+    s.split = 1;
+    s.soft = soft;
+    s.max_element_bytes = max_element_bytes;
+    s.elems = elems;
+    s.starts = starts;
+    s.ends = ends;
+    s.cap = cap;
+    st = scan_split(&s);
+    if (st != SDUI_OK)
+        return st;
+    if (s.not_array)
+        return sdui__fail_at(err, SDUI_SCHEMA, (const char *)s.base, len,
+                             (size_t)(s.not_array - s.base),
+                             "expected a JSON array");
+    *count = s.count;
+    return SDUI_OK;
 }
 
 /* Element ranges of a validated top-level array (json.h). */
@@ -1015,29 +1235,17 @@ sdui_status sdui_json_array_split(const char *text, size_t len,
                                   size_t *ends, size_t cap, size_t *count,
                                   sdui_error *err)
 {
-    const unsigned char *base = (const unsigned char *)text, *end, *p;
-    size_t n = 0;
-    sdui_status st = sdui_json_validate(text, len, max_depth, err);
-    *count = 0;
-    if (st != SDUI_OK)
-        return st;
-    end = base + len;
-    p = skip_ws(base, end);
-    if (*p != '[')
-        return sdui__fail_at(err, SDUI_SCHEMA, text, len,
-                             (size_t)(p - base), "expected a JSON array");
-    p = skip_ws(p + 1, end);
-    while (*p != ']') {
-        const unsigned char *q = skip_value(p, end);
-        if (n < cap) {
-            starts[n] = (size_t)(p - base);
-            ends[n] = (size_t)(q - base);
-        }
-        n++;
-        p = skip_ws(q, end);
-        if (*p == ',')
-            p = skip_ws(p + 1, end);
-    }
-    *count = n;
-    return SDUI_OK;
+    return split_scan(text, len, max_depth, SIZE_MAX, 0, NULL, starts, ends,
+                      cap, count, err);
+}
+
+/* Element ranges and per-element verdicts of an array (json.h). */
+sdui_status sdui_json_array_elements(const char *text, size_t len,
+                                     unsigned max_depth,
+                                     size_t max_element_bytes,
+                                     sdui_json_element *elements, size_t cap,
+                                     size_t *count, sdui_error *err)
+{
+    return split_scan(text, len, max_depth, max_element_bytes, 1, elements,
+                      NULL, NULL, cap, count, err);
 }

@@ -617,6 +617,261 @@ static void test_array_split(void)
     }
 }
 
+/* `levels` nested arrays around 1, preceded by prefix and followed by
+ * suffix (new; free). */
+static char *wrap_deep(const char *prefix, size_t levels, const char *suffix,
+                       size_t *len)
+{
+    size_t pl = strlen(prefix), sl = strlen(suffix), n = 0;
+    char *p = malloc(pl + 2 * levels + sl + 2);
+    memcpy(p, prefix, pl);
+    n = pl;
+    memset(p + n, '[', levels);
+    n += levels;
+    p[n++] = '1';
+    memset(p + n, ']', levels);
+    n += levels;
+    memcpy(p + n, suffix, sl);
+    n += sl;
+    p[n] = '\0';
+    *len = n;
+    return p;
+}
+
+/* The array of a batch answer is an envelope: an element that validates
+ * alone at max_depth is accepted by sdui_json_array_split, one level more
+ * fails the whole text (as it always did). */
+static void test_array_split_depth(void)
+{
+    static const unsigned depths[] = {1, 5, SDUI_DEFAULT_MAX_DEPTH, 5000};
+    size_t i;
+    for (i = 0; i < sizeof depths / sizeof *depths; i++) {
+        unsigned d = depths[i];
+        size_t len, elen, s1[2], e1[2], n = 0;
+        char *doc = wrap_deep("[\"jws.a.b\",", d, "]", &len);
+        char *elem = wrap_deep("", d, "", &elen);
+        sdui_error err;
+        CHECK_STATUS(sdui_json_validate(elem, elen, d, &err), SDUI_OK);
+        CHECKF(sdui_json_array_split(doc, len, d, s1, e1, 2, &n, &err) ==
+                   SDUI_OK,
+               "depth %u: an element valid alone fails the answer: %s", d,
+               err.message);
+        CHECK_EQ_INT(n, 2);
+        CHECK(n == 2 && e1[1] - s1[1] == elen);
+        free(doc);
+        free(elem);
+        doc = wrap_deep("[\"jws.a.b\",", d + 1, "]", &len);
+        CHECK_STATUS(sdui_json_array_split(doc, len, d, s1, e1, 2, &n, &err),
+                     SDUI_LIMIT);
+        CHECK_EQ_INT(err.offset, 11 + d);
+        CHECK_MSG_HAS("counted from the array element");
+        CHECK_EQ_INT(n, 0);
+        free(doc);
+    }
+    {
+        /* max_depth 0: scalars only, in the array. */
+        size_t s1[2], e1[2], n = 0;
+        sdui_error err;
+        CHECK_STATUS(sdui_json_array_split("[1,\"a\"]", 7, 0, s1, e1, 2, &n,
+                                           &err),
+                     SDUI_OK);
+        CHECK_EQ_INT(n, 2);
+        CHECK_STATUS(sdui_json_array_split("[1,[]]", 6, 0, s1, e1, 2, &n,
+                                           &err),
+                     SDUI_LIMIT);
+        /* Not an array: plain validation first (root depth counts). */
+        CHECK_STATUS(sdui_json_array_split("{}", 2, 0, s1, e1, 2, &n, &err),
+                     SDUI_LIMIT);
+        CHECK_STATUS(sdui_json_array_split("{}", 2, 1, s1, e1, 2, &n, &err),
+                     SDUI_SCHEMA);
+        CHECK_STATUS(sdui_json_array_split("{x", 2, 1, s1, e1, 2, &n, &err),
+                     SDUI_JSON);
+        CHECK_STATUS(sdui_json_array_split("", 0, 1, s1, e1, 2, &n, &err),
+                     SDUI_JSON);
+        CHECK_STATUS(sdui_json_array_split(NULL, 0, 1, s1, e1, 2, &n, &err),
+                     SDUI_JSON);
+        CHECK_STATUS(sdui_json_array_split("[]", 2, 1, NULL, NULL, 0, &n,
+                                           &err),
+                     SDUI_OK);
+        CHECK_EQ_INT(n, 0);
+    }
+}
+
+/* Per-element verdicts: a too-deep or too-large element is marked and its
+ * neighbours kept; grammar errors anywhere fail the whole answer. */
+static void test_array_elements(void)
+{
+    sdui_json_element el[8];
+    size_t n = 99, len, i;
+    sdui_error err, one;
+    /* good, too deep (4 levels under a limit of 3), good, too large,
+     * a JWS string, a deep but allowed one. */
+    const char *doc = "[ {\"id\":\"a\"},\n {\"id\":\"b\",\"p\":[[[1]]]} ,"
+                      "\"x\",[1,2,3,4,5,6,7,8,9,10],\"eyJh.eyJi.c2ln\","
+                      "{\"p\":[[2]]} ]";
+    static const char *const want[] = {
+        "{\"id\":\"a\"}", "{\"id\":\"b\",\"p\":[[[1]]]}", "\"x\"",
+        "[1,2,3,4,5,6,7,8,9,10]", "\"eyJh.eyJi.c2ln\"", "{\"p\":[[2]]}"};
+    static const sdui_status want_st[] = {SDUI_OK,    SDUI_LIMIT, SDUI_OK,
+                                          SDUI_LIMIT, SDUI_OK,    SDUI_OK};
+    CHECK_STATUS(sdui_json_array_elements(doc, strlen(doc), 3, 20, el, 8, &n,
+                                          &err),
+                 SDUI_OK);
+    CHECK_EQ_INT(n, 6);
+    for (i = 0; i < n && i < 6; i++) {
+        CHECKF(el[i].end - el[i].start == strlen(want[i]) &&
+                   memcmp(doc + el[i].start, want[i], strlen(want[i])) == 0,
+               "element %zu: [%.*s]", i, (int)(el[i].end - el[i].start),
+               doc + el[i].start);
+        CHECKF(el[i].status == want_st[i], "element %zu: %s", i,
+               sdui_status_name(el[i].status));
+    }
+    /* The depth fault is the bracket that went one level too deep, as
+     * sdui_json_validate reports it for the element alone. */
+    CHECK_STATUS(sdui_json_validate(doc + el[1].start,
+                                    el[1].end - el[1].start, 3, &one),
+                 SDUI_LIMIT);
+    CHECK_EQ_INT(el[1].fault, el[1].start + (size_t)one.offset);
+    CHECK_EQ_INT(el[1].fault, strstr(doc, "[[[1") - doc + 2);
+    CHECK_EQ_INT(el[3].fault, el[3].start);
+    CHECK_EQ_INT(el[0].fault, el[0].start);
+
+    /* No size limit; more elements than room. */
+    CHECK_STATUS(sdui_json_array_elements(doc, strlen(doc), 3, (size_t)-1,
+                                          el, 2, &n, &err),
+                 SDUI_OK);
+    CHECK_EQ_INT(n, 6);
+    CHECK(el[0].status == SDUI_OK && el[1].status == SDUI_LIMIT);
+
+    /* Whole-answer failures: grammar anywhere, even inside a bad element
+     * or after it; not an array; bad arguments. */
+    {
+        static const struct {
+            const char *doc;
+            sdui_status st;
+            long long offset;
+        } bad[] = {
+            {"[{\"a\":1},[[[[[1]]]]] x]", SDUI_JSON, 21},
+            {"[[[[[[1]]]]],]", SDUI_JSON, 13},
+            {"[[[[[[1}]]]]]", SDUI_JSON, 7},
+            {"[[[[[[\"\\q\"]]]]]]", SDUI_JSON, 7},
+            {"[1,2", SDUI_JSON, 4},
+            {"[1] [2]", SDUI_JSON, 4},
+            {"{\"a\":[1]}", SDUI_SCHEMA, 0},
+            {"  \"a\"", SDUI_SCHEMA, 2},
+            {"", SDUI_JSON, 0},
+        };
+        for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+            n = 99;
+            CHECKF(sdui_json_array_elements(bad[i].doc, strlen(bad[i].doc), 3,
+                                            (size_t)-1, el, 8, &n,
+                                            &err) == bad[i].st &&
+                       err.offset == bad[i].offset && n == 0,
+                   "bad case %zu: %s at %lld", i, sdui_status_name(err.status),
+                   err.offset);
+        }
+        CHECK_STATUS(sdui_json_array_elements("[1]", 3, 3, 10, NULL, 1, &n,
+                                              &err),
+                     SDUI_ARGUMENT);
+        CHECK_STATUS(sdui_json_array_elements("[1]", 3, 3, 10, el, 1, NULL,
+                                              &err),
+                     SDUI_ARGUMENT);
+        CHECK_STATUS(sdui_json_array_elements(NULL, 3, 3, 10, el, 1, &n,
+                                              &err),
+                     SDUI_ARGUMENT);
+    }
+
+    /* Hostile nesting: a million levels in one element cost one bit each
+     * and fail that element only; unclosed, the whole answer. */
+    {
+        char *deep = wrap_deep("[{\"id\":\"a\"},", 1000000, ",2]", &len);
+        CHECK_STATUS(sdui_json_array_elements(deep, len, 128, (size_t)-1, el,
+                                              8, &n, &err),
+                     SDUI_OK);
+        CHECK_EQ_INT(n, 3);
+        CHECK(el[0].status == SDUI_OK && el[1].status == SDUI_LIMIT &&
+              el[2].status == SDUI_OK);
+        CHECK_EQ_INT(el[1].fault, 12 + 128);
+        CHECK_EQ_INT(el[1].end - el[1].start, 2000001);
+        /* The old splitter refuses the whole answer for it. */
+        CHECK_STATUS(sdui_json_array_split(deep, len, 128, NULL, NULL, 0, &n,
+                                           &err),
+                     SDUI_LIMIT);
+        CHECK_STATUS(sdui_json_array_elements(deep, len - 5, 128, (size_t)-1,
+                                              el, 8, &n, &err),
+                     SDUI_JSON);
+        free(deep);
+    }
+}
+
+/* A counting allocator that fails every allocation from fail_at on. */
+typedef struct split_alloc {
+    long calls, fail_at, live;
+} split_alloc;
+
+static void *sa_malloc(void *ctx, size_t n)
+{
+    split_alloc *a = ctx;
+    void *p;
+    if (++a->calls >= a->fail_at)
+        return NULL;
+    p = malloc(n);
+    if (p)
+        a->live++;
+    return p;
+}
+
+static void *sa_realloc(void *ctx, void *ptr, size_t n)
+{
+    split_alloc *a = ctx;
+    void *p;
+    if (++a->calls >= a->fail_at)
+        return NULL;
+    p = realloc(ptr, n);
+    if (p && !ptr)
+        a->live++;
+    return p;
+}
+
+static void sa_free(void *ctx, void *ptr)
+{
+    split_alloc *a = ctx;
+    if (ptr)
+        a->live--;
+    free(ptr);
+}
+
+/* The split's bit stack grows past 4096 levels through the allocator hook:
+ * every failure point answers SDUI_OOM and leaks nothing. */
+static void test_array_elements_oom(void)
+{
+    size_t len, n = 0;
+    char *deep = wrap_deep("[1,", 40000, "]", &len);
+    sdui_json_element el[4];
+    sdui_error err;
+    split_alloc a = {0, 0, 0};
+    sdui_allocator hook = {sa_malloc, sa_realloc, sa_free, &a};
+    long k, points = 0;
+    sdui_set_allocator(&hook);
+    for (k = 1; k < 100; k++) {
+        sdui_status st;
+        a.calls = 0;
+        a.fail_at = k;
+        st = sdui_json_array_elements(deep, len, 128, (size_t)-1, el, 4, &n,
+                                      &err);
+        CHECKF(a.live == 0, "failure point %ld: %ld blocks live", k, a.live);
+        if (st == SDUI_OK)
+            break;
+        CHECK_STATUS(st, SDUI_OOM);
+        points++;
+    }
+    sdui_set_allocator(NULL);
+    /* 4096 -> 8192 -> 16384 -> 32768 -> 65536 bits: four growths. */
+    CHECK_EQ_INT(points, 4);
+    CHECK(n == 2 && el[1].status == SDUI_LIMIT);
+    free(deep);
+}
+
 int main(void)
 {
     test_corpus();
@@ -625,5 +880,8 @@ int main(void)
     test_utf8();
     test_minify();
     test_array_split();
+    test_array_split_depth();
+    test_array_elements();
+    test_array_elements_oom();
     return check_summary();
 }

@@ -575,14 +575,15 @@ static void test_limits(void)
         free(json);
     }
 
-    /* Depth counts from the pack root: root 1, tokens 2, token 3, props 4. */
+    /* Depth counts from the token (limits.h): token 1, props 2, x 3; the
+     * pack's root and "tokens" array do not count. */
     {
         const char *json = "{\"formatVersion\":1,\"tokens\":[{\"id\":\"a\","
                            "\"version\":1,\"primitive\":\"P\","
                            "\"primitiveVersion\":1,\"props\":{\"x\":[1]}}]}";
         sdui_pack *pack = NULL;
         sdui_limits_default(&lim);
-        lim.max_depth = 5;
+        lim.max_depth = 3;
         CHECK_STATUS(open_json(json, &lim, &pack, &err), SDUI_OK);
         if (pack) {
             sdui_token *tok = NULL;
@@ -590,11 +591,159 @@ static void test_limits(void)
             sdui_token_release(tok);
             sdui_pack_free(pack);
         }
-        lim.max_depth = 4;
+        lim.max_depth = 2;
         CHECK_STATUS(open_json(json, &lim, &pack, &err), SDUI_LIMIT);
         CHECK_EQ_INT(err.offset, strstr(json, "[1]") - json);
+        CHECK_MSG_HAS("counted from the token");
         lim.max_depth = 0;
         CHECK_STATUS(open_json(json, &lim, &pack, &err), SDUI_LIMIT);
+    }
+}
+
+/* A valid token nested exactly `depth` levels deep counted from itself
+ * (token 1, props 2, then arrays), depth >= 2 (new; free). */
+static char *deep_token(const char *id, unsigned depth)
+{
+    size_t arrays = depth - 2, n = 2 * arrays + 256, k = 0, i;
+    char *p = malloc(n);
+    k += (size_t)snprintf(p, n,
+                          "{\"id\":\"%s\",\"version\":1,\"primitive\":\"T\","
+                          "\"primitiveVersion\":1,\"props\":{\"x\":",
+                          id);
+    for (i = 0; i < arrays; i++)
+        p[k++] = '[';
+    p[k++] = '1';
+    for (i = 0; i < arrays; i++)
+        p[k++] = ']';
+    snprintf(p + k, n - k, "}}");
+    return p;
+}
+
+/* Wraps NUL-terminated token texts as a pack, one a line (new; free). */
+static char *pack_of(const char *const *tokens, size_t n)
+{
+    size_t len = 64, i;
+    char *p;
+    for (i = 0; i < n; i++)
+        len += strlen(tokens[i]) + 2;
+    p = malloc(len);
+    strcpy(p, "{\"formatVersion\":1,\"tokens\":[\n");
+    for (i = 0; i < n; i++) {
+        strcat(p, tokens[i]);
+        strcat(p, i + 1 < n ? ",\n" : "\n");
+    }
+    strcat(p, "]}");
+    return p;
+}
+
+/* One definition of depth end to end: a token that parses alone at
+ * max_depth opens in a pack (one and two threads) and is got from it; one
+ * level more is refused alone and in the pack, at the same bracket. */
+static void test_depth_end_to_end(void)
+{
+    static const unsigned depths[] = {2, 3, 10, SDUI_DEFAULT_MAX_DEPTH, 300};
+    size_t di;
+    for (di = 0; di < sizeof depths / sizeof *depths; di++) {
+        unsigned d = depths[di];
+        char *ok = deep_token("ok", d), *over = deep_token("over", d + 1);
+        char *small = deep_token("small", 2);
+        const char *trio[3];
+        char *json, *pad;
+        sdui_limits lim;
+        sdui_error err, alone;
+        sdui_token *tok = NULL;
+        sdui_pack *pack = NULL;
+        size_t pi;
+        sdui_limits_default(&lim);
+        lim.max_depth = d;
+
+        CHECK_STATUS(sdui_token_parse(ok, strlen(ok), &lim, &tok, &err),
+                     SDUI_OK);
+        sdui_token_release(tok);
+        tok = NULL;
+        CHECK(sdui_token_parse(over, strlen(over), &lim, &tok, &alone) ==
+              SDUI_LIMIT);
+
+        /* Padding makes the pack large enough to be split in two. */
+        pad = malloc(4000);
+        snprintf(pad, 4000, "{\"id\":\"pad\",\"p\":\"%0*d\"}", 3000, 0);
+        trio[0] = pad;
+        trio[1] = small;
+        trio[2] = ok;
+        json = pack_of(trio, 3);
+        for (pi = 0; pi < 2; pi++) {
+            lim.parallel_scan_bytes = pi ? 0 : (size_t)-1;
+            CHECKF(open_json(json, &lim, &pack, &err) == SDUI_OK,
+                   "depth %u (threads %zu): a token valid alone is refused "
+                   "in a pack: %s",
+                   d, pi + 1, err.message);
+            if (pack) {
+                CHECK_STATUS(sdui_pack_get(pack, "ok", 2, &tok, &err),
+                             SDUI_OK);
+                sdui_token_release(tok);
+                CHECK_STATUS(sdui_pack_get(pack, "small", 5, &tok, &err),
+                             SDUI_OK);
+                sdui_token_release(tok);
+                sdui_pack_free(pack);
+                pack = NULL;
+            }
+        }
+        free(json);
+        trio[2] = over;
+        json = pack_of(trio, 3);
+        for (pi = 0; pi < 2; pi++) {
+            lim.parallel_scan_bytes = pi ? 0 : (size_t)-1;
+            CHECK_STATUS(open_json(json, &lim, &pack, &err), SDUI_LIMIT);
+            CHECK(pack == NULL);
+            /* The same bracket as alone, shifted by the token's place. */
+            CHECK_EQ_INT(err.offset,
+                         (strstr(json, "{\"id\":\"over\"") - json) +
+                             alone.offset);
+            CHECK_MSG_HAS("counted from the token");
+        }
+        free(json);
+
+        /* Another member of the root counts from itself too. */
+        {
+            size_t n = 2 * (size_t)d + 128, k, i;
+            char *doc = malloc(n);
+            for (i = 0; i < 2; i++) {
+                unsigned levels = d + (unsigned)i, j;
+                k = (size_t)snprintf(doc, n, "{\"formatVersion\":1,\"meta\":");
+                for (j = 0; j < levels; j++)
+                    doc[k++] = '[';
+                for (j = 0; j < levels; j++)
+                    doc[k++] = ']';
+                snprintf(doc + k, n - k, ",\"tokens\":[]}");
+                lim.parallel_scan_bytes = (size_t)-1;
+                CHECK_STATUS(open_json(doc, &lim, &pack, &err),
+                             i ? SDUI_LIMIT : SDUI_OK);
+                sdui_pack_free(pack);
+                pack = NULL;
+            }
+            free(doc);
+        }
+        free(pad);
+        free(small);
+        free(ok);
+        free(over);
+    }
+    /* The envelope costs nothing: with max_depth 0 an empty pack opens
+     * (no value in it has a level), a pack with a token does not. */
+    {
+        sdui_limits lim;
+        sdui_error err;
+        sdui_limits_default(&lim);
+        lim.max_depth = 0;
+        expect_open("{\"formatVersion\":1,\"tokens\":[]}", &lim, SDUI_OK, &err,
+                    "empty pack under depth 0");
+        expect_open("{\"formatVersion\":1,\"tokens\":[{\"id\":\"a\"}]}", &lim,
+                    SDUI_LIMIT, &err, "token under depth 0");
+        lim.max_depth = 1;
+        expect_open("{\"formatVersion\":1,\"tokens\":[{\"id\":\"a\"}]}", &lim,
+                    SDUI_OK, &err, "flat token under depth 1");
+        expect_open("{\"formatVersion\":1,\"tokens\":[{\"id\":\"a\",\"p\":{}}]}",
+                    &lim, SDUI_LIMIT, &err, "two-level token under depth 1");
     }
 }
 
@@ -1104,6 +1253,7 @@ int main(void)
     test_decoys();
     test_ids();
     test_limits();
+    test_depth_end_to_end();
     test_lazy_parse();
     test_threads();
     test_lifetime();

@@ -14,7 +14,7 @@ typedef struct sdui_limits {
     size_t max_compressed_bytes; /* gzip input; default 16 MiB               */
     size_t max_inflated_bytes;   /* JSON after inflate; default 64 MiB       */
     size_t max_token_bytes;      /* one token's JSON text; default 32768     */
-    unsigned max_depth;          /* JSON nesting (pack and token); default 128 */
+    unsigned max_depth;          /* JSON nesting, see below; default 128    */
     size_t max_tokens;           /* tokens in one pack; default 100000       */
     /* Not a limit but a threshold: packs whose JSON is at least this large
      * are scanned on two threads when they put one token per line (as packs
@@ -23,6 +23,22 @@ typedef struct sdui_limits {
     size_t parallel_scan_bytes;
 } sdui_limits;
 
+/*
+ * Depth, one definition end to end.  A value is measured from itself: a
+ * scalar is level 0, a container level 1, a container in it level 2, and
+ * so on; max_depth is the deepest level allowed.  What is measured:
+ *   - a token: from the token object (level 1), whether it stands alone
+ *     (sdui_token_parse), sits in a pack or in a batch answer;
+ *   - a pack: its root object and its "tokens" array are an envelope and
+ *     do not count; each token counts from itself, and any other member
+ *     of the root from its own value;
+ *   - a batch answer (sdui_json_array_split, sdui_json_array_elements):
+ *     the array does not count; each element counts from itself;
+ *   - any other document (sdui_json_validate): from its root.
+ * So a token that passes sdui_token_parse is accepted in a pack and in an
+ * answer under the same limits, and one that is too deep alone is refused
+ * in both, at the same bracket.
+ */
 #define SDUI_DEFAULT_MAX_COMPRESSED_BYTES ((size_t)16 << 20)
 #define SDUI_DEFAULT_MAX_INFLATED_BYTES   ((size_t)64 << 20)
 #define SDUI_DEFAULT_MAX_TOKEN_BYTES      ((size_t)32768)

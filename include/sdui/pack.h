@@ -8,7 +8,11 @@
  * id in a hash index.  It is rejected if it is not valid JSON, not an object
  * with a "tokens" array, has a "formatVersion" other than 1, or holds a token
  * that is not an object with a non-empty string "id", a duplicate id, or a
- * token over the size limit.  Unknown top-level keys are ignored.
+ * token over the size or depth limit.  Depth is counted from each token
+ * (limits.h): the root object and the "tokens" array do not count, so a
+ * token that sdui_token_parse accepts alone is accepted here under the same
+ * limits.  Unknown top-level keys are ignored (their values count depth
+ * from themselves).
  *
  * A token is parsed and schema-checked when first asked for, then kept.  A
  * pack is immutable after open: every function here is thread-safe.

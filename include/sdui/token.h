@@ -42,7 +42,9 @@ typedef enum sdui_value_type {
 /*
  * Parses and schema-checks one token from json[0, len) (copied).  limits may
  * be NULL for the defaults; JSON over limits->max_token_bytes is refused
- * before it is parsed.  On SDUI_OK *out is a new reference (release with
+ * before it is parsed, and JSON nested deeper than limits->max_depth
+ * (counted from the token object, level 1: the same count a pack and a
+ * batch answer use, limits.h) is SDUI_LIMIT.  On SDUI_OK *out is a new reference (release with
  * sdui_token_release).  Thread-safe.
  */
 sdui_status sdui_token_parse(const char *json, size_t len,
