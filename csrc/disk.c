@@ -20,18 +20,29 @@
  * running totals are checked as they shrink: a row longer than what is left
  * of the sum means the file changed under us, and is reported as damage.
  *
+ * Opening: the path is checked before SQLite sees it, so a path that cannot
+ * hold a cache fails at once and names its cause; SQLite would report
+ * "unable to open database file" or "disk I/O error" for all of them, and
+ * would create the target of a dangling link.  A missing file is created
+ * here (O_EXCL), which tells a read-only file system, a missing folder or a
+ * full disk apart; an existing one is probed with access(), never opened
+ * and closed, since closing any descriptor of a file drops the POSIX locks
+ * that other connections of this process hold on it.
+ *
  * Reads do not write.  Marking rows as accessed would otherwise cost a
  * commit (an fsync when durable) per lookup, so accesses are remembered in
  * memory and applied inside the next write transaction, or at close; losing
  * them in a crash only makes eviction a little less exact.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -90,11 +101,119 @@ void sdui_disk_options_default(sdui_disk_options *out)
     out->durable = 1;
 }
 
-/* Reports SQLite's last error on db, naming the cache file. */
+/* The system causes a cache can fail with, in the words of its messages. */
+static const struct {
+    int code;
+    const char *text;
+} errno_texts[] = {
+    {ENOSPC, "no space left on device"},
+    {EDQUOT, "disk quota exceeded"},
+    {EFBIG, "file too large"},
+    {EROFS, "read-only file system"},
+    {EACCES, "permission denied"},
+    {EPERM, "operation not permitted"},
+    {ENOENT, "no such file or directory"},
+    {ENOTDIR, "a part of the path is not a directory"},
+    {EISDIR, "is a directory"},
+    {ELOOP, "too many levels of symbolic links"},
+    {ENAMETOOLONG, "file name too long"},
+    {EIO, "input/output error"},
+};
+
+/* The message text of a system error code. */
+static const char *errno_text(int code)
+{
+    size_t i;
+    for (i = 0; i < sizeof errno_texts / sizeof errno_texts[0]; i++)
+        if (errno_texts[i].code == code)
+            return errno_texts[i].text;
+    return strerror(code);
+}
+
+/*
+ * Reports SQLite's last error on db, naming the cache file and, for a
+ * failed write, open or full disk, the system's cause, which SQLite's own
+ * words ("disk I/O error") leave out.  Call it before anything else runs on
+ * db: a ROLLBACK replaces the message and the codes.
+ */
 static sdui_status db_fail(sdui_disk *d, const char *what, sdui_error *err)
 {
+    int code = sqlite3_extended_errcode(d->db) & 0xff;
+    int sys = sqlite3_system_errno(d->db);
+    const char *cause = NULL;
+    /* The system code is only fresh after these two (SQLite keeps it). */
+    if ((code == SQLITE_IOERR || code == SQLITE_CANTOPEN) && sys)
+        cause = errno_text(sys);
+    else if (code == SQLITE_FULL)
+        cause = errno_text(ENOSPC);
+    if (cause)
+        return sdui__fail(err, SDUI_SQLITE, -1,
+                          "token cache \"%s\": %s: %s (%s)", d->path, what,
+                          sqlite3_errmsg(d->db), cause);
     return sdui__fail(err, SDUI_SQLITE, -1, "token cache \"%s\": %s: %s",
                       d->path, what, sqlite3_errmsg(d->db));
+}
+
+/* Words for a file that is not a regular one ("a FIFO"). */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    return "a special file";
+}
+
+/*
+ * Checks that d->path can hold a cache before SQLite opens it (see the top
+ * of this file), creating it when missing.  Fails with SDUI_SQLITE and a
+ * message naming the cause.
+ */
+static sdui_status check_path(sdui_disk *d, sdui_error *err)
+{
+    struct stat st;
+    int fd, e;
+    if (lstat(d->path, &st) == 0) {
+        if (S_ISLNK(st.st_mode) && stat(d->path, &st) != 0) {
+            char to[200];
+            ssize_t n;
+            e = errno;
+            n = readlink(d->path, to, sizeof to - 1);
+            to[n > 0 ? n : 0] = '\0';
+            return sdui__fail(err, SDUI_SQLITE, -1,
+                              "token cache \"%s\" is a dangling symbolic "
+                              "link to \"%s\" (%s)",
+                              d->path, to, errno_text(e));
+        }
+        if (S_ISDIR(st.st_mode))
+            return sdui__fail(err, SDUI_SQLITE, -1,
+                              "token cache \"%s\" is a directory", d->path);
+        if (!S_ISREG(st.st_mode))
+            return sdui__fail(err, SDUI_SQLITE, -1,
+                              "token cache \"%s\" is %s, not a regular file",
+                              d->path, file_kind(st.st_mode));
+        if (access(d->path, R_OK | W_OK) != 0)
+            return sdui__fail(err, SDUI_SQLITE, -1,
+                              "token cache \"%s\" cannot be written: %s",
+                              d->path, errno_text(errno));
+        return SDUI_OK;
+    }
+    if (errno != ENOENT)
+        return sdui__fail(err, SDUI_SQLITE, -1,
+                          "token cache \"%s\" cannot be looked up: %s",
+                          d->path, errno_text(errno));
+    fd = open(d->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno != EEXIST) /* EEXIST: another opener was first */
+        return sdui__fail(err, SDUI_SQLITE, -1,
+                          "token cache \"%s\" cannot be created: %s",
+                          d->path, errno_text(errno));
+    if (fd >= 0)
+        close(fd);
+    return SDUI_OK;
 }
 
 /* 1 for the result codes that mean the file itself is damaged. */
@@ -203,11 +322,16 @@ static sdui_status move_aside(sdui_disk *d, sdui_error *err)
  */
 static sdui_status open_db(sdui_disk *d, int *damaged, sdui_error *err)
 {
+    sdui_status st;
     int rc;
     int64_t version = 0;
     char mode[16] = "";
+    const char *what = "cannot switch to WAL mode";
 
     *damaged = 0;
+    st = check_path(d, err);
+    if (st != SDUI_OK)
+        return st;
     rc = sqlite3_open_v2(d->path, &d->db,
                          SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
@@ -216,6 +340,7 @@ static sdui_status open_db(sdui_disk *d, int *damaged, sdui_error *err)
         return db_fail(d, "cannot open", err);
     }
     sqlite3_busy_timeout(d->db, 5000);
+    /* On a new file this is the first write. */
     rc = query_text(d, "PRAGMA journal_mode=WAL", mode, sizeof mode);
     if (rc == SQLITE_OK && strcmp(mode, "wal") != 0)
         return sdui__fail(err, SDUI_SQLITE, -1,
@@ -223,6 +348,7 @@ static sdui_status open_db(sdui_disk *d, int *damaged, sdui_error *err)
                           "\"%s\")",
                           d->path, mode);
     if (rc == SQLITE_OK) {
+        what = "cannot read the file";
         /* A quick structural check: damage is found here, not mid-batch. */
         char r[8];
         rc = query_text(d, "PRAGMA quick_check", r, sizeof r);
@@ -233,7 +359,7 @@ static sdui_status open_db(sdui_disk *d, int *damaged, sdui_error *err)
         rc = query_ints(d, "PRAGMA user_version", &version, 1);
     if (rc != SQLITE_OK) {
         *damaged = is_damage(rc);
-        return db_fail(d, "cannot read the file", err);
+        return db_fail(d, what, err);
     }
     if (version > SDUI_DISK_SCHEMA_VERSION)
         return sdui__fail(err, SDUI_SQLITE, -1,
@@ -264,9 +390,12 @@ static sdui_status open_db(sdui_disk *d, int *damaged, sdui_error *err)
         if (rc == SQLITE_OK)
             rc = exec(d, "COMMIT");
         if (rc != SQLITE_OK) {
+            /* The failure's own words first: ROLLBACK replaces them (and
+             * fails itself when SQLite already rolled back). */
+            st = db_fail(d, "cannot create the schema", err);
             *damaged = is_damage(rc);
             exec(d, "ROLLBACK");
-            return db_fail(d, "cannot create the schema", err);
+            return st;
         }
     }
     rc = exec(d, d->opts.durable ? "PRAGMA synchronous=FULL"
@@ -292,13 +421,36 @@ static void close_db(sdui_disk *d)
     d->db = NULL;
 }
 
+/*
+ * Opens the file, moving it aside and starting a fresh one when it is
+ * damaged.  On success the connection is ready and err is clear (a
+ * recovery is told by d->recovered, not by an error); on failure the
+ * connection is closed.
+ */
+static sdui_status connect(sdui_disk *d, sdui_error *err)
+{
+    int damaged = 0;
+    sdui_status st = open_db(d, &damaged, err);
+    if (st != SDUI_OK && damaged) {
+        close_db(d);
+        st = move_aside(d, err);
+        if (st == SDUI_OK)
+            st = open_db(d, &damaged, err);
+    }
+    if (st != SDUI_OK) {
+        close_db(d);
+        return st;
+    }
+    sdui_error_clear(err);
+    return SDUI_OK;
+}
+
 /* Opens a cache file, moving a damaged one aside (disk.h). */
 sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
                            sdui_disk **out, sdui_error *err)
 {
     sdui_disk *d;
     sdui_status st;
-    int damaged = 0;
     size_t plen;
 
     sdui_error_clear(err);
@@ -329,15 +481,8 @@ sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
         sdui_free(d);
         return sdui__fail(err, SDUI_OOM, -1, "cannot create a mutex");
     }
-    st = open_db(d, &damaged, err);
-    if (st != SDUI_OK && damaged) {
-        close_db(d);
-        st = move_aside(d, err);
-        if (st == SDUI_OK)
-            st = open_db(d, &damaged, err);
-    }
+    st = connect(d, err);
     if (st != SDUI_OK) {
-        close_db(d);
         pthread_mutex_destroy(&d->mu);
         sdui_free(d->path);
         sdui_free(d);

@@ -488,6 +488,285 @@ static void test_damaged_bytes(void)
     }
 }
 
+/* An open that recovers from a damaged file leaves no error behind. */
+static void test_error_cleared_after_recovery(void)
+{
+    char p[512];
+    FILE *f;
+    sdui_disk *d;
+    sdui_error err;
+    int i;
+    snprintf(p, sizeof p, "%s", path_for("cleared.db"));
+    f = fopen(p, "wb");
+    for (i = 0; i < 5000; i++)
+        fputc((i * 7919) & 0xff, f);
+    fclose(f);
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui_disk_recovered(d), 1);
+    CHECK_EQ_INT(err.status, SDUI_OK);
+    CHECK_EQ_STR(err.message, "");
+    sdui_disk_free(d);
+}
+
+/* What a child process does with the cache path; fills *e. */
+typedef void (*child_fn)(const char *path, sdui_error *e);
+
+/*
+ * Runs fn(path) in a child process, so a hang (cut by an alarm), a resource
+ * limit, a syscall filter or another user stays there.  Returns 0 with the
+ * child's error record in *out, or -1 if the child did not report.
+ */
+static int in_child(const char *path, child_fn fn, sdui_error *out)
+{
+    int fds[2], status;
+    ssize_t got;
+    pid_t pid;
+    if (pipe(fds) != 0)
+        return -1;
+    pid = fork();
+    if (pid == 0) {
+        sdui_error e;
+        close(fds[0]);
+        alarm(10); /* nothing here may hang */
+        memset(&e, 0, sizeof e);
+        fn(path, &e);
+        if (write(fds[1], &e, sizeof e) != (ssize_t)sizeof e)
+            _exit(1);
+        _exit(0);
+    }
+    close(fds[1]);
+    got = read(fds[0], out, sizeof *out);
+    close(fds[0]);
+    waitpid(pid, &status, 0);
+    return got == (ssize_t)sizeof *out && WIFEXITED(status) ? 0 : -1;
+}
+
+/* Child: opens and closes the cache. */
+static void child_open(const char *path, sdui_error *e)
+{
+    sdui_disk *d = NULL;
+    sdui_disk_open(path, NULL, &d, e);
+    sdui_disk_free(d);
+}
+
+/* Child: opens with files that may not grow (writes fail with EFBIG). */
+static void child_open_no_growth(const char *path, sdui_error *e)
+{
+    struct rlimit rl = {0, 0};
+    signal(SIGXFSZ, SIG_IGN);
+    if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+        _exit(2);
+    child_open(path, e);
+}
+
+/* Child: opens as the unprivileged user "nobody" (root writes anywhere). */
+static void child_open_as_nobody(const char *path, sdui_error *e)
+{
+    if (getuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+        _exit(2);
+    child_open(path, e);
+}
+
+#if defined(__linux__) && defined(__NR_pwrite64)
+#define HAVE_DISK_FULL 1
+/*
+ * Makes the disk full for this process: every pwrite64, the call SQLite
+ * writes files with, fails with ENOSPC as on a full file system (a
+ * seccomp filter; needs no privilege and ends with the child).
+ */
+static void make_disk_full(void)
+{
+    struct sock_filter f[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_pwrite64, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSPC),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {(unsigned short)(sizeof f / sizeof f[0]), f};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+        _exit(2);
+}
+
+/* Child: opens on a full disk. */
+static void child_open_disk_full(const char *path, sdui_error *e)
+{
+    make_disk_full();
+    child_open(path, e);
+}
+
+/* Child: opens, then the disk fills up before a batch is written. */
+static void child_put_disk_full(const char *path, sdui_error *e)
+{
+    sdui_disk *d = NULL;
+    row r;
+    if (open_small(path, 100, 100000, &d, e) != SDUI_OK)
+        return;
+    make_disk_full();
+    make_row(&r, "x", 1, 1, 1 << 30);
+    sdui_disk_put(d, &r.rec, 1, 5, e);
+    if (sdui_disk_recovered(d))
+        snprintf(e->message, sizeof e->message, "moved aside");
+    sdui_disk_free(d);
+}
+#endif
+
+/*
+ * A disk that cannot take the new cache's pages: the open fails with the
+ * real cause, not with the message of the rollback after it.
+ */
+static void test_full_disk(void)
+{
+    char p[512];
+    sdui_error err;
+#ifdef HAVE_DISK_FULL
+    sqlite3 *other;
+#endif
+
+    /* Files may not grow: every write fails with EFBIG. */
+    snprintf(p, sizeof p, "%s", path_for("toolarge.db"));
+    CHECK(in_child(p, child_open_no_growth, &err) == 0);
+    CHECK_EQ_INT(err.status, SDUI_SQLITE);
+    CHECK_MSG_HAS("file too large");
+    CHECK_MSG_HAS(p);
+    CHECKF(!strstr(err.message, "rollback"), "message: %s", err.message);
+
+#ifdef HAVE_DISK_FULL
+    /* A new cache, and one of another program to add the schema to. */
+    snprintf(p, sizeof p, "%s", path_for("full.db"));
+    CHECK(in_child(p, child_open_disk_full, &err) == 0);
+    CHECK_EQ_INT(err.status, SDUI_SQLITE);
+    CHECK_MSG_HAS("no space left on device");
+    CHECK_MSG_HAS(p);
+    CHECKF(!strstr(err.message, "rollback"), "message: %s", err.message);
+    snprintf(p, sizeof p, "%s", path_for("full-other.db"));
+    CHECK(raw_exec(p, "PRAGMA journal_mode=WAL; CREATE TABLE other(x)") ==
+          SQLITE_OK);
+    CHECK(in_child(p, child_open_disk_full, &err) == 0);
+    CHECK_EQ_INT(err.status, SDUI_SQLITE);
+    CHECK_MSG_HAS("no space left on device");
+    CHECKF(!strstr(err.message, "rollback"), "message: %s", err.message);
+
+    /*
+     * The same while another program holds the file open (its shared
+     * memory exists), so the first write to fail is the schema's commit.
+     */
+    snprintf(p, sizeof p, "%s", path_for("full-shared.db"));
+    CHECK(sqlite3_open(p, &other) == SQLITE_OK);
+    CHECK(sqlite3_exec(other, "PRAGMA journal_mode=WAL; CREATE TABLE other(x)",
+                       NULL, NULL, NULL) == SQLITE_OK);
+    CHECK(in_child(p, child_open_disk_full, &err) == 0);
+    sqlite3_close(other);
+    CHECK_EQ_INT(err.status, SDUI_SQLITE);
+    CHECK_MSG_HAS("no space left on device");
+    CHECKF(!strstr(err.message, "rollback"), "message: %s", err.message);
+
+    /* Full at run time: the batch fails with the cause; it is no damage. */
+    snprintf(p, sizeof p, "%s", path_for("full-later.db"));
+    CHECK(in_child(p, child_put_disk_full, &err) == 0);
+    CHECK_EQ_INT(err.status, SDUI_SQLITE);
+    CHECK_MSG_HAS("no space left on device");
+    CHECK(!moved_aside("full-later.db"));
+#else
+    printf("full disk: no seccomp here; ENOSPC not tested\n");
+#endif
+}
+
+/* Makes a UNIX socket file at path (left in place); 1 on success. */
+static int make_socket_file(const char *path)
+{
+    struct sockaddr_un a;
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0), ok;
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    if (fd < 0 || strlen(path) >= sizeof a.sun_path)
+        return 0;
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+    ok = bind(fd, (struct sockaddr *)&a, sizeof a) == 0;
+    close(fd);
+    return ok;
+}
+
+/*
+ * Paths that cannot hold a cache fail fast with an error naming the cause:
+ * a directory, a FIFO (which must not block the open), a socket, dangling
+ * symbolic links, a missing folder, and an unwritable folder and file.
+ */
+static void test_unusable_paths(void)
+{
+    char p[512], target[600], ro[512];
+    sdui_disk *d;
+    sdui_error err;
+
+    snprintf(p, sizeof p, "%s", path_for("a-folder"));
+    CHECK(mkdir(p, 0700) == 0);
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_SQLITE);
+    CHECK_MSG_HAS("is a directory");
+    CHECK_MSG_HAS(p);
+
+    snprintf(p, sizeof p, "%s", path_for("a-fifo"));
+    CHECK(mkfifo(p, 0600) == 0);
+    CHECK(in_child(p, child_open, &err) == 0); /* -1: it hung */
+    CHECK_EQ_INT(err.status, SDUI_SQLITE);
+    CHECK_MSG_HAS("is a FIFO, not a regular file");
+    CHECK_MSG_HAS(p);
+
+    snprintf(p, sizeof p, "%s", path_for("a-socket"));
+    CHECK(make_socket_file(p));
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_SQLITE);
+    CHECK_MSG_HAS("is a socket, not a regular file");
+
+    /* A link into a missing folder, and one to a missing file. */
+    snprintf(p, sizeof p, "%s", path_for("link-nodir"));
+    snprintf(target, sizeof target, "%s/no-such-folder/c.db", dir);
+    CHECK(symlink(target, p) == 0);
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_SQLITE);
+    CHECK_MSG_HAS("dangling symbolic link");
+    CHECK_MSG_HAS("no such file or directory");
+    CHECK_MSG_HAS(p);
+    snprintf(p, sizeof p, "%s", path_for("link-nofile"));
+    snprintf(target, sizeof target, "%s/no-such-file.db", dir);
+    CHECK(symlink(target, p) == 0);
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_SQLITE);
+    CHECK_MSG_HAS("dangling symbolic link");
+    CHECK(access(target, F_OK) != 0); /* nothing created through it */
+
+    /* A link to a real cache is fine. */
+    snprintf(target, sizeof target, "%s", path_for("linked.db"));
+    CHECK_STATUS(sdui_disk_open(target, NULL, &d, &err), SDUI_OK);
+    sdui_disk_free(d);
+    snprintf(p, sizeof p, "%s", path_for("link-ok"));
+    CHECK(symlink(target, p) == 0);
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
+    sdui_disk_free(d);
+
+    snprintf(p, sizeof p, "%s/no-such-folder/c.db", dir);
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_SQLITE);
+    CHECK_MSG_HAS("no such file or directory");
+    CHECK_MSG_HAS(p);
+
+    /*
+     * A folder the user cannot write (root writes anywhere, so the child
+     * runs as "nobody"): neither a new cache nor an existing one opens.
+     */
+    snprintf(ro, sizeof ro, "%s", path_for("read-only"));
+    CHECK(mkdir(ro, 0700) == 0);
+    snprintf(p, sizeof p, "%.500s/old.db", ro);
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
+    sdui_disk_free(d);
+    CHECK(chmod(p, 0444) == 0 && chmod(ro, 0555) == 0 && chmod(dir, 0711) == 0);
+    CHECK(in_child(p, child_open_as_nobody, &err) == 0);
+    CHECK_EQ_INT(err.status, SDUI_SQLITE);
+    CHECK_MSG_HAS("permission denied");
+    CHECK_MSG_HAS(p);
+    snprintf(p, sizeof p, "%.500s/new.db", ro);
+    CHECK(in_child(p, child_open_as_nobody, &err) == 0);
+    CHECK_EQ_INT(err.status, SDUI_SQLITE);
+    CHECK_MSG_HAS("permission denied");
+    CHECK_MSG_HAS(p);
+    CHECK(chmod(ro, 0700) == 0 && chmod(dir, 0700) == 0);
+}
+
 /* The writer of the crash test: batch b holds ids "b<b>-<0..49>". */
 static void crash_writer(const char *p, int fd, int first)
 {
@@ -619,6 +898,9 @@ int main(void)
     test_newer_schema();
     test_damaged_files();
     test_damaged_bytes();
+    test_error_cleared_after_recovery();
+    test_full_disk();
+    test_unusable_paths();
     test_crash_during_writes();
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
