@@ -150,6 +150,98 @@ static sdui_status check_token(check_ctx *c, sdui_token *t)
 }
 
 
+/*
+ * Start of the object key that ends just before `pos` (jansson reports key
+ * errors once it has read the key's closing quote).  In valid JSON a quote
+ * inside a string is always escaped, so walking back from the closing
+ * quote, the first quote preceded by an even number of backslashes opens
+ * the key.  Returns pos when the text does not look like that.
+ */
+static size_t key_start(const char *json, size_t pos)
+{
+    size_t i;
+    if (pos < 2 || json[pos - 1] != '"')
+        return pos;
+    for (i = pos - 1; i-- > 0;) {
+        size_t slashes = 0;
+        if (json[i] != '"')
+            continue;
+        while (slashes < i && json[i - 1 - slashes] == '\\')
+            slashes++;
+        if (slashes % 2 == 0)
+            return i;
+    }
+    return pos;
+}
+
+/* Start of the number that ends just before `pos`. */
+static size_t number_start(const char *json, size_t pos)
+{
+    size_t i = pos;
+    while (i > 0 && strchr("0123456789+-.eE", json[i - 1]) && json[i - 1])
+        i--;
+    return i;
+}
+
+/*
+ * Maps a jansson parse error of valid JSON (the scanner has already passed
+ * the text, or the pack's scan has) to what it is:
+ *   json_error_duplicate_key, json_error_null_byte_in_key: SDUI_SCHEMA,
+ *     refused on purpose (a key must name one member; a NUL cannot be
+ *     looked up), at the offending key;
+ *   json_error_numeric_overflow: SDUI_LIMIT, a number the token cannot
+ *     hold (an integer beyond 64 bits, a decimal that overflows to
+ *     infinity), at the number;
+ *   anything else: SDUI_JSON with jansson's text, as always.
+ * pos is jansson's position in json[0, len); text/base_offset give the
+ * offset and line:column in the caller's text.
+ */
+static sdui_status jansson_fail(const json_error_t *jerr, const char *json,
+                                size_t len, const char *text,
+                                size_t text_len, size_t base_offset,
+                                sdui_error *err)
+{
+    size_t pos = (size_t)(jerr->position > 0 ? jerr->position : 0);
+    size_t at;
+    if (pos > len)
+        pos = len;
+    switch (json_error_code(jerr)) {
+    case json_error_duplicate_key:
+    case json_error_null_byte_in_key: {
+        int dup = json_error_code(jerr) == json_error_duplicate_key;
+        size_t klen;
+        at = key_start(json, pos);
+        klen = pos - at;
+        return sdui__fail_at(
+            err, SDUI_SCHEMA, text, text_len, base_offset + at,
+            dup ? "duplicate object key %.*s%s: refused on purpose (each key "
+                  "of an object must be unique)"
+                : "object key %.*s%s holds \\u0000: refused on purpose (a "
+                  "key must not contain NUL)",
+            (int)(klen > 64 ? 64 : klen), json + at, klen > 64 ? "..." : "");
+    }
+    case json_error_numeric_overflow: {
+        size_t nlen;
+        int integer;
+        at = number_start(json, pos);
+        nlen = pos - at;
+        integer = !memchr(json + at, '.', nlen) &&
+                  !memchr(json + at, 'e', nlen) &&
+                  !memchr(json + at, 'E', nlen);
+        return sdui__fail_at(
+            err, SDUI_LIMIT, text, text_len, base_offset + at,
+            integer ? "number %.*s%s is out of range: an integer beyond 64 "
+                      "bits"
+                    : "number %.*s%s is out of range: a decimal that "
+                      "overflows to infinity",
+            (int)(nlen > 64 ? 64 : nlen), json + at, nlen > 64 ? "..." : "");
+    }
+    default:
+        return sdui__fail_at(err, SDUI_JSON, text, text_len,
+                             base_offset + pos, "%s", jerr->text);
+    }
+}
+
 /* Builds a token from JSON text (internal.h). */
 sdui_status sdui__token_make(const char *json, size_t len,
                              const sdui_limits *limits,
@@ -199,13 +291,11 @@ sdui_status sdui__token_make(const char *json, size_t len,
         return sdui__oom(err);
     }
     if (!t->root) {
-        size_t pos = (size_t)(jerr.position > 0 ? jerr.position : 0);
         sdui_free(t);
         if (json_error_code(&jerr) == json_error_out_of_memory)
             return sdui__oom(err);
-        return sdui__fail_at(err, SDUI_JSON, text, text_len,
-                             base_offset + (pos > len ? len : pos), "%s",
-                             jerr.text);
+        return jansson_fail(&jerr, json, len, text, text_len, base_offset,
+                            err);
     }
     memset(&c, 0, sizeof c);
     c.id = "?";

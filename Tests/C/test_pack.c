@@ -794,16 +794,98 @@ static void test_lazy_parse(void)
     CHECK_MSG_HAS("props.children[1]");
     CHECK(sdui_pack_contains(pack, "bad", 3));
 
-    CHECK_STATUS(sdui_pack_get(pack, "dupkey", 6, &tok, &err), SDUI_JSON);
-    CHECK(err.offset >= dup_at - json &&
-          err.offset <= (long long)(strchr(dup_at, '\n') - json));
+    /* Valid JSON refused on purpose: a schema error at the second key. */
+    CHECK_STATUS(sdui_pack_get(pack, "dupkey", 6, &tok, &err), SDUI_SCHEMA);
+    CHECK_EQ_INT(err.offset, strstr(dup_at, "\"a\":2") - json);
     CHECK(err.line == 4);
+    CHECK_MSG_HAS("duplicate object key \"a\"");
     CHECK_STATUS(sdui_pack_get(pack, "noversion", 9, &tok, &err),
                  SDUI_SCHEMA);
     CHECK_MSG_HAS("version");
-    CHECK(sdui_pack_get(pack, "hugeint", 7, &tok, &err) != SDUI_OK);
+    /* A number out of range is a limit, at the number. */
+    CHECK_STATUS(sdui_pack_get(pack, "hugeint", 7, &tok, &err), SDUI_LIMIT);
+    CHECK_EQ_INT(err.offset, strstr(json, "123456789012345678901234") - json);
+    CHECK_MSG_HAS("64 bits");
     CHECK(tok == NULL);
     sdui_pack_free(pack);
+}
+
+/* Valid JSON a token cannot take, in a pack: the pack opens (the scan
+ * accepts the bytes), the other tokens are got, and each such token is
+ * reported when asked for as it is alone (token.c): SDUI_SCHEMA for
+ * duplicate keys and NUL in keys, SDUI_LIMIT for numbers out of range, at
+ * the same place shifted to the pack. */
+static void test_lazy_valid_json(void)
+{
+    static const char *const tokens[] = {
+        "{\"id\":\"suite_dup\",\"a\":\"b\",\"a\":\"c\"}",
+        "{\"id\":\"suite_dup_same\",\"a\":\"b\",\"a\":\"b\"}",
+        "{\"id\":\"suite_nul\",\"foo\\u0000bar\": 42}",
+        "{\"id\":\"dup\",\"version\":1,\"primitive\":\"T\","
+        "\"primitiveVersion\":1,\"props\":{\"k\":1,\n\"\\u006b\":2}}",
+        "{\"id\":\"real\",\"version\":1,\"primitive\":\"T\","
+        "\"primitiveVersion\":1,\"props\":{\"n\":[1,-1e999]}}",
+        "{\"id\":\"int\",\"version\":1,\"primitive\":\"T\","
+        "\"primitiveVersion\":1,\"props\":{\"n\":"
+        "123456789012345678901234567890}}",
+        "{\"id\":\"good\",\"version\":1,\"primitive\":\"T\","
+        "\"primitiveVersion\":1,\"props\":{\"n\":1e-999}}",
+    };
+    static const struct {
+        const char *id;
+        sdui_status want;
+        const char *at; /* in the token text, its last occurrence */
+        const char *msg;
+    } want[] = {
+        {"suite_dup", SDUI_SCHEMA, "\"a\"", "duplicate object key \"a\""},
+        {"suite_dup_same", SDUI_SCHEMA, "\"a\"", "refused on purpose"},
+        {"suite_nul", SDUI_SCHEMA, "\"foo\\u0000bar\"", "NUL"},
+        {"dup", SDUI_SCHEMA, "\"\\u006b\"", "duplicate"},
+        {"real", SDUI_LIMIT, "-1e999", "infinity"},
+        {"int", SDUI_LIMIT, "123456789012345678901234567890", "64 bits"},
+        {"good", SDUI_OK, NULL, NULL},
+    };
+    const size_t n = sizeof tokens / sizeof *tokens;
+    char *json = pack_of(tokens, n);
+    sdui_pack *pack = NULL;
+    sdui_error err, alone;
+    size_t i;
+    CHECK_STATUS(open_json(json, NULL, &pack, &err), SDUI_OK);
+    if (!pack) {
+        free(json);
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        sdui_token *tok = NULL;
+        const char *start = strstr(json, tokens[i]);
+        const char *at = NULL, *q;
+        sdui_status st = sdui_pack_get(pack, want[i].id, strlen(want[i].id),
+                                       &tok, &err);
+        CHECKF(st == want[i].want, "%s: %s \"%s\"", want[i].id,
+               sdui_status_name(st), err.message);
+        sdui_token_release(tok);
+        if (!want[i].at)
+            continue;
+        for (q = start; (q = strstr(q, want[i].at)) != NULL &&
+                        q < start + strlen(tokens[i]);
+             q++)
+            at = q;
+        CHECKF(at && err.offset == at - json, "%s: offset %lld, want %lld",
+               want[i].id, err.offset, at ? (long long)(at - json) : -1LL);
+        CHECK_MSG_HAS(want[i].msg);
+        /* The same verdict alone (the pack's shape aside), shifted. */
+        tok = NULL;
+        if (sdui_token_parse(tokens[i], strlen(tokens[i]), NULL, &tok,
+                             &alone) == want[i].want) {
+            CHECK_EQ_INT(err.offset - (start - json), alone.offset);
+            CHECK_EQ_STR(err.message, alone.message);
+        } else {
+            CHECKF(0, "%s alone: %s", want[i].id, alone.message);
+        }
+        sdui_token_release(tok);
+    }
+    sdui_pack_free(pack);
+    free(json);
 }
 
 /* Shared state of the concurrent lookup test. */
@@ -1255,6 +1337,7 @@ int main(void)
     test_limits();
     test_depth_end_to_end();
     test_lazy_parse();
+    test_lazy_valid_json();
     test_threads();
     test_lifetime();
     test_example_pack();

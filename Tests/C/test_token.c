@@ -380,11 +380,13 @@ static void test_lifecycle(void)
     CHECK_STATUS(parse("", &tok, &err), SDUI_JSON);
     CHECK_STATUS(parse("{\"id\":\"\xc0\xaf\"}", &tok, &err), SDUI_JSON);
     CHECK_STATUS(parse("{\"id\":\"\\ud800\"}", &tok, &err), SDUI_JSON);
+    /* Valid JSON, refused on purpose: a schema error at the second key. */
     CHECK_STATUS(parse("{\"id\":\"a\",\"id\":\"b\",\"version\":1,"
                        "\"primitive\":\"T\",\"primitiveVersion\":1,"
                        "\"props\":{}}",
                        &tok, &err),
-                 SDUI_JSON);
+                 SDUI_SCHEMA);
+    CHECK_EQ_INT(err.offset, 10);
     CHECK(parse("{\"id\":\"a\",\"version\":1,\"primitive\":\"T\","
                 "\"primitiveVersion\":1,\"props\":{\"n\":1e999}}",
                 &tok, &err) != SDUI_OK);
@@ -407,6 +409,199 @@ static void test_lifecycle(void)
     CHECK_STATUS(sdui_token_parse(NULL, 0, NULL, &tok, &err), SDUI_JSON);
     /* A NULL error record is allowed. */
     CHECK(sdui_token_parse("[", 1, NULL, &tok, NULL) == SDUI_JSON);
+}
+
+/* Reads a JSONTestSuite parsing file ($SDUI_JSONTESTSUITE, or
+ * ../shared/JSONTestSuite; with or without test_parsing/) into a new
+ * NUL-terminated buffer; NULL when it is not there. */
+static char *suite_file(const char *name, size_t *len)
+{
+    const char *env = getenv("SDUI_JSONTESTSUITE");
+    const char *root = env && *env ? env : "../shared/JSONTestSuite";
+    const char *sub[] = {"/test_parsing/", "/"};
+    size_t i;
+    for (i = 0; i < 2; i++) {
+        char path[1024];
+        FILE *f;
+        long n;
+        char *p;
+        snprintf(path, sizeof path, "%s%s%s", root, sub[i], name);
+        f = fopen(path, "rb");
+        if (!f)
+            continue;
+        if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
+            fseek(f, 0, SEEK_SET) != 0) {
+            fclose(f);
+            return NULL;
+        }
+        p = malloc((size_t)n + 1);
+        if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+            free(p);
+            p = NULL;
+        }
+        fclose(f);
+        if (p) {
+            p[n] = '\0';
+            *len = (size_t)n;
+        }
+        return p;
+    }
+    return NULL;
+}
+
+/* A valid-JSON case: the document, the status, the text the error must
+ * point at (its nth occurrence, from 1), a part of the message. */
+typedef struct valid_json_case {
+    const char *json;
+    sdui_status want;
+    const char *at;
+    int nth;
+    const char *msg;
+} valid_json_case;
+
+/* Token text for the cases: a valid token whose props hold `props`. */
+#define TOKEN_WITH(props)                                                  \
+    "{\"id\":\"a\",\"version\":1,\"primitive\":\"T\","                    \
+    "\"primitiveVersion\":1,\"props\":{" props "}}"
+
+/* The valid-JSON cases (test_pack.c has the same in a pack). */
+static const valid_json_case valid_json_cases[] = {
+    /* Duplicate keys and NUL in a key: refused on purpose. */
+    {TOKEN_WITH("\"k\":1,\n  \"k\":2"), SDUI_SCHEMA, "\"k\"", 2,
+     "duplicate"},
+    {TOKEN_WITH("\"k\":1,\"\\u006b\":2"), SDUI_SCHEMA, "\"\\u006b\"", 1,
+     "duplicate"},
+    {TOKEN_WITH("\"a\\\"b\\\\\":1,\"a\\\"b\\\\\":2"), SDUI_SCHEMA,
+     "\"a\\\"b\\\\\"", 2, "duplicate"},
+    {TOKEN_WITH("\"x\":{\"y\":[{\"z\":1,\"z\":1}]}"), SDUI_SCHEMA, "\"z\"", 2,
+     "refused on purpose"},
+    {TOKEN_WITH("\"n\\u0000ul\":1"), SDUI_SCHEMA, "\"n\\u0000ul\"", 1, "NUL"},
+    /* Numbers out of range. */
+    {TOKEN_WITH("\"n\":1e999"), SDUI_LIMIT, "1e999", 1, "infinity"},
+    {TOKEN_WITH("\"n\":[-1.5E+400]"), SDUI_LIMIT, "-1.5E+400", 1,
+     "infinity"},
+    {TOKEN_WITH("\"n\":123456789012345678901234567890"), SDUI_LIMIT,
+     "123456789012345678901234567890", 1, "64 bits"},
+    {TOKEN_WITH("\"n\":-123456789012345678901234567890 "), SDUI_LIMIT,
+     "-123456789012345678901234567890", 1, "64 bits"},
+    {TOKEN_WITH("\"n\":9223372036854775808"), SDUI_LIMIT,
+     "9223372036854775808", 1, "64 bits"},
+};
+
+/* Where the case's error must point: the nth occurrence of c->at. */
+static const char *case_at(const valid_json_case *c)
+{
+    const char *p = c->json - 1;
+    int i;
+    for (i = 0; i < c->nth && p; i++)
+        p = strstr(p + 1, c->at);
+    return p;
+}
+
+/* Valid JSON that a token cannot take is reported for what it is, with
+ * its place: SDUI_SCHEMA for duplicate keys and NUL in keys (refused on
+ * purpose), SDUI_LIMIT for numbers out of range; never SDUI_JSON. */
+static void test_valid_json_refused(void)
+{
+    static const struct {
+        const char *file;
+        long long offset;
+        int column;
+        const char *msg;
+    } suite[] = {
+        {"y_object_duplicated_key.json", 9, 10, "duplicate object key \"a\""},
+        {"y_object_duplicated_key_and_value.json", 9, 10,
+         "duplicate object key \"a\""},
+        {"y_object_escaped_null_in_key.json", 1, 2, "NUL"},
+    };
+    size_t i;
+    sdui_error err;
+    sdui_token *tok = NULL;
+    for (i = 0; i < sizeof suite / sizeof *suite; i++) {
+        size_t len = 0;
+        char *doc = suite_file(suite[i].file, &len);
+        if (!CHECKF(doc != NULL, "JSONTestSuite file %s not found",
+                    suite[i].file))
+            continue;
+        CHECK_STATUS(sdui_json_validate(doc, len, 128, &err), SDUI_OK);
+        CHECKF(sdui_token_parse(doc, len, NULL, &tok, &err) == SDUI_SCHEMA,
+               "%s: %s \"%s\"", suite[i].file, sdui_status_name(err.status),
+               err.message);
+        CHECK(tok == NULL);
+        CHECK_EQ_INT(err.offset, suite[i].offset);
+        CHECK_EQ_INT(err.line, 1);
+        CHECK_EQ_INT(err.column, suite[i].column);
+        CHECK_MSG_HAS(suite[i].msg);
+        CHECK_MSG_HAS("refused on purpose");
+        free(doc);
+    }
+    for (i = 0; i < sizeof valid_json_cases / sizeof *valid_json_cases;
+         i++) {
+        const valid_json_case *c = &valid_json_cases[i];
+        const char *at = case_at(c);
+        int line = 1, col = 1;
+        const char *q;
+        for (q = c->json; q < at; q++) {
+            if (*q == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        CHECK_STATUS(sdui_json_validate(c->json, strlen(c->json), 128, &err),
+                     SDUI_OK);
+        CHECKF(parse(c->json, &tok, &err) == c->want,
+               "case %zu: %s \"%s\", expected %s", i,
+               sdui_status_name(err.status), err.message,
+               sdui_status_name(c->want));
+        CHECK(tok == NULL);
+        CHECKF(err.offset == at - c->json && err.line == line &&
+                   err.column == col,
+               "case %zu: at %lld (%d:%d), expected %lld (%d:%d)", i,
+               err.offset, err.line, err.column, (long long)(at - c->json),
+               line, col);
+        CHECK_MSG_HAS(c->msg);
+        CHECK_MSG_HAS(c->at);
+    }
+    /* In range: the largest integers, a tiny decimal (underflow is 0),
+     * \u0000 in a value. */
+    {
+        static const char *const fine[] = {
+            TOKEN_WITH("\"n\":9223372036854775807"),
+            TOKEN_WITH("\"n\":-9223372036854775808"),
+            TOKEN_WITH("\"n\":1e-999"),
+            TOKEN_WITH("\"n\":1.7976931348623157e308"),
+            TOKEN_WITH("\"s\":\"a\\u0000b\""),
+            TOKEN_WITH("\"k\":{\"k\":{\"k\":1}}"),
+        };
+        for (i = 0; i < sizeof fine / sizeof *fine; i++) {
+            CHECKF(parse(fine[i], &tok, &err) == SDUI_OK, "fine %zu: %s", i,
+                   err.message);
+            sdui_token_release(tok);
+            tok = NULL;
+        }
+    }
+    /* Every other jansson error is still a JSON error, as before: its own
+     * nesting limit (2048) under a higher max_depth. */
+    {
+        sdui_limits lim;
+        size_t n = 2100, k = 0, j;
+        char *doc = malloc(2 * n + 128);
+        sdui_limits_default(&lim);
+        lim.max_depth = 4096;
+        k += (size_t)sprintf(doc, "{\"id\":\"a\",\"version\":1,\"primitive\":"
+                                  "\"T\",\"primitiveVersion\":1,\"props\":{"
+                                  "\"x\":");
+        for (j = 0; j < n; j++)
+            doc[k++] = '[';
+        for (j = 0; j < n; j++)
+            doc[k++] = ']';
+        k += (size_t)sprintf(doc + k, "}}");
+        CHECK_STATUS(sdui_token_parse(doc, k, &lim, &tok, &err), SDUI_JSON);
+        CHECK(tok == NULL);
+        free(doc);
+    }
 }
 
 static atomic_int attached_frees;
@@ -495,6 +690,7 @@ int main(void)
     test_valid();
     test_accessors();
     test_lifecycle();
+    test_valid_json_refused();
     test_attach();
     return check_summary();
 }

@@ -73,8 +73,10 @@ int sdui_pack_contains(const sdui_pack *pack, const char *id, size_t len);
 /*
  * Looks up a token by id, parsing and schema-checking it on first use.
  * On SDUI_OK *out is a new reference (release with sdui_token_release).
- * SDUI_NOT_FOUND when the pack has no such id; SDUI_JSON / SDUI_SCHEMA /
- * SDUI_LIMIT / SDUI_OOM when the token is bad (offsets are pack offsets).
+ * SDUI_NOT_FOUND when the pack has no such id; SDUI_SCHEMA / SDUI_LIMIT /
+ * SDUI_OOM when the token is bad, exactly as sdui_token_parse reports it
+ * alone (duplicate keys and NUL in keys are SDUI_SCHEMA, numbers out of
+ * range SDUI_LIMIT), with offsets and line:column in the pack's JSON.
  */
 sdui_status sdui_pack_get(const sdui_pack *pack, const char *id, size_t len,
                           sdui_token **out, sdui_error *err);

@@ -44,7 +44,12 @@ typedef enum sdui_value_type {
  * be NULL for the defaults; JSON over limits->max_token_bytes is refused
  * before it is parsed, and JSON nested deeper than limits->max_depth
  * (counted from the token object, level 1: the same count a pack and a
- * batch answer use, limits.h) is SDUI_LIMIT.  On SDUI_OK *out is a new reference (release with
+ * batch answer use, limits.h) is SDUI_LIMIT.  Valid JSON a token cannot
+ * take is reported for what it is, with the offset and line:column of the
+ * place: a duplicate object key or a key holding \u0000 is SDUI_SCHEMA
+ * (refused on purpose), a number out of range (an integer beyond 64 bits,
+ * a decimal that overflows to infinity) is SDUI_LIMIT; invalid JSON is
+ * SDUI_JSON.  On SDUI_OK *out is a new reference (release with
  * sdui_token_release).  Thread-safe.
  */
 sdui_status sdui_token_parse(const char *json, size_t len,
