@@ -19,21 +19,20 @@ public struct HTTPTokenTransport: TokenTransport {
     public var primitives: String?
     /// Sent as `Authorization: Bearer …`.
     public var bearerToken: String?
-    /// Seconds before a request is given up (then reported as `.network`).
-    public var timeout: TimeInterval
-    /// Largest body accepted: 50 tokens of 32 KB, plus framing.
-    public var maxBodyBytes: Int
-    let session: URLSession
+    /// Seconds allowed for a whole request, from sending it to the last
+    /// byte (then reported as `.network`).
+    public var timeout: TimeInterval { client.timeout }
+    /// Largest body accepted: 50 tokens of 32 KB, plus framing.  Enforced
+    /// as bytes arrive (``HTTPClient``).
+    public var maxBodyBytes: Int { client.maxBodyBytes }
+    let client: HTTPClient
 
     public init(baseURL: URL, primitives: String? = nil, bearerToken: String? = nil,
-                timeout: TimeInterval = 10, maxBodyBytes: Int = 50 * 32_768 * 2,
-                session: URLSession = URLSession(configuration: .ephemeral)) {
+                timeout: TimeInterval = 10, maxBodyBytes: Int = 50 * 32_768 * 2) {
         self.baseURL = baseURL
         self.primitives = primitives
         self.bearerToken = bearerToken
-        self.timeout = timeout
-        self.maxBodyBytes = maxBodyBytes
-        self.session = session
+        self.client = HTTPClient(timeout: timeout, maxBodyBytes: maxBodyBytes)
     }
 
     /// The request URL for `ids` (ids are percent-encoded as query values).
@@ -47,24 +46,12 @@ public struct HTTPTokenTransport: TokenTransport {
     }
 
     /// Sends one GET with the headers every call carries.
-    private func get(_ url: URL, ifNoneMatch: String? = nil) async throws -> (Data, HTTPURLResponse) {
-        var r = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        r.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let primitives { r.setValue(primitives, forHTTPHeaderField: "X-Primitives") }
-        if let bearerToken { r.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization") }
-        if let ifNoneMatch { r.setValue(ifNoneMatch, forHTTPHeaderField: "If-None-Match") }
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: r)
-        } catch {
-            throw SDUIError(.network, "cannot reach the registry: \(error.localizedDescription)",
-                            input: url.absoluteString)
-        }
-        guard let http = response as? HTTPURLResponse else {
-            throw SDUIError(.http, "not an HTTP response", input: url.absoluteString)
-        }
-        return (data, http)
+    private func get(_ url: URL, ifNoneMatch: String? = nil) async throws -> HTTPClientResponse {
+        var headers = ["Accept": "application/json"]
+        if let primitives { headers["X-Primitives"] = primitives }
+        if let bearerToken { headers["Authorization"] = "Bearer \(bearerToken)" }
+        if let ifNoneMatch { headers["If-None-Match"] = ifNoneMatch }
+        return try await client.get(url, headers: headers)
     }
 
     public func fetchScreen(_ id: String) async throws -> ScreenFetchResponse {
@@ -72,12 +59,10 @@ public struct HTTPTokenTransport: TokenTransport {
                             relativeTo: baseURL)?.absoluteURL else {
             throw SDUIError(.argument, "cannot build a screen URL for \(id)", input: baseURL.absoluteString)
         }
-        let (data, http) = try await get(url)
-        switch http.statusCode {
+        let http = try await get(url)
+        let data = http.body
+        switch http.status {
         case 200:
-            guard data.count <= maxBodyBytes else {
-                throw SDUIError(.limit, "screen of \(data.count) bytes is over \(maxBodyBytes)", input: url.absoluteString)
-            }
             return .screen(try ScreenPayload(json: data, source: url.absoluteString))
         case 409:
             let obj = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
@@ -85,7 +70,7 @@ public struct HTTPTokenTransport: TokenTransport {
                                  message: obj?["error"] as? String ?? "Incompatible-Primitives")
         default:
             let snippet = String(decoding: data.prefix(200), as: UTF8.self)
-            throw SDUIError(.http, "HTTP \(http.statusCode): \(snippet)", input: url.absoluteString)
+            throw SDUIError(.http, "HTTP \(http.status): \(snippet)", input: url.absoluteString)
         }
     }
 
@@ -93,20 +78,17 @@ public struct HTTPTokenTransport: TokenTransport {
         guard let url = url(for: request) else {
             throw SDUIError(.argument, "cannot build a request URL", input: baseURL.absoluteString)
         }
-        let (data, http) = try await get(url, ifNoneMatch: request.ifNoneMatch)
-        let maxAge = Self.maxAge(http.value(forHTTPHeaderField: "Cache-Control"))
-        switch http.statusCode {
+        let http = try await get(url, ifNoneMatch: request.ifNoneMatch)
+        let data = http.body
+        let maxAge = Self.maxAge(http.header("Cache-Control"))
+        switch http.status {
         case 304:
             return .notModified(maxAge: maxAge)
         case 200:
-            guard data.count <= maxBodyBytes else {
-                throw SDUIError(.limit, "answer of \(data.count) bytes is over \(maxBodyBytes)",
-                                input: url.absoluteString)
-            }
             return .tokens(try Self.elements(of: data, source: url.absoluteString), maxAge: maxAge)
         default:
             let snippet = String(decoding: data.prefix(200), as: UTF8.self)
-            throw SDUIError(.http, "HTTP \(http.statusCode): \(snippet)", input: url.absoluteString)
+            throw SDUIError(.http, "HTTP \(http.status): \(snippet)", input: url.absoluteString)
         }
     }
 

@@ -1,0 +1,103 @@
+// HTTPClientTests.swift - the bounded HTTP client against hostile servers on
+// 127.0.0.1: lying lengths, endless chunked bodies, a server that drips.
+import Foundation
+@testable import SDUI
+import SDUITestSupport
+import Testing
+
+@Suite struct HTTPClientTests {
+    /// A `Content-Length` over the limit is refused when the head arrives,
+    /// and the transfer is cancelled: the server, sending 64 KiB a
+    /// millisecond for as long as it is read, stops being read.
+    @Test func announcedLengthOverTheLimitIsRefusedAtTheHead() async throws {
+        let server = try RawHTTPServer(answer: .announce(contentLength: 4_000_000_000), pace: 0.001)
+        defer { server.stop() }
+        let client = HTTPClient(timeout: 20, maxBodyBytes: 1 << 20)
+        let e = await #expect(throws: SDUIError.self) { _ = try await client.get(server.baseURL) }
+        #expect(e?.category == .limit)
+        #expect(e?.message.contains("4000000000") == true)
+        #expect(e?.input == server.baseURL.absoluteString)
+        try await Task.sleep(for: .milliseconds(500))
+        let sent = server.bytesSent
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(server.bytesSent - sent < 1 << 20, "the refused body is still being read")
+        #expect(server.bytesSent < 256 << 20)
+    }
+
+    /// An endless chunked body is cut as soon as the count passes the limit.
+    @Test func endlessChunkedBodyIsCutAtTheLimit() async throws {
+        let server = try RawHTTPServer(answer: .endlessChunked, pace: 0.001)
+        defer { server.stop() }
+        let client = HTTPClient(timeout: 20, maxBodyBytes: 1 << 20)
+        let e = await #expect(throws: SDUIError.self) { _ = try await client.get(server.baseURL) }
+        #expect(e?.category == .limit)
+        #expect(e?.message.contains("\(1 << 20)") == true)
+        try await Task.sleep(for: .milliseconds(500))
+        let sent = server.bytesSent
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(server.bytesSent - sent < 1 << 20, "the body is still being read past the limit")
+        #expect(server.bytesSent < 256 << 20)
+    }
+
+    /// A server flooding the loopback as fast as it can: the caller gets the
+    /// limit error at once, long before the server would stop by itself.
+    @Test func aFloodIsRefusedWithoutWaitingForIt() async throws {
+        let server = try RawHTTPServer(answer: .endlessChunked, maxBytes: 8 << 30, maxSeconds: 30)
+        defer { server.stop() }
+        let client = HTTPClient(timeout: 20, maxBodyBytes: 1 << 20)
+        let e = await #expect(throws: SDUIError.self) { _ = try await client.get(server.baseURL) }
+        #expect(e?.category == .limit)
+        #expect(server.bytesSent < 8 << 30)
+    }
+
+    /// The limit is inclusive, with and without a length in the head.
+    @Test func aBodyOfExactlyTheLimitIsAccepted() async throws {
+        for chunked in [false, true] {
+            let body = Data(repeating: UInt8(ascii: "x"), count: 4096)
+            let server = try RawHTTPServer(answer: .fixed(body, chunked: chunked))
+            defer { server.stop() }
+            let ok = try await HTTPClient(timeout: 10, maxBodyBytes: 4096).get(server.baseURL)
+            #expect(ok.status == 200)
+            #expect(ok.body == body)
+            let e = await #expect(throws: SDUIError.self) {
+                _ = try await HTTPClient(timeout: 10, maxBodyBytes: 4095).get(server.baseURL)
+            }
+            #expect(e?.category == .limit, "chunked: \(chunked)")
+        }
+    }
+
+    /// The timeout is a deadline for the whole request: a server that sends
+    /// a byte every half second never looks idle, and is still cut off.
+    @Test func aDrippingServerHitsTheTotalDeadline() async throws {
+        let server = try RawHTTPServer(answer: .drip(length: 60, interval: 0.5))
+        defer { server.stop() }
+        let client = HTTPClient(timeout: 2, maxBodyBytes: 1 << 20)
+        let e = await #expect(throws: SDUIError.self) { _ = try await client.get(server.baseURL) }
+        #expect(e?.category == .network)
+        #expect(e?.message.contains("within 2 s") == true)
+        #expect(server.bytesSent < 60, "the whole dripped body arrived: the deadline did not hold")
+    }
+
+    /// Cancelling the caller's task cancels the transfer.
+    @Test func cancellationStopsTheTransfer() async throws {
+        let server = try RawHTTPServer(answer: .drip(length: 60, interval: 0.2))
+        defer { server.stop() }
+        let client = HTTPClient(timeout: 30, maxBodyBytes: 1 << 20)
+        let task = Task { try await client.get(server.baseURL) }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let result = await task.result
+        #expect(throws: CancellationError.self) { try result.get() }
+    }
+
+    /// The token transport goes through the same bounds.
+    @Test func theTokenTransportIsBounded() async throws {
+        let server = try RawHTTPServer(answer: .endlessChunked, pace: 0.001)
+        defer { server.stop() }
+        let t = HTTPTokenTransport(baseURL: server.baseURL, timeout: 20, maxBodyBytes: 1 << 20)
+        let e = await #expect(throws: SDUIError.self) { _ = try await t.fetch(TokenFetchRequest(ids: ["a"])) }
+        #expect(e?.category == .limit)
+        let s = await #expect(throws: SDUIError.self) { _ = try await t.fetchScreen("home") }
+        #expect(s?.category == .limit)
+    }
+}
