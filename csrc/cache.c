@@ -4,7 +4,8 @@
  * Algorithm: every entry sits in two structures at once.
  *   - A hash table with separate chaining maps an id to its entry.  The
  *     bucket count is a power of two and doubles when entries outnumber
- *     buckets, so chains stay short.
+ *     buckets, so chains stay short; the hash is keyed per process
+ *     (hash.c), so crafted ids cannot choose their bucket.
  *   - A circular doubly linked list orders entries by recency: the sentinel's
  *     next is the most recently used, its prev the least.
  * get: find, unlink, relink at the front.  put: replace or insert at the
@@ -264,6 +265,23 @@ void sdui_cache_get_stats(sdui_cache *c, sdui_cache_stats *out)
     out->misses = c->misses;
     out->evictions = c->evictions;
     pthread_mutex_unlock(&c->mu);
+}
+
+/* Longest bucket chain (internal.h): for tests of the hash's spread. */
+size_t sdui__cache_longest_chain(sdui_cache *c)
+{
+    size_t i, longest = 0;
+    pthread_mutex_lock(&c->mu);
+    for (i = 0; i < c->nbuckets; i++) {
+        size_t n = 0;
+        const centry *e;
+        for (e = c->buckets[i]; e; e = e->chain)
+            n++;
+        if (n > longest)
+            longest = n;
+    }
+    pthread_mutex_unlock(&c->mu);
+    return longest;
 }
 
 /* Tokens in recency order, most recent first (cache.h). */

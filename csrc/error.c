@@ -2,7 +2,6 @@
  * error.c - status names, error records and the default limits.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "internal.h"
 
@@ -105,28 +104,4 @@ const sdui_limits *sdui__limits_or_default(const sdui_limits *limits)
         SDUI_DEFAULT_MAX_TOKENS,           SDUI_DEFAULT_PARALLEL_SCAN_BYTES,
     };
     return limits ? limits : &defaults;
-}
-
-/*
- * FNV-1a over 8-byte words with a final avalanche: cheap for the short ids
- * of tokens, and well spread in the low bits that the tables mask with.
- */
-uint64_t sdui__hash(const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)len;
-    while (len >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0x100000001b3ULL;
-        h ^= h >> 29;
-        p += 8;
-        len -= 8;
-    }
-    while (len--)
-        h = (h ^ *p++) * 0x100000001b3ULL;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return h;
 }

@@ -88,7 +88,25 @@ sdui_status sdui__token_make(const char *json, size_t len,
 void sdui__pack_data_retain(struct sdui_pack_data *d);
 void sdui__pack_data_release(struct sdui_pack_data *d);
 
-/* 64-bit hash of a byte string, shared by the pack index and the cache. */
+/*
+ * The keyed hash of every table that holds ids from outside (the pack
+ * index, the cache): SipHash-1-3 under a random key drawn once per process
+ * (hash.c).  Not stable across processes.  Thread-safe.
+ */
 uint64_t sdui__hash(const void *data, size_t len);
+
+/*
+ * SipHash-c-d of data[0, len) under an explicit 16-byte key (hash.c), so
+ * tests can check the function against published vectors.  Thread-safe.
+ */
+uint64_t sdui__siphash(const unsigned char key[16], int crounds, int drounds,
+                       const void *data, size_t len);
+
+/* Test hooks on the hash's spread (never on a hot path).  The longest
+ * probe of a pack's id index: cells a lookup examines to reach an id, 1
+ * when it sits in its home cell (pack.c).  The longest bucket chain of a
+ * cache (cache.c; takes its lock). */
+size_t sdui__pack_longest_probe(const sdui_pack *pack);
+size_t sdui__cache_longest_chain(sdui_cache *cache);
 
 #endif

@@ -6,7 +6,8 @@
  * parsed only when asked for.
  *
  * The index is open addressing with linear probing over a power-of-two table
- * at most half full.  Each table cell packs the upper 32 bits of the id's
+ * at most half full, under the keyed hash of hash.c (ids come from outside:
+ * with a public hash, crafted ids could pile into one run of cells).  Each table cell packs the upper 32 bits of the id's
  * hash with the slot number + 1 (0 marks an empty cell), so most probes that
  * do not match are rejected without touching the id bytes.  The table is
  * built once at open and never changes, so lookups need no lock.
@@ -309,6 +310,27 @@ const char *sdui_pack_json(const sdui_pack *pack, size_t *len)
     if (len)
         *len = pack->data->json_len;
     return pack->data->json;
+}
+
+/* Longest probe of the id index (internal.h): over every id, the number
+ * of cells a lookup examines to reach it (1 when it sits in its home
+ * cell).  For tests of the hash's spread; never on a hot path. */
+size_t sdui__pack_longest_probe(const sdui_pack *pack)
+{
+    size_t j, longest = 0;
+    if (!pack->table)
+        return 0;
+    for (j = 0; j <= pack->mask; j++) {
+        uint64_t cell = pack->table[j];
+        size_t home, probe;
+        if (cell == 0)
+            continue;
+        home = (size_t)pack->slots[(uint32_t)cell - 1].hash & pack->mask;
+        probe = ((j - home) & pack->mask) + 1;
+        if (probe > longest)
+            longest = probe;
+    }
+    return longest;
 }
 
 /* Looks up and, on first use, parses a token (pack.h). */

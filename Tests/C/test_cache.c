@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "check.h"
+/* The test hooks on the hash (sdui__cache_longest_chain, sdui__siphash). */
+#include "../../csrc/internal.h"
 
 /* A small deterministic PRNG (xorshift64*). */
 static uint64_t next_rand(uint64_t *s)
@@ -543,11 +545,134 @@ static void test_threads(void)
     pool_free(&p);
 }
 
+/*
+ * The id hash before it was keyed: FNV-style over 8-byte words, then a
+ * murmur3-style finaliser, with a fixed seed, so every step is public and
+ * invertible.  Kept here only to craft ids that collide under it.
+ */
+static uint64_t old_hash(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)len;
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0x100000001b3ULL;
+        h ^= h >> 29;
+        p += 8;
+        len -= 8;
+    }
+    while (len--)
+        h = (h ^ *p++) * 0x100000001b3ULL;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/* Ids crafted for the old hash: n ids of 16 bytes (plus NUL) whose old
+ * hashes share their low 12 bits, so under it they all fell into one
+ * bucket of every table of up to 4096 buckets.  Found by brute force
+ * (about 4096 tries each) over "flood-id" + 8 base-32 digits. */
+static char (*flood_ids(size_t n))[17]
+{
+    static const char digits[] = "abcdefghijklmnopqrstuvwxyz234567";
+    char(*ids)[17] = malloc(n * sizeof *ids);
+    char id[17] = "flood-idaaaaaaaa";
+    uint64_t target = old_hash(id, 16) & 0xfff, i;
+    size_t found = 0, k;
+    for (i = 0; found < n; i++) {
+        for (k = 0; k < 8; k++)
+            id[8 + k] = digits[(i >> (5 * k)) & 31];
+        if ((old_hash(id, 16) & 0xfff) == target)
+            memcpy(ids[found++], id, 17);
+    }
+    return ids;
+}
+
+/* Ids crafted to collide under the old fixed hash spread out over the
+ * cache's buckets under the keyed one (the old hash put them all in 4 of
+ * 16,384 buckets).  Asserts on chain lengths, never on time. */
+static void test_hash_flood(void)
+{
+    enum { N = 10000 };
+    char(*ids)[17] = flood_ids(N);
+    sdui_cache *c = NULL;
+    sdui_error err;
+    size_t i, chain, found = 0;
+    CHECK_STATUS(sdui_cache_new(2 * N, (size_t)1 << 30, &c, &err), SDUI_OK);
+    if (!c) {
+        free(ids);
+        return;
+    }
+    for (i = 0; i < N; i++) {
+        sdui_token *tok = make_token(ids[i], 0);
+        found += sdui_cache_put(c, tok, &err) == SDUI_OK;
+        sdui_token_release(tok);
+    }
+    CHECK_EQ_INT(found, N);
+    found = 0;
+    chain = sdui__cache_longest_chain(c);
+    /* 10,000 entries over 16,384 buckets: chains of a few. */
+    CHECKF(chain >= 1 && chain <= 24, "longest bucket chain is %zu", chain);
+    for (i = 0; i < N; i++) {
+        sdui_token *tok = sdui_cache_get(c, ids[i], 16);
+        found += tok != NULL;
+        sdui_token_release(tok);
+    }
+    CHECK_EQ_INT(found, N);
+    sdui_cache_free(c);
+    free(ids);
+}
+
+/* The tables' hash is SipHash: checked against published vectors of
+ * SipHash-2-4 (the reference implementation's, key 00..0f, message
+ * 00 01 02 ... of each length) and SipHash-1-3 (the variant in use), with
+ * the same code; then the process key makes sdui__hash differ from the
+ * unkeyed function. */
+static void test_siphash_vectors(void)
+{
+    /* SipHash-2-4, key 00..0f, messages 00..(n-1) for n = 0..15, 63. */
+    static const uint64_t v24[16] = {
+        0x726fdb47dd0e0e31ULL, 0x74f839c593dc67fdULL, 0x0d6c8009d9a94f5aULL,
+        0x85676696d7fb7e2dULL, 0xcf2794e0277187b7ULL, 0x18765564cd99a68dULL,
+        0xcbc9466e58fee3ceULL, 0xab0200f58b01d137ULL, 0x93f5f5799a932462ULL,
+        0x9e0082df0ba9e4b0ULL, 0x7a5dbbc594ddb9f3ULL, 0xf4b32f46226bada7ULL,
+        0x751e8fbc860ee5fbULL, 0x14ea5627c0843d90ULL, 0xf723ca908e7af2eeULL,
+        0xa129ca6149be45e5ULL,
+    };
+    static const unsigned char zero[16] = {0};
+    unsigned char key[16], msg[1000];
+    size_t i;
+    for (i = 0; i < 16; i++)
+        key[i] = (unsigned char)i;
+    for (i = 0; i < 64; i++)
+        msg[i] = (unsigned char)i;
+    for (i = 0; i < 16; i++)
+        CHECKF(sdui__siphash(key, 2, 4, msg, i) == v24[i],
+               "SipHash-2-4 of %zu bytes", i);
+    CHECK(sdui__siphash(key, 2, 4, msg, 63) == 0x958a324ceb064572ULL);
+    /* SipHash-1-3. */
+    CHECK(sdui__siphash(zero, 1, 3, "", 0) == 0xd1fba762150c532cULL);
+    CHECK(sdui__siphash(key, 1, 3, "", 0) == 0xabac0158050fc4dcULL);
+    CHECK(sdui__siphash(zero, 1, 3, "siphash", 7) == 0x8264ceeccb16bcbeULL);
+    CHECK(sdui__siphash(zero, 1, 3, "test", 4) == 0xe0969da9b8fb378dULL);
+    CHECK(sdui__siphash(zero, 1, 3, "digest-sip_hash", 15) ==
+          0xce31007e34130c0aULL);
+    memset(msg, 'x', 1000);
+    CHECK(sdui__siphash(zero, 1, 3, msg, 1000) == 0x1b47c0cc4dd21f05ULL);
+    /* Keyed: not the function under the all-zero key (odds 2^-64). */
+    CHECK(sdui__hash("siphash", 7) != 0x8264ceeccb16bcbeULL);
+    CHECK(sdui__hash("", 0) != 0xd1fba762150c532cULL);
+}
+
 /* Runs every cache test. */
 int main(void)
 {
     test_model();
     test_edges();
     test_threads();
+    test_hash_flood();
+    test_siphash_vectors();
     return check_summary();
 }

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "check.h"
+/* The test hooks on the hash (sdui__pack_longest_probe, sdui__hash). */
+#include "../../csrc/internal.h"
 
 /* A token document with the given id (raw JSON text) and props body. */
 static char *token_doc(const char *raw_id, const char *props)
@@ -1326,6 +1328,99 @@ static void test_split_large(void)
     free(json);
 }
 
+/*
+ * The id hash before it was keyed: FNV-style over 8-byte words, then a
+ * murmur3-style finaliser, with a fixed seed, so every step is public and
+ * invertible.  Kept here only to craft ids that collide under it.
+ */
+static uint64_t old_hash(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)len;
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0x100000001b3ULL;
+        h ^= h >> 29;
+        p += 8;
+        len -= 8;
+    }
+    while (len--)
+        h = (h ^ *p++) * 0x100000001b3ULL;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/* Ids crafted for the old hash: n ids of 16 bytes (plus NUL) whose old
+ * hashes share their low 12 bits, so under it they all fell into one
+ * bucket of every table of up to 4096 buckets.  Found by brute force
+ * (about 4096 tries each) over "flood-id" + 8 base-32 digits. */
+static char (*flood_ids(size_t n))[17]
+{
+    static const char digits[] = "abcdefghijklmnopqrstuvwxyz234567";
+    char(*ids)[17] = malloc(n * sizeof *ids);
+    char id[17] = "flood-idaaaaaaaa";
+    uint64_t target = old_hash(id, 16) & 0xfff, i;
+    size_t found = 0, k;
+    for (i = 0; found < n; i++) {
+        for (k = 0; k < 8; k++)
+            id[8 + k] = digits[(i >> (5 * k)) & 31];
+        if ((old_hash(id, 16) & 0xfff) == target)
+            memcpy(ids[found++], id, 17);
+    }
+    return ids;
+}
+
+/* Ids crafted to collide under the old fixed hash spread out under the
+ * keyed one: their low 12 bits are not degenerate, and a pack of them
+ * opens with a short longest probe (the old hash made every lookup scan
+ * thousands of cells).  Asserts on counts, never on time. */
+static void test_hash_flood(void)
+{
+    enum { N = 10000 };
+    char(*ids)[17] = flood_ids(N);
+    static unsigned buckets[4096];
+    unsigned most = 0;
+    size_t i;
+    char *json, *q;
+    sdui_pack *pack = NULL;
+    sdui_error err;
+    memset(buckets, 0, sizeof buckets);
+    /* The same id hashes the same within the process. */
+    CHECK(sdui__hash(ids[0], 16) == sdui__hash(ids[0], 16));
+    for (i = 0; i < N; i++) {
+        unsigned b = (unsigned)(sdui__hash(ids[i], 16) & 0xfff);
+        if (++buckets[b] > most)
+            most = buckets[b];
+    }
+    /* 10,000 ids in 4,096 buckets: about 2.4 each, rarely over 10. */
+    CHECKF(most <= 24, "%u of the crafted ids share their low 12 bits",
+           most);
+
+    json = malloc((size_t)N * 32 + 64);
+    q = json + sprintf(json, "{\"formatVersion\":1,\"tokens\":[\n");
+    for (i = 0; i < N; i++)
+        q += sprintf(q, "%s{\"id\":\"%s\"}\n", i ? "," : "", ids[i]);
+    sprintf(q, "]}");
+    CHECK_STATUS(open_json(json, NULL, &pack, &err), SDUI_OK);
+    if (pack) {
+        size_t probe = sdui__pack_longest_probe(pack), missing = 0;
+        CHECK_EQ_INT(sdui_pack_count(pack), N);
+        /* A table of 32,768 cells under a third full. */
+        CHECKF(probe >= 1 && probe <= 64,
+               "longest probe of the id index is %zu cells", probe);
+        for (i = 0; i < N; i++)
+            missing += !sdui_pack_contains(pack, ids[i], 16);
+        CHECK_EQ_INT(missing, 0);
+        CHECK(!has(pack, "flood-idzzzzzzzz"));
+        sdui_pack_free(pack);
+    }
+    free(json);
+    free(ids);
+}
+
 /* Runs every pack test. */
 int main(void)
 {
@@ -1344,5 +1439,6 @@ int main(void)
     test_split_scan();
     test_split_random();
     test_split_large();
+    test_hash_flood();
     return check_summary();
 }
