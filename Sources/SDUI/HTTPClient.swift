@@ -116,6 +116,7 @@ private final class RequestState: @unchecked Sendable {
     private var continuation: CheckedContinuation<HTTPClientResponse, Error>?
     private var stop: Stop?
     private var finished = false
+    private var cancelled = false
     private var data = Data()
     private var response: HTTPURLResponse?
 
@@ -172,7 +173,13 @@ private final class RequestState: @unchecked Sendable {
     /// may deliver (and this state drop) a few more reads first.
     func abandon(_ task: URLSessionTask) {
         finish(error: nil)
-        DispatchQueue.global().async { task.cancel() }
+        let first = lock.withLock { () -> Bool in
+            defer { cancelled = true }
+            return !cancelled
+        }
+        // Once: each cancel waits on the session's work queue, which a
+        // flood of reads keeps busy.
+        if first { DispatchQueue.global().async { task.cancel() } }
     }
 
     /// Resumes the caller once: with the answer, or with the reason it stopped.
