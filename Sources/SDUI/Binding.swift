@@ -28,6 +28,11 @@ import Foundation
 /// A `{{` without a closing `}}`, or with a malformed path, is left as
 /// written and reported as `bad_binding`.
 ///
+/// **Bounds.**  What fills may produce is bounded per string, per node and
+/// per tree (``BindingLimits``): a token of five thousand `{{a}}` bound to a
+/// megabyte must not make a gigabyte.  A fill that would pass a bound stops
+/// there, and the node becomes a placeholder with a `limit` issue.
+///
 /// **No second pass.**  Bound values are inserted as data: a bound string
 /// that looks like `{{x}}` or `@color.primary` is not resolved again.  The
 /// one lookup that follows a fill: in a spacing prop or a Text's `style`, a
@@ -113,9 +118,61 @@ public struct BindingScope: Sendable {
         return cur
     }
 }
+/// How much text and data binding fills may produce (see ``BindingScope``).
+/// A bound value counts by its size as JSON text would hold it, roughly:
+/// a string by its UTF-8 bytes, a number or boolean by its digits, a list or
+/// object by the sum of its members plus one byte each.
+public struct BindingLimits: Sendable, Equatable {
+    /// Bytes one filled string (or one whole-value binding) may hold.
+    public var maxStringBytes: Int
+    /// Bytes all the fills of one node's props may produce together.
+    public var maxNodeBytes: Int
+    /// Bytes all the fills of one render tree may produce together.
+    public var maxTreeBytes: Int
+
+    /// 64 KiB per string, 256 KiB per node, 4 MiB per tree.
+    public init(maxStringBytes: Int = 64 << 10, maxNodeBytes: Int = 256 << 10, maxTreeBytes: Int = 4 << 20) {
+        self.maxStringBytes = maxStringBytes
+        self.maxNodeBytes = maxNodeBytes
+        self.maxTreeBytes = maxTreeBytes
+    }
+
+    /// The size of `v` as counted against the limits, or nil when it is
+    /// over `budget`.  Stops walking as soon as the budget is spent, so the
+    /// cost of a huge bound value is bounded by the budget, not its size.
+    static func size(of v: TokenValue, within budget: Int) -> Int? {
+        var used = 0
+        func add(_ n: Int) -> Bool {
+            used += n
+            return used <= budget
+        }
+        func walk(_ v: TokenValue) -> Bool {
+            switch v {
+            case .string(let s): return add(s.utf8.count + 2)
+            case .int, .double: return add(8)
+            case .bool: return add(5)
+            case .null: return add(4)
+            case .array(let a):
+                guard add(2) else { return false }
+                for x in a where !(add(1) && walk(x)) { return false }
+                return true
+            case .object(let o):
+                guard add(2) else { return false }
+                for (k, x) in o where !(add(k.utf8.count + 4) && walk(x)) { return false }
+                return true
+            }
+        }
+        return walk(v) ? used : nil
+    }
+}
+
 /// A problem found while filling a template.
 struct BindingProblem: Equatable {
-    enum Kind: Equatable { case missing, malformed, notText }
+    enum Kind: Equatable {
+        case missing, malformed, notText
+        /// The fill would pass its byte budget; `text` says which value.
+        case limit
+    }
     var kind: Kind
     var text: String
 }
@@ -128,7 +185,12 @@ enum BindingTemplate {
 
     /// Fills `s`.  Returns nil for a whole-value placeholder whose binding is
     /// missing (the prop is removed); problems are appended to `problems`.
-    static func fill(_ s: String, scope: BindingScope, problems: inout [BindingProblem]) -> TokenValue? {
+    /// `limit` bounds the bytes the fill may produce (counted as
+    /// ``BindingLimits/size(of:within:)`` counts them); past it the fill
+    /// stops, returns nil and reports a `.limit` problem.  `produced`
+    /// receives what the fill produced.
+    static func fill(_ s: String, scope: BindingScope, problems: inout [BindingProblem],
+                     limit: Int = .max, produced: inout Int) -> TokenValue? {
         let u = Array(s.utf8)
         // Whole value: exactly "{{ path }}".
         if u.count >= 4, u[0] == 0x7B, u[1] == 0x7B, u[u.count - 1] == 0x7D, u[u.count - 2] == 0x7D,
@@ -138,7 +200,15 @@ enum BindingTemplate {
                 problems.append(BindingProblem(kind: .malformed, text: s))
                 return .string(s)
             }
-            if let v = scope.lookup(steps) { return v }
+            if let v = scope.lookup(steps) {
+                guard let n = BindingLimits.size(of: v, within: limit) else {
+                    problems.append(BindingProblem(kind: .limit, text: "{{\(String(decoding: path, as: UTF8.self))}} "
+                                                   + "is over \(limit) bytes"))
+                    return nil
+                }
+                produced = n
+                return v
+            }
             problems.append(BindingProblem(kind: .missing, text: String(decoding: path, as: UTF8.self)))
             return nil
         }
@@ -166,6 +236,11 @@ enum BindingTemplate {
             }
             let path = trimmed(u[(i + 2)..<j])
             if let steps = BindingScope.parse(path), let v = scope.lookup(steps) {
+                if case .string(let t) = v, out.count + t.utf8.count > limit {
+                    problems.append(BindingProblem(kind: .limit, text: "the text filled from {{"
+                                                   + "\(String(decoding: path, as: UTF8.self))}} is over \(limit) bytes"))
+                    return nil
+                }
                 switch v {
                 case .string(let t): out.append(contentsOf: t.utf8)
                 case .int(let n): out.append(contentsOf: String(n).utf8)
@@ -182,8 +257,23 @@ enum BindingTemplate {
                 problems.append(BindingProblem(kind: .missing, text: String(decoding: path, as: UTF8.self)))
             }
             i = j + 2
+            if out.count > limit {
+                problems.append(BindingProblem(kind: .limit, text: "the filled text is over \(limit) bytes"))
+                return nil
+            }
         }
+        if out.count > limit {   // literal text after the last placeholder
+            problems.append(BindingProblem(kind: .limit, text: "the filled text is over \(limit) bytes"))
+            return nil
+        }
+        produced = out.count
         return .string(String(decoding: out, as: UTF8.self))
+    }
+
+    /// `fill` without a bound, for callers that do not count.
+    static func fill(_ s: String, scope: BindingScope, problems: inout [BindingProblem]) -> TokenValue? {
+        var produced = 0
+        return fill(s, scope: scope, problems: &problems, limit: .max, produced: &produced)
     }
 
     /// `bytes` without leading and trailing spaces and tabs.

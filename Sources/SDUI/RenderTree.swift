@@ -79,6 +79,8 @@ public struct RenderIssue: Sendable, Hashable, Codable, CustomStringConvertible 
         /// A theme id named by the screen or flow is unknown; the next step
         /// of the resolution order was used.
         case unknownTheme = "unknown_theme"
+        /// Binding fills would pass a bound of ``BindingLimits``: placeholder.
+        case limit
     }
 
     public var kind: Kind

@@ -25,6 +25,9 @@ public struct RenderContext: Sendable {
     /// becomes a placeholder (`bad_block` and a `render_error` event).
     /// Tokens are checked where they are fetched (``TokenRepository``).
     public var imagePolicy: ImageURLPolicy?
+    /// Bounds on what `{{…}}` fills may produce; a node whose fills pass one
+    /// becomes a placeholder with a `limit` issue.
+    public var bindingLimits = BindingLimits()
     public var logger = Logger(label: "sdui.render")
 
     public init() {}
@@ -159,6 +162,11 @@ struct NodeBuilder {
     let theme: ResolvedTheme
     var issues: [RenderIssue]
     var events: [RenderEvent] = []
+    /// Bytes the fills of this tree, and of the node being resolved, produced.
+    var treeBytes = 0
+    var nodeBytes = 0
+    /// Set when a fill of the current node passed a bound: why.
+    var limitHit: String?
 
     init(context: RenderContext, theme: ResolvedTheme, issues: [RenderIssue]) {
         self.context = context
@@ -262,8 +270,14 @@ struct NodeBuilder {
             return .placeholder(.incompatibleVersion, primitive: primitive, version: version, token: token)
         }
         var props = plan.props.literals
+        nodeBytes = 0
+        limitHit = nil
         for (key, value) in plan.props.dynamic {
             props[key] = resolve(value, key: key, who: who, scope: scope)
+        }
+        if let why = limitHit {
+            issues.append(RenderIssue(.limit, token: who, path: path, why))
+            return .placeholder(.limit, primitive: primitive, version: version, token: token)
         }
         if case .bool(false)? = props["visible"] { return nil }
         props["visible"] = nil
@@ -296,11 +310,22 @@ struct NodeBuilder {
         case .typography(let s):
             return theme.typography(named: s) ?? unknown("typography \"\(s)\"", key: key, who: who)
         case .template(let s, let names):
+            guard limitHit == nil else { return nil }   // the node is a placeholder already
             var problems: [BindingProblem] = []
-            let filled = BindingTemplate.fill(s, scope: scope, problems: &problems)
+            let limits = context.bindingLimits
+            let bounds = [(limits.maxStringBytes, "string"), (limits.maxNodeBytes - nodeBytes, "node"),
+                          (limits.maxTreeBytes - treeBytes, "tree")]
+            let bound = bounds.min { $0.0 < $1.0 }!
+            var produced = 0
+            let filled = BindingTemplate.fill(s, scope: scope, problems: &problems, limit: max(0, bound.0),
+                                              produced: &produced)
+            nodeBytes += produced
+            treeBytes += produced
             for p in problems {
                 let at = path(of: key)
                 switch p.kind {
+                case .limit:
+                    limitHit = "\(at): \(p.text) (the per-\(bound.1) bound of binding fills)"
                 case .missing:
                     issues.append(RenderIssue(.missingBinding, token: who, path: at, "no value for {{\(p.text)}}"))
                 case .malformed:
@@ -318,7 +343,13 @@ struct NodeBuilder {
             }
             return filled
         case .array(let items):
-            return .array(items.map { resolve($0, key: key, who: who, scope: scope) ?? .null })
+            var out: [TokenValue] = []
+            out.reserveCapacity(items.count)
+            for item in items {
+                out.append(resolve(item, key: key, who: who, scope: scope) ?? .null)
+                if limitHit != nil { return nil }
+            }
+            return .array(out)
         case .object(let o):
             var out = o.literals
             for (k, v) in o.dynamic { out[k] = resolve(v, key: key, who: who, scope: scope) }

@@ -107,4 +107,36 @@ import Testing
         #expect(BindingTemplate.fill("«{{city}}» {{emoji}}—ok", scope: s, problems: &p) == "«Zürich» 🏃‍♀️—ok")
         #expect(p.isEmpty)
     }
+
+    /// A fill stops at its byte limit instead of building the whole text.
+    @Test func fillsStopAtTheirLimit() {
+        let s = BindingScope(item: ["a": .string(String(repeating: "x", count: 1000)), "n": 12345])
+        let many = String(repeating: "{{a}}", count: 5000)
+        var p: [BindingProblem] = []
+        var produced = 0
+        #expect(BindingTemplate.fill(many, scope: s, problems: &p, limit: 64 << 10, produced: &produced) == nil)
+        #expect(p.map(\.kind) == [.limit])
+        #expect(p.first?.text.contains("65536") == true)
+        // Exactly at the limit is allowed; one byte more is not.
+        p = []
+        #expect(BindingTemplate.fill("{{a}}{{a}}", scope: s, problems: &p, limit: 2000, produced: &produced)
+                == .string(String(repeating: "x", count: 2000)))
+        #expect(p.isEmpty && produced == 2000)
+        #expect(BindingTemplate.fill("{{a}}{{a}}!", scope: s, problems: &p, limit: 2000, produced: &produced) == nil)
+        #expect(p.map(\.kind) == [.limit])
+        // A whole value counts by its size, a list by its members.
+        p = []
+        #expect(BindingTemplate.fill("{{a}}", scope: s, problems: &p, limit: 1002, produced: &produced) == s.item["a"])
+        #expect(produced == 1002)
+        #expect(BindingTemplate.fill("{{a}}", scope: s, problems: &p, limit: 1001, produced: &produced) == nil)
+        #expect(p.map(\.kind) == [.limit])
+    }
+
+    /// Measuring a huge value stops at the budget.
+    @Test func sizeOfAValueIsBounded() {
+        let big = TokenValue.array(Array(repeating: .string(String(repeating: "y", count: 100)), count: 10_000))
+        #expect(BindingLimits.size(of: big, within: 1000) == nil)
+        #expect(BindingLimits.size(of: .array(["ab", 1, true, .null]), within: 1000) == 2 + 4 + 1 + 8 + 1 + 5 + 1 + 4 + 1)
+        #expect(BindingLimits.size(of: .object(["k": "v"]), within: 1000) == 2 + 1 + 4 + 3)
+    }
 }

@@ -360,4 +360,38 @@ import Testing
             ScreenPayload(id: "home", tokens: [.init(id: "net_banner"), .init(id: "never_fetched")]), repository: repo)
         #expect(offline.root.children.map(\.kind) == [.primitive, .skeleton])
     }
+
+    /// Five thousand `{{a}}` bound to a large value: the node degrades to a
+    /// placeholder with a `limit` issue, and the rest of the screen renders.
+    @Test func bindingExpansionIsBounded() throws {
+        let text = String(repeating: "{{a}}", count: 5000)
+        let bomb = token("bomb", #"{"id":"bomb","version":1,"primitive":"Text","primitiveVersion":1,"props":{"text":"\#(text)"}}"#)
+        let ok = token("ok", #"{"id":"ok","version":1,"primitive":"Text","primitiveVersion":1,"props":{"text":"hi {{a}}"}}"#)
+        let value = TokenValue.string(String(repeating: "z", count: 30_000))
+        let tree = ScreenResolver().resolve(screen("bomb", "ok", bind: ["a": value]), lookups: found(bomb, ok))
+        #expect(tree.root.children.map(\.kind) == [.placeholder, .primitive])
+        #expect(tree.root.children[0].reason == "limit")
+        let issue = try #require(tree.issues.first { $0.kind == .limit })
+        #expect(issue.token == "bomb" && issue.path == "root")
+        #expect(issue.message.contains("props.text") && issue.message.contains("string"))
+        #expect(tree.root.children[1].props["text"] == .string("hi " + String(repeating: "z", count: 30_000)))
+        // The encoded tree stays small.
+        #expect(try tree.jsonData().count < 200_000)
+    }
+
+    /// Many tokens each under the per-node bound still meet the per-tree one,
+    /// and whole-value bindings in lists count too.
+    @Test func treeAndListBoundsHold() throws {
+        var ctx = RenderContext()
+        ctx.bindingLimits = BindingLimits(maxStringBytes: 1000, maxNodeBytes: 1500, maxTreeBytes: 2500)
+        let t = token("t", #"{"id":"t","version":1,"primitive":"Text","primitiveVersion":1,"props":{"text":"{{a}}"}}"#)
+        let list = token("l", #"{"id":"l","version":1,"primitive":"Text","primitiveVersion":1,"props":{"text":"x","items":["{{a}}","{{a}}"]}}"#)
+        let value = TokenValue.string(String(repeating: "q", count: 798))   // 800 bytes as counted
+        let tree = ScreenResolver(ctx).resolve(screen("t", "t", "t", "t", bind: ["a": value]), lookups: found(t))
+        #expect(tree.root.children.map(\.kind) == [.primitive, .primitive, .primitive, .placeholder])
+        #expect(tree.issues.last?.message.contains("per-tree") == true)
+        let listTree = ScreenResolver(ctx).resolve(screen("l", bind: ["a": value]), lookups: found(list))
+        #expect(listTree.root.children.map(\.kind) == [.placeholder])
+        #expect(listTree.issues.first?.message.contains("per-node") == true)
+    }
 }
