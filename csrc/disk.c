@@ -29,6 +29,21 @@
  * and closed, since closing any descriptor of a file drops the POSIX locks
  * that other connections of this process hold on it.
  *
+ * Damage: open runs PRAGMA integrity_check (not quick_check, which does not
+ * compare the indexes with the table: with one id changed in the id index,
+ * reads found other rows and INSERT OR REPLACE added a second row for one
+ * key).  The table is small; the check reads each page once.  Damage met
+ * later (SQLITE_CORRUPT or SQLITE_NOTADB from any call, totals that do not
+ * add up, a read that finds a row not asked for) resets the cache: the call
+ * closes the connection, moves the file aside, opens a fresh file, and
+ * fails saying so; later calls work.
+ *
+ * Every statement that looks rows up by id takes the rowid from the id
+ * index and compares the id on the table row itself, with the table NOT
+ * INDEXED (a rowid lookup, no index): otherwise SQLite reads the id column
+ * from the index it searched, and a damaged index would hand one row out,
+ * refresh it or delete it under another row's id.
+ *
  * Reads do not write.  Marking rows as accessed would otherwise cost a
  * commit (an fsync when durable) per lookup, so accesses are remembered in
  * memory and applied inside the next write transaction, or at close; losing
@@ -48,6 +63,11 @@
 
 #include "internal.h"
 
+/* Picks the row of id ?1 so that the id is checked on the row (see the
+ * top); the statement names the table `tokens NOT INDEXED`. */
+#define WHERE_ROW_OF_ID1 \
+    " WHERE rowid=(SELECT rowid FROM tokens WHERE id=?1) AND id=?1"
+
 /* Ids per IN (...) query; well under SQLite's variable limit. */
 #define IN_CHUNK 500
 /* Pending accesses kept until the next write; later ones are not noted
@@ -61,7 +81,7 @@ typedef struct touch {
 } touch;
 
 struct sdui_disk {
-    sqlite3 *db;
+    sqlite3 *db; /* NULL after a reset that could not open a fresh file */
     pthread_mutex_t mu;
     sdui_disk_options opts;
     int recovered;
@@ -70,6 +90,8 @@ struct sdui_disk {
     sqlite3_stmt *put;
     touch *touches;
     size_t ntouches, cap_touches;
+    /* Why our own check found damage (SQLite's message is stale then). */
+    const char *damage_note;
 };
 
 struct sdui_disk_rows {
@@ -280,8 +302,10 @@ static int totals(sdui_disk *d, int64_t *count, int64_t *bytes)
                         "SELECT count(*), coalesce(sum(length(json)),0)"
                         " FROM tokens",
                         v, 2);
-    if (rc == SQLITE_ERROR || (rc == SQLITE_OK && (v[0] < 0 || v[1] < 0)))
+    if (rc == SQLITE_ERROR || (rc == SQLITE_OK && (v[0] < 0 || v[1] < 0))) {
+        d->damage_note = "its totals cannot be summed";
         rc = SQLITE_CORRUPT;
+    }
     *count = v[0];
     *bytes = v[1];
     return rc;
@@ -348,10 +372,10 @@ static sdui_status open_db(sdui_disk *d, int *damaged, sdui_error *err)
                           "\"%s\")",
                           d->path, mode);
     if (rc == SQLITE_OK) {
-        what = "cannot read the file";
-        /* A quick structural check: damage is found here, not mid-batch. */
+        /* The full check, indexes against the table (see the top). */
         char r[8];
-        rc = query_text(d, "PRAGMA quick_check", r, sizeof r);
+        what = "cannot read the file";
+        rc = query_text(d, "PRAGMA integrity_check(1)", r, sizeof r);
         if (rc == SQLITE_OK && strcmp(r, "ok") != 0)
             rc = SQLITE_CORRUPT;
     }
@@ -503,6 +527,61 @@ static void clear_touches(sdui_disk *d)
     d->ntouches = 0;
 }
 
+/* Copies why damage was found: our check's words, or SQLite's. */
+static void damage_reason(sdui_disk *d, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s",
+             d->damage_note ? d->damage_note : sqlite3_errmsg(d->db));
+    d->damage_note = NULL;
+}
+
+/*
+ * After a call met damage (mutex held, no statement of the call left
+ * open): closes the connection, moves the file aside and opens a fresh one.
+ * The call still fails, with SDUI_SQLITE and a message saying the cache was
+ * damaged and reset (what: the call's step; why: from damage_reason), or
+ * with the error of moving aside or reopening (then d->db is NULL and the
+ * next call tries again).
+ */
+static sdui_status reset_damaged(sdui_disk *d, const char *what,
+                                 const char *why, sdui_error *err)
+{
+    sdui_status st;
+    close_db(d);
+    clear_touches(d); /* accesses to rows of the old file */
+    st = move_aside(d, err);
+    if (st == SDUI_OK)
+        st = connect(d, err);
+    if (st != SDUI_OK)
+        return st;
+    return sdui__fail(err, SDUI_SQLITE, -1,
+                      "token cache \"%s\" was damaged and was reset: moved "
+                      "aside, now empty (%s: %s)",
+                      d->path, what, why);
+}
+
+/* Opens a fresh file if a reset could not (mutex held). */
+static sdui_status ready(sdui_disk *d, sdui_error *err)
+{
+    return d->db ? SDUI_OK : connect(d, err);
+}
+
+/*
+ * Reports a failed step with code rc (SQLite's, or SQLITE_CORRUPT from our
+ * own checks): damage resets the cache, any other failure is reported as it
+ * is.  No statement of the call may be open, and nothing but finalizing the
+ * failed statement may have run on db since the failure.
+ */
+static sdui_status step_fail(sdui_disk *d, int rc, const char *what,
+                             sdui_error *err)
+{
+    char why[160];
+    if (!is_damage(rc))
+        return db_fail(d, what, err);
+    damage_reason(d, why, sizeof why);
+    return reset_damaged(d, what, why, err);
+}
+
 /* Writes remembered accesses; must run inside a write transaction. */
 static int apply_touches(sdui_disk *d)
 {
@@ -512,13 +591,14 @@ static int apply_touches(sdui_disk *d)
     if (!d->ntouches)
         return SQLITE_OK;
     rc = sqlite3_prepare_v2(d->db,
-                            "UPDATE tokens SET last_access=max(last_access,?)"
-                            " WHERE id=?",
+                            "UPDATE tokens NOT INDEXED"
+                            " SET last_access=max(last_access,?2)"
+                            WHERE_ROW_OF_ID1,
                             -1, &st, NULL);
     for (i = 0; rc == SQLITE_OK && i < d->ntouches; i++) {
-        sqlite3_bind_int64(st, 1, d->touches[i].at);
-        sqlite3_bind_text(st, 2, d->touches[i].id, (int)d->touches[i].len,
+        sqlite3_bind_text(st, 1, d->touches[i].id, (int)d->touches[i].len,
                           SQLITE_STATIC);
+        sqlite3_bind_int64(st, 2, d->touches[i].at);
         rc = sqlite3_step(st);
         rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
         sqlite3_reset(st);
@@ -531,20 +611,26 @@ static int apply_touches(sdui_disk *d)
  * Ends a write transaction begun with BEGIN IMMEDIATE.  rc is how its work
  * went: on success commits (the remembered accesses went in with it, so they
  * are forgotten); otherwise, or if the commit fails, rolls back and reports
- * `what` (err may be NULL).
+ * `what`, resetting the cache on damage.  The failure's words are taken
+ * first: ROLLBACK replaces them.
  */
 static sdui_status end_write(sdui_disk *d, int rc, const char *what,
                              sdui_error *err)
 {
+    char why[160];
+    sdui_status st = SDUI_OK;
     if (rc == SQLITE_OK)
         rc = exec(d, "COMMIT");
-    if (rc != SQLITE_OK) {
-        sdui_status st = db_fail(d, what, err);
-        exec(d, "ROLLBACK");
-        return st;
+    if (rc == SQLITE_OK) {
+        clear_touches(d);
+        return SDUI_OK;
     }
-    clear_touches(d);
-    return SDUI_OK;
+    if (is_damage(rc))
+        damage_reason(d, why, sizeof why);
+    else
+        st = db_fail(d, what, err);
+    exec(d, "ROLLBACK");
+    return is_damage(rc) ? reset_damaged(d, what, why, err) : st;
 }
 
 /* Closes the cache, writing remembered accesses first (disk.h). */
@@ -552,8 +638,9 @@ void sdui_disk_free(sdui_disk *disk)
 {
     if (!disk)
         return;
-    if (disk->ntouches && exec(disk, "BEGIN IMMEDIATE") == SQLITE_OK)
-        end_write(disk, apply_touches(disk), "cannot record reads", NULL);
+    if (disk->db && disk->ntouches &&
+        exec(disk, "BEGIN IMMEDIATE") == SQLITE_OK)
+        exec(disk, apply_touches(disk) == SQLITE_OK ? "COMMIT" : "ROLLBACK");
     clear_touches(disk);
     sdui_free(disk->touches);
     close_db(disk);
@@ -591,6 +678,7 @@ static int evict(sdui_disk *d)
         len = sqlite3_column_int64(oldest, 1);
         /* More rows, or longer ones, than the totals counted: damage. */
         if (count <= 0 || len < 0 || len > bytes) {
+            d->damage_note = "its rows do not add up to its totals";
             rc = SQLITE_CORRUPT;
             break;
         }
@@ -610,8 +698,10 @@ static int evict(sdui_disk *d)
         count--;
     }
     /* The rows ran out while a bound still fails: the totals were wrong. */
-    if (rc == SQLITE_DONE)
+    if (rc == SQLITE_DONE) {
+        d->damage_note = "its rows do not add up to its totals";
         rc = SQLITE_CORRUPT;
+    }
     sqlite3_finalize(oldest);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(d->db, "DELETE FROM tokens WHERE rowid=?",
@@ -649,6 +739,11 @@ sdui_status sdui_disk_put(sdui_disk *d, const sdui_disk_record *rows,
                               "row %zu of the batch has no id, etag or json",
                               i);
     pthread_mutex_lock(&d->mu);
+    st = ready(d, err);
+    if (st != SDUI_OK) {
+        pthread_mutex_unlock(&d->mu);
+        return st;
+    }
     rc = exec(d, "BEGIN IMMEDIATE");
     for (i = 0; rc == SQLITE_OK && i < n; i++) {
         const sdui_disk_record *r = &rows[i];
@@ -677,17 +772,18 @@ sdui_status sdui_disk_put(sdui_disk *d, const sdui_disk_record *rows,
     return st;
 }
 
-/* Builds "PREFIX (?,?,...)" for k ids into buf. */
-static void in_list(char *buf, size_t cap, const char *prefix, size_t k)
+/* Builds "PREFIX (?,?,...)SUFFIX" for k ids into buf. */
+static void in_list(char *buf, size_t cap, const char *prefix, size_t k,
+                    const char *suffix)
 {
     size_t n = (size_t)snprintf(buf, cap, "%s (", prefix), i;
-    for (i = 0; i < k && n + 3 < cap; i++) {
+    assert(n + 2 * k + strlen(suffix) + 2 <= cap);
+    for (i = 0; i < k; i++) {
         buf[n++] = i ? ',' : '?';
         if (i)
             buf[n++] = '?';
     }
-    buf[n++] = ')';
-    buf[n] = '\0';
+    snprintf(buf + n, cap - n, ")%s", suffix);
 }
 
 /* Remembers that id was read at now (applied at the next write). */
@@ -766,8 +862,8 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
     size_t *offs = NULL;
     sdui_status st = SDUI_OK;
     char sql[IN_CHUNK * 2 + 256];
-
     idref *uniq;
+    unsigned char *seen;
     size_t nu = 0;
 
     sdui_error_clear(err);
@@ -776,8 +872,13 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
     *out = NULL;
     /* Each id once, so no row is returned twice across chunks. */
     uniq = sdui_malloc((n ? n : 1) * sizeof *uniq);
-    if (!uniq)
+    seen = sdui_malloc(n ? n : 1);
+    if (!uniq || !seen) {
+        sdui_free(uniq);
+        sdui_free(seen);
         return sdui__oom(err);
+    }
+    memset(seen, 0, n ? n : 1);
     for (i = 0; i < n; i++) {
         uniq[i].p = ids[i];
         uniq[i].len = lens[i];
@@ -788,14 +889,17 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
             uniq[nu++] = uniq[i];
     n = nu;
     pthread_mutex_lock(&d->mu);
+    st = ready(d, err);
     for (done = 0; done < n && st == SDUI_OK; done += IN_CHUNK) {
         size_t k = n - done < IN_CHUNK ? n - done : IN_CHUNK;
         sqlite3_stmt *q;
         int rc;
+        /* Rows by rowid, so each id comes from its row (see the top). */
         in_list(sql, sizeof sql,
                 "SELECT id, version, etag, json, primitive_version,"
-                " fetched_at, expires_at, last_access FROM tokens WHERE id IN",
-                k);
+                " fetched_at, expires_at, last_access FROM tokens NOT INDEXED"
+                " WHERE rowid IN (SELECT rowid FROM tokens WHERE id IN",
+                k, ")");
         rc = sqlite3_prepare_v2(d->db, sql, -1, &q, NULL);
         for (i = 0; rc == SQLITE_OK && i < k; i++)
             rc = sqlite3_bind_text(q, (int)i + 1, uniq[done + i].p,
@@ -806,6 +910,19 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
             sdui_disk_record *r;
             size_t o[3];
             int c;
+            idref got, *asked;
+            /* Each row must be one asked for, and found once. */
+            got.p = sqlite3_column_blob(q, 0);
+            got.len = (size_t)sqlite3_column_bytes(q, 0);
+            if (!got.p)
+                got.p = "";
+            asked = bsearch(&got, uniq + done, k, sizeof *uniq, idref_cmp);
+            if (!asked || seen[asked - uniq]) {
+                d->damage_note = "a read found a row not asked for";
+                rc = SQLITE_CORRUPT;
+                break;
+            }
+            seen[asked - uniq] = 1;
             if (nrecs == caprecs) {
                 size_t nc = caprecs ? caprecs * 2 : 16;
                 sdui_disk_record *nr = sdui_realloc(recs, nc * sizeof *nr);
@@ -849,12 +966,14 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
             nrecs++;
             remember_touch(d, arena + o[0], r->id_len, now);
         }
-        if (st == SDUI_OK && rc != SQLITE_DONE)
-            st = db_fail(d, "cannot read", err);
+        /* finalize keeps the step's error on db for step_fail. */
         sqlite3_finalize(q);
+        if (st == SDUI_OK && rc != SQLITE_DONE)
+            st = step_fail(d, rc, "cannot read", err);
     }
     pthread_mutex_unlock(&d->mu);
     sdui_free(uniq);
+    sdui_free(seen);
 
     rows = st == SDUI_OK ? sdui_malloc(sizeof *rows) : NULL;
     if (st == SDUI_OK && !rows)
@@ -878,7 +997,7 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
     return SDUI_OK;
 }
 
-/* Runs `sql ?, id` (one id per step) for each id in one transaction. */
+/* Runs sql (id as ?1, args as ?2...) once per id, in one transaction. */
 static sdui_status per_id(sdui_disk *d, const char *sql, const char *what,
                           const char *const *ids, const size_t *lens,
                           size_t n, const int64_t *args, int nargs,
@@ -893,13 +1012,20 @@ static sdui_status per_id(sdui_disk *d, const char *sql, const char *what,
     if (n && (!ids || !lens))
         return sdui__fail(err, SDUI_ARGUMENT, -1, "ids or lens is NULL");
     pthread_mutex_lock(&d->mu);
+    st = ready(d, err);
+    if (st != SDUI_OK) {
+        pthread_mutex_unlock(&d->mu);
+        if (changed)
+            *changed = 0;
+        return st;
+    }
     rc = exec(d, "BEGIN IMMEDIATE");
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(d->db, sql, -1, &s, NULL);
     for (i = 0; rc == SQLITE_OK && i < n; i++) {
+        sqlite3_bind_text(s, 1, ids[i], (int)lens[i], SQLITE_STATIC);
         for (a = 0; a < nargs; a++)
-            sqlite3_bind_int64(s, a + 1, args[a]);
-        sqlite3_bind_text(s, nargs + 1, ids[i], (int)lens[i], SQLITE_STATIC);
+            sqlite3_bind_int64(s, a + 2, args[a]);
         rc = sqlite3_step(s);
         rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
         total += (size_t)sqlite3_changes(d->db);
@@ -923,7 +1049,8 @@ sdui_status sdui_disk_refresh(sdui_disk *d, const char *const *ids,
 {
     const int64_t args[2] = {fetched_at, expires_at};
     return per_id(d,
-                  "UPDATE tokens SET fetched_at=?, expires_at=? WHERE id=?",
+                  "UPDATE tokens NOT INDEXED SET fetched_at=?2, expires_at=?3"
+                  WHERE_ROW_OF_ID1,
                   "cannot refresh", ids, lens, n, args, 2, updated, err);
 }
 
@@ -932,8 +1059,8 @@ sdui_status sdui_disk_remove(sdui_disk *d, const char *const *ids,
                              const size_t *lens, size_t n, size_t *removed,
                              sdui_error *err)
 {
-    return per_id(d, "DELETE FROM tokens WHERE id=?", "cannot remove", ids,
-                  lens, n, NULL, 0, removed, err);
+    return per_id(d, "DELETE FROM tokens NOT INDEXED" WHERE_ROW_OF_ID1,
+                  "cannot remove", ids, lens, n, NULL, 0, removed, err);
 }
 
 /* Sizes and bounds (disk.h). */
@@ -942,12 +1069,14 @@ sdui_status sdui_disk_get_stats(sdui_disk *d, sdui_disk_stats *out,
 {
     int64_t count = 0, bytes = 0;
     int rc;
-    sdui_status st = SDUI_OK;
+    sdui_status st;
     sdui_error_clear(err);
     pthread_mutex_lock(&d->mu);
-    rc = totals(d, &count, &bytes);
-    if (rc != SQLITE_OK)
-        st = db_fail(d, "cannot count", err);
+    st = ready(d, err);
+    if (st == SDUI_OK && (rc = totals(d, &count, &bytes)) != SQLITE_OK) {
+        st = step_fail(d, rc, "cannot count", err);
+        count = bytes = 0;
+    }
     out->entries = (size_t)count;
     out->bytes = (size_t)bytes;
     out->max_entries = d->opts.max_entries;

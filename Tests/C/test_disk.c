@@ -488,6 +488,281 @@ static void test_damaged_bytes(void)
     }
 }
 
+/* Reads or writes page `page` (1-based) of a database file. */
+static int page_io(const char *path, long page, long size,
+                   unsigned char *buf, int write)
+{
+    FILE *f = fopen(path, "r+b");
+    int ok;
+    if (!f)
+        return 0;
+    ok = fseek(f, (page - 1) * size, SEEK_SET) == 0 &&
+         (write ? fwrite(buf, 1, (size_t)size, f)
+                : fread(buf, 1, (size_t)size, f)) == (size_t)size;
+    return fclose(f) == 0 && ok;
+}
+
+/* The root page of a table or index of the file, and its page size. */
+static long root_page(const char *path, const char *name, long *page_size)
+{
+    char sql[160], buf[32];
+    snprintf(sql, sizeof sql,
+             "SELECT rootpage FROM sqlite_master WHERE name='%s'", name);
+    raw_pragma(path, sql, buf, sizeof buf);
+    *page_size = 0;
+    if (!buf[0])
+        return 0;
+    {
+        char ps[32];
+        raw_pragma(path, "PRAGMA page_size", ps, sizeof ps);
+        *page_size = atol(ps);
+    }
+    return atol(buf);
+}
+
+/*
+ * Replaces the one occurrence of `from` in the root page of index `name`
+ * by `to` (same length): a one-byte change of the index, not the table.
+ * Returns 1 if it was found exactly once.
+ */
+static int patch_index(const char *path, const char *name, const char *from,
+                       const char *to)
+{
+    static unsigned char page[65536];
+    long size, root = root_page(path, name, &size), i, hits = 0, at = 0;
+    size_t n = strlen(from);
+    if (!root || size <= 0 || size > (long)sizeof page ||
+        !page_io(path, root, size, page, 0))
+        return 0;
+    for (i = 0; i + (long)n <= size; i++)
+        if (memcmp(page + i, from, n) == 0) {
+            hits++;
+            at = i;
+        }
+    if (hits != 1)
+        return 0;
+    memcpy(page + at, to, n);
+    return page_io(path, root, size, page, 1);
+}
+
+/* Fills the root page of table or index `name` with one byte value. */
+static int smash_root(const char *path, const char *name)
+{
+    static unsigned char page[65536];
+    long size, root = root_page(path, name, &size);
+    if (!root || size <= 0 || size > (long)sizeof page)
+        return 0;
+    memset(page, 0xA5, (size_t)size);
+    return page_io(path, root, size, page, 1);
+}
+
+/* Rows "ix-010", "ix-020", ... "ix-200": ids far apart in the index. */
+static void put_index_rows(sdui_disk *d)
+{
+    static row r[20];
+    int i;
+    for (i = 0; i < 20; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "ix-%03d", (i + 1) * 10);
+        make_row(&r[i], id, 1, 5, 1 << 30);
+    }
+    CHECK(put_rows(d, r, 20, 1) == SDUI_OK);
+}
+
+/*
+ * A returned row must be one that was asked for, and its body must be its
+ * own (make_row writes "id":"<id>" into the JSON).
+ */
+static void check_rows_asked(const sdui_disk_rows *rows, const char *const *ids,
+                             size_t n)
+{
+    size_t i, j;
+    for (i = 0; i < sdui_disk_rows_count(rows); i++) {
+        const sdui_disk_record *r = sdui_disk_rows_at(rows, i);
+        char own[80];
+        int asked = 0;
+        for (j = 0; j < n; j++)
+            asked |= r->id_len == strlen(ids[j]) &&
+                     memcmp(r->id, ids[j], r->id_len) == 0;
+        snprintf(own, sizeof own, "\"id\":\"%.*s\"", (int)r->id_len, r->id);
+        CHECKF(asked, "row \"%.*s\" was not asked for", (int)r->id_len,
+               r->id);
+        CHECKF(strstr(r->json, own) != NULL,
+               "row \"%.*s\" carries another row's body: %s", (int)r->id_len,
+               r->id, r->json);
+    }
+}
+
+/*
+ * One id in the id index changed while the file was closed: quick_check
+ * passes it, integrity_check does not, so open moves the file aside.
+ */
+static void test_index_damage_at_open(void)
+{
+    char p[512], buf[128], json[600];
+    sdui_disk *d;
+    sdui_error err;
+    sdui_disk_record rec;
+
+    snprintf(p, sizeof p, "%s", path_for("index.db"));
+    CHECK_STATUS(open_small(p, 100, 100000, &d, &err), SDUI_OK);
+    put_index_rows(d);
+    sdui_disk_free(d);
+    CHECK(patch_index(p, "sqlite_autoindex_tokens_1", "ix-050", "ix-051"));
+    raw_pragma(p, "PRAGMA quick_check", buf, sizeof buf);
+    CHECKF(strcmp(buf, "ok") == 0, "quick_check already sees it: %s", buf);
+    raw_pragma(p, "PRAGMA integrity_check", buf, sizeof buf);
+    CHECKF(strcmp(buf, "ok") != 0, "integrity_check misses it");
+
+    CHECK_STATUS(open_small(p, 100, 100000, &d, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui_disk_recovered(d), 1);
+    CHECK(moved_aside("index.db"));
+    CHECK_EQ_INT(get_one(d, "ix-051", &rec, json, sizeof json, 2), 0);
+    CHECK_EQ_INT(get_one(d, "ix-050", &rec, json, sizeof json, 2), 0);
+    sdui_disk_free(d);
+}
+
+/*
+ * Damages the closed-over pages of an open cache: checkpoints its WAL into
+ * the file, applies `damage`, then commits a header change through another
+ * connection so the open one drops its page cache and reads the damage.
+ */
+static int damage_while_open(const char *p, int (*damage)(const char *))
+{
+    char buf[64];
+    raw_pragma(p, "PRAGMA wal_checkpoint(TRUNCATE)", buf, sizeof buf);
+    if (strcmp(buf, "0") != 0 || !damage(p))
+        return 0;
+    return raw_exec(p, "PRAGMA user_version=1") == SQLITE_OK;
+}
+
+/* The id index change of the tests below. */
+static int change_index_id(const char *p)
+{
+    return patch_index(p, "sqlite_autoindex_tokens_1", "ix-050", "ix-051");
+}
+
+/* Garbage over the roots of the table and of its id index. */
+static int smash_roots(const char *p)
+{
+    return smash_root(p, "tokens") &&
+           smash_root(p, "sqlite_autoindex_tokens_1");
+}
+
+/* After a reset the cache works again: a row goes in and comes back. */
+static void check_fresh(sdui_disk *d)
+{
+    sdui_disk_stats s;
+    sdui_disk_record rec;
+    sdui_error err;
+    char json[600];
+    row r;
+    make_row(&r, "after", 1, 1, 1 << 30);
+    CHECK(put_rows(d, &r, 1, 10) == SDUI_OK);
+    CHECK_EQ_INT(get_one(d, "after", &rec, json, sizeof json, 11), 1);
+    CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
+    CHECK_EQ_INT(s.entries, 1);
+}
+
+/*
+ * The id index changed under an open cache: looking up the changed id
+ * finds another row.  A refresh must not change that row, and a read must
+ * not return it: the read reports the damage, and the file is moved aside
+ * and the cache starts afresh.
+ */
+static void test_index_damage_at_run_time(void)
+{
+    char p[512];
+    sdui_disk *d;
+    sdui_error err;
+    sdui_disk_rows *rows = NULL;
+    const char *ids[2] = {"ix-051", "ix-010"};
+    size_t lens[2] = {6, 6}, n = 9;
+    char buf[32];
+
+    snprintf(p, sizeof p, "%s", path_for("live-index.db"));
+    CHECK_STATUS(open_small(p, 100, 100000, &d, &err), SDUI_OK);
+    put_index_rows(d);
+    CHECK(damage_while_open(p, change_index_id));
+
+    /* A refresh of the changed id does not make the other row fresh. */
+    CHECK_STATUS(sdui_disk_refresh(d, ids, lens, 1, 7, 8, &n, &err), SDUI_OK);
+    CHECK_EQ_INT(n, 0);
+    raw_pragma(p, "SELECT expires_at FROM tokens NOT INDEXED"
+                  " WHERE id='ix-050'", buf, sizeof buf);
+    CHECK_EQ_STR(buf, "1073741824");
+
+    CHECK_STATUS(sdui_disk_get(d, ids, lens, 2, 5, &rows, &err), SDUI_SQLITE);
+    CHECK_MSG_HAS("damaged");
+    CHECK_MSG_HAS("reset");
+    CHECK_MSG_HAS(p);
+    if (rows)
+        check_rows_asked(rows, ids, 2);
+    sdui_disk_rows_free(rows);
+    CHECK_EQ_INT(sdui_disk_recovered(d), 1);
+    CHECK(moved_aside("live-index.db"));
+    check_fresh(d);
+    sdui_disk_free(d);
+}
+
+/*
+ * Pages damaged under an open cache: each call that meets SQLITE_CORRUPT
+ * fails once with a message saying the cache was reset; the file is moved
+ * aside and the next calls work on a fresh file.
+ */
+static void test_damage_at_run_time(void)
+{
+    static const char *const ops[] = {"get", "put", "refresh", "remove",
+                                      "stats"};
+    size_t op;
+    for (op = 0; op < sizeof ops / sizeof ops[0]; op++) {
+        char p[512], name[32];
+        const char *id = "ix-030";
+        size_t len = 6, n = 7;
+        sdui_disk *d;
+        sdui_error err;
+        sdui_disk_rows *rows = NULL;
+        sdui_disk_stats s;
+        sdui_status st = SDUI_OK;
+        row r;
+        snprintf(name, sizeof name, "live-%s.db", ops[op]);
+        snprintf(p, sizeof p, "%s", path_for(name));
+        CHECK_STATUS(open_small(p, 100, 100000, &d, &err), SDUI_OK);
+        put_index_rows(d);
+        CHECK(damage_while_open(p, smash_roots));
+        make_row(&r, "ix-999", 1, 1, 1 << 30);
+        switch (op) {
+        case 0:
+            st = sdui_disk_get(d, &id, &len, 1, 5, &rows, &err);
+            CHECK(rows == NULL);
+            break;
+        case 1:
+            st = sdui_disk_put(d, &r.rec, 1, 5, &err);
+            break;
+        case 2:
+            st = sdui_disk_refresh(d, &id, &len, 1, 5, 6, &n, &err);
+            CHECK_EQ_INT(n, 0);
+            break;
+        case 3:
+            st = sdui_disk_remove(d, &id, &len, 1, &n, &err);
+            CHECK_EQ_INT(n, 0);
+            break;
+        default:
+            st = sdui_disk_get_stats(d, &s, &err);
+            break;
+        }
+        CHECKF(st == SDUI_SQLITE, "%s: status %s (%s)", ops[op],
+               sdui_status_name(st), err.message);
+        CHECKF(strstr(err.message, "damaged") && strstr(err.message, "reset"),
+               "%s: message \"%s\"", ops[op], err.message);
+        sdui_disk_rows_free(rows);
+        CHECKF(sdui_disk_recovered(d) == 1, "%s: not recovered", ops[op]);
+        CHECKF(moved_aside(name), "%s: not moved aside", ops[op]);
+        check_fresh(d);
+        sdui_disk_free(d);
+    }
+}
+
 /* An open that recovers from a damaged file leaves no error behind. */
 static void test_error_cleared_after_recovery(void)
 {
@@ -767,7 +1042,10 @@ static void test_unusable_paths(void)
     CHECK(chmod(ro, 0700) == 0 && chmod(dir, 0700) == 0);
 }
 
-/* The writer of the crash test: batch b holds ids "b<b>-<0..49>". */
+/*
+ * The writer of the crash test: batch b holds ids "b<b>-<0..49>".  It writes
+ * -1 once the cache is open, then each batch number once committed.
+ */
 static void crash_writer(const char *p, int fd, int first)
 {
     sdui_disk *d;
@@ -780,6 +1058,9 @@ static void crash_writer(const char *p, int fd, int first)
     o.max_bytes = (size_t)1 << 40;
     if (sdui_disk_open(p, &o, &d, &err) != SDUI_OK)
         _exit(3);
+    b = -1;
+    if (write(fd, &b, sizeof b) != (ssize_t)sizeof b)
+        _exit(5);
     for (b = first;; b++) {
         for (j = 0; j < 50; j++) {
             char id[32];
@@ -840,7 +1121,13 @@ static int verify_batches(const char *p, const int *acked, size_t nacked)
     return ok;
 }
 
-/* SIGKILL a writer at random moments; no acknowledged batch may be lost. */
+/*
+ * SIGKILL a writer at random moments; no acknowledged batch may be lost.
+ * Even rounds time the kill from the fork, so it may land in the open
+ * (schema creation, WAL recovery); odd rounds from the moment the writer
+ * says the cache is open, so it lands among batches however long the open
+ * takes (its integrity check grows with the file).
+ */
 static void test_crash_during_writes(void)
 {
     const char *p = path_for("crash.db");
@@ -863,11 +1150,15 @@ static void test_crash_during_writes(void)
             crash_writer(keep, fds[1], next);
         }
         close(fds[1]);
+        if (rounds % 2 && read(fds[0], &b, sizeof b) == (ssize_t)sizeof b)
+            CHECK_EQ_INT(b, -1);
         usleep((useconds_t)(2000 + rand() % 40000));
         kill(pid, SIGKILL);
         waitpid(pid, &status, 0);
         while (read(fds[0], &b, sizeof b) == (ssize_t)sizeof b &&
                nacked < sizeof acked / sizeof acked[0]) {
+            if (b < 0)
+                continue; /* the open notice */
             acked[nacked++] = b;
             next = b + 2; /* b + 1 may be committed but unacknowledged */
         }
@@ -898,6 +1189,9 @@ int main(void)
     test_newer_schema();
     test_damaged_files();
     test_damaged_bytes();
+    test_index_damage_at_open();
+    test_index_damage_at_run_time();
+    test_damage_at_run_time();
     test_error_cleared_after_recovery();
     test_full_disk();
     test_unusable_paths();

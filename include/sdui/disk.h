@@ -6,14 +6,30 @@
  * always passed in by the caller, so tests can inject a clock).  A batch of
  * rows is written in one transaction; many ids are read with one query.
  * After each batch the least recently accessed rows are evicted until the
- * cache is within its entry and byte bounds.  With the default synchronous
- * setting every committed batch survives a crash of the process or of the
- * machine.
+ * cache is within its entry and byte bounds.  Byte totals are the lengths of
+ * the stored JSON blobs (SQLite's length(), read from each row's header),
+ * never a stored count, so no value in the file can lift the bound or stop
+ * writes.  With the default synchronous setting every committed batch
+ * survives a crash of the process or of the machine.
  *
- * A file written by a newer schema version is refused with a clear error and
- * left untouched.  A file that is not a database or fails SQLite's quick
- * check is moved aside (to PATH.corrupt-<ms>, with its -wal and -shm files)
- * and a fresh cache is created; sdui_disk_recovered() tells that it happened.
+ * The cache is only a cache: a path that cannot hold one (a directory, a
+ * FIFO or other non-regular file, a dangling symbolic link, a missing or
+ * unwritable folder, a read-only file system, a full disk) fails the open at
+ * once, without blocking, and the message names the cause.
+ *
+ * Damage.  A file written by a newer schema version is refused with a clear
+ * error and left untouched.  At open the whole file is checked (PRAGMA
+ * integrity_check: pages, and each index against the table); a file that is
+ * not a database or fails the check is moved aside (to PATH.corrupt-<ms>,
+ * with its -wal and -shm files) and a fresh cache is created.  Damage found
+ * later (SQLite reports a corrupt file, totals do not add up, or a lookup
+ * finds a row under another id) is handled the same way by the call that
+ * meets it: the file is moved aside and a fresh one opened, and that call
+ * fails with SDUI_SQLITE and a message saying the cache was damaged and
+ * reset; later calls work on the fresh file.  A read never returns, and a
+ * refresh or remove never changes, a row whose id was not asked for, even
+ * through a damaged index.  sdui_disk_recovered() tells that a file was
+ * moved aside.
  *
  * One sdui_disk may be used from many threads: every call takes its mutex.
  * SQLite's own allocations do not go through sdui_set_allocator.
@@ -69,9 +85,12 @@ void sdui_disk_options_default(sdui_disk_options *out);
 
 /*
  * Opens (creating if needed) the cache file at path.  opts may be NULL for
- * the defaults.  On SDUI_OK *out is new (release with sdui_disk_free).
- * Errors: SDUI_SQLITE (message names the path and SQLite's reason; also a
- * file of a newer schema version), SDUI_IO, SDUI_OOM, SDUI_ARGUMENT.
+ * the defaults.  On SDUI_OK *out is new (release with sdui_disk_free) and
+ * err is clear, also after a recovery (see sdui_disk_recovered).
+ * Errors: SDUI_SQLITE (the path cannot hold a cache, or SQLite failed; the
+ * message names the path and the cause, e.g. "is a directory", "no space
+ * left on device"; also a file of a newer schema version), SDUI_IO (a
+ * damaged file cannot be moved aside), SDUI_OOM, SDUI_ARGUMENT.
  */
 sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
                            sdui_disk **out, sdui_error *err);
@@ -79,13 +98,15 @@ sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
 /* Closes the cache.  NULL is a no-op. */
 void sdui_disk_free(sdui_disk *disk);
 
-/* 1 if open found a damaged file and moved it aside, else 0. */
+/* 1 if a damaged file was moved aside (at open or by a later call), else 0. */
 int sdui_disk_recovered(const sdui_disk *disk);
 
 /*
  * Writes n rows in one transaction, replacing rows with the same ids
  * (last_access is set to now), then evicts to the bounds in the same
  * transaction.  All or nothing: on error no row of the batch is stored.
+ * Every call below fails with SDUI_SQLITE when it meets damage, after
+ * resetting the cache (see the top of this file).
  */
 sdui_status sdui_disk_put(sdui_disk *disk, const sdui_disk_record *rows,
                           size_t n, int64_t now, sdui_error *err);
