@@ -20,8 +20,9 @@ extern "C" {
  * Returns SDUI_OK, SDUI_JSON (with offset and line:column of the first
  * error) or SDUI_LIMIT (nesting deeper than max_depth, counted from the
  * root: a scalar is level 0, the root container level 1; see limits.h).
- * Allocates nothing unless the text nests more than 4096 levels (then one
- * bit per level, so SDUI_OOM is possible).  Thread-safe.
+ * Allocates nothing unless max_depth and len are both over 4093 (then one
+ * bit per possible level, the smaller of the two, so SDUI_OOM is
+ * possible).  Thread-safe.
  */
 sdui_status sdui_json_validate(const char *text, size_t len,
                                unsigned max_depth, sdui_error *err);
@@ -51,7 +52,8 @@ sdui_status sdui_json_minify(const char *text, size_t len, unsigned max_depth,
  * count, limits.h), so an element that validates alone at max_depth is
  * accepted; one nested deeper fails the whole text with SDUI_LIMIT.  A
  * document that is not an array is SDUI_SCHEMA (after grammar errors).
- * Allocates nothing beyond sdui_json_validate.  Thread-safe.  Used to keep
+ * Allocates nothing unless the text nests more than 4095 levels (then one
+ * bit per level).  Thread-safe.  Used to keep
  * the exact bytes of each token in a registry's answer, so their ETags can
  * be computed.  sdui_json_array_elements below fails only the bad element.
  */
