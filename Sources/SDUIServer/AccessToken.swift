@@ -43,13 +43,19 @@ public struct AccessTokenVerifier: Sendable {
     /// The subject of a valid token, or the reason it is not.
     public func check(authorization: String?) -> Result<String, Failure> {
         guard let authorization else { return .failure(Failure(reason: "missing bearer token")) }
-        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        // credentials = auth-scheme [ 1*SP token68 ] (RFC 9110 §11.4): the
+        // scheme is case-insensitive, and any number of spaces may follow it.
+        guard let space = authorization.firstIndex(of: " ") else {
+            return .failure(Failure(reason: "expected Authorization: Bearer <token>"))
+        }
+        let scheme = authorization[..<space]
+        let token = authorization[space...].drop { $0 == " " }
+        guard scheme.lowercased() == "bearer", !token.isEmpty, !token.contains(" ") else {
             return .failure(Failure(reason: "expected Authorization: Bearer <token>"))
         }
         let payload: Data
         do {
-            payload = try verifier.verify(compact: String(parts[1]), source: "Authorization")
+            payload = try verifier.verify(compact: String(token), source: "Authorization")
         } catch {
             return .failure(Failure(reason: "bad token signature"))
         }

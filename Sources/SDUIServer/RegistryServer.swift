@@ -2,6 +2,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -24,6 +25,12 @@ public struct RegistryServerConfiguration: Sendable {
     public var refreshInterval: Duration = .seconds(1)
     /// Idle connections are closed after this long.
     public var idleTimeout: Duration = .seconds(60)
+    /// Most connections open at once.  Beyond it new connections wait in
+    /// the listen backlog, neither accepted nor refused, until one closes.
+    /// nil: what the descriptor limit (`RLIMIT_NOFILE`) leaves after the
+    /// descriptors open at start and a reserve (``DescriptorBudget``).  A
+    /// cap that does not fit under the limit is logged as a warning at start.
+    public var maxConnections: Int?
     /// Requests whose header fields add up to more are refused with 431.
     public var maxHeaderBytes = 16 * 1024
     /// The API takes no request bodies; anything above this is refused with 413.
@@ -165,8 +172,8 @@ public final class RegistryServer: Sendable {
     /// The router: limits and metrics on everything, auth on the API.
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: LogRequestsMiddleware(configuration.requestLogLevel,
-                                                     includeHeaders: [Self.primitivesField, .ifNoneMatch]))
+        router.add(middleware: RequestLogMiddleware(configuration.requestLogLevel,
+                                                    headers: [Self.primitivesField, .ifNoneMatch]))
         router.add(middleware: RequestMetricsMiddleware(registry: metrics))
         router.add(middleware: HeaderLimitMiddleware(maxHeaderBytes: configuration.maxHeaderBytes))
         router.get("health") { [self] _, _ in
@@ -210,9 +217,14 @@ public final class RegistryServer: Sendable {
     static let primitivesRequired = "the X-Primitives header is required (e.g. Column@3,Text@4)"
     static let missingField = HTTPField.Name("X-SDUI-Missing")!
 
+    /// Longest error message: its echoes of the request are cut to
+    /// ``EchoedInput/maxBytes`` each, and the whole to this.
+    static let maxMessageBytes = 1024
+
     /// The JSON of an error answer: `{"error": code, "message": …}` plus `extra`.
     static func errorBody(_ code: String, _ message: String, extra: [String: TokenValue] = [:]) -> Data {
-        var body: [String: TokenValue] = ["error": .string(code), "message": .string(message)]
+        var body: [String: TokenValue] = ["error": .string(code),
+                                          "message": .string(EchoedInput.clipped(message, maxBytes: maxMessageBytes))]
         body.merge(extra) { _, new in new }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -247,9 +259,9 @@ public final class RegistryServer: Sendable {
             }
             return .success(map)
         } catch let e as SDUIError {
-            return .failure(RegistryError(.invalid, e.description))
+            return .failure(RegistryError(.invalid, EchoedInput.clipped(e.description, maxBytes: Self.maxMessageBytes)))
         } catch {
-            return .failure(RegistryError(.invalid, "\(error)"))
+            return .failure(RegistryError(.invalid, EchoedInput.clipped("\(error)", maxBytes: Self.maxMessageBytes)))
         }
     }
 
@@ -274,7 +286,8 @@ public final class RegistryServer: Sendable {
     /// `GET /screens/{id}`.
     func screen(_ request: Request, id: String) async -> Response {
         guard RegistryID.isValid(id) else {
-            return Self.error(.badRequest, "bad-id", "\"\(id)\" is not a screen id (1–128 of A–Z a–z 0–9 _ - . :)")
+            return Self.error(.badRequest, "bad-id",
+                              "\(EchoedInput.quoted(id)) is not a screen id (1–128 of A–Z a–z 0–9 _ - . :)")
         }
         let map: PrimitiveMap
         switch primitives(request) {
@@ -283,7 +296,7 @@ public final class RegistryServer: Sendable {
         }
         let snap = snapshot()
         guard let screen = snap.screens[id] else {
-            return Self.error(.notFound, "not-found", "no screen \"\(id)\"")
+            return Self.error(.notFound, "not-found", "no screen \(EchoedInput.quoted(id))")
         }
         let incompatible = screen.tokenIDs.filter { tid in
             guard let versions = snap.tokens[tid], !versions.isEmpty else { return false }
@@ -293,7 +306,8 @@ public final class RegistryServer: Sendable {
             var extra: [String: TokenValue] = ["tokens": .array(incompatible.map { .string($0) })]
             extra["fallbackScreenId"] = screen.stored.fallbackScreenID.map { .string($0) } ?? .null
             return Self.error(.conflict, "Incompatible-Primitives",
-                              "no version of \(incompatible.joined(separator: ", ")) fits \(map.headerValue)",
+                              "no version of \(EchoedInput.clipped(incompatible.joined(separator: ", "))) fits "
+                                  + EchoedInput.clipped(map.headerValue),
                               extra: extra, vary: true)
         }
         var headers = cacheHeaders(etag: screen.etag)
@@ -304,7 +318,12 @@ public final class RegistryServer: Sendable {
 
     /// The ids of a `/design-tokens` request, or the 400 message.
     func ids(_ request: Request) -> Result<[String], RegistryError> {
-        guard let raw = request.uri.queryParameters.get("ids"), !raw.isEmpty else {
+        let given = request.uri.queryParameters.getAll("ids")
+        guard given.count <= 1 else {
+            return .failure(RegistryError(.invalid, "ids is given \(given.count) times; give one comma-separated list: "
+                                          + "/design-tokens?ids=a,b"))
+        }
+        guard let raw = given.first, !raw.isEmpty else {
             return .failure(RegistryError(.invalid, "ids is required: /design-tokens?ids=a,b"))
         }
         let ids = raw.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -314,11 +333,12 @@ public final class RegistryServer: Sendable {
         var seen = Set<String>()
         for id in ids {
             guard RegistryID.isValid(id) else {
-                return .failure(RegistryError(.invalid, "\"\(id)\" is not a token id (1–128 of A–Z a–z 0–9 _ - . :)",
+                return .failure(RegistryError(.invalid,
+                                              "\(EchoedInput.quoted(id)) is not a token id (1–128 of A–Z a–z 0–9 _ - . :)",
                                               subject: id))
             }
             guard seen.insert(id).inserted else {
-                return .failure(RegistryError(.invalid, "\"\(id)\" is asked for twice", subject: id))
+                return .failure(RegistryError(.invalid, "\(EchoedInput.quoted(id)) is asked for twice", subject: id))
             }
         }
         return .success(ids)
@@ -361,8 +381,10 @@ public final class RegistryServer: Sendable {
             }
         }
         guard let etag = answer.etag else {
-            return Self.error(.notFound, "not-found", "no version of \(answer.missing.joined(separator: ", ")) fits "
-                              + header, extra: ["ids": .array(answer.missing.map { .string($0) })], vary: true)
+            return Self.error(.notFound, "not-found",
+                              "no version of \(EchoedInput.clipped(answer.missing.joined(separator: ", "))) fits "
+                                  + EchoedInput.clipped(header),
+                              extra: ["ids": .array(answer.missing.map { .string($0) })], vary: true)
         }
         var headers = cacheHeaders(etag: etag)
         if !answer.missing.isEmpty { headers[Self.missingField] = answer.missing.joined(separator: ",") }
@@ -396,14 +418,32 @@ public final class RegistryServer: Sendable {
         try await store.migrate()
         try await refresh()
         let maxBody = configuration.maxBodyBytes
+        let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
+        let maxConnections = try connectionCap()
+        let logger = logger
         let app = Application(
             router: makeRouter(),
-            server: .http1(configuration: .init(
-                additionalChannelHandlers: [RefuseBodiesHandler(maxBodyBytes: maxBody)],
-                idleTimeout: TimeAmount(configuration.idleTimeout))),
+            server: HTTPServerBuilder { responder in
+                RegistryChildChannel(http1: HTTP1Channel(responder: responder, configuration: http1), maxBodyBytes: maxBody)
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "sdui-registry"),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            onServerRunning: { channel in
+                // First in the listening channel's pipeline, so it sees accept
+                // errors before NIO's handlers and holds reads at the cap.
+                // Hummingbird offers no earlier hook for the listening
+                // channel; a connection accepted in the moment before this
+                // runs is not counted against the cap.
+                do {
+                    try await channel.eventLoop.submit {
+                        try channel.pipeline.syncOperations.addHandler(
+                            AcceptGate(maxConnections: maxConnections ?? .max, logger: logger), position: .first)
+                    }.get()
+                } catch {
+                    logger.error("could not install the connection cap", metadata: ["error": "\(error)"])
+                }
+                await onRunning(channel.localAddress?.port ?? 0)
+            },
             logger: logger)
         let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint],
                                                          logger: logger))
@@ -411,6 +451,40 @@ public final class RegistryServer: Sendable {
         let refresher = Task { await refreshLoop() }
         defer { refresher.cancel() }
         try await services.run()
+    }
+
+    /// The connection cap: the configured one or the one the descriptor
+    /// limit allows; logged, with a warning when it does not fit under the
+    /// limit or the limit leaves little room.
+    func connectionCap(budget: DescriptorBudget = .current()) throws -> Int? {
+        var metadata: Logger.Metadata = ["RLIMIT_NOFILE": "\(budget.limit.map(String.init) ?? "unlimited")",
+                                         "openDescriptors": "\(budget.open.map(String.init) ?? "unknown")"]
+        guard let cap = configuration.maxConnections else {
+            guard let cap = budget.defaultMaxConnections else {
+                logger.info("no connection cap: the descriptor limit is unlimited", metadata: metadata)
+                return nil
+            }
+            metadata["maxConnections"] = "\(cap)"
+            if cap < 100 {
+                logger.warning("the descriptor limit (RLIMIT_NOFILE) is low: at most \(cap) connections at once; raise it with ulimit -n",
+                               metadata: metadata)
+            } else {
+                logger.info("accepting at most \(cap) connections at once", metadata: metadata)
+            }
+            return cap
+        }
+        guard cap >= 1 else { throw RegistryError(.invalid, "maxConnections is \(cap); it must be at least 1") }
+        metadata["maxConnections"] = "\(cap)"
+        if budget.fits(cap) {
+            logger.info("accepting at most \(cap) connections at once", metadata: metadata)
+        } else {
+            let needed = cap + (budget.open ?? 0) + budget.reserve
+            logger.warning("""
+                the descriptor limit (RLIMIT_NOFILE) is low for the connection cap: descriptors can run out before \
+                the cap is reached, and accepting then pauses; raise ulimit -n to at least \(needed) or lower the cap
+                """, metadata: metadata)
+        }
+        return cap
     }
 
     /// Stops accepting connections, finishes requests in flight and makes

@@ -53,7 +53,8 @@ final class RegistrySnapshot: Sendable {
                 touched.insert(row.id)
             } catch {
                 logger.error("skipping a stored token that does not parse",
-                             metadata: ["id": "\(row.id)", "version": "\(row.version)", "error": "\(error)"])
+                             metadata: ["id": "\(EchoedInput.quoted(row.id))", "version": "\(row.version)",
+                                        "error": "\(EchoedInput.visible("\(error)", maxBytes: 1024))"])
             }
         }
         for id in touched { tokens[id]!.sort { $0.stored.version > $1.stored.version } }
@@ -65,7 +66,9 @@ final class RegistrySnapshot: Sendable {
                 screens[row.id] = ServedScreen(stored: row, tokenIDs: payload.tokens.map(\.id).filter { seen.insert($0).inserted },
                                                etag: ETag.of(json: row.payload))
             } catch {
-                logger.error("skipping a stored screen that does not parse", metadata: ["id": "\(row.id)", "error": "\(error)"])
+                logger.error("skipping a stored screen that does not parse",
+                             metadata: ["id": "\(EchoedInput.quoted(row.id))",
+                                        "error": "\(EchoedInput.visible("\(error)", maxBytes: 1024))"])
             }
         }
         return RegistrySnapshot(generation: generation, tokens: tokens, screens: screens)

@@ -33,6 +33,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle connection is closed.")
     var idleTimeout = 60
 
+    @Option(name: .customLong("max-connections"),
+            help: "Most connections open at once; more wait until one closes (default: what ulimit -n allows).")
+    var maxConnections: Int?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -47,6 +51,10 @@ struct ServeCommand: AsyncParsableCommand {
             c.maxAge = maxAge
             c.refreshInterval = .milliseconds(refreshMs)
             c.idleTimeout = .seconds(idleTimeout)
+            if let maxConnections {
+                guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+                c.maxConnections = maxConnections
+            }
             if let signingKey { c.signer = try KeyFile.signer(signingKey) }
             if let accessKey { c.access = AccessTokenVerifier(verifier: try KeyFile.verifier(accessKey)) }
             guard let level = Logger.Level(rawValue: logLevel) else {

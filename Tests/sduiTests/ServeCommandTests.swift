@@ -3,6 +3,9 @@ import Foundation
 @testable import SDUI
 import SDUITestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A running `sdui serve`, its port, and its stderr so far.
 final class ServeProcess: @unchecked Sendable {
@@ -197,3 +200,191 @@ enum AccessTokenForgery {
         return try TokenSigner(hs256Secret: secret).sign(#"{"sub":"x","iat":\#(now),"exp":\#(now + 600)}"#)
     }
 }
+
+#if os(Linux)
+/// `sdui serve` under a lowered descriptor limit (`ulimit -n`), its log in
+/// a file, and the CPU time it has used.
+final class LimitedServeProcess: @unchecked Sendable {
+    let process = Process()
+    let log: URL
+    let port: Int
+
+    /// Starts `sh -c 'ulimit -n LIMIT; exec sdui serve …'` (exec keeps the
+    /// pid) and waits, up to a minute, for its "listening" line.
+    init(descriptors limit: Int, _ args: [String]) throws {
+        log = Fixtures.temporaryDirectory().appendingPathComponent("serve.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -n \(limit) && exec \"$0\" \"$@\"", sduiExecutable().path,
+                             "serve", "--port", "0"] + args
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let marker = "sdui serve: listening on http://127.0.0.1:"
+        var port: Int?
+        for _ in 0..<600 where port == nil && process.isRunning {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let r = text.range(of: marker) { port = Int(text[r.upperBound...].prefix { $0.isNumber }) }
+            if port == nil { usleep(100_000) }
+        }
+        guard let port else {
+            process.terminate()
+            throw SDUIError(.io, "sdui serve did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        }
+        self.port = port
+    }
+
+    var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// Waits (up to 20 s) until the log contains `text`.
+    func waitForLog(_ text: String) async throws -> Bool {
+        for _ in 0..<200 {
+            if logText.contains(text) { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    /// User plus system CPU time so far, in seconds (/proc/PID/stat).
+    func cpuSeconds() throws -> Double {
+        let stat = try String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
+        // Fields after the parenthesised command name: state is the 3rd field, utime the 14th, stime the 15th.
+        let fields = stat[stat.range(of: ")", options: .backwards)!.upperBound...].split(separator: " ")
+        return (Double(fields[11])! + Double(fields[12])!) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// The share of one core the server used over `seconds` of wall time.
+    func cpuShare(over seconds: Int) async throws -> Double {
+        let clock = ContinuousClock()
+        let before = try cpuSeconds(), start = clock.now
+        try await Task.sleep(for: .seconds(seconds))
+        let wall = clock.now - start
+        return (try cpuSeconds() - before) / (Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
+    }
+
+    func stop() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// Plain blocking TCP connections to 127.0.0.1, for holding a server's
+/// descriptors and for requests on a chosen connection.
+enum Loopback {
+    /// A connected socket, or -1.  Completes as soon as the kernel has
+    /// queued the connection, whether or not the server accepted it.
+    static func connect(port: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return -1 }
+        var tv = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let ok = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        if ok != 0 { close(fd); return -1 }
+        return fd
+    }
+
+    /// Sends `GET /health` on `fd`.
+    static func sendHealth(_ fd: Int32) {
+        let request = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        _ = request.withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// The status code of the answer on `fd` (waiting up to 30 s), or nil.
+    static func readStatus(_ fd: Int32) async -> Int? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let n = recv(fd, &buffer, buffer.count, 0)
+                guard n > 0 else { return continuation.resume(returning: nil) }
+                let line = String(decoding: buffer[0..<n], as: UTF8.self).prefix { $0 != "\r" }.split(separator: " ")
+                continuation.resume(returning: line.count >= 2 ? Int(line[1]) : nil)
+            }
+        }
+    }
+}
+
+/// The server under a descriptor limit it can exhaust: it must neither spin
+/// nor go silent, and it must serve again.
+extension ServeCommandTests {
+    /// A limit the server starts under on any core count (its event loops
+    /// take three descriptors per core), and more idle connections than it.
+    static let limit = 160 + 4 * ProcessInfo.processInfo.activeProcessorCount
+    static let idle = limit + 40
+
+    func database() async throws -> String {
+        let db = Fixtures.temporaryDirectory().appendingPathComponent("r.db").path
+        let examples = Fixtures.repositoryRoot.appendingPathComponent("Examples").path
+        #expect(try await sdui(["registry", "import", examples, "--db", db]).status == 0)
+        return db
+    }
+
+    /// Holds `count` idle connections open; the first ones are accepted, the rest queue.
+    func holdIdle(_ count: Int, port: Int) -> [Int32] {
+        (0..<count).map { _ in Loopback.connect(port: port) }.filter { $0 >= 0 }
+    }
+
+    /// Checks the server behind `server` while `idle` connections hold it at
+    /// its limit: (a) the first, accepted, connection is served, (b) the
+    /// server uses little CPU, then a new connection queued behind the idle
+    /// ones is served once they close.
+    func servesAtTheLimitWithoutSpinning(_ server: LimitedServeProcess, idle: [Int32]) async throws {
+        Loopback.sendHealth(idle[0])
+        #expect(await Loopback.readStatus(idle[0]) == 200, "an accepted connection is still served")
+        // A behaviour check with a generous bound, not a benchmark: a
+        // spinning accept loop uses a whole core (share ≈ 1).
+        let share = try await server.cpuShare(over: 3)
+        #expect(share < 0.5, "the server used \(share) of a core while its connections were exhausted")
+        let queued = Loopback.connect(port: server.port)
+        #expect(queued >= 0)
+        Loopback.sendHealth(queued)
+        for fd in idle { close(fd) }
+        #expect(await Loopback.readStatus(queued) == 200, "a queued connection is served once others close")
+        close(queued)
+    }
+
+    /// The issue's case: default settings, more idle connections than
+    /// descriptors.  The default cap keeps the server below its limit.
+    @Test func theDefaultCapKeepsAServerBelowItsDescriptorLimit() async throws {
+        let db = try await database()
+        let server = try LimitedServeProcess(descriptors: Self.limit, ["--db", db])
+        #expect(server.logText.contains("RLIMIT_NOFILE=\(Self.limit)") && server.logText.contains("connections at once"),
+                "\(server.logText)")
+        let idle = holdIdle(Self.idle, port: server.port)
+        #expect(idle.count == Self.idle)
+        #expect(try await server.waitForLog("connection cap reached"), "\(server.logText)")
+        try await servesAtTheLimitWithoutSpinning(server, idle: idle)
+        #expect(!server.logText.contains("out of file descriptors"), "\(server.logText)")
+        #expect(server.stop() == 0)
+    }
+
+    /// A cap set above what the limit allows: warned at start; when the
+    /// descriptors run out, accepting pauses (logged once), and resumes.
+    @Test func runningOutOfDescriptorsPausesAcceptingAndSaysWhy() async throws {
+        let db = try await database()
+        let server = try LimitedServeProcess(descriptors: Self.limit, ["--db", db, "--max-connections", "100000"])
+        #expect(server.logText.contains("the descriptor limit (RLIMIT_NOFILE) is low for the connection cap"), "\(server.logText)")
+        let idle = holdIdle(Self.idle, port: server.port)
+        #expect(try await server.waitForLog("out of file descriptors"), "\(server.logText)")
+        try await servesAtTheLimitWithoutSpinning(server, idle: idle)
+        #expect(try await server.waitForLog("accepting connections again"), "\(server.logText)")
+        let log = server.logText
+        #expect(log.components(separatedBy: "out of file descriptors: cannot accept").count == 2, "logged once: \(log)")
+        #expect(log.contains("Too many open files"))
+        #expect(server.stop() == 0)
+    }
+
+    @Test func maxConnectionsMustBePositive() async throws {
+        let r = try await sdui(["serve", "--db", "/nonexistent/r.db", "--max-connections", "0"])
+        #expect(r.status != 0 && r.err.contains("--max-connections must be at least 1"), "\(r.err)")
+    }
+}
+#endif
