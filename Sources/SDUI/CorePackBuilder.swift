@@ -46,11 +46,7 @@ public struct CorePackBuilder: Sendable {
         }
         for name in names.sorted() where name.hasSuffix(".json") {
             let file = url.appendingPathComponent(name)
-            let data: Data
-            do { data = try Data(contentsOf: file) } catch {
-                throw SDUIError(.io, "cannot read file: \(error.localizedDescription)", input: file.path)
-            }
-            try add(json: data, source: file.path)
+            try add(json: try FileInput.read(file.path, limit: limits.maxTokenBytes), source: file.path)
         }
     }
 
@@ -67,9 +63,30 @@ public struct CorePackBuilder: Sendable {
         return out
     }
 
-    /// The gzipped pack.  `level` is 0 (store) to 12 (smallest; slowest to write).
+    /// The gzipped pack.  `level` is 0 (store) to 12 (smallest; slowest to
+    /// write).  The pack is opened and read back before it is returned.
     public func build(level: Int = 12) throws -> Data {
-        try Self.gzip(document(), level: level)
+        let pack = try Self.gzip(document(), level: level)
+        try Self.verify(pack, tokens: entries.count, limits: limits, source: "the built pack")
+        return pack
+    }
+
+    /// Opens `pack` as an app would and parses every token in it, so a
+    /// builder never reports success for a pack its readers refuse (depth,
+    /// sizes, duplicate ids: whatever the reader checks).  `tokens` is the
+    /// count the builder put in.
+    public static func verify(_ pack: Data, tokens: Int, limits: PackLimits = .default, source: String) throws {
+        let opened: CorePack
+        do {
+            opened = try CorePack(data: pack, name: source, limits: limits)
+            for id in opened.ids { _ = try opened.token(id) }
+        } catch let e as SDUIError {
+            throw SDUIError(e.category, "the pack written does not open: \(e.message)", input: e.input ?? source,
+                            offset: e.offset, line: e.line, column: e.column)
+        }
+        guard opened.count == tokens else {
+            throw SDUIError(.schema, "the pack written holds \(opened.count) tokens, not \(tokens)", input: source)
+        }
     }
 
     /// One gzip member of `data`.

@@ -161,10 +161,7 @@ extension Theme {
     /// (``DTCGImport``), whose theme id is the file name without
     /// `.tokens.json` or `.json`.
     public init(contentsOf url: URL) throws {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw SDUIError(.io, "cannot read theme: \(error.localizedDescription)", input: url.path)
-        }
+        let data = try FileInput.read(url.path, limit: FileInput.documentLimit)
         let value: TokenValue
         do { value = try JSONDecoder().decode(TokenValue.self, from: data) } catch {
             throw SDUIError.notJSON(data, error, what: "not JSON", input: url.path)

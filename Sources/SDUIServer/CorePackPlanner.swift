@@ -22,8 +22,9 @@ public struct UsageTelemetry: Sendable, Equatable {
     /// Reads a telemetry file; errors name the file and the line or key.
     public init(contentsOf url: URL) throws {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw RegistryError(.notFound, "cannot read usage telemetry: \(error.localizedDescription)", subject: url.path)
+        do { data = try FileInput.read(url.path, limit: FileInput.documentLimit) } catch let e as SDUIError {
+            throw RegistryError(e.category == .limit ? .invalid : .notFound, "usage telemetry: \(e.message)",
+                                subject: url.path)
         }
         try self.init(data: data, source: url.path)
     }
@@ -174,6 +175,16 @@ public struct CorePackPlanner: Sendable {
             if candidate.0.count <= budgetBytes { lo = mid; (best, raw) = candidate } else { hi = mid }
         }
         let count = lo
+        guard count > 0 || ranked.isEmpty else {
+            throw RegistryError(.gate, "no token fits the \(budgetBytes)-byte budget: the first by usage, "
+                                + "\(ranked[0].0.id), makes a pack of \(try pack(1).0.count) bytes")
+        }
+        guard count > 0 else { throw RegistryError(.gate, "no token to pack: the build selected none") }
+        do {
+            try CorePackBuilder.verify(best, tokens: count, limits: limits, source: "the built pack")
+        } catch let e as SDUIError {
+            throw RegistryError(.gate, e.message)
+        }
         let entries = ranked.prefix(count).map { c, t in
             CorePackBuild.Manifest.Entry(id: c.id, version: t.version, etag: ETag.of(json: c.json),
                                          bytes: c.json.count, usage: counts[c.id] ?? 0)
@@ -225,6 +236,13 @@ public struct CorePackPlanner: Sendable {
         let screensJSON = try encoder.encode(embedded)
         guard doc.first == UInt8(ascii: "{") else { throw RegistryError(.invalid, "unexpected pack document") }
         doc.insert(contentsOf: Data("\"screens\":".utf8) + screensJSON + Data(",".utf8), at: doc.startIndex + 1)
-        return try CorePackBuilder.gzip(doc, level: gzipLevel)
+        let pack = try CorePackBuilder.gzip(doc, level: gzipLevel)
+        do {
+            try CorePackBuilder.verify(pack, tokens: builder.ids.count, limits: limits, source: "the Fallback Pack")
+            _ = try FallbackPack(pack: CorePack(data: pack, name: "the Fallback Pack", limits: limits))
+        } catch let e as SDUIError {
+            throw RegistryError(.gate, e.message)
+        }
+        return pack
     }
 }

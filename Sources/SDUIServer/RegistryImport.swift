@@ -157,9 +157,10 @@ public struct RegistryImporter: Sendable {
             .filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
+    /// A file's bytes, bounded before they are read (``FileInput``).
     static func read(_ url: URL) throws -> Data {
-        do { return try Data(contentsOf: url) } catch {
-            throw RegistryError(.notFound, "cannot read: \(error.localizedDescription)", subject: url.path)
+        do { return try FileInput.read(url.path, limit: FileInput.documentLimit) } catch let e as SDUIError {
+            throw RegistryError(e.category == .limit ? .invalid : .notFound, e.message, subject: url.path)
         }
     }
 

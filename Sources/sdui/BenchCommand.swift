@@ -43,7 +43,7 @@ struct BenchCommand: ParsableCommand {
                           let path = packs.first else {
                         throw SDUIError(.argument, "--probe needs a method and a pack")
                     }
-                    let bench = try FirstPaintBenchmark(packBytes: try readFile(path))
+                    let bench = try FirstPaintBenchmark(packBytes: try readFile(path, limit: PackLimits.default.maxCompressedBytes))
                     print(try bench.peakGrowth(method).map(String.init) ?? "-1")
                     return
                 }
@@ -106,7 +106,7 @@ struct BenchCommand: ParsableCommand {
         }
 
         private func measure(name: String, path: String) throws {
-            let bench = try FirstPaintBenchmark(packBytes: try readFile(path))
+            let bench = try FirstPaintBenchmark(packBytes: try readFile(path, limit: PackLimits.default.maxCompressedBytes))
             let medians = try bench.measure(iterations: iterations)
             var peaks: [String: Int] = [:]
             for m in FirstPaintBenchmark.Method.allCases {

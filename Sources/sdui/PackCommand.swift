@@ -32,6 +32,8 @@ struct PackCommand: AsyncParsableCommand {
             var members: Int
             var openMilliseconds: Double
             var checkedTokens: Int?
+            /// With --check-tokens: every token that failed, in pack order.
+            var badTokens: [ErrorJSON]?
         }
 
         func run() throws {
@@ -39,8 +41,12 @@ struct PackCommand: AsyncParsableCommand {
                 let url = URL(fileURLWithPath: path)
                 let (pack, ms) = try measure { try CorePack(contentsOf: url) }
                 var checked: Int?
+                var bad: [SDUIError] = []
                 if checkTokens {
-                    for id in pack.ids { _ = try pack.token(id) }
+                    // Every token is checked; each failure is reported, not only the first.
+                    for id in pack.ids {
+                        do { _ = try pack.token(id) } catch let e as SDUIError { bad.append(e) }
+                    }
                     checked = pack.count
                 }
                 let info = pack.info
@@ -48,15 +54,23 @@ struct PackCommand: AsyncParsableCommand {
                                     compressedBytes: info.compressedBytes, rawBytes: info.rawBytes,
                                     members: info.members,
                                     openMilliseconds: (ms * 1000).rounded() / 1000,
-                                    checkedTokens: checked)
-                if json { try printJSON(report); return }
+                                    checkedTokens: checked, badTokens: checkTokens ? bad.map(ErrorJSON.init) : nil)
+                if json {
+                    try printJSON(report)
+                    if !bad.isEmpty { throw ExitCode(1) }
+                    return
+                }
                 print("pack:             \(path)")
                 print("tokens:           \(info.tokens)")
                 print("compressed bytes: \(info.compressedBytes)")
                 print("raw JSON bytes:   \(info.rawBytes)")
                 print("gzip members:     \(info.members)")
                 print("open time:        \(String(format: "%.3f", ms)) ms")
-                if let checked { print("tokens checked:   \(checked) (all valid)") }
+                if let checked {
+                    print("tokens checked:   \(checked) (\(bad.isEmpty ? "all valid" : "\(bad.count) invalid"))")
+                }
+                for e in bad { printError(e) }
+                if !bad.isEmpty { throw ExitCode(1) }
             }
         }
     }
@@ -158,7 +172,7 @@ struct PackCommand: AsyncParsableCommand {
                 guard (0...12).contains(level) else { throw ValidationError("--level must be 0 to 12") }
                 planner.gzipLevel = level
                 planner.imagePolicy = try ImageURLPolicy(allowedHosts: cdnHosts)
-                let previousData = try previous.map { try readFile($0) }
+                let previousData = try previous.map { try readFile($0, limit: PackLimits.default.maxCompressedBytes) }
                 let build = try planner.build(candidates, usage: telemetry, previous: previousData)
                 try writeFile(build.pack, to: out)
                 let encoder = JSONEncoder()

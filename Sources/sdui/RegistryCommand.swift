@@ -50,9 +50,7 @@ func quietLogger(_ label: String) -> Logger {
 /// parse as one is an error, never a secret made of its text.
 enum KeyFile {
     static func read(_ path: String) throws -> Data {
-        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw SDUIError(.io, "cannot read key: \(error.localizedDescription)", input: path)
-        }
+        try FileInput.read(path, limit: 64 << 10)
     }
 
     /// A JWK member's bytes (strict base64url, as JWS uses it).
@@ -173,11 +171,14 @@ struct RegistryCommand: AsyncParsableCommand {
                     try printJSON(Out(generation: contents.generation, tokens: rows, screens: screens))
                     return
                 }
-                print("token".padding(toLength: 32, withPad: " ", startingAt: 0) + "versions     bytes")
-                for r in rows {
-                    print(r.id.padding(toLength: 32, withPad: " ", startingAt: 0)
-                          + r.versions.map(String.init).joined(separator: ",").padding(toLength: 10, withPad: " ", startingAt: 0)
-                          + String(format: "%8d", r.bytes))
+                // Columns as wide as their widest value: ids and version lists are never cut.
+                let versionText = rows.map { $0.versions.map(String.init).joined(separator: ",") }
+                let idWidth = max(31, rows.map(\.id.count).max() ?? 0) + 1
+                let versionWidth = max(9, versionText.map(\.count).max() ?? 0) + 1
+                func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
+                print(pad("token", idWidth) + pad("versions", versionWidth) + "   bytes")
+                for (r, v) in zip(rows, versionText) {
+                    print(pad(r.id, idWidth) + pad(v, versionWidth) + String(format: "%8d", r.bytes))
                 }
                 let versions = rows.reduce(0) { $0 + $1.versions.count }
                 let names: [String] = screens.map { s in

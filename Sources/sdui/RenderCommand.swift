@@ -96,7 +96,7 @@ struct RenderCommand: ParsableCommand {
         if let fallbackPack { context.fallbackPack = try FallbackPack(contentsOf: URL(fileURLWithPath: fallbackPack)) }
         let resolver = ScreenResolver(context)
 
-        let data = try readFile(screen)
+        let data = try readFile(screen, limit: FileInput.documentLimit)
         let probe = try? JSONDecoder().decode([String: TokenValue].self, from: data)
         if probe?["blocks"] != nil {
             return resolver.resolve(try BlockScreen(json: data, source: screen))

@@ -53,13 +53,10 @@ func printError(_ error: SDUIError) {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
 }
 
-/// The bytes of a file, or an io error naming it.
-func readFile(_ path: String) throws -> Data {
-    do {
-        return try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-        throw SDUIError(.io, "cannot read file: \(error.localizedDescription)", input: path)
-    }
+/// The bytes of a file (`-`: standard input), at most `limit` of them; an
+/// error names the file and the real cause (``FileInput``).
+func readFile(_ path: String, limit: Int) throws -> Data {
+    try FileInput.read(path, limit: limit)
 }
 
 /// Writes a file in one step (atomically); an `io` error names it.

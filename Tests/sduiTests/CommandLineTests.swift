@@ -7,10 +7,10 @@ import Testing
 /// The process is waited for on a Dispatch thread, not on Swift's
 /// cooperative pool: on 2 cores, blocking both pool threads would stall the
 /// in-process servers other suites run meanwhile.
-func sdui(_ args: [String]) async throws -> (status: Int32, out: String, err: String) {
+func sdui(_ args: [String], stdin: Data? = nil) async throws -> (status: Int32, out: String, err: String) {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async {
-            continuation.resume(with: Result { try runSDUI(args) })
+            continuation.resume(with: Result { try runSDUI(args, stdin: stdin) })
         }
     }
 }
@@ -23,15 +23,32 @@ func sduiExecutable() -> URL {
     return Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("sdui")
 }
 
+/// The test process ignores SIGPIPE (once): tests write to children that may
+/// have exited.
+private let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
 /// Runs `sdui` and blocks until it exits.
-private func runSDUI(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
+private func runSDUI(_ args: [String], stdin: Data? = nil) throws -> (status: Int32, out: String, err: String) {
     let p = Process()
     p.executableURL = sduiExecutable()
     p.arguments = args
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err
+    let input = Pipe()
+    p.standardInput = stdin == nil ? FileHandle.nullDevice : input
     try p.run()
+    if let stdin {
+        // A child that refuses its input exits before reading it all: the
+        // write then fails with EPIPE instead of killing the test process.
+        ignoreSIGPIPE
+        // Written from another thread: a large input fills the pipe before the child reads it all.
+        let writer = input.fileHandleForWriting
+        DispatchQueue.global().async {
+            try? writer.write(contentsOf: stdin)   // the child may exit before reading it all
+            try? writer.close()
+        }
+    }
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
@@ -121,5 +138,100 @@ private func runSDUI(_ args: [String]) throws -> (status: Int32, out: String, er
             #expect(ms != nil && ms! > 0, "\(key)")
         }
         #expect(obj["tokens"] as? Int ?? 0 >= 40)
+    }
+
+    /// Input files are sized before they are read, and errors name the real
+    /// cause: a device is not a regular file, a directory is a directory, a
+    /// FIFO and standard input are read, with the same bound.
+    @Test func inputFilesAreBoundedAndNamed() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        let token = Data(Fixtures.token("piped").utf8)
+        // A sparse 1.5 GB file: refused from its size, without reading it.
+        let huge = dir.appendingPathComponent("huge.json")
+        #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
+        let h = try FileHandle(forWritingTo: huge)
+        try h.truncate(atOffset: 1_500_000_000)
+        try h.close()
+        for args in [["token", "validate", huge.path], ["render", huge.path], ["theme", "lint", huge.path]] {
+            let r = try await sdui(args)
+            #expect(r.status == 1, "\(args)")
+            #expect(r.err.hasPrefix("error: limit: \(huge.path): file is 1500000000 bytes"), "\(args): \(r.err)")
+        }
+        let zero = try await sdui(["token", "validate", "/dev/zero"])
+        #expect(zero.status == 1 && zero.err.contains("/dev/zero: cannot read: not a regular file"), "\(zero.err)")
+        let folder = try await sdui(["render", dir.path])
+        #expect(folder.status == 1 && folder.err.contains("cannot read: is a directory"), "\(folder.err)")
+        let missing = try await sdui(["theme", "lint", dir.appendingPathComponent("nope.json").path])
+        #expect(missing.status == 1 && missing.err.contains("no such file or directory"), "\(missing.err)")
+
+        // A FIFO is read like a file.
+        let fifo = dir.appendingPathComponent("token.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        DispatchQueue.global().async {
+            if let w = FileHandle(forWritingAtPath: fifo) { w.write(token); try? w.close() }
+        }
+        let piped = try await sdui(["token", "validate", fifo])
+        #expect(piped.status == 0, "\(piped.err)")
+        #expect(piped.out.contains("valid token"))
+
+        // Standard input as `-`, with the same bound as a file.
+        let stdin = try await sdui(["token", "validate", "-"], stdin: token)
+        #expect(stdin.status == 0 && stdin.out.contains("valid token"), "\(stdin.err)")
+        let flood = try await sdui(["token", "validate", "-"], stdin: Data(repeating: 0x20, count: 200_000))
+        #expect(flood.status == 1)
+        #expect(flood.err.hasPrefix("error: limit: standard input: input is over the limit of 32768 bytes"), "\(flood.err)")
+    }
+
+    /// `pack inspect --check-tokens` reports every bad token, not the first.
+    @Test func checkTokensReportsEveryBadToken() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        let path = dir.appendingPathComponent("bad.json.gz").path
+        let bad1 = #"{"id":"bad_one","version":1,"primitive":"Text","primitiveVersion":"x","props":{}}"#
+        let bad2 = #"{"id":"bad_two","version":-4,"primitive":"Text","primitiveVersion":1,"props":{}}"#
+        try Fixtures.pack(tokens: [Fixtures.token("good"), bad1, bad2]).write(to: URL(fileURLWithPath: path))
+        let r = try await sdui(["pack", "inspect", path, "--check-tokens"])
+        #expect(r.status == 1)
+        let lines = r.err.split(separator: "\n")
+        #expect(lines.count == 2, "\(r.err)")
+        #expect(lines.first?.contains("bad_one") == true && lines.last?.contains("bad_two") == true, "\(r.err)")
+        #expect(r.out.contains("2 invalid"))
+        let j = try await sdui(["pack", "inspect", path, "--check-tokens", "--json"])
+        #expect(j.status == 1)
+        let obj = try JSONSerialization.jsonObject(with: Data(j.out.utf8)) as! [String: Any]
+        #expect((obj["badTokens"] as? [[String: Any]])?.count == 2)
+    }
+
+    /// A build that selects no token fails with the reason, and writes nothing.
+    @Test func buildThatSelectsNothingFails() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        try Data(Fixtures.token("only").utf8).write(to: dir.appendingPathComponent("only.json"))
+        let out = dir.appendingPathComponent("p.gz").path
+        let r = try await sdui(["pack", "build", dir.path, "--out", out, "--budget", "60"])
+        #expect(r.status == 1)
+        #expect(r.err.contains("no token fits the 60-byte budget"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// One definition of depth from token to pack: a token nested as deep as
+    /// the limit allows validates, packs, and opens inside the pack.
+    @Test func aTokenAtTheDepthLimitSurvivesThePack() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        // The token object is level 1 and props level 2; 126 nested arrays make 128.
+        let nested = String(repeating: "[", count: 126) + String(repeating: "]", count: 126)
+        let deep = #"{"id":"deep","version":1,"primitive":"Text","primitiveVersion":1,"props":{"x":\#(nested)}}"#
+        let file = dir.appendingPathComponent("deep.json")
+        try Data(deep.utf8).write(to: file)
+        let v = try await sdui(["token", "validate", file.path])
+        #expect(v.status == 0, "\(v.err)")
+        let out = dir.appendingPathComponent("p.gz").path
+        let b = try await sdui(["pack", "build", dir.path, "--out", out])
+        #expect(b.status == 0, "\(b.err)")
+        let i = try await sdui(["pack", "inspect", out, "--check-tokens"])
+        #expect(i.status == 0, "\(i.err)")
+        // One level more is refused alone, so it never reaches a pack.
+        let deeper = #"{"id":"deeper","version":1,"primitive":"Text","primitiveVersion":1,"props":{"x":[\#(nested)]}}"#
+        try Data(deeper.utf8).write(to: file)
+        let w = try await sdui(["token", "validate", file.path])
+        #expect(w.status == 1 && w.err.contains("limit"), "\(w.err)")
     }
 }
