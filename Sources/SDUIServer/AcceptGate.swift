@@ -50,8 +50,13 @@ public struct DescriptorBudget: Sendable, Equatable {
     /// The soft `RLIMIT_NOFILE`, or nil when unlimited or unknown.
     static func softLimit() -> Int? {
         var r = rlimit()
+        #if canImport(Glibc)
+        let resource = Int32(RLIMIT_NOFILE.rawValue)   // an enum in Glibc
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
         // RLIM_INFINITY is all ones on Linux and Int64.max on Darwin.
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &r) == 0, r.rlim_cur < rlim_t(Int.max) else { return nil }
+        guard getrlimit(resource, &r) == 0, r.rlim_cur < rlim_t(Int.max) else { return nil }
         return Int(clamping: r.rlim_cur)
     }
 
