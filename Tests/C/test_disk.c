@@ -488,6 +488,60 @@ static void test_damaged_bytes(void)
     }
 }
 
+/*
+ * A file at our schema version whose tables are not ours (other columns, a
+ * trigger of its own), or an unversioned file of another program, is not a
+ * cache: it is moved aside, not used or written into, and the cache works.
+ */
+static void test_foreign_schema(void)
+{
+    static const char *const sql[] = {
+        /* Our table without the json column: every open failed before. */
+        "CREATE TABLE tokens(id TEXT PRIMARY KEY NOT NULL, version INTEGER,"
+        " etag TEXT, bytes INTEGER, primitive_version INTEGER,"
+        " fetched_at INTEGER, expires_at INTEGER, last_access INTEGER);"
+        "PRAGMA user_version=1",
+        /* Our schema plus a trigger that undoes eviction. */
+        "CREATE TABLE tokens(id TEXT PRIMARY KEY NOT NULL,"
+        " version INTEGER NOT NULL, etag TEXT NOT NULL,"
+        " bytes INTEGER NOT NULL, primitive_version INTEGER NOT NULL,"
+        " fetched_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,"
+        " last_access INTEGER NOT NULL, json BLOB NOT NULL);"
+        "CREATE INDEX tokens_last_access ON tokens(last_access, id);"
+        "CREATE TRIGGER keep AFTER DELETE ON tokens BEGIN"
+        " INSERT INTO tokens VALUES(old.id || 'x', 1, '', 1, 1, 1, 1, 1, x'00');"
+        " END;"
+        "PRAGMA user_version=1",
+        /* Another program's database. */
+        "CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES('mine')",
+    };
+    size_t k;
+    for (k = 0; k < sizeof sql / sizeof sql[0]; k++) {
+        char p[512], name[32], buf[32];
+        sdui_disk *d;
+        sdui_error err;
+        row r[6];
+        int i;
+        snprintf(name, sizeof name, "foreign%zu.db", k);
+        snprintf(p, sizeof p, "%s", path_for(name));
+        CHECK(raw_exec(p, sql[k]) == SQLITE_OK);
+        CHECK_STATUS(open_small(p, 4, 100000, &d, &err), SDUI_OK);
+        if (!d)
+            continue;
+        CHECKF(sdui_disk_recovered(d) == 1, "schema %zu used", k);
+        CHECKF(moved_aside(name), "schema %zu not moved aside", k);
+        for (i = 0; i < 6; i++) {
+            char id[8];
+            snprintf(id, sizeof id, "f%d", i);
+            make_row(&r[i], id, 1, 1, 1 << 30);
+        }
+        CHECK_STATUS(put_rows(d, r, 6, 1), SDUI_OK);
+        sdui_disk_free(d);
+        raw_pragma(p, "SELECT count(*) FROM tokens", buf, sizeof buf);
+        CHECK_EQ_STR(buf, "4");
+    }
+}
+
 /* Reads or writes page `page` (1-based) of a database file. */
 static int page_io(const char *path, long page, long size,
                    unsigned char *buf, int write)
@@ -907,32 +961,39 @@ static void test_full_disk(void)
     CHECKF(!strstr(err.message, "rollback"), "message: %s", err.message);
 
 #ifdef HAVE_DISK_FULL
-    /* A new cache, and one of another program to add the schema to. */
+    /*
+     * A new cache, and an empty WAL-mode file (unversioned, no tables) to
+     * add the schema to.
+     */
     snprintf(p, sizeof p, "%s", path_for("full.db"));
     CHECK(in_child(p, child_open_disk_full, &err) == 0);
     CHECK_EQ_INT(err.status, SDUI_SQLITE);
     CHECK_MSG_HAS("no space left on device");
     CHECK_MSG_HAS(p);
     CHECKF(!strstr(err.message, "rollback"), "message: %s", err.message);
-    snprintf(p, sizeof p, "%s", path_for("full-other.db"));
-    CHECK(raw_exec(p, "PRAGMA journal_mode=WAL; CREATE TABLE other(x)") ==
-          SQLITE_OK);
+    snprintf(p, sizeof p, "%s", path_for("full-empty.db"));
+    CHECK(raw_exec(p, "PRAGMA journal_mode=WAL; CREATE TABLE t(x);"
+                      " DROP TABLE t") == SQLITE_OK);
     CHECK(in_child(p, child_open_disk_full, &err) == 0);
     CHECK_EQ_INT(err.status, SDUI_SQLITE);
     CHECK_MSG_HAS("no space left on device");
     CHECKF(!strstr(err.message, "rollback"), "message: %s", err.message);
 
     /*
-     * The same while another program holds the file open (its shared
-     * memory exists), so the first write to fail is the schema's commit.
+     * The same while another connection holds the file open (its shared
+     * memory exists), so the first write to fail is the schema's commit,
+     * after which SQLite has rolled back already.
      */
     snprintf(p, sizeof p, "%s", path_for("full-shared.db"));
     CHECK(sqlite3_open(p, &other) == SQLITE_OK);
-    CHECK(sqlite3_exec(other, "PRAGMA journal_mode=WAL; CREATE TABLE other(x)",
+    CHECK(sqlite3_exec(other,
+                       "PRAGMA journal_mode=WAL; CREATE TABLE t(x);"
+                       " DROP TABLE t",
                        NULL, NULL, NULL) == SQLITE_OK);
     CHECK(in_child(p, child_open_disk_full, &err) == 0);
     sqlite3_close(other);
     CHECK_EQ_INT(err.status, SDUI_SQLITE);
+    CHECK_MSG_HAS("cannot create the schema");
     CHECK_MSG_HAS("no space left on device");
     CHECKF(!strstr(err.message, "rollback"), "message: %s", err.message);
 
@@ -1189,6 +1250,7 @@ int main(void)
     test_newer_schema();
     test_damaged_files();
     test_damaged_bytes();
+    test_foreign_schema();
     test_index_damage_at_open();
     test_index_damage_at_run_time();
     test_damage_at_run_time();

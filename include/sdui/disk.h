@@ -18,10 +18,13 @@
  * once, without blocking, and the message names the cause.
  *
  * Damage.  A file written by a newer schema version is refused with a clear
- * error and left untouched.  At open the whole file is checked (PRAGMA
- * integrity_check: pages, and each index against the table); a file that is
- * not a database or fails the check is moved aside (to PATH.corrupt-<ms>,
- * with its -wal and -shm files) and a fresh cache is created.  Damage found
+ * error and left untouched.  At open, before anything is written, the file
+ * is checked: its schema objects must be exactly the cache's (another
+ * program's tables, other columns, triggers or views are not a cache), and
+ * then the whole file must pass PRAGMA integrity_check (pages, and each
+ * index against the table).  A file that is not a database or fails either
+ * check is moved aside (to PATH.corrupt-<ms>, with its -wal and -shm files)
+ * and a fresh cache is created.  Damage found
  * later (SQLite reports a corrupt file, totals do not add up, or a lookup
  * finds a row under another id) is handled the same way by the call that
  * meets it: the file is moved aside and a fresh one opened, and that call
