@@ -2,34 +2,58 @@
 # run.sh - builds the libFuzzer harnesses of the SDUIKit C core and runs each
 # one for SECONDS_EACH seconds (default 60).  Run from anywhere:
 #
-#     bash Tests/Fuzz/run.sh [SECONDS_EACH]
+#     bash Tests/Fuzz/run.sh [SECONDS_EACH [NAME...]]
 #
-# Each harness is compiled together with csrc/*.c (not the .a) under
-# -fsanitize=fuzzer,address,undefined.  Work files live in build/fuzz/:
+# NAME picks harnesses from HARNESSES below (default: all); the harness NAME
+# is Tests/Fuzz/fuzz_NAME.c, and a listed harness whose file is missing is
+# an error, not skipped.  Each harness is compiled together with csrc/*.c
+# (not the .a) under -fsanitize=fuzzer,address,undefined.  Work files live
+# in build/fuzz/:
 #   fuzz_<name>        the harness binaries (and build-<name>.log)
-#   seeds/<name>/      seed inputs: Tests/Fuzz/seeds/<name>/ plus Examples/
+#   seeds/<name>/      seed inputs: Tests/Fuzz/seeds/<name>/ (pack_open and
+#                      token_parse: seeds/pack/, seeds/token/ plus Examples/)
 #   corpus/<name>/     the growing corpus, kept between runs
 #   artifacts/<name>/  crash, timeout and out-of-memory inputs
 #   <name>.log         the fuzzer's output
-# Prints the runs and executions per second of each harness and exits
+# The JSON harnesses get Tests/Fuzz/json.dict; disk_open (SQLite files)
+# none.  Prints the runs and executions per second of each harness and exits
 # non-zero if any harness crashed (or failed to build).
 # Needs: clang with the fuzzer runtime (the Swift toolchain's clang in
 # /opt/swift/usr/bin is used when present), libjansson-dev, libdeflate-dev,
 # libsqlite3-dev.
 set -u
 
+USAGE="usage: bash Tests/Fuzz/run.sh [SECONDS_EACH [NAME...]]"
 SECONDS_EACH="${1:-60}"
 case "$SECONDS_EACH" in
 '' | *[!0-9]* | 0)
-    echo "usage: bash Tests/Fuzz/run.sh [SECONDS_EACH]" >&2
+    echo "$USAGE" >&2
     exit 2
     ;;
 esac
+[ "$#" -gt 0 ] && shift
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT" || exit 2
 WORK=build/fuzz
-HARNESSES="pack_open token_parse"
+HARNESSES="pack_open token_parse disk_open"
+
+# The harnesses to run: the names given, each one of HARNESSES.
+SELECTED="${*:-$HARNESSES}"
+for name in $SELECTED; do
+    case " $HARNESSES " in
+    *" $name "*) ;;
+    *)
+        echo "run.sh: no harness \"$name\" (known: $HARNESSES)" >&2
+        echo "$USAGE" >&2
+        exit 2
+        ;;
+    esac
+    if [ ! -f "Tests/Fuzz/fuzz_$name.c" ]; then
+        echo "run.sh: harness $name is listed but Tests/Fuzz/fuzz_$name.c is missing" >&2
+        exit 1
+    fi
+done
 
 if [ -n "${FUZZ_CC:-}" ]; then
     CC="$FUZZ_CC"
@@ -72,11 +96,12 @@ gzip_seed() {
     fi
 }
 
-# Fills build/fuzz/seeds/ from the committed seeds and Examples/.
-make_seeds() {
+# Fills build/fuzz/seeds/{pack_open,token_parse} from the committed seeds
+# and Examples/.
+make_pack_token_seeds() {
     local tokens="$WORK/seeds/token_parse" packs="$WORK/seeds/pack_open"
     local f base all first=1
-    rm -rf "$WORK/seeds"
+    rm -rf "$tokens" "$packs"
     mkdir -p "$tokens" "$packs"
     shopt -s nullglob
     for f in Tests/Fuzz/seeds/token/*; do cp "$f" "$tokens/"; done
@@ -119,25 +144,54 @@ make_seeds() {
         rm -f "$all"
     fi
     shopt -u nullglob
-    echo "seeds: $(ls "$packs" | wc -l) pack inputs, $(ls "$tokens" | wc -l) token inputs"
+}
+
+# Fills build/fuzz/seeds/<name>/ for the selected harnesses.
+make_seeds() {
+    local name dir f packs_done=0
+    for name in $SELECTED; do
+        dir="$WORK/seeds/$name"
+        case "$name" in
+        pack_open | token_parse)
+            [ "$packs_done" = 1 ] || make_pack_token_seeds
+            packs_done=1
+            ;;
+        *)
+            rm -rf "$dir"
+            mkdir -p "$dir"
+            shopt -s nullglob
+            for f in "Tests/Fuzz/seeds/$name"/*; do cp "$f" "$dir/"; done
+            shopt -u nullglob
+            ;;
+        esac
+        echo "seeds: $name: $(ls "$dir" | wc -l) inputs"
+    done
+}
+
+# The dictionary options of a harness.
+dict_for() {
+    case "$1" in
+    disk_open) ;;
+    *) echo "-dict=Tests/Fuzz/json.dict" ;;
+    esac
 }
 
 failed=0
-for name in $HARNESSES; do
+for name in $SELECTED; do
     build_harness "$name" || failed=1
 done
 [ "$failed" = 0 ] || exit 1
 make_seeds
 
-for name in $HARNESSES; do
+for name in $SELECTED; do
     corpus="$WORK/corpus/$name"
     artifacts="$WORK/artifacts/$name"
     log="$WORK/$name.log"
     mkdir -p "$corpus" "$artifacts"
     echo "fuzz_$name: running for ${SECONDS_EACH}s ..."
+    # shellcheck disable=SC2046 # the dictionary option is one word or none
     "$WORK/fuzz_$name" -max_total_time="$SECONDS_EACH" -timeout=10 \
-        -rss_limit_mb=2048 -print_final_stats=1 \
-        -dict=Tests/Fuzz/json.dict \
+        -rss_limit_mb=2048 -print_final_stats=1 $(dict_for "$name") \
         -artifact_prefix="$artifacts/" \
         "$corpus" "$WORK/seeds/$name" >"$log" 2>&1
     rc=$?

@@ -1,0 +1,262 @@
+/*
+ * fuzz_disk_open.c - libFuzzer harness for sdui_disk_open on hostile
+ * database files.
+ *
+ * The input bytes become the cache file (one folder per process, emptied
+ * before each input, on /dev/shm when there is one), which is opened with
+ * small bounds (4 entries, 200 bytes) and no fsync, and then used as an
+ * application would: a read of a few ids, a batch of three rows that must
+ * evict, stats, a refresh, a remove, another read, and close.  Nothing may
+ * crash, leak or hit undefined behaviour, and these must hold:
+ *   - every failure fills err (status, message) and returns nothing;
+ *   - a successful open leaves err clear;
+ *   - a read returns only ids asked for, each once, NUL-terminated;
+ *   - after a successful batch the stats are within both bounds;
+ *   - a call that reports "damaged and was reset" leaves an empty, working
+ *     cache behind it (stats succeed with no rows).
+ * A broken invariant aborts, which libFuzzer reports as a crash.
+ *
+ * Seeds (Tests/Fuzz/seeds/disk_open/) are real cache files written by the
+ * library, repacked by SQLite with 512-byte pages so they are small, some
+ * then changed on purpose: a huge, a REAL and a negative `bytes` value,
+ * JSON stored as TEXT, one id changed in the id index, a newer schema, a
+ * schema version without its table.
+ */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sdui/sdui.h"
+
+/* Reports a broken invariant and aborts. */
+static void broken(const char *what, int line)
+{
+    fprintf(stderr, "fuzz_disk_open: invariant broken at line %d: %s\n", line,
+            what);
+    abort();
+}
+
+#define REQUIRE(cond) ((cond) ? (void)0 : broken(#cond, __LINE__))
+
+/* The ids read, refreshed and removed: the seeds' ids (with "cab", which
+ * the index of one seed holds for "caa") and some others. */
+static const char *const read_ids[] = {"a",    "b",    "c",    "caa", "cab",
+                                       "tok0", "tok1", "new1", "x"};
+#define NREAD (sizeof read_ids / sizeof read_ids[0])
+
+static char folder[256];
+static char cache_path[300];
+
+static void empty_folder(void);
+
+/* Removes the folder at exit. */
+static void remove_folder(void)
+{
+    empty_folder();
+    rmdir(folder);
+}
+
+/* Makes this process's folder once (mkdtemp), on tmpfs when there is one. */
+static void make_folder(void)
+{
+    struct stat st;
+    const char *base = stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode)
+                           ? "/dev/shm"
+                           : (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    snprintf(folder, sizeof folder, "%s/fuzz_disk_open-XXXXXX", base);
+    REQUIRE(mkdtemp(folder) != NULL);
+    snprintf(cache_path, sizeof cache_path, "%s/cache.db", folder);
+    atexit(remove_folder);
+}
+
+/* Removes every file of the folder (the cache, its -wal and -shm, and the
+ * files moved aside as damaged). */
+static void empty_folder(void)
+{
+    DIR *dir = opendir(folder);
+    struct dirent *e;
+    char path[600];
+    REQUIRE(dir != NULL);
+    while ((e = readdir(dir)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
+        REQUIRE(unlink(path) == 0);
+    }
+    closedir(dir);
+}
+
+/* Writes the input as the cache file. */
+static void write_input(const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(cache_path, "wb");
+    REQUIRE(f != NULL);
+    REQUIRE(size == 0 || fwrite(data, 1, size, f) == size);
+    REQUIRE(fclose(f) == 0);
+}
+
+/* Checks a failed call's error record. */
+static void check_failure(sdui_status st, const sdui_error *err)
+{
+    REQUIRE(st != SDUI_OK);
+    REQUIRE(err->status == st);
+    REQUIRE(err->message[0] != '\0');
+    REQUIRE(st == SDUI_SQLITE || st == SDUI_IO || st == SDUI_OOM);
+}
+
+/* Checks the stats of an open cache; returns the row count, or -1. */
+static long stats(sdui_disk *d)
+{
+    sdui_disk_stats s;
+    sdui_error err;
+    sdui_status st = sdui_disk_get_stats(d, &s, &err);
+    if (st != SDUI_OK) {
+        check_failure(st, &err);
+        return -1;
+    }
+    REQUIRE(err.status == SDUI_OK);
+    REQUIRE(s.max_entries == 4 && s.max_bytes == 200);
+    REQUIRE(s.entries > 0 || s.bytes == 0);
+    return (long)s.entries;
+}
+
+/*
+ * After each call: a failure is well formed, and one that reset the cache
+ * leaves an empty, working cache.
+ */
+static void after_call(sdui_disk *d, sdui_status st, const sdui_error *err)
+{
+    if (st == SDUI_OK) {
+        REQUIRE(err->status == SDUI_OK);
+        return;
+    }
+    check_failure(st, err);
+    if (st == SDUI_SQLITE && strstr(err->message, "damaged and was reset")) {
+        REQUIRE(sdui_disk_recovered(d) == 1);
+        REQUIRE(stats(d) == 0);
+    }
+}
+
+/* Reads the ids; every row must be one asked for, once. */
+static void read_rows(sdui_disk *d, int64_t now)
+{
+    size_t lens[NREAD], i, j;
+    int found[NREAD];
+    sdui_disk_rows *rows = (sdui_disk_rows *)1;
+    sdui_error err;
+    sdui_status st;
+    for (i = 0; i < NREAD; i++) {
+        lens[i] = strlen(read_ids[i]);
+        found[i] = 0;
+    }
+    st = sdui_disk_get(d, read_ids, lens, NREAD, now, &rows, &err);
+    after_call(d, st, &err);
+    if (st != SDUI_OK) {
+        REQUIRE(rows == NULL);
+        return;
+    }
+    REQUIRE(sdui_disk_rows_count(rows) <= NREAD);
+    for (i = 0; i < sdui_disk_rows_count(rows); i++) {
+        const sdui_disk_record *r = sdui_disk_rows_at(rows, i);
+        REQUIRE(r && r->id && r->etag && r->json);
+        REQUIRE(r->id[r->id_len] == '\0' && r->etag[r->etag_len] == '\0' &&
+                r->json[r->json_len] == '\0');
+        for (j = 0; j < NREAD; j++)
+            if (r->id_len == lens[j] &&
+                memcmp(r->id, read_ids[j], lens[j]) == 0)
+                break;
+        REQUIRE(j < NREAD);  /* asked for */
+        REQUIRE(!found[j]);  /* once */
+        found[j] = 1;
+    }
+    REQUIRE(sdui_disk_rows_at(rows, i) == NULL);
+    sdui_disk_rows_free(rows);
+}
+
+/* Writes three rows of about 90 bytes: 270 bytes, over the 200 bound. */
+static void put_batch(sdui_disk *d, int64_t now)
+{
+    static const char *const ids[3] = {"a", "new1", "new2"};
+    sdui_disk_record recs[3];
+    char json[3][128];
+    sdui_error err;
+    sdui_status st;
+    int i;
+    for (i = 0; i < 3; i++) {
+        int len = snprintf(json[i], sizeof json[i],
+                           "{\"id\":\"%s\",\"version\":2,\"primitive\":"
+                           "\"Text\",\"primitiveVersion\":1,\"props\":{}}"
+                           "                    ",
+                           ids[i]);
+        memset(&recs[i], 0, sizeof recs[i]);
+        recs[i].id = ids[i];
+        recs[i].id_len = strlen(ids[i]);
+        recs[i].etag = "\"e\"";
+        recs[i].etag_len = 3;
+        recs[i].json = json[i];
+        recs[i].json_len = (size_t)len;
+        recs[i].version = 2;
+        recs[i].primitive_version = 1;
+        recs[i].fetched_at = now;
+        recs[i].expires_at = now + 1000;
+    }
+    st = sdui_disk_put(d, recs, 3, now, &err);
+    after_call(d, st, &err);
+    if (st == SDUI_OK) {
+        sdui_disk_stats s;
+        sdui_error e2;
+        /* Eviction kept both bounds (stats may still meet damage). */
+        if (sdui_disk_get_stats(d, &s, &e2) == SDUI_OK)
+            REQUIRE(s.entries <= 4 && s.bytes <= 200);
+        else
+            after_call(d, e2.status, &e2);
+    }
+}
+
+/* libFuzzer entry point. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    sdui_disk_options o;
+    sdui_disk *d = (sdui_disk *)1;
+    sdui_error err;
+    sdui_status st;
+    size_t lens[NREAD], i, n = 99;
+
+    if (!folder[0])
+        make_folder();
+    empty_folder();
+    write_input(data, size);
+
+    sdui_disk_options_default(&o);
+    o.max_entries = 4;
+    o.max_bytes = 200;
+    o.durable = 0;
+    st = sdui_disk_open(cache_path, &o, &d, &err);
+    if (st != SDUI_OK) {
+        check_failure(st, &err);
+        REQUIRE(d == NULL);
+        return 0;
+    }
+    REQUIRE(d != NULL);
+    REQUIRE(err.status == SDUI_OK && err.message[0] == '\0');
+
+    for (i = 0; i < NREAD; i++)
+        lens[i] = strlen(read_ids[i]);
+    read_rows(d, 10);
+    put_batch(d, 20);
+    (void)stats(d);
+    st = sdui_disk_refresh(d, read_ids, lens, NREAD, 30, 40, &n, &err);
+    after_call(d, st, &err);
+    REQUIRE(st == SDUI_OK ? n <= NREAD : n == 0);
+    st = sdui_disk_remove(d, read_ids + 1, lens + 1, 3, &n, &err);
+    after_call(d, st, &err);
+    REQUIRE(st == SDUI_OK ? n <= 3 : n == 0);
+    read_rows(d, 50);
+    (void)stats(d);
+    sdui_disk_free(d);
+    return 0;
+}
