@@ -107,6 +107,7 @@ let package = Package(
             name: "SDUITests",
             dependencies: [
                 "SDUI", "SDUITestSupport", "CSDUI",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             path: "Tests/SDUITests"

@@ -85,7 +85,8 @@ public struct HTTPTokenTransport: TokenTransport {
         case 304:
             return .notModified(maxAge: maxAge)
         case 200:
-            return .tokens(try Self.elements(of: data, source: url.absoluteString), maxAge: maxAge)
+            let split = try Self.split(data, source: url.absoluteString)
+            return .tokens(split.elements, maxAge: maxAge, refused: split.refused)
         default:
             let snippet = String(decoding: data.prefix(200), as: UTF8.self)
             throw SDUIError(.http, "HTTP \(http.status): \(snippet)", input: url.absoluteString)
@@ -105,28 +106,50 @@ public struct HTTPTokenTransport: TokenTransport {
         return nil
     }
 
-    /// The exact bytes of each element of a JSON array; a string element
-    /// (a compact JWS) is returned without its quotes.
+    /// The exact bytes of each good element of a JSON array; a string
+    /// element (a compact JWS) is returned without its quotes.  Elements
+    /// that cannot be kept are left out (see ``split(_:source:)``).
     public static func elements(of body: Data, source: String) throws -> [Data] {
+        try split(body, source: source).elements
+    }
+
+    /// Splits a batch answer so that a bad element fails alone: the exact
+    /// bytes of each good element, and an error for each element refused
+    /// (nested deeper than the token depth limit, counted from the element,
+    /// as a token alone is counted).  The whole answer fails only when it
+    /// cannot be split: not JSON, not an array, more than 4,096 elements.
+    public static func split(_ body: Data, source: String,
+                             limits: PackLimits = .default) throws -> (elements: [Data], refused: [SDUIError]) {
         var count = 0
         var err = sdui_error()
         // At most 4,096 elements; an array of n elements is at least 2n + 1
         // bytes, so a short body needs no more room than that.
         let cap = min(4096, max(1, (body.count - 1) / 2 + 1))
-        var starts = [Int](repeating: 0, count: cap), ends = [Int](repeating: 0, count: cap)
+        var found = [sdui_json_element](repeating: sdui_json_element(), count: cap)
         let status = body.withUnsafeBytes { raw in
-            sdui_json_array_split(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count,
-                                  UInt32(PackLimits.default.maxDepth), &starts, &ends, cap, &count, &err)
+            sdui_json_array_elements(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count,
+                                     UInt32(clamping: limits.maxDepth), Int.max, &found, cap, &count, &err)
         }
         try SDUIError.check(status, err, input: source)
         guard count <= cap else { throw SDUIError(.limit, "answer holds \(count) elements", input: source) }
-        return try (0..<count).map { i in
-            let bytes = body.subdata(in: body.startIndex + starts[i] ..< body.startIndex + ends[i])
-            guard bytes.first == UInt8(ascii: "\"") else { return bytes }
+        var elements: [Data] = []
+        var refused: [SDUIError] = []
+        for (i, e) in found.prefix(count).enumerated() {
+            guard e.status == SDUI_OK else {
+                // No size bound is asked for, so a refusal is the depth.
+                let category = SDUIError.Category(rawValue: String(cString: sdui_status_name(e.status))) ?? .limit
+                refused.append(SDUIError(category, "element \(i) of the answer (byte \(e.start)) is nested "
+                                         + "deeper than \(limits.maxDepth) levels, counted from the element",
+                                         input: source, offset: e.fault))
+                continue
+            }
+            let bytes = body.subdata(in: body.startIndex + e.start ..< body.startIndex + e.end)
+            guard bytes.first == UInt8(ascii: "\"") else { elements.append(bytes); continue }
             guard let s = try JSONSerialization.jsonObject(with: bytes, options: .fragmentsAllowed) as? String else {
                 throw SDUIError(.json, "element \(i) is not a string", input: source)
             }
-            return Data(s.utf8)
+            elements.append(Data(s.utf8))
         }
+        return (elements, refused)
     }
 }

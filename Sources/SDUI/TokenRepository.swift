@@ -84,7 +84,10 @@ public actor TokenRepository {
     let disk: DiskCache?
     let transport: (any TokenTransport)?
     let config: Configuration
-    let logger = Logger(label: "sdui.repository")
+    let logger: Logger
+    /// Disk failures already logged at error level, by operation: a broken
+    /// cache is reported once, then quietly (it is only a cache).
+    private var diskFailuresLogged: Set<String> = []
 
     /// TTL and ETag of tokens held in memory that came from disk or network.
     private var meta: [String: (expires: Date, etag: String)] = [:]
@@ -114,13 +117,54 @@ public actor TokenRepository {
         init(revalidation: Bool) { self.revalidation = revalidation }
     }
 
+    /// A repository over the given tiers; each is optional but the memory
+    /// cache.  `logger` receives lookups' failures (default label
+    /// `sdui.repository`).
     public init(pack: CorePack? = nil, memory: TokenCache, disk: DiskCache? = nil,
-                transport: (any TokenTransport)? = nil, configuration: Configuration = .init()) {
+                transport: (any TokenTransport)? = nil, configuration: Configuration = .init(),
+                logger: Logger = Logger(label: "sdui.repository")) {
         self.pack = pack
         self.memory = memory
         self.disk = disk
         self.transport = transport
         self.config = configuration
+        self.logger = logger
+    }
+
+    /// A repository that opens its disk cache at `diskPath` itself.  The
+    /// disk cache is only a cache: when it cannot be opened (the path is a
+    /// directory or a FIFO, a dangling link, a read-only file system, a full
+    /// disk, a file of a newer schema), the repository goes on with memory
+    /// and network, and logs the reason once.
+    public init(pack: CorePack? = nil, memory: TokenCache, diskPath: String,
+                durableDisk: Bool = true,
+                transport: (any TokenTransport)? = nil, configuration: Configuration = .init(),
+                logger: Logger = Logger(label: "sdui.repository")) {
+        var disk: DiskCache?
+        do {
+            disk = try DiskCache(path: diskPath, durable: durableDisk)
+        } catch {
+            logger.warning("disk cache unavailable; going on with memory and network",
+                           metadata: ["path": "\(diskPath)", "reason": "\(error)"])
+        }
+        self.init(pack: pack, memory: memory, disk: disk, transport: transport, configuration: configuration,
+                  logger: logger)
+    }
+
+    /// Whether a disk cache is in use (false when none was given or it could
+    /// not be opened).
+    public nonisolated var hasDiskCache: Bool { disk != nil }
+
+    /// Logs a failed disk operation: the first failure of each kind at error
+    /// level, later ones at debug level, so a broken cache does not flood
+    /// the log while memory and network carry on.
+    private func diskFailed(_ what: String, _ error: Error) {
+        if diskFailuresLogged.insert(what).inserted {
+            logger.error("disk cache \(what) failed; going on without it where needed",
+                         metadata: ["error": "\(error)"])
+        } else {
+            logger.debug("disk cache \(what) failed", metadata: ["error": "\(error)"])
+        }
     }
 
     // MARK: lookups
@@ -165,7 +209,7 @@ public actor TokenRepository {
             do {
                 rows = try disk.get(toDisk, now: now)
             } catch {
-                logger.error("disk cache read failed", metadata: ["error": "\(error)"])
+                diskFailed("read", error)
                 rows = [:]
             }
             for id in toDisk {
@@ -283,7 +327,7 @@ public actor TokenRepository {
         case .notModified(let maxAge):
             let until = now.addingTimeInterval(maxAge ?? config.defaultTTL)
             do { try disk?.refresh(ids, fetchedAt: now, expiresAt: until) } catch {
-                logger.error("disk cache refresh failed", metadata: ["error": "\(error)"])
+                diskFailed("refresh", error)
             }
             var out: [String: TokenLookup] = [:]
             for id in ids {
@@ -296,16 +340,18 @@ public actor TokenRepository {
                 out[id] = found(t, .revalidated)
             }
             return out
-        case .tokens(let elements, let maxAge):
-            return store(elements, for: b, now: now, ttl: maxAge ?? config.defaultTTL)
+        case .tokens(let elements, let maxAge, let refused):
+            for e in refused { logger.warning("refused a fetched token", metadata: ["error": "\(e)"]) }
+            return store(elements, refused: refused, for: b, now: now, ttl: maxAge ?? config.defaultTTL)
         }
     }
 
     /// Verifies, checks and persists a 200 answer, then hands tokens out.
-    private func store(_ elements: [Data], for b: Batch, now: Date, ttl: TimeInterval) -> [String: TokenLookup] {
+    private func store(_ elements: [Data], refused: [SDUIError], for b: Batch, now: Date,
+                       ttl: TimeInterval) -> [String: TokenLookup] {
         let wanted = Set(b.ids)
         var tokens: [String: (DesignToken, Data)] = [:]
-        var failures: [SDUIError] = []
+        var failures: [SDUIError] = refused
         for element in elements {
             do {
                 let json: Data
@@ -337,7 +383,7 @@ public actor TokenRepository {
         }
         do { try disk?.put(entries, now: now) } catch {
             // Shown anyway: refusing a verified token helps nobody.
-            logger.error("disk cache write failed", metadata: ["error": "\(error)"])
+            diskFailed("write", error)
         }
         var out: [String: TokenLookup] = [:]
         for e in entries {

@@ -105,7 +105,7 @@ struct DemoCommand: AsyncParsableCommand {
         repoConfig.verifier = try TokenVerifier(key: signing.verificationKey)
         repoConfig.imagePolicy = try ImageURLPolicy(allowedHosts: ["cdn.sdui.example.com"])
         func repository(disk path: String, online: Bool) throws -> TokenRepository {
-            TokenRepository(pack: pack, memory: try TokenCache(), disk: try DiskCache(path: path),
+            TokenRepository(pack: pack, memory: try TokenCache(), diskPath: path,
                             transport: online ? transport : HTTPTokenTransport(baseURL: running.baseURL, timeout: 1),
                             configuration: repoConfig)
         }

@@ -223,7 +223,14 @@ struct PackCommand: AsyncParsableCommand {
                     missing += chunk   // none of these has a version the primitives support
                     continue
                 }
-                guard case .tokens(let elements, _) = answer else { throw SDUIError(.http, "unexpected 304", input: base) }
+                guard case .tokens(let elements, _, let refused) = answer else {
+                    throw SDUIError(.http, "unexpected 304", input: base)
+                }
+                for e in refused { printError(e) }
+                guard refused.isEmpty else {
+                    throw SDUIError(.schema, "the registry's answer held \(refused.count) token(s) this build refuses",
+                                    input: base)
+                }
                 var got = Set<String>()
                 for e in elements {
                     guard e.first == UInt8(ascii: "{") else {

@@ -159,7 +159,7 @@ static void scenario_pack(void)
         int dup = len == 6 && memcmp(id, "dupkey", 6) == 0;
         sdui_token *tok = get_token(pack, id, len,
                                     bad ? SDUI_SCHEMA
-                                        : dup ? SDUI_JSON : SDUI_OK);
+                                        : dup ? SDUI_SCHEMA : SDUI_OK);
         if (tok) {
             sdui_token *again = get_token(pack, id, len, SDUI_OK);
             if (again != tok)
@@ -215,7 +215,7 @@ static void scenario_token(void)
          "\"primitiveVersion\":1,\"props\":{\"children\":[{\"primitive\":"
          "\"A\",\"props\":{}},{\"primitive\":\"B\"}]}}",
          SDUI_SCHEMA},
-        {"{\"id\":\"t\",\"id\":\"u\"}", SDUI_JSON},
+        {"{\"id\":\"t\",\"id\":\"u\"}", SDUI_SCHEMA},
         {"[1, 2", SDUI_JSON},
         {"\"scalar\"", SDUI_SCHEMA},
     };

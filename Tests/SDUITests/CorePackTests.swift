@@ -213,11 +213,12 @@ func expectError(_ category: SDUIError.Category, sourceLocation: SourceLocation 
         func nested(_ levels: Int) -> String {
             String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
         }
-        // Pack depth: root {, tokens [, token {, props {, then the arrays.
+        // Depth counts from the token, as for a token alone: token { is 1,
+        // props { is 2, then the arrays (the pack's root and list do not count).
         let limits = PackLimits(maxDepth: 10)
-        let ok = Fixtures.token("d", props: #"{"deep":\#(nested(6))}"#)
+        let ok = Fixtures.token("d", props: #"{"deep":\#(nested(8))}"#)
         #expect(try CorePack(data: Fixtures.pack(tokens: [ok]), limits: limits).count == 1)
-        let tooDeep = Fixtures.token("d", props: #"{"deep":\#(nested(7))}"#)
+        let tooDeep = Fixtures.token("d", props: #"{"deep":\#(nested(9))}"#)
         let e = expectError(.limit) { _ = try CorePack(data: Fixtures.pack(tokens: [tooDeep]), limits: limits) }
         #expect(e?.message.contains("nesting") == true)
         #expect(e?.line == 1 && e?.offset != nil)

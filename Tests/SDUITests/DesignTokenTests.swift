@@ -57,7 +57,8 @@ import Testing
     }
 
     @Test func duplicateKeysAreRejected() {
-        expectError(.json) { _ = try DesignToken(json: #"{"id":"a","id":"b","version":1,"primitive":"T","primitiveVersion":1,"props":{}}"#) }
+        // Valid JSON refused on purpose: a schema error, not a JSON one.
+        expectError(.schema) { _ = try DesignToken(json: #"{"id":"a","id":"b","version":1,"primitive":"T","primitiveVersion":1,"props":{}}"#) }
     }
 
     @Test func jsonErrorsCarryTheirPosition() {

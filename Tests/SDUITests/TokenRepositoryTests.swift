@@ -1,6 +1,7 @@
 // TokenRepositoryTests.swift - every branch of the lookup flowchart, against
 // a real HTTP registry on 127.0.0.1 and a real SQLite file.
 import Foundation
+import Logging
 import MetricsTestKit
 import SDUI
 import SDUITestSupport
@@ -231,5 +232,73 @@ import Testing
         let got = await repo.get("x")
         #expect(source(got) == .network && got.token?.id == "x")
         #expect(try disk.get(["x"], now: clock.now)["x"]?.json == Data(Fixtures.token("x").utf8))
+    }
+
+    /// One element of a batch answer nested too deep fails only its own id:
+    /// the other 49 tokens of the answer are served and cached.
+    @Test func aTooDeepElementFailsOnlyItsId() async throws {
+        var tokens = Self.tokens((0..<49).map { "t\($0)" })
+        let nested = String(repeating: "[", count: 127) + String(repeating: "]", count: 127)   // 129 levels
+        tokens["deep"] = Data(#"{"id":"deep","version":1,"primitive":"Text","primitiveVersion":1,"props":{"x":\#(nested)}}"#.utf8)
+        let registry = try await LoopbackRegistry.start(tokens: tokens)
+        defer { Task { await registry.stop() } }
+        let (repo, _) = try Self.repository(registry)
+        let ids = (0..<49).map { "t\($0)" } + ["deep"]
+        let got = await repo.get(ids)
+        #expect(registry.requests.count == 1)
+        #expect(ids.dropLast().allSatisfy { source(got[$0]) == .network })
+        guard case .unavailable(let e)? = got["deep"] else {
+            Issue.record("expected the deep token to be unavailable, got \(String(describing: got["deep"]))"); return
+        }
+        #expect(e.category == .limit)
+        #expect(e.message.contains("nested deeper than 128 levels"), "\(e.message)")
+    }
+
+    /// The disk cache is only a cache: a path that cannot hold one (a
+    /// directory, a FIFO, a dangling link) leaves the repository working on
+    /// memory and network, with the real cause logged once.
+    @Test func anUnusableDiskPathFallsBackToMemoryAndNetwork() async throws {
+        let registry = try await LoopbackRegistry.start(tokens: Self.tokens(["net"]))
+        defer { Task { await registry.stop() } }
+        let dir = Fixtures.temporaryDirectory()
+        let fifo = dir.appendingPathComponent("fifo.db").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let dangling = dir.appendingPathComponent("dangling.db").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: dir.path + "/gone/x.db")
+        for (path, cause) in [(dir.path, "directory"), (fifo, "FIFO"), (dangling, "dangling symbolic link")] {
+            let log = LogCapture()
+            let repo = TokenRepository(memory: try TokenCache(), diskPath: path,
+                                       transport: HTTPTokenTransport(baseURL: registry.baseURL, timeout: 5),
+                                       logger: Logger(label: "test") { _ in log })
+            #expect(!repo.hasDiskCache, "\(path)")
+            #expect(source(await repo.get("net")) == .network)
+            #expect(source(await repo.get("net")) == .memory)
+            let lines = log.lines
+            #expect(lines.count == 1, "\(lines)")
+            #expect(lines.first?.contains("disk cache unavailable") == true)
+            #expect(lines.first?.contains(cause) == true, "\(lines)")
+        }
+    }
+}
+
+/// A log handler that keeps every line, for tests that read what was logged.
+final class LogCapture: LogHandler, @unchecked Sendable {
+    // Guarded by `lock`: log calls may come from any thread.
+    private let lock = NSLock()
+    private var kept: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    var lines: [String] { lock.withLock { kept } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
+             file: String, function: String, line: UInt) {
+        let meta = (metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        lock.withLock { kept.append("\(level): \(message) \(meta)") }
     }
 }
