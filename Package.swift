@@ -60,6 +60,9 @@ let package = Package(
             dependencies: [
                 "SDUI",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -114,7 +117,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SDUIServerTests",
-            dependencies: ["SDUIServer", "SDUI", "SDUITestSupport"],
+            dependencies: [
+                "SDUIServer", "SDUI", "SDUITestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             path: "Tests/SDUIServerTests"
         ),
         // Runs the built `sdui` binary as a user would.
