@@ -288,7 +288,7 @@ static void test_all_or_nothing(void)
     CHECK_STATUS(sdui_disk_open(path_for("atomic.db"), NULL, &d, &err),
                  SDUI_OK);
     for (i = 0; i < 3; i++) {
-        char id[8];
+        char id[16];
         snprintf(id, sizeof id, "r%d", i);
         make_row(&r[i], id, 1, 1, 100);
         recs[i] = r[i].rec;
@@ -531,7 +531,7 @@ static void test_foreign_schema(void)
         CHECKF(sdui_disk_recovered(d) == 1, "schema %zu used", k);
         CHECKF(moved_aside(name), "schema %zu not moved aside", k);
         for (i = 0; i < 6; i++) {
-            char id[8];
+            char id[16];
             snprintf(id, sizeof id, "f%d", i);
             make_row(&r[i], id, 1, 1, 1 << 30);
         }
@@ -1012,12 +1012,16 @@ static void test_full_disk(void)
 static int make_socket_file(const char *path)
 {
     struct sockaddr_un a;
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0), ok;
+    size_t len = strlen(path);
+    int fd, ok;
     memset(&a, 0, sizeof a);
     a.sun_family = AF_UNIX;
-    if (fd < 0 || strlen(path) >= sizeof a.sun_path)
+    if (len >= sizeof a.sun_path)
         return 0;
-    snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+    memcpy(a.sun_path, path, len + 1);
+    fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0)
+        return 0;
     ok = bind(fd, (struct sockaddr *)&a, sizeof a) == 0;
     close(fd);
     return ok;
