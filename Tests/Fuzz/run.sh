@@ -36,7 +36,7 @@ esac
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT" || exit 2
 WORK=build/fuzz
-HARNESSES="pack_open token_parse disk_open"
+HARNESSES="pack_open token_parse disk_open batch_split"
 
 # The harnesses to run: the names given, each one of HARNESSES.
 SELECTED="${*:-$HARNESSES}"
