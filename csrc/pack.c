@@ -20,7 +20,9 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -210,57 +212,121 @@ sdui_status sdui_pack_open_memory(const void *data, size_t len,
     return open_bytes(data, len, limits, out, err);
 }
 
-/* Opens a pack from a file (pack.h). */
+/*
+ * Reads all of fd into a new buffer, refusing more than limit bytes.  hint
+ * is the expected size (a regular file's), 0 when unknown (a FIFO): with it
+ * the buffer is sized once and one more read sees the end.  *out is
+ * sdui_free'd by the caller on SDUI_OK.
+ */
+static sdui_status read_stream(int fd, const char *path, size_t limit,
+                               size_t hint, unsigned char **out, size_t *len,
+                               sdui_error *err)
+{
+    unsigned char *buf = NULL;
+    size_t used = 0, cap = 0;
+    assert(hint <= limit);
+    for (;;) {
+        ssize_t n;
+        if (used == cap) {
+            size_t c = cap ? cap * 2 : hint ? hint + 1 : 65536;
+            unsigned char *nb;
+            if (c > limit + 1)
+                c = limit + 1;
+            if (c <= used) {
+                sdui_free(buf);
+                return sdui__fail(err, SDUI_LIMIT, -1,
+                                  "\"%s\" is over the compressed limit of "
+                                  "%zu bytes",
+                                  path, limit);
+            }
+            nb = sdui_realloc(buf, c);
+            if (!nb) {
+                sdui_free(buf);
+                return sdui__oom(err);
+            }
+            buf = nb;
+            cap = c;
+        }
+        n = read(fd, buf + used, cap - used);
+        if (n == 0)
+            break;
+        if (n < 0) {
+            int e = errno;
+            if (e == EINTR)
+                continue;
+            sdui_free(buf);
+            return sdui__fail(err, SDUI_IO, -1, "cannot read \"%s\": %s", path,
+                              strerror(e));
+        }
+        used += (size_t)n;
+    }
+    if (used > limit) {
+        sdui_free(buf);
+        return sdui__fail(err, SDUI_LIMIT, -1,
+                          "\"%s\" is over the compressed limit of %zu bytes",
+                          path, limit);
+    }
+    *out = buf;
+    *len = used;
+    return SDUI_OK;
+}
+
+/*
+ * Opens a pack from a file (pack.h).  The size of a regular file is checked
+ * before a byte is read; a FIFO is read with the same bound; anything else
+ * (a directory, a device such as /dev/zero, a socket) is refused by name.
+ */
 sdui_status sdui_pack_open_file(const char *path, const sdui_limits *limits,
                                 sdui_pack **out, sdui_error *err)
 {
-    FILE *f;
-    long size;
-    unsigned char *buf;
-    sdui_status st;
+    int fd;
     struct stat sb;
+    unsigned char *buf = NULL;
+    size_t size = 0;
+    sdui_status st;
     const sdui_limits *lim = sdui__limits_or_default(limits);
 
     sdui_error_clear(err);
     if (!out || !path)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "path or out is NULL");
     *out = NULL;
-    /* A directory opens and "seeks" on some systems: say what it is. */
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return sdui__fail(err, SDUI_IO, -1, "cannot open \"%s\": %s", path,
-                          strerror(EISDIR));
-    f = fopen(path, "rb");
-    if (!f)
+    /* The kind of file first, without opening it: a device is never
+     * opened (opening some has effects), a FIFO is opened to wait for its
+     * writer as `cat` would, and the type is checked again once open. */
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode))
+        return sdui__fail(err, SDUI_IO, -1, "cannot read \"%s\": %s", path,
+                          S_ISDIR(sb.st_mode) ? strerror(EISDIR)
+                                              : "not a regular file");
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return sdui__fail(err, SDUI_IO, -1, "cannot open \"%s\": %s", path,
                           strerror(errno));
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
-        fseek(f, 0, SEEK_SET) != 0) {
+    if (fstat(fd, &sb) != 0 || (!S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode))) {
         int e = errno;
-        fclose(f);
+        int regular = S_ISREG(sb.st_mode) || S_ISFIFO(sb.st_mode);
+        close(fd);
         return sdui__fail(err, SDUI_IO, -1, "cannot read \"%s\": %s", path,
-                          strerror(e));
+                          regular ? strerror(e) : "not a regular file");
     }
-    if ((unsigned long)size > lim->max_compressed_bytes) {
-        fclose(f);
-        return sdui__fail(err, SDUI_LIMIT, -1,
-                          "\"%s\" is %ld bytes, over the compressed limit of "
-                          "%zu",
-                          path, size, lim->max_compressed_bytes);
+    if (S_ISREG(sb.st_mode)) {
+        if ((unsigned long long)sb.st_size > lim->max_compressed_bytes) {
+            close(fd);
+            return sdui__fail(err, SDUI_LIMIT, -1,
+                              "\"%s\" is %lld bytes, over the compressed "
+                              "limit of %zu",
+                              path, (long long)sb.st_size,
+                              lim->max_compressed_bytes);
+        }
     }
-    buf = sdui_malloc(size ? (size_t)size : 1);
-    if (!buf) {
-        fclose(f);
-        return sdui__oom(err);
-    }
-    if (size && fread(buf, 1, (size_t)size, f) != (size_t)size) {
-        int e = ferror(f) ? errno : 0;
-        fclose(f);
-        sdui_free(buf);
-        return sdui__fail(err, SDUI_IO, -1, "cannot read \"%s\": %s", path,
-                          e ? strerror(e) : "file shrank while reading");
-    }
-    fclose(f);
-    st = open_bytes(buf, (size_t)size, lim, out, err);
+    /* A regular file is read the same way: it may grow or shrink meanwhile,
+     * and the bound holds whatever its size said. */
+    st = read_stream(fd, path, lim->max_compressed_bytes,
+                     S_ISREG(sb.st_mode) ? (size_t)sb.st_size : 0, &buf,
+                     &size, err);
+    close(fd);
+    if (st != SDUI_OK)
+        return st;
+    st = open_bytes(buf, size, lim, out, err);
     sdui_free(buf);
     return st;
 }

@@ -31,11 +31,21 @@ public enum FileInput {
     public static func read(_ path: String, limit: Int) throws -> Data {
         precondition(limit >= 0)
         if path == "-" { return try readStream(STDIN_FILENO, name: "standard input", limit: limit) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        // The kind of file first, without opening it: a device is never
+        // opened; a FIFO is opened to wait for its writer, as `cat` would.
+        var st = stat()
+        if stat(path, &st) == 0 { try check(st, path, limit: limit) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ioError(path, errno) }
         defer { close(fd) }
-        var st = stat()
         guard fstat(fd, &st) == 0 else { throw ioError(path, errno) }
+        try check(st, path, limit: limit)
+        return try readStream(fd, name: path, limit: limit)
+    }
+
+    /// Refuses what cannot be read as a document: too large, a directory,
+    /// anything but a regular file or a FIFO.
+    private static func check(_ st: stat, _ path: String, limit: Int) throws {
         switch st.st_mode & S_IFMT {
         case S_IFREG:
             if Int64(st.st_size) > Int64(limit) {
@@ -48,11 +58,6 @@ public enum FileInput {
         default:
             throw SDUIError(.io, "cannot read: not a regular file", input: path)
         }
-        // Opened non-blocking so a FIFO without a writer cannot hang the
-        // open itself; the reads below wait as usual.
-        let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)
-        return try readStream(fd, name: path, limit: limit)
     }
 
     /// Reads `fd` to its end, refusing more than `limit` bytes.

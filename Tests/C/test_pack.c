@@ -4,7 +4,9 @@
  * duplicates, decoys), every limit, lazy token parsing, concurrent lookups
  * and token lifetimes.
  */
+#include <errno.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +250,70 @@ static void test_open_file(void)
     sdui_free(z);
     sdui_free(a);
     sdui_free(b);
+    free(json);
+}
+
+/* What a FIFO writer thread writes: `len` bytes of `data`, then EOF. */
+typedef struct fifo_job {
+    const char *path;
+    const unsigned char *data;
+    size_t len;
+} fifo_job;
+
+/* Writes a job into its FIFO (opening it blocks until the reader opens). */
+static void *fifo_writer(void *arg)
+{
+    fifo_job *job = arg;
+    FILE *f = fopen(job->path, "wb");
+    if (f) {
+        fwrite(job->data, 1, job->len, f);
+        fclose(f);
+    }
+    return NULL;
+}
+
+/* Files that are not regular files: a device is refused by name, a
+ * directory says so, a FIFO is read with the same bound as a file. */
+static void test_open_special_files(void)
+{
+    char *json = three_pack();
+    size_t zlen = 0;
+    unsigned char *z = gz(json, strlen(json), &zlen);
+    char fifo[64];
+    sdui_pack *pack = NULL;
+    sdui_limits lim;
+    sdui_error err;
+    pthread_t t;
+    fifo_job job;
+
+    CHECK_STATUS(sdui_pack_open_file("/dev/zero", NULL, &pack, &err), SDUI_IO);
+    CHECK_MSG_HAS("not a regular file");
+    CHECK_MSG_HAS("/dev/zero");
+    CHECK_STATUS(sdui_pack_open_file("/tmp", NULL, &pack, &err), SDUI_IO);
+    CHECK_MSG_HAS(strerror(EISDIR));
+
+    snprintf(fifo, sizeof fifo, "/tmp/sdui-test-fifo-%ld", (long)getpid());
+    unlink(fifo);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    job.path = fifo;
+    job.data = z;
+    job.len = zlen;
+    pthread_create(&t, NULL, fifo_writer, &job);
+    CHECK_STATUS(sdui_pack_open_file(fifo, NULL, &pack, &err), SDUI_OK);
+    pthread_join(t, NULL);
+    if (pack) {
+        CHECK_EQ_INT(sdui_pack_count(pack), 3);
+        sdui_pack_free(pack);
+    }
+    /* Through a FIFO, the compressed limit holds as the bytes arrive. */
+    sdui_limits_default(&lim);
+    lim.max_compressed_bytes = zlen - 1;
+    pthread_create(&t, NULL, fifo_writer, &job);
+    CHECK_STATUS(sdui_pack_open_file(fifo, &lim, &pack, &err), SDUI_LIMIT);
+    CHECK_MSG_HAS(fifo);
+    pthread_join(t, NULL);
+    unlink(fifo);
+    sdui_free(z);
     free(json);
 }
 
@@ -1426,6 +1492,7 @@ int main(void)
 {
     test_open_memory();
     test_open_file();
+    test_open_special_files();
     test_shape();
     test_decoys();
     test_ids();
