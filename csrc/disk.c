@@ -24,10 +24,11 @@
  * hold a cache fails at once and names its cause; SQLite would report
  * "unable to open database file" or "disk I/O error" for all of them, and
  * would create the target of a dangling link.  A missing file is created
- * here (O_EXCL), which tells a read-only file system, a missing folder or a
- * full disk apart; an existing one is probed with access(), never opened
- * and closed, since closing any descriptor of a file drops the POSIX locks
- * that other connections of this process hold on it.
+ * here (O_EXCL), which tells a read-only file system, a missing folder or
+ * an unwritable one apart; an existing one is probed with access(), never
+ * opened and closed, since closing any descriptor of a file drops the POSIX
+ * locks that other connections of this process hold on it.  A full disk
+ * shows at SQLite's first write, whose system error db_fail names.
  *
  * Damage: open first compares the file's schema objects with ours (a file
  * with other columns failed every open; one with triggers ran them in our
@@ -35,9 +36,9 @@
  * not compare the indexes with the table: with one id changed in the id
  * index, reads found other rows and INSERT OR REPLACE added a second row
  * for one key).  The table is small; the check reads each page once and
- * costs about 0.5 us a row more than quick_check.  Damage met
- * later (SQLITE_CORRUPT or SQLITE_NOTADB from any call, totals that do not
- * add up, a read that finds a row not asked for) resets the cache: the call
+ * costs about 0.5 us a row more than quick_check.  Damage met later
+ * (SQLITE_CORRUPT or SQLITE_NOTADB from any call, totals that do not add
+ * up, a read that finds a row not asked for) resets the cache: the call
  * closes the connection, moves the file aside, opens a fresh file, and
  * fails saying so; later calls work.
  *

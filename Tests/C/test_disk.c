@@ -1,11 +1,11 @@
 /*
  * test_disk.c - the SQLite token cache on real files: batches, many-id
  * reads, TTL refresh, eviction by count and bytes, persistence, schema
- * versions, damaged files (bad byte counts, a changed id index, pages
- * damaged while open), paths that cannot hold a cache (directory, FIFO,
- * dangling link, unwritable folder, full disk), and a writer SIGKILLed
- * during hundreds of batches with every acknowledged batch checked
- * afterwards.
+ * versions, damaged files (bad byte counts, schemas not ours, a changed id
+ * index, pages damaged while open), paths that cannot hold a cache
+ * (directory, FIFO, socket, dangling link, unwritable folder, full disk),
+ * and a writer SIGKILLed during hundreds of batches with every acknowledged
+ * batch checked afterwards.
  */
 #define _DEFAULT_SOURCE /* usleep */
 #include <assert.h>
