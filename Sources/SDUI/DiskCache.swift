@@ -82,7 +82,10 @@ public final class DiskCache: @unchecked Sendable {
 
     deinit { sdui_disk_free(handle) }
 
-    /// Whether opening found a damaged file, moved it aside and started afresh.
+    /// Whether a damaged file was moved aside and a fresh cache started:
+    /// found at open, or by a later call.  The call that meets damage fails
+    /// once with `.sqlite` ("was damaged and was reset"); later calls work
+    /// on the fresh, empty file.
     public var recovered: Bool { sdui_disk_recovered(handle) != 0 }
 
     /// Writes `entries` in one transaction: all of them or none.
