@@ -99,9 +99,9 @@ struct RenderCommand: ParsableCommand {
         let data = try readFile(screen, limit: FileInput.documentLimit)
         let probe = try? JSONDecoder().decode([String: TokenValue].self, from: data)
         if probe?["blocks"] != nil {
-            return resolver.resolve(try BlockScreen(json: data, source: screen))
+            return resolver.resolve(try BlockScreen(json: data, source: inputName(screen)))
         }
-        let payload = try ScreenPayload(json: data, source: screen)
+        let payload = try ScreenPayload(json: data, source: inputName(screen))
         guard let pack else {
             throw SDUIError(.argument, "a token screen needs --pack", input: screen)
         }

@@ -59,6 +59,9 @@ func readFile(_ path: String, limit: Int) throws -> Data {
     try FileInput.read(path, limit: limit)
 }
 
+/// How errors name an input path: `-` is standard input.
+func inputName(_ path: String) -> String { path == "-" ? "standard input" : path }
+
 /// Writes a file in one step (atomically); an `io` error names it.
 func writeFile(_ data: Data, to path: String) throws {
     do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {

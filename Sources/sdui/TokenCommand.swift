@@ -33,7 +33,7 @@ struct TokenCommand: ParsableCommand {
 
         func run() throws {
             do {
-                let token = try DesignToken(json: try readFile(path, limit: PackLimits.default.maxTokenBytes), source: path)
+                let token = try DesignToken(json: try readFile(path, limit: PackLimits.default.maxTokenBytes), source: inputName(path))
                 if json {
                     try printJSON(Report(path: path, valid: true, id: token.id, version: token.version,
                                          primitive: token.primitive,
