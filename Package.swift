@@ -43,9 +43,16 @@ let package = Package(
                 .linkedLibrary("pthread", .when(platforms: [.linux])),
             ]
         ),
+        // The ground floor of the client modules: JSON values, errors, HTTP.
+        .target(
+            name: "SDUICore",
+            dependencies: ["CSDUI"],
+            path: "Sources/SDUICore"
+        ),
         .target(
             name: "SDUI",
             dependencies: [
+                "SDUICore",
                 "CSDUI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -105,6 +112,11 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/SDUITestSupport"
+        ),
+        .testTarget(
+            name: "SDUICoreTests",
+            dependencies: ["SDUICore", "CSDUI", "SDUITestSupport"],
+            path: "Tests/SDUICoreTests"
         ),
         .testTarget(
             name: "SDUITests",

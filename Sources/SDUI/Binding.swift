@@ -1,5 +1,6 @@
 // Binding.swift - `{{path}}` placeholders filled from screen and host values.
 import Foundation
+import SDUICore
 
 /// The values a token's `{{path}}` placeholders are filled from: the screen
 /// item's `bind` first, then the host app's bindings.
@@ -39,10 +40,10 @@ import Foundation
 /// filled string is taken as a spacing or typography name, as a written one
 /// would be (`"style": "{{st}}"` with `st` = `"caption"`).
 public struct BindingScope: Sendable {
-    public var item: [String: TokenValue]
-    public var host: [String: TokenValue]
+    public var item: [String: JSONValue]
+    public var host: [String: JSONValue]
 
-    public init(item: [String: TokenValue] = [:], host: [String: TokenValue] = [:]) {
+    public init(item: [String: JSONValue] = [:], host: [String: JSONValue] = [:]) {
         self.item = item
         self.host = host
     }
@@ -54,12 +55,12 @@ public struct BindingScope: Sendable {
     }
 
     /// The value at `path`, item first, then host; nil when neither has it.
-    public func lookup(_ path: String) -> TokenValue? {
+    public func lookup(_ path: String) -> JSONValue? {
         guard let steps = Self.parse(Array(path.utf8)[...]) else { return nil }
         return lookup(steps)
     }
 
-    func lookup(_ steps: [Step]) -> TokenValue? {
+    func lookup(_ steps: [Step]) -> JSONValue? {
         Self.walk(steps, item) ?? Self.walk(steps, host)
     }
 
@@ -103,7 +104,7 @@ public struct BindingScope: Sendable {
         return steps.isEmpty || expectName ? nil : steps
     }
 
-    static func walk(_ steps: [Step], _ root: [String: TokenValue]) -> TokenValue? {
+    static func walk(_ steps: [Step], _ root: [String: JSONValue]) -> JSONValue? {
         guard case .key(let first)? = steps.first, var cur = root[first] else { return nil }
         for s in steps.dropFirst() {
             switch s {
@@ -140,13 +141,13 @@ public struct BindingLimits: Sendable, Equatable {
     /// The size of `v` as counted against the limits, or nil when it is
     /// over `budget`.  Stops walking as soon as the budget is spent, so the
     /// cost of a huge bound value is bounded by the budget, not its size.
-    static func size(of v: TokenValue, within budget: Int) -> Int? {
+    static func size(of v: JSONValue, within budget: Int) -> Int? {
         var used = 0
         func add(_ n: Int) -> Bool {
             used += n
             return used <= budget
         }
-        func walk(_ v: TokenValue) -> Bool {
+        func walk(_ v: JSONValue) -> Bool {
             switch v {
             case .string(let s): return add(s.utf8.count + 2)
             case .int, .double: return add(8)
@@ -190,7 +191,7 @@ enum BindingTemplate {
     /// stops, returns nil and reports a `.limit` problem.  `produced`
     /// receives what the fill produced.
     static func fill(_ s: String, scope: BindingScope, problems: inout [BindingProblem],
-                     limit: Int = .max, produced: inout Int) -> TokenValue? {
+                     limit: Int = .max, produced: inout Int) -> JSONValue? {
         let u = Array(s.utf8)
         // Whole value: exactly "{{ path }}".
         if u.count >= 4, u[0] == 0x7B, u[1] == 0x7B, u[u.count - 1] == 0x7D, u[u.count - 2] == 0x7D,
@@ -271,7 +272,7 @@ enum BindingTemplate {
     }
 
     /// `fill` without a bound, for callers that do not count.
-    static func fill(_ s: String, scope: BindingScope, problems: inout [BindingProblem]) -> TokenValue? {
+    static func fill(_ s: String, scope: BindingScope, problems: inout [BindingProblem]) -> JSONValue? {
         var produced = 0
         return fill(s, scope: scope, problems: &problems, limit: .max, produced: &produced)
     }

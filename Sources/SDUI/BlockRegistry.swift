@@ -1,5 +1,6 @@
 // BlockRegistry.swift - seed 001 block screens and the renderers of their blocks.
 import Foundation
+import SDUICore
 
 /// A seed 001 screen: an ordered list of blocks in one scrolling column.
 ///
@@ -11,9 +12,9 @@ public struct BlockScreen: Sendable, Hashable, Codable {
     public var themeId: String?
     /// Each block is an object with a string `type`; its other fields
     /// belong to that type's renderer.
-    public var blocks: [TokenValue]
+    public var blocks: [JSONValue]
 
-    public init(id: String, type: String? = "standard", themeId: String? = nil, blocks: [TokenValue]) {
+    public init(id: String, type: String? = "standard", themeId: String? = nil, blocks: [JSONValue]) {
         self.id = id
         self.type = type
         self.themeId = themeId
@@ -62,7 +63,7 @@ public struct BlockStyle: Sendable, Equatable {
     }
 
     /// `@radius.<name>` for a block whose own default is `fallback`.
-    func radius(_ fallback: String) -> TokenValue { .string("@radius.\(radius ?? fallback)") }
+    func radius(_ fallback: String) -> JSONValue { .string("@radius.\(radius ?? fallback)") }
 }
 
 /// Routes each block type to a renderer (seed 001's Block Registry).
@@ -75,7 +76,7 @@ public struct BlockStyle: Sendable, Equatable {
 /// ``BlockError`` for fields it cannot use.  An unknown type, or a thrown
 /// error, becomes a placeholder and a `render_error` event.
 public struct BlockRegistry: Sendable {
-    public typealias Renderer = @Sendable ([String: TokenValue], BlockStyle) throws -> TokenValue
+    public typealias Renderer = @Sendable ([String: JSONValue], BlockStyle) throws -> JSONValue
     private var renderers: [String: Renderer]
 
     public init() { renderers = [:] }
@@ -87,7 +88,7 @@ public struct BlockRegistry: Sendable {
 
     /// Adds or replaces the renderer of `type`, one that ignores the style.
     public mutating func register(_ type: String,
-                                  _ renderer: @escaping @Sendable ([String: TokenValue]) throws -> TokenValue) {
+                                  _ renderer: @escaping @Sendable ([String: JSONValue]) throws -> JSONValue) {
         renderers[type] = { fields, _ in try renderer(fields) }
     }
 
@@ -118,13 +119,13 @@ public struct BlockRegistry: Sendable {
 /// vertical column, consistent horizontal padding, token-based spacing, and
 /// the CTA pinned to the bottom safe area.
 enum Blocks {
-    typealias Fields = [String: TokenValue]
+    typealias Fields = [String: JSONValue]
 
-    static func n(_ primitive: String, _ version: Int, _ props: Fields) -> TokenValue {
+    static func n(_ primitive: String, _ version: Int, _ props: Fields) -> JSONValue {
         .object(["primitive": .string(primitive), "primitiveVersion": .int(Int64(version)), "props": .object(props)])
     }
 
-    static func text(_ text: String, _ style: String, _ color: String, _ extra: Fields = [:]) -> TokenValue {
+    static func text(_ text: String, _ style: String, _ color: String, _ extra: Fields = [:]) -> JSONValue {
         n("Text", 4, extra.merging(["text": .string(text), "style": .string("@typography.\(style)"),
                                     "color": .string("@color.\(color)")]) { _, new in new })
     }
@@ -146,10 +147,10 @@ enum Blocks {
         return d
     }
 
-    static let sidePadding: TokenValue = .object(["horizontal": .string("@spacing.md")])
+    static let sidePadding: JSONValue = .object(["horizontal": .string("@spacing.md")])
 
     /// Title and optional subtitle.
-    static func header(_ f: Fields) throws -> TokenValue {
+    static func header(_ f: Fields) throws -> JSONValue {
         var children = [text(try string(f, "title"), "title", "textPrimary", ["accessibilityRole": "header"])]
         if let sub = try optionalString(f, "subtitle") { children.append(text(sub, "bodyMedium", "textSecondary")) }
         return n("Column", 3, ["spacing": "@spacing.xs", "padding": sidePadding, "children": .array(children)])
@@ -158,7 +159,7 @@ enum Blocks {
     /// An image from the CDN.  The URL must be HTTPS with a literal host
     /// (``ImageURLPolicy/structuralRejection(forTemplate:)``); the resolver
     /// checks the host against ``RenderContext/imagePolicy`` when one is set.
-    static func media(_ f: Fields, _ style: BlockStyle) throws -> TokenValue {
+    static func media(_ f: Fields, _ style: BlockStyle) throws -> JSONValue {
         let url = try string(f, "url")
         if let r = ImageURLPolicy.structuralRejection(forTemplate: url) { throw BlockError("url: \(r)") }
         var props: Fields = ["url": .string(url), "cornerRadius": style.radius("lg"),
@@ -171,7 +172,7 @@ enum Blocks {
     }
 
     /// Single or multiple choice over `options` of `{label, value}`.
-    static func choice(_ f: Fields) throws -> TokenValue {
+    static func choice(_ f: Fields) throws -> JSONValue {
         let key = try string(f, "key")
         guard let options = f["options"]?.arrayValue, !options.isEmpty else {
             throw BlockError("needs a non-empty list \"options\"")
@@ -186,7 +187,7 @@ enum Blocks {
     }
 
     /// A text field bound to `key`.
-    static func textInput(_ f: Fields) throws -> TokenValue {
+    static func textInput(_ f: Fields) throws -> JSONValue {
         let key = try string(f, "key")
         var props: Fields = ["key": .string(key), "padding": sidePadding]
         for k in ["label", "placeholder", "keyboard"] { if let s = try optionalString(f, k) { props[k] = .string(s) } }
@@ -194,7 +195,7 @@ enum Blocks {
     }
 
     /// A slider over [min, max].
-    static func slider(_ f: Fields) throws -> TokenValue {
+    static func slider(_ f: Fields) throws -> JSONValue {
         let key = try string(f, "key")
         guard let lo = try number(f, "min"), let hi = try number(f, "max") else {
             throw BlockError("needs numbers \"min\" and \"max\"")
@@ -212,11 +213,11 @@ enum Blocks {
     }
 
     /// A list of benefits, each with a check mark or its own icon.
-    static func benefitsList(_ f: Fields) throws -> TokenValue {
+    static func benefitsList(_ f: Fields) throws -> JSONValue {
         guard let items = f["items"]?.arrayValue, !items.isEmpty else {
             throw BlockError("needs a non-empty list \"items\"")
         }
-        let rows: [TokenValue] = try items.enumerated().map { i, item in
+        let rows: [JSONValue] = try items.enumerated().map { i, item in
             let (line, icon): (String, String)
             if let s = item.stringValue { (line, icon) = (s, "✓") }
             else if let s = item["text"]?.stringValue { (line, icon) = (s, item["icon"]?.stringValue ?? "✓") }
@@ -228,7 +229,7 @@ enum Blocks {
     }
 
     /// A quote with its author, on a surface card.
-    static func testimonial(_ f: Fields, _ style: BlockStyle) throws -> TokenValue {
+    static func testimonial(_ f: Fields, _ style: BlockStyle) throws -> JSONValue {
         var children = [text(try string(f, "quote"), "bodyLarge", "textPrimary", ["fontStyle": "italic"])]
         if let author = try optionalString(f, "author") { children.append(text("— \(author)", "caption", "textSecondary")) }
         let card = n("Column", 3, ["spacing": "@spacing.sm", "padding": "@spacing.md", "background": "@color.surface",
@@ -237,13 +238,13 @@ enum Blocks {
     }
 
     /// Primary and optional secondary action, pinned to the bottom.
-    static func cta(_ f: Fields, _ blockStyle: BlockStyle) throws -> TokenValue {
-        func button(_ key: String, style: String) throws -> TokenValue? {
+    static func cta(_ f: Fields, _ blockStyle: BlockStyle) throws -> JSONValue {
+        func button(_ key: String, style: String) throws -> JSONValue? {
             guard let b = f[key] else { return nil }
             guard let label = b["label"]?.stringValue, !label.isEmpty else {
                 throw BlockError("\(key) needs a non-empty string \"label\"")
             }
-            let action: TokenValue
+            let action: JSONValue
             switch b["action"] {
             case nil: action = .object(["type": "next"])
             case .string(let name)? where !name.isEmpty: action = .object(["type": .string(name)])
@@ -274,7 +275,7 @@ enum Blocks {
     }
 
     /// Vertical space by name (`xs/s/m/l/xl`; default `m`).
-    static func spacer(_ f: Fields) throws -> TokenValue {
+    static func spacer(_ f: Fields) throws -> JSONValue {
         let size = try optionalString(f, "size") ?? "m"
         guard ["xs", "s", "sm", "m", "md", "l", "lg", "xl"].contains(size) else {
             throw BlockError("\"size\" must be one of xs, s, m, l, xl")
@@ -283,7 +284,7 @@ enum Blocks {
     }
 
     /// Small print at the end of the screen.
-    static func footer(_ f: Fields) throws -> TokenValue {
+    static func footer(_ f: Fields) throws -> JSONValue {
         n("Column", 3, ["padding": sidePadding, "alignment": "CENTER", "children": .array([
             text(try string(f, "text"), "caption", "textSecondary", ["textAlign": "center"])])])
     }

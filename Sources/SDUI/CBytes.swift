@@ -1,5 +1,6 @@
 // CBytes.swift - moving byte strings between Swift and the C core.
 import Foundation
+import SDUICore
 
 extension String {
     /// A string from `count` UTF-8 bytes the C core lends (not NUL-terminated

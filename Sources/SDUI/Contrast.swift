@@ -1,5 +1,6 @@
 // Contrast.swift - sRGB colours and WCAG 2.x contrast (for theme lint, seed 003).
 import Foundation
+import SDUICore
 
 /// An sRGB colour parsed from `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
 public struct RGBColor: Sendable, Hashable, CustomStringConvertible {

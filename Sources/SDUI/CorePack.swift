@@ -1,6 +1,7 @@
 // CorePack.swift - the Core-Token Pack an app ships: open once, look up by id.
 import Foundation
 internal import CSDUI
+import SDUICore
 
 /// A gzipped pack of design tokens, opened from a file or from bytes baked
 /// into the app (seed 000 C-2).

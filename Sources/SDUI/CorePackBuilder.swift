@@ -1,6 +1,7 @@
 // CorePackBuilder.swift - writes a Core-Token Pack from token JSON documents.
 import Foundation
 internal import CSDUI
+import SDUICore
 
 /// Assembles validated tokens into a pack: `{"formatVersion":1,"tokens":[…]}`,
 /// each token minified, the whole gzipped.  The builder of a later issue adds

@@ -1,5 +1,6 @@
 // DTCGImport.swift - reads a W3C Design Tokens Community Group file into a Theme.
 import Foundation
+import SDUICore
 
 /// Imports the W3C Design Tokens Community Group format into a ``Theme``.
 ///
@@ -32,16 +33,16 @@ public enum DTCGImport {
     public static let maxAliasDepth = 64
 
     struct Entry {
-        var value: TokenValue
-        var dark: TokenValue?
+        var value: JSONValue
+        var dark: JSONValue?
         var type: String?
     }
 
     /// A theme with the given id from a DTCG JSON document.
     public static func theme(json: Data, id: String, source: String? = nil) throws -> Theme {
-        let root: TokenValue
+        let root: JSONValue
         do {
-            root = try JSONDecoder().decode(TokenValue.self, from: json)
+            root = try JSONDecoder().decode(JSONValue.self, from: json)
         } catch {
             throw SDUIError.notJSON(json, error, what: "not JSON", input: source)
         }
@@ -49,7 +50,7 @@ public enum DTCGImport {
     }
 
     /// A theme with the given id from a parsed DTCG document.
-    public static func theme(_ root: TokenValue, id: String, source: String? = nil) throws -> Theme {
+    public static func theme(_ root: JSONValue, id: String, source: String? = nil) throws -> Theme {
         var importer = Importer(source: source)
         guard case .object(let members) = root else { throw importer.fail("the top level", "must be an object") }
         try importer.collect(members, path: [], inherited: nil)
@@ -66,7 +67,7 @@ public enum DTCGImport {
         }
 
         /// Walks groups, recording every token with its inherited type.
-        mutating func collect(_ group: [String: TokenValue], path: [String], inherited: String?) throws {
+        mutating func collect(_ group: [String: JSONValue], path: [String], inherited: String?) throws {
             var type = inherited
             if let t = group["$type"] {
                 guard let s = t.stringValue else { throw fail(path.joined(separator: "."), "$type must be a string") }
@@ -98,7 +99,7 @@ public enum DTCGImport {
         }
 
         /// `{a.b}` → `a.b`.
-        static func alias(_ v: TokenValue) -> String? {
+        static func alias(_ v: JSONValue) -> String? {
             guard let s = v.stringValue, s.count > 2, s.first == "{", s.last == "}" else { return nil }
             return String(s.dropFirst().dropLast())
         }
@@ -106,14 +107,14 @@ public enum DTCGImport {
         /// Resolved values by mode and path, with the number of aliases
         /// followed to reach them: each token is resolved once per mode,
         /// however many aliases and composites share it.
-        var resolved: [Bool: [String: (value: TokenValue, type: String?, depth: Int)]] = [:]
+        var resolved: [Bool: [String: (value: JSONValue, type: String?, depth: Int)]] = [:]
 
         /// The token's value in `mode` with every alias followed, its type,
         /// and how many aliases were followed.  `chain` is the aliases that
         /// led here (for the cycle message).  More than
         /// ``DTCGImport/maxAliasDepth`` aliases in a row is an error.
         mutating func resolve(_ path: String, dark: Bool, chain: [String] = [])
-            throws -> (value: TokenValue, type: String?, depth: Int) {
+            throws -> (value: JSONValue, type: String?, depth: Int) {
             func tooDeep() -> SDUIError {
                 fail(chain.first ?? path, "aliases nest deeper than \(DTCGImport.maxAliasDepth)")
             }
@@ -130,12 +131,12 @@ public enum DTCGImport {
             }
             let raw = dark ? (e.dark ?? e.value) : e.value
             let next = chain + [path]
-            var result: (value: TokenValue, type: String?, depth: Int) = (raw, e.type, 0)
+            var result: (value: JSONValue, type: String?, depth: Int) = (raw, e.type, 0)
             if let target = Self.alias(raw) {
                 let t = try resolve(target, dark: dark, chain: next)
                 result = (t.value, e.type ?? t.type, t.depth + 1)
             } else if case .object(let members) = raw {   // composite: members may be aliases
-                var out: [String: TokenValue] = [:]
+                var out: [String: JSONValue] = [:]
                 var depth = 0
                 for (k, m) in members {
                     if let target = Self.alias(m) {
@@ -186,7 +187,7 @@ public enum DTCGImport {
             return first + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         }
 
-        func color(_ v: TokenValue, _ path: String) throws -> RGBColor {
+        func color(_ v: JSONValue, _ path: String) throws -> RGBColor {
             let hex = v.stringValue ?? v["hex"]?.stringValue
             guard let hex, let c = try? RGBColor(hex: hex) else {
                 throw fail(path, "a color needs a hex value (#RRGGBB or #RRGGBBAA)")
@@ -195,7 +196,7 @@ public enum DTCGImport {
         }
 
         /// A dimension in points, from 0 to ``Theme/maxLength``.
-        func dimension(_ v: TokenValue, _ path: String) throws -> Double {
+        func dimension(_ v: JSONValue, _ path: String) throws -> Double {
             try inRange(anyDimension(v, path), "px", path)
         }
 
@@ -207,7 +208,7 @@ public enum DTCGImport {
             return d
         }
 
-        func anyDimension(_ v: TokenValue, _ path: String) throws -> Double {
+        func anyDimension(_ v: JSONValue, _ path: String) throws -> Double {
             if let d = v.doubleValue { return d }
             if let value = v["value"]?.doubleValue, let unit = v["unit"]?.stringValue {
                 return try scale(value, unit, path)
@@ -228,11 +229,11 @@ public enum DTCGImport {
         }
 
         /// A duration in milliseconds, from 0 to ``Theme/maxLength``.
-        func duration(_ v: TokenValue, _ path: String) throws -> Double {
+        func duration(_ v: JSONValue, _ path: String) throws -> Double {
             try inRange(anyDuration(v, path), "ms", path)
         }
 
-        func anyDuration(_ v: TokenValue, _ path: String) throws -> Double {
+        func anyDuration(_ v: JSONValue, _ path: String) throws -> Double {
             if let d = v.doubleValue { return d }
             var value: Double?, unit: String?
             if let d = v["value"]?.doubleValue { (value, unit) = (d, v["unit"]?.stringValue) }
@@ -247,7 +248,7 @@ public enum DTCGImport {
             }
         }
 
-        func typography(_ v: TokenValue, _ path: String) throws -> Theme.Typography {
+        func typography(_ v: JSONValue, _ path: String) throws -> Theme.Typography {
             guard let size = v["fontSize"] else { throw fail(path, "typography needs fontSize") }
             let px = try dimension(size, path + ".fontSize")
             guard px >= 1 else { throw fail(path + ".fontSize", "must be at least 1 px") }

@@ -1,6 +1,7 @@
 // DesignToken.swift - one design token, backed by the C core's token.
 import Foundation
 internal import CSDUI
+import SDUICore
 
 /// A design token (seed 000 §6.1): id, version, root primitive and its
 /// version, and a props tree.
@@ -69,9 +70,9 @@ public final class DesignToken: @unchecked Sendable {
     /// What Swift derives from a token, kept with the C token so every
     /// handle to it (a cache hands out a new one per lookup) shares it.
     private final class Derived {
-        let props: TokenValue
+        let props: JSONValue
         let plan: NodePlan
-        init(props: TokenValue, plan: NodePlan) {
+        init(props: JSONValue, plan: NodePlan) {
             self.props = props
             self.plan = plan
         }
@@ -82,7 +83,7 @@ public final class DesignToken: @unchecked Sendable {
         if let p = sdui_token_attached(handle) {
             return Unmanaged<Derived>.fromOpaque(p).takeUnretainedValue()
         }
-        let props = TokenValue(sdui_token_props(handle))
+        let props = JSONValue(sdui_token_props(handle))
         let made = Derived(props: props, plan: NodePlan(primitive: primitive, version: primitiveVersion, props: props))
         let mine = Unmanaged.passRetained(made).toOpaque()
         let won = sdui_token_attach(handle, mine) { Unmanaged<AnyObject>.fromOpaque($0!).release() }!
@@ -94,19 +95,19 @@ public final class DesignToken: @unchecked Sendable {
     }
 
     /// The props object as Swift values, converted once per token.
-    public var props: TokenValue { derived.props }
+    public var props: JSONValue { derived.props }
 
     /// The props tree planned for resolution.
     var plan: NodePlan { derived.plan }
 
     /// One member of props, converting only that subtree.
-    public func prop(_ key: String) -> TokenValue? {
+    public func prop(_ key: String) -> JSONValue? {
         guard let v = sdui_value_get(sdui_token_props(handle), key) else { return nil }
-        return TokenValue(v)
+        return JSONValue(v)
     }
 
     /// The whole token object as Swift values.
-    public var root: TokenValue { TokenValue(sdui_token_root(handle)) }
+    public var root: JSONValue { JSONValue(sdui_token_root(handle)) }
 }
 
 extension DesignToken: Equatable, Hashable {

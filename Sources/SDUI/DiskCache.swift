@@ -1,6 +1,7 @@
 // DiskCache.swift - the on-disk token cache (SQLite, WAL) of seed 000 §11.
 import Foundation
 internal import CSDUI
+import SDUICore
 
 /// Tokens persisted in one SQLite file in WAL mode, so every fetched token
 /// survives restarts and crashes (seed 000 §11).

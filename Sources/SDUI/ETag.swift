@@ -1,6 +1,7 @@
 // ETag.swift - entity tags of tokens and of token batches (seed 000 S-4).
 import Foundation
 internal import Crypto
+import SDUICore
 
 /// ETags as the registry computes them, so the client can compute them too.
 ///

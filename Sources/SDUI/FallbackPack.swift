@@ -1,5 +1,6 @@
 // FallbackPack.swift - the pack of critical screens shown offline (seed 000 §11).
 import Foundation
+import SDUICore
 
 /// A Fallback Pack: a Core-Token Pack that also carries whole screens for
 /// critical flows (checkout, login).  When a screen cannot be drawn because
@@ -26,7 +27,7 @@ public final class FallbackPack: Sendable {
 
     /// Reads the screens of an opened pack.
     public init(pack: CorePack) throws {
-        struct Doc: Decodable { var screens: [TokenValue]? }
+        struct Doc: Decodable { var screens: [JSONValue]? }
         let doc: Doc
         do {
             doc = try JSONDecoder().decode(Doc.self, from: pack.json)

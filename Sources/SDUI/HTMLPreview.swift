@@ -2,6 +2,7 @@
 // person can look at a resolved screen in any browser, and the tests can
 // measure its layout in a real one.
 import Foundation
+import SDUICore
 
 /// Renders a ``RenderTree`` as an HTML5 document: inline CSS only, no
 /// scripts, no external resources except each image's own URL.
@@ -264,7 +265,7 @@ extension HTMLPreview {
 
     /// Width, height and aspect ratio of an image; a missing width fills the
     /// parent, a missing height follows the aspect ratio (square, or 16:9).
-    static func imageSize(_ props: [String: TokenValue], in axis: Axis, into css: inout CSS) {
+    static func imageSize(_ props: [String: JSONValue], in axis: Axis, into css: inout CSS) {
         let width = length(props["width"])
         let ratio = number(props["aspectRatio"]).flatMap { $0 > 0 && $0 <= 100 ? format($0) : nil }
         if let width {
@@ -310,7 +311,7 @@ extension HTMLPreview {
     }
 
     /// The colours of a button for its style (`filled` unless told otherwise).
-    static func buttonColors(_ props: [String: TokenValue], into css: inout CSS) {
+    static func buttonColors(_ props: [String: JSONValue], into css: inout CSS) {
         let background = color(props["background"])
         let foreground = color(props["color"])
         switch props["style"]?.stringValue {
@@ -368,7 +369,7 @@ extension HTMLPreview {
     }
 
     /// One option of a Choice: an input, the icon and the label.
-    static func option(_ v: TokenValue, group: String, multi: Bool, selected: Set<String>) -> String {
+    static func option(_ v: JSONValue, group: String, multi: Bool, selected: Set<String>) -> String {
         let value = display(v["value"]) ?? display(v["label"]) ?? ""
         var input = [("type", multi ? "checkbox" : "radio"), ("name", group), ("value", value)]
         if selected.contains(value) { input.append(("checked", "")) }
@@ -378,13 +379,13 @@ extension HTMLPreview {
     }
 
     /// The values a Choice's `selected` names: one string, or an array of them.
-    static func selectedValues(_ v: TokenValue?) -> Set<String> {
+    static func selectedValues(_ v: JSONValue?) -> Set<String> {
         if let items = v?.arrayValue { return Set(items.compactMap(display)) }
         return Set([v].compactMap { display($0) })
     }
 
     /// The caption of a form field, with an optional value on the right.
-    static func fieldLabel(_ label: TokenValue?, detail: String?) -> String {
+    static func fieldLabel(_ label: JSONValue?, detail: String?) -> String {
         let text = display(label).map { "<span>\(escape($0))</span>" } ?? ""
         let extra = detail.map { "<output>\(escape($0))</output>" } ?? ""
         return text.isEmpty && extra.isEmpty ? "" : "<span class=\"sdui-field-label\">\(text)\(extra)</span>"
@@ -447,7 +448,7 @@ extension HTMLPreview {
     }
 
     /// A scalar prop as text (strings, numbers, booleans); nil otherwise.
-    static func display(_ v: TokenValue?) -> String? {
+    static func display(_ v: JSONValue?) -> String? {
         switch v {
         case .string(let s)?: return s
         case .int(let i)?: return String(i)
@@ -483,7 +484,7 @@ extension HTMLPreview {
     }
 
     /// Styles every node shares: background, radius, border, padding, visibility.
-    static func box(_ props: [String: TokenValue], into css: inout CSS, paddingIsMargin: Bool) {
+    static func box(_ props: [String: JSONValue], into css: inout CSS, paddingIsMargin: Bool) {
         css.set("background-color", color(props["background"]))
         css.set("border-radius", length(props["cornerRadius"]))
         css.set("border", border(props["border"]))
@@ -492,7 +493,7 @@ extension HTMLPreview {
     }
 
     /// Box styles of a leaf primitive, and its own `alignment` in the parent.
-    static func leaf(_ props: [String: TokenValue], in axis: Axis, into css: inout CSS) {
+    static func leaf(_ props: [String: JSONValue], in axis: Axis, into css: inout CSS) {
         box(props, into: &css, paddingIsMargin: true)
         css.set("align-self", keyword(props["alignment"], axis == .column ? columnSelf : rowSelf))
     }
@@ -504,7 +505,7 @@ extension HTMLPreview {
 
     /// A container's `alignment` as align-items (cross axis) or
     /// justify-content (main axis).
-    static func alignment(_ v: TokenValue?, axis: Axis) -> (String, String)? {
+    static func alignment(_ v: JSONValue?, axis: Axis) -> (String, String)? {
         guard let name = v?.stringValue else { return nil }
         let cross = axis == .column ? columnSelf : rowSelf
         let main = axis == .column ? ["TOP": "flex-start", "BOTTOM": "flex-end"]
@@ -529,13 +530,13 @@ extension HTMLPreview {
                            "rounded": "ui-rounded,system-ui,sans-serif"]
 
     /// The CSS keyword `table` maps a string prop to (case-insensitive), else nil.
-    static func keyword(_ v: TokenValue?, _ table: [String: String]) -> String? {
+    static func keyword(_ v: JSONValue?, _ table: [String: String]) -> String? {
         v?.stringValue.flatMap { table[$0.uppercased()] ?? table[$0] }
     }
 
     /// A typography object: font size, line height, weight and family.
     /// A line height up to 4 is a multiple of the size, above it points.
-    static func typography(_ v: TokenValue?, into css: inout CSS) {
+    static func typography(_ v: JSONValue?, into css: inout CSS) {
         guard let style = v?.objectValue else { return }
         css.set("font-size", length(style["size"]))
         if let lineHeight = number(style["lineHeight"]), lineHeight > 0, lineHeight <= 1000 {
@@ -546,7 +547,7 @@ extension HTMLPreview {
     }
 
     /// `maxLines` as a line clamp (ellipsis after the last line).
-    static func lineClamp(_ v: TokenValue?, into css: inout CSS) {
+    static func lineClamp(_ v: JSONValue?, into css: inout CSS) {
         guard let lines = v?.intValue, lines > 0, lines <= 1000 else { return }
         css.set("display", "-webkit-box")
         css.set("-webkit-box-orient", "vertical")
@@ -555,7 +556,7 @@ extension HTMLPreview {
     }
 
     /// A valid hex colour as CSS (`#RRGGBBAA` becomes `rgba(…)`), else nil.
-    static func color(_ v: TokenValue?) -> String? {
+    static func color(_ v: JSONValue?) -> String? {
         guard let s = v?.stringValue, s.utf8.first == UInt8(ascii: "#") else { return nil }
         let hex = Array(s.utf8.dropFirst())
         guard [3, 6, 8].contains(hex.count), hex.allSatisfy(isHexDigit) else { return nil }
@@ -572,13 +573,13 @@ extension HTMLPreview {
     }
 
     /// A finite number prop, else nil.
-    static func number(_ v: TokenValue?) -> Double? {
+    static func number(_ v: JSONValue?) -> Double? {
         guard let d = v?.doubleValue, d.isFinite else { return nil }
         return d
     }
 
     /// A non-negative length in CSS px (capped at 100,000), else nil.
-    static func length(_ v: TokenValue?) -> String? {
+    static func length(_ v: JSONValue?) -> String? {
         guard let d = number(v), d >= 0 else { return nil }
         return format(min(d, 100_000)) + "px"
     }
@@ -594,7 +595,7 @@ extension HTMLPreview {
 
     /// `padding` (a number, or top/bottom/start/end/leading/trailing/
     /// horizontal/vertical) as `top end bottom start` in px; nil if none.
-    static func edges(_ v: TokenValue?) -> String? {
+    static func edges(_ v: JSONValue?) -> String? {
         if let all = length(v) { return all }
         guard let o = v?.objectValue else { return nil }
         func pick(_ keys: [String]) -> String? { keys.lazy.compactMap { length(o[$0]) }.first }
@@ -605,7 +606,7 @@ extension HTMLPreview {
     }
 
     /// `border` as `{width, color}` (or a width alone): a solid CSS border.
-    static func border(_ v: TokenValue?) -> String? {
+    static func border(_ v: JSONValue?) -> String? {
         let width = length(v) ?? length(v?["width"])
         let shade = color(v?["color"])
         guard width != nil || shade != nil else { return nil }
@@ -614,7 +615,7 @@ extension HTMLPreview {
 
     /// An `https://` URL percent-encoded so it cannot leave `url("…")`;
     /// anything else is nil.
-    static func imageURL(_ v: TokenValue?) -> String? {
+    static func imageURL(_ v: JSONValue?) -> String? {
         guard let s = v?.stringValue, s.utf8.count > 8, s.lowercased().hasPrefix("https://") else { return nil }
         var out = ""
         for byte in s.utf8 {

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 internal import CSDUI
+import SDUICore
 
 /// Fetches token batches from a registry: `GET {base}/design-tokens?ids=…`
 /// with `Accept: application/json`, `X-Primitives` (seed 000 C-4), a bearer

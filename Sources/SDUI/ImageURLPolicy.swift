@@ -1,5 +1,6 @@
 // ImageURLPolicy.swift - image URLs must be HTTPS on the configured CDN (seed 000 §10).
 import Foundation
+import SDUICore
 
 /// Which image URLs a client may load: HTTPS only, on the configured CDN
 /// host(s) only (seed 000 §10).
@@ -233,7 +234,7 @@ public struct ImageURLPolicy: Sendable, Equatable {
 
     /// Like `violations(in:)` on a token, for any props tree; `path`
     /// names its root.
-    public func violations(in value: TokenValue, path: String = "props") -> [Violation] {
+    public func violations(in value: JSONValue, path: String = "props") -> [Violation] {
         var out: [Violation] = []
         walk(value, path: path, underURLKey: false, into: &out)
         return out
@@ -251,7 +252,7 @@ public struct ImageURLPolicy: Sendable, Equatable {
                         input: token.id)
     }
 
-    private func walk(_ value: TokenValue, path: String, underURLKey: Bool, into out: inout [Violation]) {
+    private func walk(_ value: JSONValue, path: String, underURLKey: Bool, into out: inout [Violation]) {
         switch value {
         case .string(let s):
             guard underURLKey || Self.looksLikeURL(s) else { return }

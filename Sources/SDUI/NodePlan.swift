@@ -1,5 +1,6 @@
 // NodePlan.swift - a node's props sorted, once, into what resolution must touch.
 import Foundation
+import SDUICore
 
 /// A node tree compiled for resolution.  Most props of a design token are
 /// plain values (`"alignment": "CENTER"`, `"maxLines": 2`); only theme
@@ -12,7 +13,7 @@ import Foundation
 struct NodePlan: Sendable {
     /// A prop value that needs work at resolve time.
     indirect enum Value: Sendable {
-        case literal(TokenValue)
+        case literal(JSONValue)
         /// `@group.name`, looked up by its full text.
         case reference(String)
         /// A string in a spacing prop: points when the theme has the name.
@@ -32,7 +33,7 @@ struct NodePlan: Sendable {
 
     /// An object's members: plain ones ready to copy, the others to resolve.
     struct Object: Sendable {
-        var literals: [String: TokenValue] = [:]
+        var literals: [String: JSONValue] = [:]
         var dynamic: [(key: String, value: Value)] = []
     }
 
@@ -46,7 +47,7 @@ struct NodePlan: Sendable {
     var childrenNotAList = false
 
     /// Plans a node given as `{"primitive", "primitiveVersion", "props"}`.
-    init(node raw: TokenValue) {
+    init(node raw: JSONValue) {
         guard case .object(let o) = raw, let primitive = o["primitive"]?.stringValue, !primitive.isEmpty else {
             self.init(primitive: "", version: 0, error: "a node needs a string \"primitive\"")
             return
@@ -63,7 +64,7 @@ struct NodePlan: Sendable {
     }
 
     /// Plans a node from its parts (a token's root).
-    init(primitive: String, version: Int, props raw: TokenValue) {
+    init(primitive: String, version: Int, props raw: JSONValue) {
         self.init(primitive: primitive, version: version, error: nil)
         guard case .object(let members) = raw else {
             error = "props must be an object"
@@ -103,7 +104,7 @@ struct NodePlan: Sendable {
     }
 
     /// Sorts one value; containers are literal when everything inside is.
-    static func plan(_ value: TokenValue, spacing: Bool, typography: Bool) -> Value {
+    static func plan(_ value: JSONValue, spacing: Bool, typography: Bool) -> Value {
         switch value {
         case .string(let s):
             if s.utf8.first == UInt8(ascii: "@"), NodeBuilder.isThemeReference(s) { return .reference(s) }

@@ -1,5 +1,6 @@
 // PackLimits.swift - resource limits for opening packs and parsing tokens.
 internal import CSDUI
+import SDUICore
 
 /// Limits applied while opening a pack or parsing a token.  The defaults are
 /// safe for untrusted input: a gzip bomb stops at `maxInflatedBytes`.

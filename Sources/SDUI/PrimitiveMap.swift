@@ -1,6 +1,7 @@
 // PrimitiveMap.swift - the primitive-version contract (seed 000 C-1, C-4, Appendix A).
 import Foundation
 internal import CSDUI
+import SDUICore
 
 /// The primitives a client renders and the highest version of each, as sent
 /// in the `X-Primitives` header: `Column@3,Text@4,AsyncImage@2`.
@@ -236,7 +237,7 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Children live in `props.children` at every depth (see token.h).
-    private func walk(_ props: TokenValue, path: String, _ out: inout [Unsupported]) {
+    private func walk(_ props: JSONValue, path: String, _ out: inout [Unsupported]) {
         guard let children = props["children"]?.arrayValue else { return }
         for (i, child) in children.enumerated() {
             let p = "\(path).children[\(i)]"

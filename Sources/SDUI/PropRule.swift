@@ -1,5 +1,6 @@
 // PropRule.swift - what a primitive's props must look like once resolved.
 import Foundation
+import SDUICore
 
 /// A rule for one prop of a primitive, checked on the resolved value (after
 /// bindings and theme references).  A node missing a required prop, or with
@@ -40,7 +41,7 @@ public struct PropRule: Sendable, Hashable, CustomStringConvertible {
     public var description: String { (required ? "required " : "") + kind.rawValue }
 
     /// Whether a resolved value satisfies the rule's kind.
-    public func accepts(_ v: TokenValue) -> Bool {
+    public func accepts(_ v: JSONValue) -> Bool {
         switch kind {
         case .any: return true
         case .string: return v.stringValue != nil
@@ -53,7 +54,7 @@ public struct PropRule: Sendable, Hashable, CustomStringConvertible {
             return sides.values.allSatisfy { ($0.doubleValue.map { $0.isFinite && $0 >= 0 }) ?? false }
         case .typography:
             guard case .object(let o) = v else { return false }
-            func positive(_ x: TokenValue?) -> Bool { x?.doubleValue.map { $0.isFinite && $0 > 0 } ?? false }
+            func positive(_ x: JSONValue?) -> Bool { x?.doubleValue.map { $0.isFinite && $0 > 0 } ?? false }
             guard positive(o["size"]) else { return false }
             if let lh = o["lineHeight"], !positive(lh) { return false }
             if let w = o["weight"], !(w.intValue.map { (1...1000).contains($0) } ?? false) { return false }
@@ -68,7 +69,7 @@ public struct PropRule: Sendable, Hashable, CustomStringConvertible {
     /// An accepted typography object with its missing members filled in
     /// (lineHeight 1.25 × size, weight 400, family "system", as a theme's),
     /// or nil when none is missing (a theme's always has all four).
-    static func completedTypography(_ v: TokenValue) -> TokenValue? {
+    static func completedTypography(_ v: JSONValue) -> JSONValue? {
         guard case .object(var o) = v, o["lineHeight"] == nil || o["weight"] == nil || o["family"] == nil,
               let size = o["size"]?.doubleValue else { return nil }
         if o["lineHeight"] == nil { o["lineHeight"] = ResolvedTheme.number(size * 1.25) }

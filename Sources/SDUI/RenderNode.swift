@@ -1,5 +1,6 @@
 // RenderNode.swift - one node of a resolved render tree, ready to draw.
 import Foundation
+import SDUICore
 
 /// A node of a render tree: what a UI layer draws, with nothing left to look
 /// up.  Props hold final values only: bindings are filled in, theme
@@ -26,7 +27,7 @@ public struct RenderNode: Sendable, Hashable, Codable {
     /// The primitive version the node needs (0 for placeholders without one).
     public var version: Int
     /// Fully resolved props, without `children`.
-    public var props: [String: TokenValue]
+    public var props: [String: JSONValue]
     public var children: [RenderNode]
     /// The design token this node came from (nil for nodes a block made).
     public var token: String?
@@ -35,7 +36,7 @@ public struct RenderNode: Sendable, Hashable, Codable {
     public var reason: String?
 
     public init(kind: Kind = .primitive, primitive: String, version: Int,
-                props: [String: TokenValue] = [:], children: [RenderNode] = [],
+                props: [String: JSONValue] = [:], children: [RenderNode] = [],
                 token: String? = nil, reason: String? = nil) {
         self.kind = kind
         self.primitive = primitive
@@ -79,7 +80,7 @@ public struct RenderNode: Sendable, Hashable, Codable {
         kind = try c.decode(Kind.self, forKey: .kind)
         primitive = try c.decode(String.self, forKey: .primitive)
         version = try c.decode(Int.self, forKey: .version)
-        props = try c.decodeIfPresent([String: TokenValue].self, forKey: .props) ?? [:]
+        props = try c.decodeIfPresent([String: JSONValue].self, forKey: .props) ?? [:]
         children = try c.decodeIfPresent([RenderNode].self, forKey: .children) ?? []
         token = try c.decodeIfPresent(String.self, forKey: .token)
         reason = try c.decodeIfPresent(String.self, forKey: .reason)

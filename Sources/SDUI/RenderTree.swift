@@ -1,5 +1,6 @@
 // RenderTree.swift - a resolved screen and the report of how it was resolved.
 import Foundation
+import SDUICore
 
 /// A screen resolved into render nodes, with everything resolution had to
 /// do to get there.  Resolution never throws on bad content; it degrades

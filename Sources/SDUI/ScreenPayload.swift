@@ -1,5 +1,6 @@
 // ScreenPayload.swift - a screen as the registry sends it (seed 000 §6.2).
 import Foundation
+import SDUICore
 
 /// A screen: its id and the tokens it shows, each with optional bindings.
 ///
@@ -8,9 +9,9 @@ public struct ScreenPayload: Codable, Sendable, Equatable {
     public struct Item: Codable, Sendable, Equatable {
         public var id: String
         /// Values for the token's `{{path}}` placeholders.
-        public var bind: [String: TokenValue]?
+        public var bind: [String: JSONValue]?
 
-        public init(id: String, bind: [String: TokenValue]? = nil) {
+        public init(id: String, bind: [String: JSONValue]? = nil) {
             self.id = id
             self.bind = bind
         }
@@ -48,32 +49,5 @@ public struct ScreenPayload: Codable, Sendable, Equatable {
     static func path(_ ctx: DecodingError.Context) -> String {
         let p = ctx.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         return p.isEmpty ? "the top level" : String(p.drop(while: { $0 == "." }))
-    }
-}
-
-extension TokenValue: Codable {
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? c.decode(Int64.self) { self = .int(i) }
-        else if let d = try? c.decode(Double.self) { self = .double(d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([TokenValue].self) { self = .array(a) }
-        else if let o = try? c.decode([String: TokenValue].self) { self = .object(o) }
-        else { throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a JSON value") }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        switch self {
-        case .null: try c.encodeNil()
-        case .bool(let b): try c.encode(b)
-        case .int(let i): try c.encode(i)
-        case .double(let d): try c.encode(d)
-        case .string(let s): try c.encode(s)
-        case .array(let a): try c.encode(a)
-        case .object(let o): try c.encode(o)
-        }
     }
 }

@@ -1,6 +1,7 @@
 // ScreenResolver.swift - resolves a screen into a render tree (seed 000 C-5, §6.2).
 import Foundation
 import Logging
+import SDUICore
 
 /// Everything resolution depends on besides the screen and its tokens.
 public struct RenderContext: Sendable {
@@ -14,7 +15,7 @@ public struct RenderContext: Sendable {
     public var textScale: Double = 1
     public var spacingScale: Double = 1
     /// The host app's bindings, consulted after each item's `bind`.
-    public var hostBindings: [String: TokenValue] = [:]
+    public var hostBindings: [String: JSONValue] = [:]
     /// Reported in `unknown_primitive` and `render_error` events.
     public var appVersion = SDUIKitVersion.string
     /// Screens to switch to when offline (seed 000 §11).
@@ -187,7 +188,7 @@ struct NodeBuilder {
 
     func tree(screen: String, rendered: String, theme chosen: (theme: ResolvedTheme, source: ThemeSource, issues: [RenderIssue]),
               children: [RenderNode]) -> RenderTree {
-        var props: [String: TokenValue] = ["scroll": .bool(true)]
+        var props: [String: JSONValue] = ["scroll": .bool(true)]
         props["background"] = theme.background
         let root = RenderNode(primitive: "Column", version: 1, props: props, children: children)
         return RenderTree(screen: screen, renderedScreen: rendered, theme: chosen.theme.theme.id,
@@ -215,7 +216,7 @@ struct NodeBuilder {
     }
 
     /// The node for a seed 001 block; nil when it is not visible.
-    mutating func block(_ block: TokenValue, index: Int, style: BlockStyle) -> RenderNode? {
+    mutating func block(_ block: JSONValue, index: Int, style: BlockStyle) -> RenderNode? {
         let label = "block[\(index)]"
         guard let type = block["type"]?.stringValue else {
             return blockFailure(.badBlock, label, "a block needs a string \"type\"")
@@ -223,7 +224,7 @@ struct NodeBuilder {
         guard let render = context.blocks.renderer(for: type) else {
             return blockFailure(.unknownBlock, label, "no renderer for block type \"\(type)\"", type: type)
         }
-        let raw: TokenValue
+        let raw: JSONValue
         do {
             raw = try render(block.objectValue ?? [:], style)
         } catch {
@@ -299,7 +300,7 @@ struct NodeBuilder {
     }
 
     /// Resolves one planned prop value; nil removes the prop.
-    mutating func resolve(_ value: NodePlan.Value, key: String, who: String?, scope: BindingScope) -> TokenValue? {
+    mutating func resolve(_ value: NodePlan.Value, key: String, who: String?, scope: BindingScope) -> JSONValue? {
         switch value {
         case .literal(let v):
             return v
@@ -343,7 +344,7 @@ struct NodeBuilder {
             }
             return filled
         case .array(let items):
-            var out: [TokenValue] = []
+            var out: [JSONValue] = []
             out.reserveCapacity(items.count)
             for item in items {
                 out.append(resolve(item, key: key, who: who, scope: scope) ?? .null)
@@ -359,7 +360,7 @@ struct NodeBuilder {
 
     /// Reports a name the theme lacks (`what`: `@color.x`, `spacing "huge"`);
     /// nil, so the prop is dropped.
-    private mutating func unknown(_ what: String, key: String, who: String?) -> TokenValue? {
+    private mutating func unknown(_ what: String, key: String, who: String?) -> JSONValue? {
         issues.append(RenderIssue(.unknownThemeReference, token: who, path: path(of: key),
                                   "the theme \"\(theme.theme.id)\" has no \(what)"))
         return nil
@@ -368,7 +369,7 @@ struct NodeBuilder {
     /// Checks `props` against the primitive's rules: drops broken optional
     /// props (with an issue) and returns a message when a required one is
     /// missing or broken.
-    mutating func checkRules(_ primitive: String, _ props: inout [String: TokenValue],
+    mutating func checkRules(_ primitive: String, _ props: inout [String: JSONValue],
                              who: String?) -> String? {
         for (name, rule) in context.primitives.orderedPropRules(of: primitive) {
             guard let v = props[name] else {
@@ -392,7 +393,7 @@ struct NodeBuilder {
     }
 
     /// A scalar as text, for a string prop bound to a number or boolean.
-    static func text(of v: TokenValue) -> String? {
+    static func text(of v: JSONValue) -> String? {
         switch v {
         case .int(let n): return String(n)
         case .double(let d): return BindingTemplate.text(d)

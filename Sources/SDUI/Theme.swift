@@ -1,5 +1,6 @@
 // Theme.swift - themes: seed 003's token groups with light and dark values.
 import Foundation
+import SDUICore
 
 /// Light or dark appearance (seed 003: the mode toggle swaps every colour).
 public enum ThemeMode: String, Sendable, Hashable, Codable, CaseIterable {
@@ -147,9 +148,9 @@ extension Theme {
     /// Reads a theme from its JSON (schemas/theme.json, or seed 001's flat
     /// form).  Errors are `.schema` and name `source` and the member.
     public init(json: Data, source: String? = nil) throws {
-        let value: TokenValue
+        let value: JSONValue
         do {
-            value = try JSONDecoder().decode(TokenValue.self, from: json)
+            value = try JSONDecoder().decode(JSONValue.self, from: json)
         } catch {
             throw SDUIError.notJSON(json, error, what: "not JSON", input: source)
         }
@@ -162,8 +163,8 @@ extension Theme {
     /// `.tokens.json` or `.json`.
     public init(contentsOf url: URL) throws {
         let data = try FileInput.read(url.path, limit: FileInput.documentLimit)
-        let value: TokenValue
-        do { value = try JSONDecoder().decode(TokenValue.self, from: data) } catch {
+        let value: JSONValue
+        do { value = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
             throw SDUIError.notJSON(data, error, what: "not JSON", input: url.path)
         }
         if value["id"]?.stringValue != nil {
@@ -179,7 +180,7 @@ extension Theme {
     }
 
     /// Reads a theme from a parsed JSON value.
-    public init(value: TokenValue, source: String? = nil) throws {
+    public init(value: JSONValue, source: String? = nil) throws {
         func fail(_ path: String, _ message: String) -> SDUIError {
             SDUIError(.schema, "\(path): \(message)", input: source)
         }
@@ -204,18 +205,18 @@ extension Theme {
             return
         }
 
-        func object(_ key: String) throws -> [String: TokenValue] {
+        func object(_ key: String) throws -> [String: JSONValue] {
             guard let v = root[key] else { return [:] }
             guard let o = v.objectValue else { throw fail(key, "must be an object") }
             return o
         }
-        func color(_ v: TokenValue, _ path: String) throws -> RGBColor {
+        func color(_ v: JSONValue, _ path: String) throws -> RGBColor {
             guard let s = v.stringValue, let c = try? RGBColor(hex: s) else {
                 throw fail(path, "expected a colour (#RGB, #RRGGBB or #RRGGBBAA)")
             }
             return c
         }
-        func number(_ v: TokenValue?, _ path: String, min: Double = 0, max: Double = Theme.maxLength) throws -> Double {
+        func number(_ v: JSONValue?, _ path: String, min: Double = 0, max: Double = Theme.maxLength) throws -> Double {
             guard let d = v?.doubleValue, d.isFinite, d >= min, d <= max else {
                 throw fail(path, "expected a number from \(BindingTemplate.text(min)) to \(BindingTemplate.text(max))")
             }
@@ -274,8 +275,8 @@ extension Theme {
     }
 
     /// The theme as JSON in the form of schemas/theme.json.
-    public var jsonValue: TokenValue {
-        var root: [String: TokenValue] = ["id": .string(id)]
+    public var jsonValue: JSONValue {
+        var root: [String: JSONValue] = ["id": .string(id)]
         root["colors"] = .object(colors.mapValues { p in
             p.light == p.dark ? .string(p.light.description)
                 : .object(["light": .string(p.light.description), "dark": .string(p.dark.description)])

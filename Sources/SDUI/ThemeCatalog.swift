@@ -1,5 +1,6 @@
 // ThemeCatalog.swift - the themes an app knows and seed 001's resolution order.
 import Foundation
+import SDUICore
 
 /// Which step of the resolution order chose a screen's theme.
 public enum ThemeSource: String, Sendable, Hashable, Codable {
@@ -65,10 +66,10 @@ public struct ResolvedTheme: Sendable {
     public let theme: Theme
     public let mode: ThemeMode
     /// Every reference by its full text, `@color.primary`: one lookup per use.
-    let references: [String: TokenValue]
+    let references: [String: JSONValue]
     /// Spacing and typography also by bare name (spacing props, a Text's style).
-    let spacing: [String: TokenValue]
-    let typography: [String: TokenValue]
+    let spacing: [String: JSONValue]
+    let typography: [String: JSONValue]
 
     /// The groups a reference may name (plural spellings too).
     static let groups: Set<String> = ["color", "colors", "spacing", "radius", "typography", "animation", "animations"]
@@ -95,8 +96,8 @@ public struct ResolvedTheme: Sendable {
         spacing = theme.spacing.mapValues { v in
             spacingScale == 1 ? Self.number(v) : Self.number((v * spacingScale / 4).rounded() * 4)
         }
-        var refs: [String: TokenValue] = [:]
-        for (groups, values) in [(["color", "colors"], theme.colors.mapValues { TokenValue.string($0[mode].description) }),
+        var refs: [String: JSONValue] = [:]
+        for (groups, values) in [(["color", "colors"], theme.colors.mapValues { JSONValue.string($0[mode].description) }),
                                  (["spacing"], spacing), (["radius"], theme.radius.mapValues(Self.number)),
                                  (["typography"], typography),
                                  (["animation", "animations"], theme.animations.mapValues(Self.number))] {
@@ -106,19 +107,19 @@ public struct ResolvedTheme: Sendable {
     }
 
     /// Whole numbers as integers, so JSON shows `16`, not `16.0`.
-    static func number(_ d: Double) -> TokenValue {
+    static func number(_ d: Double) -> JSONValue {
         d.rounded() == d && abs(d) < 1e15 ? .int(Int64(d)) : .double(d)
     }
 
     /// The value of `@group.name`: group is `color`, `spacing`, `radius`,
     /// `typography` or `animation` (plural forms too).  Nil when unknown.
-    public func reference(group: Substring, name: Substring) -> TokenValue? {
+    public func reference(group: Substring, name: Substring) -> JSONValue? {
         references["@\(group).\(name)"]
     }
 
     /// A spacing name (seed 001's `xs/s/m/l/xl` or seed 003's
     /// `xs/sm/md/lg/xl`) in points.
-    public func spacing(named name: String) -> TokenValue? {
+    public func spacing(named name: String) -> JSONValue? {
         if let v = spacing[name] { return v }
         switch name {
         case "s": return spacing["sm"]
@@ -129,8 +130,8 @@ public struct ResolvedTheme: Sendable {
     }
 
     /// A typography style by bare name (a Text's `"style": "body"`).
-    public func typography(named name: String) -> TokenValue? { typography[name] }
+    public func typography(named name: String) -> JSONValue? { typography[name] }
 
     /// The page background colour.
-    public var background: TokenValue? { references["@color.background"] }
+    public var background: JSONValue? { references["@color.background"] }
 }

@@ -1,5 +1,6 @@
 // ThemeLint.swift - seed 003's validation rules for a theme.
 import Foundation
+import SDUICore
 
 /// One problem theme lint found.
 public struct ThemeLintFinding: Sendable, Hashable, Codable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 // TokenCache.swift - the in-memory LRU of tokens (seed 000 C-3).
 internal import CSDUI
+import SDUICore
 
 /// A thread-safe least-recently-used cache of tokens keyed by id, bounded by
 /// entry count (default 5,000) and by bytes of token JSON, whichever is

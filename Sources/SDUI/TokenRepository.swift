@@ -2,6 +2,7 @@
 import Foundation
 import Logging
 import Metrics
+import SDUICore
 
 /// Where a token was found.
 public enum TokenSource: String, Sendable, CaseIterable {

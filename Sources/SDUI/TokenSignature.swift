@@ -7,6 +7,7 @@
 // checks the envelope and picks the key.
 import Foundation
 internal import Crypto
+import SDUICore
 
 /// The signature algorithms SDUIKit accepts in a JWS `alg` header.
 ///

@@ -1,5 +1,6 @@
 // TokenTransport.swift - how the repository fetches tokens from the registry.
 import Foundation
+import SDUICore
 
 /// One batched fetch: `GET /design-tokens?ids=a,b,c&v=…` (seed 000 §5.2).
 public struct TokenFetchRequest: Sendable, Equatable {

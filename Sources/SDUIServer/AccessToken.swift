@@ -18,7 +18,7 @@ public struct AccessTokenIssuer: Sendable {
             throw RegistryError(.invalid, "an access token lives at most \(Int(Self.maxLifetime)) s", subject: subject)
         }
         let iat = Int(now.timeIntervalSince1970)
-        let claims: [String: TokenValue] = ["sub": .string(subject), "iat": .int(Int64(iat)),
+        let claims: [String: JSONValue] = ["sub": .string(subject), "iat": .int(Int64(iat)),
                                             "exp": .int(Int64(iat + Int(lifetime)))]
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -59,7 +59,7 @@ public struct AccessTokenVerifier: Sendable {
         } catch {
             return .failure(Failure(reason: "bad token signature"))
         }
-        guard let claims = try? JSONDecoder().decode([String: TokenValue].self, from: payload) else {
+        guard let claims = try? JSONDecoder().decode([String: JSONValue].self, from: payload) else {
             return .failure(Failure(reason: "token claims are not a JSON object"))
         }
         let t = now().timeIntervalSince1970

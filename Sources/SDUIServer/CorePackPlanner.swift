@@ -32,7 +32,7 @@ public struct UsageTelemetry: Sendable, Equatable {
     public init(data: Data, source: String) throws {
         let text = String(decoding: data, as: UTF8.self)
         if text.drop(while: { $0.isWhitespace }).first == "{" {
-            guard let root = try? JSONDecoder().decode([String: TokenValue].self, from: data),
+            guard let root = try? JSONDecoder().decode([String: JSONValue].self, from: data),
                   let counts = root["counts"]?.objectValue else {
                 throw RegistryError(.invalid, "expected {\"counts\": {\"token_id\": count, …}}", subject: source)
             }
@@ -211,11 +211,11 @@ public struct CorePackPlanner: Sendable {
                              tokens: (String) -> PackCandidate?) throws -> Data {
         var builder = CorePackBuilder(limits: limits)
         var added = Set<String>()
-        var embedded: [TokenValue] = []
+        var embedded: [JSONValue] = []
         for id in critical {
             guard let screen = screens[id] else { throw RegistryError(.notFound, "no screen \"\(id)\"", subject: id) }
             let shown = screen.fallbackScreenID.flatMap { screens[$0] } ?? screen
-            guard case .object(var doc) = try JSONDecoder().decode(TokenValue.self, from: shown.payload) else {
+            guard case .object(var doc) = try JSONDecoder().decode(JSONValue.self, from: shown.payload) else {
                 throw RegistryError(.invalid, "screen is not an object", subject: shown.id)
             }
             doc["fallbackFor"] = .string(id)

@@ -125,7 +125,7 @@ public struct RegistryImporter: Sendable {
                 problems.append(Problem(subject: payload.id, file: file, rule: "id", detail: "\"\(id)\" is not a valid id"))
                 return
             }
-            let extra = try? JSONDecoder().decode([String: TokenValue].self, from: json)
+            let extra = try? JSONDecoder().decode([String: JSONValue].self, from: json)
             var fallback: String?
             if let f = extra?["fallbackScreenId"] {
                 guard let s = f.stringValue, RegistryID.isValid(s) else {
@@ -166,6 +166,6 @@ public struct RegistryImporter: Sendable {
 
     /// The `"id"` of a JSON object, when it has a string one (for messages).
     static func peekID(_ json: Data) -> String? {
-        (try? JSONDecoder().decode([String: TokenValue].self, from: json))?["id"]?.stringValue
+        (try? JSONDecoder().decode([String: JSONValue].self, from: json))?["id"]?.stringValue
     }
 }

@@ -222,8 +222,8 @@ public final class RegistryServer: Sendable {
     static let maxMessageBytes = 1024
 
     /// The JSON of an error answer: `{"error": code, "message": …}` plus `extra`.
-    static func errorBody(_ code: String, _ message: String, extra: [String: TokenValue] = [:]) -> Data {
-        var body: [String: TokenValue] = ["error": .string(code),
+    static func errorBody(_ code: String, _ message: String, extra: [String: JSONValue] = [:]) -> Data {
+        var body: [String: JSONValue] = ["error": .string(code),
                                           "message": .string(EchoedInput.clipped(message, maxBytes: maxMessageBytes))]
         body.merge(extra) { _, new in new }
         let encoder = JSONEncoder()
@@ -233,7 +233,7 @@ public final class RegistryServer: Sendable {
 
     /// A JSON error answer: `{"error": code, "message": …}`, never cached.
     static func error(_ status: HTTPResponse.Status, _ code: String, _ message: String,
-                      extra: [String: TokenValue] = [:], vary: Bool = false) -> Response {
+                      extra: [String: JSONValue] = [:], vary: Bool = false) -> Response {
         let data = errorBody(code, message, extra: extra)
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         if vary { headers[.vary] = "X-Primitives" }
@@ -303,7 +303,7 @@ public final class RegistryServer: Sendable {
             return !versions.contains { $0.isSupported(by: map) }
         }
         if !incompatible.isEmpty {
-            var extra: [String: TokenValue] = ["tokens": .array(incompatible.map { .string($0) })]
+            var extra: [String: JSONValue] = ["tokens": .array(incompatible.map { .string($0) })]
             extra["fallbackScreenId"] = screen.stored.fallbackScreenID.map { .string($0) } ?? .null
             return Self.error(.conflict, "Incompatible-Primitives",
                               "no version of \(EchoedInput.clipped(incompatible.joined(separator: ", "))) fits "

@@ -63,11 +63,11 @@ enum KeyFile {
     }
 
     /// The file as a JWK when it is JSON; nil when it is not JSON at all.
-    static func jwk(_ data: Data, _ path: String) throws -> [String: TokenValue]? {
+    static func jwk(_ data: Data, _ path: String) throws -> [String: JSONValue]? {
         guard data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) == UInt8(ascii: "{") else {
             return nil
         }
-        guard let object = try? JSONDecoder().decode([String: TokenValue].self, from: data) else {
+        guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: data) else {
             throw SDUIError(.argument, "the key file starts like JSON but is not a JWK object", input: path)
         }
         return object

@@ -97,7 +97,7 @@ struct RenderCommand: ParsableCommand {
         let resolver = ScreenResolver(context)
 
         let data = try readFile(screen, limit: FileInput.documentLimit)
-        let probe = try? JSONDecoder().decode([String: TokenValue].self, from: data)
+        let probe = try? JSONDecoder().decode([String: JSONValue].self, from: data)
         if probe?["blocks"] != nil {
             return resolver.resolve(try BlockScreen(json: data, source: inputName(screen)))
         }
@@ -111,8 +111,8 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// `a.b=value` pairs as a nested object.
-    static func bindings(_ pairs: [String]) throws -> [String: TokenValue] {
-        var root: TokenValue = .object([:])
+    static func bindings(_ pairs: [String]) throws -> [String: JSONValue] {
+        var root: JSONValue = .object([:])
         for pair in pairs {
             guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
                 throw SDUIError(.argument, "expected key.path=value", input: "--bind \(pair)")
@@ -122,13 +122,13 @@ struct RenderCommand: ParsableCommand {
                 throw SDUIError(.argument, "empty key in \"\(pair[..<eq])\"", input: "--bind \(pair)")
             }
             let text = String(pair[pair.index(after: eq)...])
-            let value = (try? JSONDecoder().decode(TokenValue.self, from: Data(text.utf8))) ?? .string(text)
+            let value = (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) ?? .string(text)
             root = set(root, keys[...], value)
         }
         return root.objectValue ?? [:]
     }
 
-    private static func set(_ node: TokenValue, _ keys: ArraySlice<String>, _ value: TokenValue) -> TokenValue {
+    private static func set(_ node: JSONValue, _ keys: ArraySlice<String>, _ value: JSONValue) -> JSONValue {
         guard let key = keys.first else { return value }
         var o = node.objectValue ?? [:]
         o[key] = set(o[key] ?? .object([:]), keys.dropFirst(), value)

@@ -10,7 +10,7 @@ import Testing
                "list": .array(["a", "b"])],
         host: ["title": "from host", "user": .object(["name": "Anna"]), "locale": "de-CH"])
 
-    func fill(_ s: String) -> (TokenValue?, [BindingProblem]) {
+    func fill(_ s: String) -> (JSONValue?, [BindingProblem]) {
         var problems: [BindingProblem] = []
         let v = BindingTemplate.fill(s, scope: scope, problems: &problems)
         return (v, problems)
@@ -134,9 +134,15 @@ import Testing
 
     /// Measuring a huge value stops at the budget.
     @Test func sizeOfAValueIsBounded() {
-        let big = TokenValue.array(Array(repeating: .string(String(repeating: "y", count: 100)), count: 10_000))
+        let big = JSONValue.array(Array(repeating: .string(String(repeating: "y", count: 100)), count: 10_000))
         #expect(BindingLimits.size(of: big, within: 1000) == nil)
         #expect(BindingLimits.size(of: .array(["ab", 1, true, .null]), within: 1000) == 2 + 4 + 1 + 8 + 1 + 5 + 1 + 4 + 1)
         #expect(BindingLimits.size(of: .object(["k": "v"]), within: 1000) == 2 + 1 + 4 + 3)
+    }
+
+    /// A value built from literals is looked up by path.
+    @Test func literalValuesAreLookedUp() {
+        let s = BindingScope(host: ["user": ["name": "Anna"]])
+        #expect(s.lookup("user.name") == "Anna")
     }
 }

@@ -81,8 +81,8 @@ import Testing
     }
 
     @Test func mediaURLsMustBeHTTPSOnALiteralHostAndOnTheCDNWhenOneIsSet() throws {
-        func media(_ url: String, ratio: Double? = nil) -> TokenValue {
-            var f: [String: TokenValue] = ["type": "media", "url": .string(url)]
+        func media(_ url: String, ratio: Double? = nil) -> JSONValue {
+            var f: [String: JSONValue] = ["type": "media", "url": .string(url)]
             if let ratio { f["aspectRatio"] = .double(ratio) }
             return .object(f)
         }

@@ -427,7 +427,7 @@ private enum PreviewPages {
     }
 
     /// A screen whose root Column has `background` and scrolls.
-    static func tree(_ children: [RenderNode], background: TokenValue, issues: [RenderIssue] = []) -> RenderTree {
+    static func tree(_ children: [RenderNode], background: JSONValue, issues: [RenderIssue] = []) -> RenderTree {
         let root = RenderNode(primitive: "Column", version: 3,
                               props: ["background": background, "scroll": .bool(true)],
                               children: children, token: "root")
@@ -436,13 +436,13 @@ private enum PreviewPages {
     }
 
     /// A Text node with design token `token`.
-    static func text(_ token: String, _ s: String, _ props: [String: TokenValue] = [:]) -> RenderNode {
+    static func text(_ token: String, _ s: String, _ props: [String: JSONValue] = [:]) -> RenderNode {
         RenderNode(primitive: "Text", version: 4, props: props.merging(["text": .string(s)]) { _, new in new },
                    token: token)
     }
 
     /// A typography object in the shape the resolver produces.
-    static func typography(size: Int, lineHeight: Int, weight: Int = 400) -> TokenValue {
+    static func typography(size: Int, lineHeight: Int, weight: Int = 400) -> JSONValue {
         .object(["size": .int(Int64(size)), "lineHeight": .int(Int64(lineHeight)),
                  "weight": .int(Int64(weight)), "family": .string("system")])
     }
@@ -493,7 +493,7 @@ private enum PreviewPages {
 
     /// A Column of the form primitives.
     static var form: RenderNode {
-        func option(_ v: String) -> TokenValue { .object(["label": .string(v.uppercased()), "value": .string(v)]) }
+        func option(_ v: String) -> JSONValue { .object(["label": .string(v.uppercased()), "value": .string(v)]) }
         return RenderNode(primitive: "Column", version: 3, props: ["spacing": .int(12)], children: [
             RenderNode(primitive: "Button", version: 1, props: [
                 "label": .string("Pay 12.50"), "style": .string("filled"), "background": .string("#1565C0"),
@@ -530,7 +530,7 @@ private enum PreviewPages {
     static let hostileValue = #""><img id="pwned2" src=x onerror=alert(1)>"#
     static let hostileLabel = #"<i id="pwned3">boom</i>"#
     static let hostilePrimitive = #"<b id="pwned4">X</b>"#
-    static let badColour = TokenValue.string("red;}body{display:none")
+    static let badColour = JSONValue.string("red;}body{display:none")
 
     /// Values that try to break out of text, attributes, CSS and url().
     static var hostileTree: RenderTree {

@@ -71,4 +71,15 @@ import Testing
         #expect(HTTPTokenTransport.maxAge("max-age=-1") == nil)
         #expect(HTTPTokenTransport.maxAge(nil) == nil)
     }
+
+    /// The token transport goes through the same bounds.
+    @Test func theTokenTransportIsBounded() async throws {
+        let server = try RawHTTPServer(answer: .endlessChunked, pace: 0.001)
+        defer { server.stop() }
+        let t = HTTPTokenTransport(baseURL: server.baseURL, timeout: 20, maxBodyBytes: 1 << 20)
+        let e = await #expect(throws: SDUIError.self) { _ = try await t.fetch(TokenFetchRequest(ids: ["a"])) }
+        #expect(e?.category == .limit)
+        let s = await #expect(throws: SDUIError.self) { _ = try await t.fetchScreen("home") }
+        #expect(s?.category == .limit)
+    }
 }

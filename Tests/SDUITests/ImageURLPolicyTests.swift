@@ -221,7 +221,7 @@ import Testing
         #expect(e?.message.contains("and 3 more") == true)
 
         // A props tree can be walked without a token, under any root name.
-        let tree = TokenValue.object(["src": .array([.string("https://cdn.sdui.example.com/a.png"), .string("http://x.example/b")])])
+        let tree = JSONValue.object(["src": .array([.string("https://cdn.sdui.example.com/a.png"), .string("http://x.example/b")])])
         #expect(Self.policy.violations(in: tree, path: "root").map(\.path) == ["root.src[1]"])
     }
 

@@ -103,7 +103,7 @@ import Testing
 
 @Suite struct PropRuleTests {
     @Test(arguments: [
-        (PropRule.Kind.string, TokenValue.string("x"), true), (.string, 1, false),
+        (PropRule.Kind.string, JSONValue.string("x"), true), (.string, 1, false),
         (.number, 1.5, true), (.number, "1", false),
         (.bool, true, true), (.bool, 0, false),
         (.color, "#0A0B0C", true), (.color, "#abc", true), (.color, "#0A0B0C80", true),
@@ -114,7 +114,7 @@ import Testing
         (.action, .object(["type": "next"]), true), (.action, .object(["screen": "x"]), false),
         (.array, .array([]), true), (.object, .array([]), false), (.any, .null, true),
     ])
-    func kinds(kind: PropRule.Kind, value: TokenValue, ok: Bool) {
+    func kinds(kind: PropRule.Kind, value: JSONValue, ok: Bool) {
         #expect(PropRule(kind).accepts(value) == ok, "\(kind) \(value)")
     }
 

@@ -13,7 +13,7 @@ import Testing
         Dictionary(uniqueKeysWithValues: tokens.map { ($0.id, .found($0, .pack)) })
     }
 
-    func screen(_ ids: String..., bind: [String: TokenValue]? = nil) -> ScreenPayload {
+    func screen(_ ids: String..., bind: [String: JSONValue]? = nil) -> ScreenPayload {
         ScreenPayload(id: "s", tokens: ids.map { ScreenPayload.Item(id: $0, bind: bind) })
     }
 
@@ -367,7 +367,7 @@ import Testing
         let text = String(repeating: "{{a}}", count: 5000)
         let bomb = token("bomb", #"{"id":"bomb","version":1,"primitive":"Text","primitiveVersion":1,"props":{"text":"\#(text)"}}"#)
         let ok = token("ok", #"{"id":"ok","version":1,"primitive":"Text","primitiveVersion":1,"props":{"text":"hi {{a}}"}}"#)
-        let value = TokenValue.string(String(repeating: "z", count: 30_000))
+        let value = JSONValue.string(String(repeating: "z", count: 30_000))
         let tree = ScreenResolver().resolve(screen("bomb", "ok", bind: ["a": value]), lookups: found(bomb, ok))
         #expect(tree.root.children.map(\.kind) == [.placeholder, .primitive])
         #expect(tree.root.children[0].reason == "limit")
@@ -386,7 +386,7 @@ import Testing
         ctx.bindingLimits = BindingLimits(maxStringBytes: 1000, maxNodeBytes: 1500, maxTreeBytes: 2500)
         let t = token("t", #"{"id":"t","version":1,"primitive":"Text","primitiveVersion":1,"props":{"text":"{{a}}"}}"#)
         let list = token("l", #"{"id":"l","version":1,"primitive":"Text","primitiveVersion":1,"props":{"text":"x","items":["{{a}}","{{a}}"]}}"#)
-        let value = TokenValue.string(String(repeating: "q", count: 798))   // 800 bytes as counted
+        let value = JSONValue.string(String(repeating: "q", count: 798))   // 800 bytes as counted
         let tree = ScreenResolver(ctx).resolve(screen("t", "t", "t", "t", bind: ["a": value]), lookups: found(t))
         #expect(tree.root.children.map(\.kind) == [.primitive, .primitive, .primitive, .placeholder])
         #expect(tree.issues.last?.message.contains("per-tree") == true)

@@ -1,6 +1,6 @@
-// SDUIError.swift - the one error type of the SDUI module.
+// SDUIError.swift - the one error type of the client modules.
 import Foundation
-internal import CSDUI
+package import CSDUI
 
 /// An error from SDUIKit: what kind of failure, a message, and where.
 ///
@@ -59,12 +59,12 @@ public struct SDUIError: Error, Sendable, Equatable, CustomStringConvertible {
 extension SDUIError {
     /// Throws the error the C core reported, if any.  The single place where a
     /// C status becomes a Swift error.
-    static func check(_ status: sdui_status, _ err: sdui_error, input: String?) throws {
+    package static func check(_ status: sdui_status, _ err: sdui_error, input: String?) throws {
         guard status != SDUI_OK else { return }
         throw SDUIError(status, err, input: input)
     }
 
-    init(_ status: sdui_status, _ err: sdui_error, input: String?) {
+    package init(_ status: sdui_status, _ err: sdui_error, input: String?) {
         let name = String(cString: sdui_status_name(status))
         var record = err
         let message = withUnsafeBytes(of: &record.message) { raw in
@@ -82,7 +82,7 @@ extension SDUIError {
     /// JSON, the C validator's first fault, with its line, column and byte
     /// (Foundation's own message names no place); otherwise `what` and the
     /// decoder's message.
-    static func notJSON(_ data: Data, _ decoderError: Error, what: String, input: String?) -> SDUIError {
+    package static func notJSON(_ data: Data, _ decoderError: Error, what: String, input: String?) -> SDUIError {
         var err = sdui_error()
         let status = data.withUnsafeBytes { raw in
             sdui_json_validate(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count,

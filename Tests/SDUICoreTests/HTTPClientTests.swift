@@ -1,7 +1,7 @@
 // HTTPClientTests.swift - the bounded HTTP client against hostile servers on
 // 127.0.0.1: lying lengths, endless chunked bodies, a server that drips.
 import Foundation
-@testable import SDUI
+import SDUICore
 import SDUITestSupport
 import Testing
 
@@ -85,16 +85,5 @@ import Testing
         task.cancel()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
-    }
-
-    /// The token transport goes through the same bounds.
-    @Test func theTokenTransportIsBounded() async throws {
-        let server = try RawHTTPServer(answer: .endlessChunked, pace: 0.001)
-        defer { server.stop() }
-        let t = HTTPTokenTransport(baseURL: server.baseURL, timeout: 20, maxBodyBytes: 1 << 20)
-        let e = await #expect(throws: SDUIError.self) { _ = try await t.fetch(TokenFetchRequest(ids: ["a"])) }
-        #expect(e?.category == .limit)
-        let s = await #expect(throws: SDUIError.self) { _ = try await t.fetchScreen("home") }
-        #expect(s?.category == .limit)
     }
 }
