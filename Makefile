@@ -34,6 +34,10 @@ $(BUILD)/test_%: Tests/C/test_%.c Tests/C/check.h $(BUILD)/libsdui.a
 test: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
 
+# The files of the core and what each calls and includes; fails on a circle.
+graph: $(BUILD)/libsdui.a
+	@bash Tests/C/graph.sh $(BUILD)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/sdui
 	install -m 644 $(BUILD)/libsdui.a $(DESTDIR)$(PREFIX)/lib/
@@ -43,4 +47,4 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all test install clean
+.PHONY: all test graph install clean

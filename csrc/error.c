@@ -1,5 +1,7 @@
 /*
- * error.c - status names, error records and the default limits.
+ * error.c - status names, error records, and the line:column of a byte
+ * offset that an error record carries.  It calls no other file of the
+ * core (only the C library), so every file may report errors through it.
  */
 #include <stdio.h>
 
@@ -57,6 +59,29 @@ sdui_status sdui__fail(sdui_error *err, sdui_status status, long long offset,
     return status;
 }
 
+/* Line and column (in scalar values) of a byte offset (error.h).  Counts
+ * every byte that does not continue a UTF-8 sequence as one column, so the
+ * column is in Unicode scalar values for valid text. */
+void sdui_json_position(const char *text, size_t len, size_t offset,
+                        int *line, int *column)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    size_t i;
+    long l = 1, c = 1;
+    if (offset > len)
+        offset = len;
+    for (i = 0; i < offset; i++) {
+        if (p[i] == '\n') {
+            l++;
+            c = 1;
+        } else if ((p[i] & 0xC0) != 0x80) {
+            c++;
+        }
+    }
+    *line = l > INT32_MAX ? INT32_MAX : (int)l;
+    *column = c > INT32_MAX ? INT32_MAX : (int)c;
+}
+
 /* Records a failure at a byte offset of a JSON text, with line:column. */
 sdui_status sdui__fail_at(sdui_error *err, sdui_status status,
                           const char *text, size_t len, size_t offset,
@@ -81,27 +106,4 @@ sdui_status sdui__fail_at(sdui_error *err, sdui_status status,
 sdui_status sdui__oom(sdui_error *err)
 {
     return sdui__fail(err, SDUI_OOM, -1, "out of memory");
-}
-
-/* Fills the default limits. */
-void sdui_limits_default(sdui_limits *out)
-{
-    assert(out);
-    out->max_compressed_bytes = SDUI_DEFAULT_MAX_COMPRESSED_BYTES;
-    out->max_inflated_bytes = SDUI_DEFAULT_MAX_INFLATED_BYTES;
-    out->max_token_bytes = SDUI_DEFAULT_MAX_TOKEN_BYTES;
-    out->max_depth = SDUI_DEFAULT_MAX_DEPTH;
-    out->max_tokens = SDUI_DEFAULT_MAX_TOKENS;
-    out->parallel_scan_bytes = SDUI_DEFAULT_PARALLEL_SCAN_BYTES;
-}
-
-/* The caller's limits, or a static copy of the defaults. */
-const sdui_limits *sdui__limits_or_default(const sdui_limits *limits)
-{
-    static const sdui_limits defaults = {
-        SDUI_DEFAULT_MAX_COMPRESSED_BYTES, SDUI_DEFAULT_MAX_INFLATED_BYTES,
-        SDUI_DEFAULT_MAX_TOKEN_BYTES,      SDUI_DEFAULT_MAX_DEPTH,
-        SDUI_DEFAULT_MAX_TOKENS,           SDUI_DEFAULT_PARALLEL_SCAN_BYTES,
-    };
-    return limits ? limits : &defaults;
 }

@@ -42,7 +42,7 @@ unsigned long sdui__alloc_failures(void);
 /* Shorthand for an allocation failure. */
 sdui_status sdui__oom(sdui_error *err);
 
-/* Limits, with NULL meaning the defaults. */
+/* Limits, with NULL meaning the defaults (limits.c). */
 const sdui_limits *sdui__limits_or_default(const sdui_limits *limits);
 
 /* One token found by the pack scan: byte ranges in the inflated JSON. */

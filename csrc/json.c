@@ -1075,27 +1075,6 @@ sdui_status sdui__scan_pack(const char *text, size_t len,
     return scan(&s);
 }
 
-/* Line and column (in scalar values) of a byte offset (json.h). */
-void sdui_json_position(const char *text, size_t len, size_t offset,
-                        int *line, int *column)
-{
-    const unsigned char *p = (const unsigned char *)text;
-    size_t i;
-    long l = 1, c = 1;
-    if (offset > len)
-        offset = len;
-    for (i = 0; i < offset; i++) {
-        if (p[i] == '\n') {
-            l++;
-            c = 1;
-        } else if ((p[i] & 0xC0) != 0x80) {
-            c++;
-        }
-    }
-    *line = l > INT32_MAX ? INT32_MAX : (int)l;
-    *column = c > INT32_MAX ? INT32_MAX : (int)c;
-}
-
 /* Appends code point cp as UTF-8 at d; returns the byte count. */
 static size_t put_utf8(char *d, unsigned long cp)
 {

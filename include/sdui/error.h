@@ -65,6 +65,15 @@ const char *sdui_status_name(sdui_status status);
 /* Resets an error record to SDUI_OK, no position, empty message.  NULL is a no-op. */
 void sdui_error_clear(sdui_error *err);
 
+/*
+ * Computes the 1-based line and column (in Unicode scalar values) of byte
+ * offset in text[0, len) (an offset past len counts as len).  Used to turn
+ * offsets into positions only when an error is reported.  text must not be
+ * NULL unless len is 0; line and column must not be NULL.  Thread-safe.
+ */
+void sdui_json_position(const char *text, size_t len, size_t offset,
+                        int *line, int *column);
+
 #ifdef __cplusplus
 }
 #endif

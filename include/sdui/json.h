@@ -27,13 +27,8 @@ extern "C" {
 sdui_status sdui_json_validate(const char *text, size_t len,
                                unsigned max_depth, sdui_error *err);
 
-/*
- * Computes the 1-based line and column (in Unicode scalar values) of byte
- * offset in text.  Used to turn offsets into positions only when an error is
- * reported.  Thread-safe.
- */
-void sdui_json_position(const char *text, size_t len, size_t offset,
-                        int *line, int *column);
+/* sdui_json_position (line:column of a byte offset) is declared in
+ * error.h, which this header includes: error records carry positions. */
 
 /*
  * Copies valid JSON text[0, len) to out without the white space between
