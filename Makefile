@@ -15,7 +15,7 @@ TESTS = $(patsubst Tests/C/%.c,$(BUILD)/%,$(filter-out Tests/C/check.c,$(wildcar
 
 all: $(BUILD)/libsdui.a $(BUILD)/sdui.pc
 
-$(BUILD)/obj/%.o: csrc/%.c $(wildcard include/sdui/*.h) csrc/internal.h
+$(BUILD)/obj/%.o: csrc/%.c $(wildcard include/sdui/*.h) $(wildcard csrc/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -33,6 +33,7 @@ $(BUILD)/test_%: Tests/C/test_%.c Tests/C/check.h $(BUILD)/libsdui.a
 
 test: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+	@echo "== file graph (make graph)"; bash Tests/C/graph.sh $(BUILD) >/dev/null || { bash Tests/C/graph.sh $(BUILD); exit 1; }; echo "no circle"
 
 # The files of the core and what each calls and includes; fails on a circle.
 graph: $(BUILD)/libsdui.a

@@ -73,21 +73,6 @@ sdui_status sdui__scan_pack(const char *text, size_t len,
  */
 size_t sdui__unescape(const char *src, size_t len, char *dst);
 
-/* Creates a token from json[0,len) parsed with jansson.  When owner is not
- * NULL the text is borrowed from it and owner_retain is called; otherwise it
- * is copied.  base_offset shifts error offsets (pack position). */
-struct sdui_pack_data;
-sdui_status sdui__token_make(const char *json, size_t len,
-                             const sdui_limits *limits,
-                             struct sdui_pack_data *owner,
-                             size_t base_offset, const char *pack_text,
-                             size_t pack_len, sdui_token **out,
-                             sdui_error *err);
-
-/* Reference counting of a pack's data block (pack.c). */
-void sdui__pack_data_retain(struct sdui_pack_data *d);
-void sdui__pack_data_release(struct sdui_pack_data *d);
-
 /*
  * The keyed hash of every table that holds ids from outside (the pack
  * index, the cache): SipHash-1-3 under a random key drawn once per process

@@ -24,14 +24,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buffer.h"
 #include "internal.h"
-
-/* The inflated JSON, shared by the pack and the tokens that borrow it. */
-struct sdui_pack_data {
-    atomic_long refs;
-    char *json;
-    size_t json_len;
-};
+#include "token_make.h"
 
 typedef struct pack_slot {
     const char *id; /* into the JSON, or into id_arena when it had escapes */
@@ -42,7 +37,10 @@ typedef struct pack_slot {
 } pack_slot;
 
 struct sdui_pack {
-    struct sdui_pack_data *data;
+    /* The inflated JSON, shared with the tokens that borrow from it. */
+    sdui_buffer *data;
+    const char *json; /* its bytes, for short */
+    size_t json_len;
     sdui_limits limits;
     sdui_pack_info info;
     pack_slot *slots;
@@ -50,23 +48,6 @@ struct sdui_pack {
     size_t mask;
     char *id_arena;
 };
-
-/* Adds a reference to the data block. */
-void sdui__pack_data_retain(struct sdui_pack_data *d)
-{
-    atomic_fetch_add_explicit(&d->refs, 1, memory_order_relaxed);
-}
-
-/* Drops a reference; the last one frees the JSON. */
-void sdui__pack_data_release(struct sdui_pack_data *d)
-{
-    if (!d)
-        return;
-    if (atomic_fetch_sub_explicit(&d->refs, 1, memory_order_acq_rel) != 1)
-        return;
-    sdui_free(d->json);
-    sdui_free(d);
-}
 
 /* Finds the slot of id, or NULL. */
 static pack_slot *find(const sdui_pack *pack, const char *id, size_t len,
@@ -93,7 +74,7 @@ static pack_slot *find(const sdui_pack *pack, const char *id, size_t len,
 static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
                                sdui_error *err)
 {
-    const char *json = pack->data->json;
+    const char *json = pack->json;
     size_t n = r->count, i, cap = 16, arena_len = 0, arena_used = 0;
 
     if (n >= UINT32_MAX / 4)
@@ -131,7 +112,7 @@ static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
         s->hash = sdui__hash(s->id, s->id_len);
         dup = find(pack, s->id, s->id_len, s->hash);
         if (dup)
-            return sdui__fail_at(err, SDUI_SCHEMA, json, pack->data->json_len,
+            return sdui__fail_at(err, SDUI_SCHEMA, json, pack->json_len,
                                  e->start,
                                  "duplicate token id \"%.*s\" (first at "
                                  "byte %zu)",
@@ -175,15 +156,14 @@ static sdui_status open_bytes(const void *data, size_t len,
     }
     memset(pack, 0, sizeof *pack);
     pack->limits = *limits;
-    pack->data = sdui_malloc(sizeof *pack->data);
+    pack->data = sdui__buffer_adopt(json, json_len);
     if (!pack->data) {
         sdui_free(json);
         sdui_free(pack);
         return sdui__oom(err);
     }
-    atomic_init(&pack->data->refs, 1);
-    pack->data->json = json;
-    pack->data->json_len = json_len;
+    pack->json = json;
+    pack->json_len = json_len;
     pack->info.compressed_bytes = len;
     pack->info.raw_bytes = json_len;
     pack->info.members = members;
@@ -343,7 +323,7 @@ void sdui_pack_free(sdui_pack *pack)
     sdui_free(pack->slots);
     sdui_free(pack->table);
     sdui_free(pack->id_arena);
-    sdui__pack_data_release(pack->data);
+    sdui__buffer_release(pack->data);
     sdui_free(pack);
 }
 
@@ -374,8 +354,8 @@ int sdui_pack_contains(const sdui_pack *pack, const char *id, size_t len)
 const char *sdui_pack_json(const sdui_pack *pack, size_t *len)
 {
     if (len)
-        *len = pack->data->json_len;
-    return pack->data->json;
+        *len = pack->json_len;
+    return pack->json;
 }
 
 /* Longest probe of the id index (internal.h): over every id, the number
@@ -405,6 +385,7 @@ sdui_status sdui_pack_get(const sdui_pack *pack, const char *id, size_t len,
 {
     pack_slot *s;
     sdui_token *tok, *expected = NULL;
+    sdui_span span;
     sdui_status st;
 
     sdui_error_clear(err);
@@ -421,9 +402,13 @@ sdui_status sdui_pack_get(const sdui_pack *pack, const char *id, size_t len,
         *out = sdui_token_retain(tok);
         return SDUI_OK;
     }
-    st = sdui__token_make(pack->data->json + s->start, s->end - s->start,
-                          &pack->limits, pack->data, s->start,
-                          pack->data->json, pack->data->json_len, &tok, err);
+    span.bytes = pack->json + s->start;
+    span.len = s->end - s->start;
+    span.owner = pack->data;
+    span.base_offset = s->start;
+    span.doc = pack->json;
+    span.doc_len = pack->json_len;
+    st = sdui__token_make(&span, &pack->limits, &tok, err);
     if (st != SDUI_OK)
         return st;
     if (!atomic_compare_exchange_strong_explicit(&s->token, &expected, tok,

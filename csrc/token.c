@@ -2,7 +2,8 @@
  * token.c - design tokens: jansson parse, schema check, read accessors.
  *
  * A token owns its jansson tree and either owns a copy of its JSON text or
- * borrows it from the pack it came from (holding the pack's data alive).
+ * borrows it from a reference-counted buffer (buffer.h; a pack's JSON),
+ * holding a reference to the buffer.
  * Nothing mutates a token after it is made, so reads need no lock; the
  * reference count is atomic.
  */
@@ -14,6 +15,7 @@
 #include <jansson.h>
 
 #include "internal.h"
+#include "token_make.h"
 
 struct sdui_token {
     atomic_long refs;
@@ -30,7 +32,7 @@ struct sdui_token {
     int64_t primitive_version;
     const char *json;
     size_t json_len;
-    struct sdui_pack_data *owner; /* NULL when the text is in owned[] */
+    sdui_buffer *owner; /* NULL when the text is in owned[] */
     char owned[];
 };
 
@@ -242,11 +244,8 @@ static sdui_status jansson_fail(const json_error_t *jerr, const char *json,
     }
 }
 
-/* Builds a token from JSON text (internal.h). */
-sdui_status sdui__token_make(const char *json, size_t len,
-                             const sdui_limits *limits,
-                             struct sdui_pack_data *owner, size_t base_offset,
-                             const char *pack_text, size_t pack_len,
+/* Builds a token from a span of JSON text (token_make.h). */
+sdui_status sdui__token_make(const sdui_span *span, const sdui_limits *limits,
                              sdui_token **out, sdui_error *err)
 {
     sdui_token *t;
@@ -254,9 +253,14 @@ sdui_status sdui__token_make(const char *json, size_t len,
     check_ctx c;
     sdui_status st;
     unsigned long failures;
-    const char *text = pack_text ? pack_text : json;
-    size_t text_len = pack_text ? pack_len : len;
+    const char *json = span->bytes;
+    size_t len = span->len, base_offset = span->base_offset;
+    sdui_buffer *owner = span->owner;
+    const char *text = span->doc ? span->doc : json;
+    size_t text_len = span->doc ? span->doc_len : len;
 
+    assert(json || len == 0);
+    assert(!span->doc || base_offset + len <= span->doc_len);
     limits = sdui__limits_or_default(limits);
     *out = NULL;
     if (len > limits->max_token_bytes)
@@ -310,10 +314,8 @@ sdui_status sdui__token_make(const char *json, size_t len,
         sdui_free(t);
         return st;
     }
-    if (owner) {
-        t->owner = owner;
-        sdui__pack_data_retain(owner);
-    }
+    if (owner)
+        t->owner = sdui__buffer_retain(owner);
     *out = t;
     return SDUI_OK;
 }
@@ -337,8 +339,10 @@ sdui_status sdui_token_parse(const char *json, size_t len,
     st = sdui_json_validate(json ? json : "", len, limits->max_depth, err);
     if (st != SDUI_OK)
         return st;
-    return sdui__token_make(json ? json : "", len, limits, NULL, 0, NULL, 0,
-                            out, err);
+    {
+        sdui_span span = {json ? json : "", len, NULL, 0, NULL, 0};
+        return sdui__token_make(&span, limits, out, err);
+    }
 }
 
 /* Adds a reference. */
@@ -360,8 +364,7 @@ void sdui_token_release(sdui_token *tok)
     if (data && tok->attached_free)
         tok->attached_free(data);
     json_decref(tok->root);
-    if (tok->owner)
-        sdui__pack_data_release(tok->owner);
+    sdui__buffer_release(tok->owner);
     sdui_free(tok);
 }
 
