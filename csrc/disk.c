@@ -20,27 +20,13 @@
  * running totals are checked as they shrink: a row longer than what is left
  * of the sum means the file changed under us, and is reported as damage.
  *
- * Opening: the path is checked before SQLite sees it, so a path that cannot
- * hold a cache fails at once and names its cause; SQLite would report
- * "unable to open database file" or "disk I/O error" for all of them, and
- * would create the target of a dangling link.  A missing file is created
- * here (O_EXCL), which tells a read-only file system, a missing folder or
- * an unwritable one apart; an existing one is probed with access(), never
- * opened and closed, since closing any descriptor of a file drops the POSIX
- * locks that other connections of this process hold on it.  A full disk
- * shows at SQLite's first write, whose system error db_fail names.
- *
- * Damage: open first compares the file's schema objects with ours (a file
- * with other columns failed every open; one with triggers ran them in our
- * writes), then runs PRAGMA integrity_check (not quick_check, which does
- * not compare the indexes with the table: with one id changed in the id
- * index, reads found other rows and INSERT OR REPLACE added a second row
- * for one key).  The table is small; the check reads each page once and
- * costs about 0.5 us a row more than quick_check.  Damage met later
- * (SQLITE_CORRUPT or SQLITE_NOTADB from any call, totals that do not add
- * up, a read that finds a row not asked for) resets the cache: the call
- * closes the connection, moves the file aside, opens a fresh file, and
- * fails saying so; later calls work.
+ * Opening, the schema and integrity checks, moving a damaged file aside
+ * and the errors that name the file and the system's cause are the SQLite
+ * plumbing of sqlite_util.c, which this file configures with the cache's
+ * schema.  Damage met after open (SQLITE_CORRUPT or SQLITE_NOTADB from any
+ * call, totals that do not add up, a read that finds a row not asked for)
+ * resets the cache: the call closes the connection, moves the file aside,
+ * opens a fresh file, and fails saying so; later calls work.
  *
  * Every statement that looks rows up by id takes the rowid from the id
  * index and compares the id on the table row itself, with the table NOT
@@ -53,27 +39,24 @@
  * memory and applied inside the next write transaction, or at close; losing
  * them in a crash only makes eviction a little less exact.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "internal.h"
+#include "sqlite_util.h"
 
 /* Picks the row of id ?1 so that the id is checked on the row (see the
  * top); the statement names the table `tokens NOT INDEXED`. */
 #define WHERE_ROW_OF_ID1 \
     " WHERE rowid=(SELECT rowid FROM tokens WHERE id=?1) AND id=?1"
 
-/* Ids per IN (...) query; well under SQLite's variable limit. */
-#define IN_CHUNK 500
+/* How the cache's file is named in messages. */
+#define LABEL "token cache"
+
 /* Pending accesses kept until the next write; later ones are not noted
  * (eviction order is advisory). */
 #define MAX_PENDING_TOUCHES 4096
@@ -127,171 +110,17 @@ void sdui_disk_options_default(sdui_disk_options *out)
     out->durable = 1;
 }
 
-/* The system causes a cache can fail with, in the words of its messages. */
-static const struct {
-    int code;
-    const char *text;
-} errno_texts[] = {
-    {ENOSPC, "no space left on device"},
-    {EDQUOT, "disk quota exceeded"},
-    {EFBIG, "file too large"},
-    {EROFS, "read-only file system"},
-    {EACCES, "permission denied"},
-    {EPERM, "operation not permitted"},
-    {ENOENT, "no such file or directory"},
-    {ENOTDIR, "a part of the path is not a directory"},
-    {EISDIR, "is a directory"},
-    {ELOOP, "too many levels of symbolic links"},
-    {ENAMETOOLONG, "file name too long"},
-    {EIO, "input/output error"},
-};
-
-/* The message text of a system error code. */
-static const char *errno_text(int code)
-{
-    size_t i;
-    for (i = 0; i < sizeof errno_texts / sizeof errno_texts[0]; i++)
-        if (errno_texts[i].code == code)
-            return errno_texts[i].text;
-    return strerror(code);
-}
-
-/*
- * Reports SQLite's last error on db, naming the cache file and, for a
- * failed write, open or full disk, the system's cause, which SQLite's own
- * words ("disk I/O error") leave out.  Call it before anything else runs on
- * db: a ROLLBACK replaces the message and the codes.
- */
+/* Reports SQLite's last error on the cache's connection, naming the file
+ * and the system's cause (sdui__sql_fail). */
 static sdui_status db_fail(sdui_disk *d, const char *what, sdui_error *err)
 {
-    int code = sqlite3_extended_errcode(d->db) & 0xff;
-    int sys = sqlite3_system_errno(d->db);
-    const char *cause = NULL;
-    /* The system code is only fresh after these two (SQLite keeps it). */
-    if ((code == SQLITE_IOERR || code == SQLITE_CANTOPEN) && sys)
-        cause = errno_text(sys);
-    else if (code == SQLITE_FULL)
-        cause = errno_text(ENOSPC);
-    if (cause)
-        return sdui__fail(err, SDUI_SQLITE, -1,
-                          "token cache \"%s\": %s: %s (%s)", d->path, what,
-                          sqlite3_errmsg(d->db), cause);
-    return sdui__fail(err, SDUI_SQLITE, -1, "token cache \"%s\": %s: %s",
-                      d->path, what, sqlite3_errmsg(d->db));
+    return sdui__sql_fail(d->db, LABEL, d->path, what, err);
 }
 
-/* Words for a file that is not a regular one ("a FIFO"). */
-static const char *file_kind(mode_t mode)
-{
-    if (S_ISFIFO(mode))
-        return "a FIFO";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    if (S_ISCHR(mode))
-        return "a character device";
-    if (S_ISBLK(mode))
-        return "a block device";
-    return "a special file";
-}
-
-/*
- * Checks that d->path can hold a cache before SQLite opens it (see the top
- * of this file), creating it when missing.  Fails with SDUI_SQLITE and a
- * message naming the cause.
- */
-static sdui_status check_path(sdui_disk *d, sdui_error *err)
-{
-    struct stat st;
-    int fd, e;
-    if (lstat(d->path, &st) == 0) {
-        if (S_ISLNK(st.st_mode) && stat(d->path, &st) != 0) {
-            char to[200];
-            ssize_t n;
-            e = errno;
-            n = readlink(d->path, to, sizeof to - 1);
-            to[n > 0 ? n : 0] = '\0';
-            return sdui__fail(err, SDUI_SQLITE, -1,
-                              "token cache \"%s\" is a dangling symbolic "
-                              "link to \"%s\" (%s)",
-                              d->path, to, errno_text(e));
-        }
-        if (S_ISDIR(st.st_mode))
-            return sdui__fail(err, SDUI_SQLITE, -1,
-                              "token cache \"%s\" is a directory", d->path);
-        if (!S_ISREG(st.st_mode))
-            return sdui__fail(err, SDUI_SQLITE, -1,
-                              "token cache \"%s\" is %s, not a regular file",
-                              d->path, file_kind(st.st_mode));
-        if (access(d->path, R_OK | W_OK) != 0)
-            return sdui__fail(err, SDUI_SQLITE, -1,
-                              "token cache \"%s\" cannot be written: %s",
-                              d->path, errno_text(errno));
-        return SDUI_OK;
-    }
-    if (errno != ENOENT)
-        return sdui__fail(err, SDUI_SQLITE, -1,
-                          "token cache \"%s\" cannot be looked up: %s",
-                          d->path, errno_text(errno));
-    fd = open(d->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0 && errno != EEXIST) /* EEXIST: another opener was first */
-        return sdui__fail(err, SDUI_SQLITE, -1,
-                          "token cache \"%s\" cannot be created: %s",
-                          d->path, errno_text(errno));
-    if (fd >= 0)
-        close(fd);
-    return SDUI_OK;
-}
-
-/* 1 for the result codes that mean the file itself is damaged. */
-static int is_damage(int rc)
-{
-    rc &= 0xff;
-    return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB;
-}
-
-/* Runs SQL without results; returns SQLite's code. */
+/* Runs SQL without results on the cache's connection. */
 static int exec(sdui_disk *d, const char *sql)
 {
-    return sqlite3_exec(d->db, sql, NULL, NULL, NULL);
-}
-
-/*
- * Reads the first row of a query: the first n columns as integers into out.
- * Returns SQLite's code (SQLITE_OK for a row, SQLITE_DONE for none).
- */
-static int query_ints(sdui_disk *d, const char *sql, int64_t *out, int n)
-{
-    sqlite3_stmt *st;
-    int i, rc = sqlite3_prepare_v2(d->db, sql, -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return rc;
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        for (i = 0; i < n; i++)
-            out[i] = sqlite3_column_int64(st, i);
-        rc = SQLITE_OK;
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-/* Reads the first column of a query's first row as text into buf. */
-static int query_text(sdui_disk *d, const char *sql, char *buf, size_t cap)
-{
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(d->db, sql, -1, &st, NULL);
-    assert(cap > 0);
-    buf[0] = '\0';
-    if (rc != SQLITE_OK)
-        return rc;
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        const unsigned char *t = sqlite3_column_text(st, 0);
-        snprintf(buf, cap, "%s", t ? (const char *)t : "");
-        rc = SQLITE_OK;
-    }
-    sqlite3_finalize(st);
-    return rc;
+    return sdui__sql_exec(d->db, sql);
 }
 
 /*
@@ -302,10 +131,10 @@ static int query_text(sdui_disk *d, const char *sql, char *buf, size_t cap)
 static int totals(sdui_disk *d, int64_t *count, int64_t *bytes)
 {
     int64_t v[2] = {0, 0};
-    int rc = query_ints(d,
-                        "SELECT count(*), coalesce(sum(length(json)),0)"
-                        " FROM tokens",
-                        v, 2);
+    int rc = sdui__sql_ints(d->db,
+                            "SELECT count(*), coalesce(sum(length(json)),0)"
+                            " FROM tokens",
+                            v, 2);
     if (rc == SQLITE_ERROR || (rc == SQLITE_OK && (v[0] < 0 || v[1] < 0))) {
         d->damage_note = "its totals cannot be summed";
         rc = SQLITE_CORRUPT;
@@ -313,186 +142,6 @@ static int totals(sdui_disk *d, int64_t *count, int64_t *bytes)
     *count = v[0];
     *bytes = v[1];
     return rc;
-}
-
-/* Milliseconds since the epoch, for naming a moved-aside file. */
-static long long wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Moves path (and its -wal/-shm files) aside after damage is found. */
-static sdui_status move_aside(sdui_disk *d, sdui_error *err)
-{
-    static const char *const suffixes[] = {"", "-wal", "-shm"};
-    char from[4096], to[4096];
-    long long stamp = wall_ms();
-    size_t i;
-    for (i = 0; i < 3; i++) {
-        snprintf(from, sizeof from, "%s%s", d->path, suffixes[i]);
-        snprintf(to, sizeof to, "%s.corrupt-%lld%s", d->path, stamp,
-                 suffixes[i]);
-        if (rename(from, to) != 0 && errno != ENOENT)
-            return sdui__fail(err, SDUI_IO, -1,
-                              "token cache \"%s\" is damaged and cannot be "
-                              "moved aside: %s",
-                              d->path, strerror(errno));
-    }
-    d->recovered = 1;
-    return SDUI_OK;
-}
-
-/* Lists a database's schema objects, for schema_is_ours. */
-static const char schema_list_sql[] =
-    "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name";
-
-/* 1 if column c of two rows holds the same text (or both NULL). */
-static int same_text(sqlite3_stmt *a, sqlite3_stmt *b, int c)
-{
-    const unsigned char *x = sqlite3_column_text(a, c);
-    const unsigned char *y = sqlite3_column_text(b, c);
-    return x && y ? strcmp((const char *)x, (const char *)y) == 0 : x == y;
-}
-
-/*
- * Compares the file's schema objects with ours: exactly the objects
- * schema_sql makes, as SQLite stores them in a memory database, for
- * version 1; none for version 0.  Sets *ours; returns SQLite's code.
- */
-static int schema_is_ours(sdui_disk *d, int64_t version, int *ours)
-{
-    sqlite3 *ref = NULL;
-    sqlite3_stmt *a = NULL, *b = NULL;
-    int rc, ra = SQLITE_DONE, rb = SQLITE_DONE, c;
-    *ours = 0;
-    rc = sqlite3_open_v2(":memory:", &ref,
-                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-    if (rc == SQLITE_OK && version == SDUI_DISK_SCHEMA_VERSION)
-        rc = sqlite3_exec(ref, schema_sql, NULL, NULL, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(ref, schema_list_sql, -1, &b, NULL);
-    if (rc != SQLITE_OK) {
-        rc = SQLITE_NOMEM; /* only memory can fail here */
-    } else {
-        rc = sqlite3_prepare_v2(d->db, schema_list_sql, -1, &a, NULL);
-        *ours = rc == SQLITE_OK;
-    }
-    while (*ours) {
-        ra = sqlite3_step(a);
-        rb = sqlite3_step(b);
-        if (ra != rb || ra != SQLITE_ROW)
-            break;
-        for (c = 0; c < 4; c++)
-            *ours &= same_text(a, b, c);
-    }
-    if (*ours && ra != rb)
-        *ours = 0;
-    if (ra != SQLITE_ROW && ra != SQLITE_DONE)
-        rc = ra; /* the file could not be read */
-    else if (rb != SQLITE_ROW && rb != SQLITE_DONE)
-        rc = SQLITE_NOMEM;
-    sqlite3_finalize(a);
-    sqlite3_finalize(b);
-    sqlite3_close(ref);
-    return rc;
-}
-
-/*
- * Opens the file and brings it to our schema.  Returns SDUI_OK, or a
- * failure; *damaged is set when the failure means the file is damaged.
- *
- * Nothing is written before the file is known to be ours: a newer schema
- * is left untouched, and a file whose schema objects are not exactly ours
- * (other columns, triggers or views of its own, another program's tables)
- * is damage, like pages that fail the integrity check.  Only then is WAL
- * mode set (on a new file, the first write) and the schema created.
- */
-static sdui_status open_db(sdui_disk *d, int *damaged, sdui_error *err)
-{
-    sdui_status st;
-    int rc, ours = 0;
-    int64_t version = 0;
-    char text[16] = "";
-
-    *damaged = 0;
-    st = check_path(d, err);
-    if (st != SDUI_OK)
-        return st;
-    rc = sqlite3_open_v2(d->path, &d->db,
-                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-    if (rc != SQLITE_OK) {
-        if (!d->db)
-            return sdui__oom(err);
-        return db_fail(d, "cannot open", err);
-    }
-    sqlite3_busy_timeout(d->db, 5000);
-    rc = query_ints(d, "PRAGMA user_version", &version, 1);
-    if (rc == SQLITE_OK && version > SDUI_DISK_SCHEMA_VERSION)
-        return sdui__fail(err, SDUI_SQLITE, -1,
-                          "token cache \"%s\" was written by a newer version "
-                          "(schema %lld; this build reads %d); left "
-                          "untouched",
-                          d->path, (long long)version,
-                          SDUI_DISK_SCHEMA_VERSION);
-    if (rc == SQLITE_OK) {
-        rc = schema_is_ours(d, version, &ours);
-        if (rc == SQLITE_OK && !ours) {
-            *damaged = 1;
-            return sdui__fail(err, SDUI_SQLITE, -1,
-                              "token cache \"%s\": schema %lld does not "
-                              "hold our tables",
-                              d->path, (long long)version);
-        }
-    }
-    if (rc == SQLITE_OK) {
-        /* The full check, indexes against the table (see the top). */
-        rc = query_text(d, "PRAGMA integrity_check(1)", text, sizeof text);
-        if (rc == SQLITE_OK && strcmp(text, "ok") != 0)
-            rc = SQLITE_CORRUPT;
-    }
-    if (rc != SQLITE_OK) {
-        *damaged = is_damage(rc);
-        return db_fail(d, "cannot read the file", err);
-    }
-    rc = query_text(d, "PRAGMA journal_mode=WAL", text, sizeof text);
-    if (rc != SQLITE_OK)
-        return db_fail(d, "cannot switch to WAL mode", err);
-    if (strcmp(text, "wal") != 0)
-        return sdui__fail(err, SDUI_SQLITE, -1,
-                          "token cache \"%s\": cannot use WAL mode (got "
-                          "\"%s\")",
-                          d->path, text);
-    if (version < SDUI_DISK_SCHEMA_VERSION) {
-        rc = exec(d, "BEGIN IMMEDIATE");
-        if (rc == SQLITE_OK)
-            rc = exec(d, schema_sql);
-        if (rc == SQLITE_OK)
-            rc = exec(d, "PRAGMA user_version=1");
-        if (rc == SQLITE_OK)
-            rc = exec(d, "COMMIT");
-        if (rc != SQLITE_OK) {
-            /* The failure's own words first: ROLLBACK replaces them (and
-             * fails itself when SQLite already rolled back). */
-            st = db_fail(d, "cannot create the schema", err);
-            *damaged = is_damage(rc);
-            exec(d, "ROLLBACK");
-            return st;
-        }
-    }
-    rc = exec(d, d->opts.durable ? "PRAGMA synchronous=FULL"
-                                 : "PRAGMA synchronous=NORMAL");
-    if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(
-            d->db,
-            "INSERT OR REPLACE INTO tokens(id, version, etag, json, bytes,"
-            " primitive_version, fetched_at, expires_at, last_access)"
-            " VALUES(?,?,?,?,?,?,?,?,?)",
-            -1, &d->put, NULL);
-    if (rc != SQLITE_OK)
-        return db_fail(d, "cannot prepare", err);
-    return SDUI_OK;
 }
 
 /* Closes the connection (not the struct). */
@@ -505,26 +154,39 @@ static void close_db(sdui_disk *d)
 }
 
 /*
- * Opens the file, moving it aside and starting a fresh one when it is
- * damaged.  On success the connection is ready and err is clear (a
+ * Opens the file with the cache's schema (sqlite_util.c), moving it aside
+ * and starting a fresh one when it is damaged, and prepares the write
+ * statement.  On success the connection is ready and err is clear (a
  * recovery is told by d->recovered, not by an error); on failure the
  * connection is closed.
  */
 static sdui_status connect(sdui_disk *d, sdui_error *err)
 {
-    int damaged = 0;
-    sdui_status st = open_db(d, &damaged, err);
-    if (st != SDUI_OK && damaged) {
-        close_db(d);
-        st = move_aside(d, err);
-        if (st == SDUI_OK)
-            st = open_db(d, &damaged, err);
-    }
-    if (st != SDUI_OK) {
+    sdui_sql_file f;
+    int moved = 0, rc;
+    sdui_status st;
+
+    f.label = LABEL;
+    f.path = d->path;
+    f.schema_sql = schema_sql;
+    f.version = SDUI_DISK_SCHEMA_VERSION;
+    f.durable = d->opts.durable;
+    st = sdui__sql_open_or_reset(&f, &d->db, &moved, err);
+    if (moved)
+        d->recovered = 1;
+    if (st != SDUI_OK)
+        return st;
+    rc = sqlite3_prepare_v2(
+        d->db,
+        "INSERT OR REPLACE INTO tokens(id, version, etag, json, bytes,"
+        " primitive_version, fetched_at, expires_at, last_access)"
+        " VALUES(?,?,?,?,?,?,?,?,?)",
+        -1, &d->put, NULL);
+    if (rc != SQLITE_OK) {
+        st = db_fail(d, "cannot prepare", err);
         close_db(d);
         return st;
     }
-    sdui_error_clear(err);
     return SDUI_OK;
 }
 
@@ -608,9 +270,11 @@ static sdui_status reset_damaged(sdui_disk *d, const char *what,
     sdui_status st;
     close_db(d);
     clear_touches(d); /* accesses to rows of the old file */
-    st = move_aside(d, err);
-    if (st == SDUI_OK)
+    st = sdui__sql_move_aside(LABEL, d->path, err);
+    if (st == SDUI_OK) {
+        d->recovered = 1;
         st = connect(d, err);
+    }
     if (st != SDUI_OK)
         return st;
     return sdui__fail(err, SDUI_SQLITE, -1,
@@ -635,7 +299,7 @@ static sdui_status step_fail(sdui_disk *d, int rc, const char *what,
                              sdui_error *err)
 {
     char why[160];
-    if (!is_damage(rc))
+    if (!sdui__sql_is_damage(rc))
         return db_fail(d, what, err);
     damage_reason(d, why, sizeof why);
     return reset_damaged(d, what, why, err);
@@ -684,12 +348,12 @@ static sdui_status end_write(sdui_disk *d, int rc, const char *what,
         clear_touches(d);
         return SDUI_OK;
     }
-    if (is_damage(rc))
+    if (sdui__sql_is_damage(rc))
         damage_reason(d, why, sizeof why);
     else
         st = db_fail(d, what, err);
     exec(d, "ROLLBACK");
-    return is_damage(rc) ? reset_damaged(d, what, why, err) : st;
+    return sdui__sql_is_damage(rc) ? reset_damaged(d, what, why, err) : st;
 }
 
 /* Closes the cache, writing remembered accesses first (disk.h). */
@@ -831,20 +495,6 @@ sdui_status sdui_disk_put(sdui_disk *d, const sdui_disk_record *rows,
     return st;
 }
 
-/* Builds "PREFIX (?,?,...)SUFFIX" for k ids into buf. */
-static void in_list(char *buf, size_t cap, const char *prefix, size_t k,
-                    const char *suffix)
-{
-    size_t n = (size_t)snprintf(buf, cap, "%s (", prefix), i;
-    assert(n + 2 * k + strlen(suffix) + 2 <= cap);
-    for (i = 0; i < k; i++) {
-        buf[n++] = i ? ',' : '?';
-        if (i)
-            buf[n++] = '?';
-    }
-    snprintf(buf + n, cap - n, ")%s", suffix);
-}
-
 /* Remembers that id was read at now (applied at the next write). */
 static void remember_touch(sdui_disk *d, const char *id, size_t len,
                            int64_t now)
@@ -894,10 +544,8 @@ static size_t arena_add(char **arena, size_t *used, size_t *cap,
     return off;
 }
 
-typedef struct idref {
-    const char *p;
-    size_t len;
-} idref;
+/* An id to look up: the IN lists bind these (sqlite_util.h). */
+typedef sdui_sql_text idref;
 
 /* Orders ids by length, then bytes. */
 static int idref_cmp(const void *a, const void *b)
@@ -920,7 +568,6 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
     /* Offsets into the arena, turned into pointers at the end. */
     size_t *offs = NULL;
     sdui_status st = SDUI_OK;
-    char sql[IN_CHUNK * 2 + 256];
     idref *uniq;
     unsigned char *seen;
     size_t nu = 0;
@@ -949,20 +596,17 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
     n = nu;
     pthread_mutex_lock(&d->mu);
     st = ready(d, err);
-    for (done = 0; done < n && st == SDUI_OK; done += IN_CHUNK) {
-        size_t k = n - done < IN_CHUNK ? n - done : IN_CHUNK;
+    for (done = 0; done < n && st == SDUI_OK; done += SDUI_SQL_IN_CHUNK) {
+        size_t k = n - done < SDUI_SQL_IN_CHUNK ? n - done : SDUI_SQL_IN_CHUNK;
         sqlite3_stmt *q;
         int rc;
         /* Rows by rowid, so each id comes from its row (see the top). */
-        in_list(sql, sizeof sql,
-                "SELECT id, version, etag, json, primitive_version,"
-                " fetched_at, expires_at, last_access FROM tokens NOT INDEXED"
-                " WHERE rowid IN (SELECT rowid FROM tokens WHERE id IN",
-                k, ")");
-        rc = sqlite3_prepare_v2(d->db, sql, -1, &q, NULL);
-        for (i = 0; rc == SQLITE_OK && i < k; i++)
-            rc = sqlite3_bind_text(q, (int)i + 1, uniq[done + i].p,
-                                   (int)uniq[done + i].len, SQLITE_STATIC);
+        rc = sdui__sql_prepare_in(
+            d->db,
+            "SELECT id, version, etag, json, primitive_version,"
+            " fetched_at, expires_at, last_access FROM tokens NOT INDEXED"
+            " WHERE rowid IN (SELECT rowid FROM tokens WHERE id IN",
+            ")", uniq + done, k, &q);
         while (rc == SQLITE_OK || rc == SQLITE_ROW) {
             if ((rc = sqlite3_step(q)) != SQLITE_ROW)
                 break;
@@ -1027,7 +671,9 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
         }
         /* finalize keeps the step's error on db for step_fail. */
         sqlite3_finalize(q);
-        if (st == SDUI_OK && rc != SQLITE_DONE)
+        if (st == SDUI_OK && !q && rc == SQLITE_NOMEM)
+            st = sdui__oom(err); /* the IN list could not be built */
+        else if (st == SDUI_OK && rc != SQLITE_DONE)
             st = step_fail(d, rc, "cannot read", err);
     }
     pthread_mutex_unlock(&d->mu);

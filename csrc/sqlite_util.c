@@ -1,0 +1,455 @@
+/*
+ * sqlite_util.c - the SQLite plumbing of the core's database files (see
+ * sqlite_util.h): paths, opening, the schema and integrity checks, moving
+ * a damaged file aside, errors, one-row queries and batched IN reads.
+ *
+ * Opening.  The path is checked before SQLite sees it, so a path that
+ * cannot hold a database fails at once and names its cause; SQLite would
+ * report "unable to open database file" or "disk I/O error" for all of
+ * them, and would create the target of a dangling link.  A missing file is
+ * created here (O_EXCL), which tells a read-only file system, a missing
+ * folder or an unwritable one apart; an existing one is probed with
+ * access(), never opened and closed, since closing any descriptor of a
+ * file drops the POSIX locks that other connections of this process hold
+ * on it.  A full disk shows at SQLite's first write, whose system error
+ * sdui__sql_fail names.
+ *
+ * Nothing is written before the file is known to be ours: a newer
+ * user_version is left untouched, and a file whose schema objects are not
+ * exactly ours (other columns, triggers or views of its own, another
+ * program's tables) is damage, like pages that fail the integrity check.
+ * The schema is compared with the objects the same SQL makes in a memory
+ * database, as SQLite stores them.  The check is PRAGMA integrity_check,
+ * not quick_check, which does not compare the indexes with the tables:
+ * with one key changed in an index, reads found other rows and INSERT OR
+ * REPLACE added a second row for one key.  It reads each page once (about
+ * 0.5 us a row more than quick_check on the token cache).  Only then is
+ * WAL mode set (on a new file, the first write) and the schema created.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "sqlite_util.h"
+
+/* The system causes a database file can fail with, in the words of the
+ * core's messages. */
+static const struct {
+    int code;
+    const char *text;
+} errno_texts[] = {
+    {ENOSPC, "no space left on device"},
+    {EDQUOT, "disk quota exceeded"},
+    {EFBIG, "file too large"},
+    {EROFS, "read-only file system"},
+    {EACCES, "permission denied"},
+    {EPERM, "operation not permitted"},
+    {ENOENT, "no such file or directory"},
+    {ENOTDIR, "a part of the path is not a directory"},
+    {EISDIR, "is a directory"},
+    {ELOOP, "too many levels of symbolic links"},
+    {ENAMETOOLONG, "file name too long"},
+    {EIO, "input/output error"},
+};
+
+/* The message text of a system error code (sqlite_util.h). */
+const char *sdui__sql_errno_text(int code)
+{
+    size_t i;
+    for (i = 0; i < sizeof errno_texts / sizeof errno_texts[0]; i++)
+        if (errno_texts[i].code == code)
+            return errno_texts[i].text;
+    return strerror(code);
+}
+
+/* 1 for the result codes that mean the file is damaged (sqlite_util.h). */
+int sdui__sql_is_damage(int rc)
+{
+    rc &= 0xff;
+    return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB;
+}
+
+/* Reports SQLite's last error on db, with the system's cause
+ * (sqlite_util.h). */
+sdui_status sdui__sql_fail(sqlite3 *db, const char *label, const char *path,
+                           const char *what, sdui_error *err)
+{
+    int code = sqlite3_extended_errcode(db) & 0xff;
+    int sys = sqlite3_system_errno(db);
+    const char *cause = NULL;
+    assert(db);
+    /* The system code is only fresh after these two (SQLite keeps it). */
+    if ((code == SQLITE_IOERR || code == SQLITE_CANTOPEN) && sys)
+        cause = sdui__sql_errno_text(sys);
+    else if (code == SQLITE_FULL)
+        cause = sdui__sql_errno_text(ENOSPC);
+    if (cause)
+        return sdui__fail(err, SDUI_SQLITE, -1, "%s \"%s\": %s: %s (%s)",
+                          label, path, what, sqlite3_errmsg(db), cause);
+    return sdui__fail(err, SDUI_SQLITE, -1, "%s \"%s\": %s: %s", label, path,
+                      what, sqlite3_errmsg(db));
+}
+
+/* Runs SQL without results (sqlite_util.h). */
+int sdui__sql_exec(sqlite3 *db, const char *sql)
+{
+    return sqlite3_exec(db, sql, NULL, NULL, NULL);
+}
+
+/* The first n integer columns of a query's first row (sqlite_util.h). */
+int sdui__sql_ints(sqlite3 *db, const char *sql, int64_t *out, int n)
+{
+    sqlite3_stmt *st;
+    int i, rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    assert(n <= sqlite3_column_count(st));
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        for (i = 0; i < n; i++)
+            out[i] = sqlite3_column_int64(st, i);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The first column of a query's first row as text (sqlite_util.h). */
+int sdui__sql_text(sqlite3 *db, const char *sql, char *buf, size_t cap)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    assert(cap > 0);
+    buf[0] = '\0';
+    if (rc != SQLITE_OK)
+        return rc;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        snprintf(buf, cap, "%s", t ? (const char *)t : "");
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Prepares an IN (...) list of n variables and binds the keys
+ * (sqlite_util.h). */
+int sdui__sql_prepare_in(sqlite3 *db, const char *prefix,
+                         const char *suffix, const sdui_sql_text *keys,
+                         size_t n, sqlite3_stmt **out)
+{
+    size_t plen = strlen(prefix), slen = strlen(suffix), cap, at, i;
+    char *sql;
+    int rc;
+    assert(n >= 1 && n <= SDUI_SQL_IN_CHUNK);
+    *out = NULL;
+    cap = plen + slen + 2 * n + 4;
+    sql = sdui_malloc(cap);
+    if (!sql)
+        return SQLITE_NOMEM;
+    memcpy(sql, prefix, plen);
+    at = plen;
+    sql[at++] = ' ';
+    sql[at++] = '(';
+    for (i = 0; i < n; i++) {
+        if (i)
+            sql[at++] = ',';
+        sql[at++] = '?';
+    }
+    sql[at++] = ')';
+    memcpy(sql + at, suffix, slen + 1);
+    assert(at + slen + 1 <= cap);
+    rc = sqlite3_prepare_v2(db, sql, -1, out, NULL);
+    sdui_free(sql);
+    for (i = 0; rc == SQLITE_OK && i < n; i++) {
+        assert(keys[i].len <= INT32_MAX);
+        rc = sqlite3_bind_text(*out, (int)i + 1, keys[i].p,
+                               (int)keys[i].len, SQLITE_STATIC);
+    }
+    if (rc != SQLITE_OK) {
+        sqlite3_finalize(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* Words for a file that is not a regular one ("a FIFO"). */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    return "a special file";
+}
+
+/*
+ * Checks that path can hold a database before SQLite opens it (see the
+ * top of this file), creating it when missing.  Fails with SDUI_SQLITE and
+ * a message naming the cause.
+ */
+static sdui_status check_path(const char *label, const char *path,
+                              sdui_error *err)
+{
+    struct stat st;
+    int fd, e;
+    if (lstat(path, &st) == 0) {
+        if (S_ISLNK(st.st_mode) && stat(path, &st) != 0) {
+            char to[200];
+            ssize_t n;
+            e = errno;
+            n = readlink(path, to, sizeof to - 1);
+            to[n > 0 ? n : 0] = '\0';
+            return sdui__fail(err, SDUI_SQLITE, -1,
+                              "%s \"%s\" is a dangling symbolic "
+                              "link to \"%s\" (%s)",
+                              label, path, to, sdui__sql_errno_text(e));
+        }
+        if (S_ISDIR(st.st_mode))
+            return sdui__fail(err, SDUI_SQLITE, -1, "%s \"%s\" is a directory",
+                              label, path);
+        if (!S_ISREG(st.st_mode))
+            return sdui__fail(err, SDUI_SQLITE, -1,
+                              "%s \"%s\" is %s, not a regular file", label,
+                              path, file_kind(st.st_mode));
+        if (access(path, R_OK | W_OK) != 0)
+            return sdui__fail(err, SDUI_SQLITE, -1,
+                              "%s \"%s\" cannot be written: %s", label, path,
+                              sdui__sql_errno_text(errno));
+        return SDUI_OK;
+    }
+    if (errno != ENOENT)
+        return sdui__fail(err, SDUI_SQLITE, -1,
+                          "%s \"%s\" cannot be looked up: %s", label, path,
+                          sdui__sql_errno_text(errno));
+    fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno != EEXIST) /* EEXIST: another opener was first */
+        return sdui__fail(err, SDUI_SQLITE, -1,
+                          "%s \"%s\" cannot be created: %s", label, path,
+                          sdui__sql_errno_text(errno));
+    if (fd >= 0)
+        close(fd);
+    return SDUI_OK;
+}
+
+/* Milliseconds since the epoch, for naming a moved-aside file. */
+static long long wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Moves path and its -wal/-shm files aside (sqlite_util.h). */
+sdui_status sdui__sql_move_aside(const char *label, const char *path,
+                                 sdui_error *err)
+{
+    static const char *const suffixes[] = {"", "-wal", "-shm"};
+    char from[4096], to[4096];
+    long long stamp = wall_ms();
+    size_t i;
+    for (i = 0; i < 3; i++) {
+        snprintf(from, sizeof from, "%s%s", path, suffixes[i]);
+        snprintf(to, sizeof to, "%s.corrupt-%lld%s", path, stamp,
+                 suffixes[i]);
+        if (rename(from, to) != 0 && errno != ENOENT)
+            return sdui__fail(err, SDUI_IO, -1,
+                              "%s \"%s\" is damaged and cannot be "
+                              "moved aside: %s",
+                              label, path, strerror(errno));
+    }
+    return SDUI_OK;
+}
+
+/* Lists a database's schema objects, for schema_is. */
+static const char schema_list_sql[] =
+    "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name";
+
+/* 1 if column c of two rows holds the same text (or both NULL). */
+static int same_text(sqlite3_stmt *a, sqlite3_stmt *b, int c)
+{
+    const unsigned char *x = sqlite3_column_text(a, c);
+    const unsigned char *y = sqlite3_column_text(b, c);
+    return x && y ? strcmp((const char *)x, (const char *)y) == 0 : x == y;
+}
+
+/*
+ * Compares db's schema objects with those schema_sql makes in a memory
+ * database, as SQLite stores them (none when schema_sql is NULL).  Sets
+ * *same; returns SQLite's code.
+ */
+static int schema_is(sqlite3 *db, const char *schema_sql, int *same)
+{
+    sqlite3 *ref = NULL;
+    sqlite3_stmt *a = NULL, *b = NULL;
+    int rc, ra = SQLITE_DONE, rb = SQLITE_DONE, c;
+    *same = 0;
+    rc = sqlite3_open_v2(":memory:", &ref,
+                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc == SQLITE_OK && schema_sql)
+        rc = sqlite3_exec(ref, schema_sql, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(ref, schema_list_sql, -1, &b, NULL);
+    if (rc != SQLITE_OK) {
+        rc = SQLITE_NOMEM; /* only memory can fail here */
+    } else {
+        rc = sqlite3_prepare_v2(db, schema_list_sql, -1, &a, NULL);
+        *same = rc == SQLITE_OK;
+    }
+    while (*same) {
+        ra = sqlite3_step(a);
+        rb = sqlite3_step(b);
+        if (ra != rb || ra != SQLITE_ROW)
+            break;
+        for (c = 0; c < 4; c++)
+            *same &= same_text(a, b, c);
+    }
+    if (*same && ra != rb)
+        *same = 0;
+    if (ra != SQLITE_ROW && ra != SQLITE_DONE)
+        rc = ra; /* the file could not be read */
+    else if (rb != SQLITE_ROW && rb != SQLITE_DONE)
+        rc = SQLITE_NOMEM;
+    sqlite3_finalize(a);
+    sqlite3_finalize(b);
+    sqlite3_close(ref);
+    return rc;
+}
+
+/*
+ * The checks and set-up of sdui__sql_open on an open connection (see the
+ * top of this file).  On failure the caller closes db.
+ */
+static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
+                                   int *damaged, sdui_error *err)
+{
+    sdui_status st;
+    int rc, ours = 0;
+    int64_t version = 0;
+    char text[16] = "";
+
+    sqlite3_busy_timeout(db, 5000);
+    rc = sdui__sql_ints(db, "PRAGMA user_version", &version, 1);
+    if (rc == SQLITE_OK && version > f->version)
+        return sdui__fail(err, SDUI_SQLITE, -1,
+                          "%s \"%s\" was written by a newer version "
+                          "(schema %lld; this build reads %d); left "
+                          "untouched",
+                          f->label, f->path, (long long)version, f->version);
+    if (rc == SQLITE_OK) {
+        rc = schema_is(db, version == f->version ? f->schema_sql : NULL,
+                       &ours);
+        if (rc == SQLITE_OK && !ours) {
+            *damaged = 1;
+            return sdui__fail(err, SDUI_SQLITE, -1,
+                              "%s \"%s\": schema %lld does not "
+                              "hold our tables",
+                              f->label, f->path, (long long)version);
+        }
+    }
+    if (rc == SQLITE_OK) {
+        /* The full check, indexes against the tables (see the top). */
+        rc = sdui__sql_text(db, "PRAGMA integrity_check(1)", text,
+                            sizeof text);
+        if (rc == SQLITE_OK && strcmp(text, "ok") != 0)
+            rc = SQLITE_CORRUPT;
+    }
+    if (rc != SQLITE_OK) {
+        *damaged = sdui__sql_is_damage(rc);
+        return sdui__sql_fail(db, f->label, f->path, "cannot read the file",
+                              err);
+    }
+    rc = sdui__sql_text(db, "PRAGMA journal_mode=WAL", text, sizeof text);
+    if (rc != SQLITE_OK)
+        return sdui__sql_fail(db, f->label, f->path,
+                              "cannot switch to WAL mode", err);
+    if (strcmp(text, "wal") != 0)
+        return sdui__fail(err, SDUI_SQLITE, -1,
+                          "%s \"%s\": cannot use WAL mode (got "
+                          "\"%s\")",
+                          f->label, f->path, text);
+    if (version < f->version) {
+        char set_version[48];
+        snprintf(set_version, sizeof set_version, "PRAGMA user_version=%d",
+                 f->version);
+        rc = sdui__sql_exec(db, "BEGIN IMMEDIATE");
+        if (rc == SQLITE_OK)
+            rc = sdui__sql_exec(db, f->schema_sql);
+        if (rc == SQLITE_OK)
+            rc = sdui__sql_exec(db, set_version);
+        if (rc == SQLITE_OK)
+            rc = sdui__sql_exec(db, "COMMIT");
+        if (rc != SQLITE_OK) {
+            /* The failure's own words first: ROLLBACK replaces them (and
+             * fails itself when SQLite already rolled back). */
+            st = sdui__sql_fail(db, f->label, f->path,
+                                "cannot create the schema", err);
+            *damaged = sdui__sql_is_damage(rc);
+            sdui__sql_exec(db, "ROLLBACK");
+            return st;
+        }
+    }
+    rc = sdui__sql_exec(db, f->durable ? "PRAGMA synchronous=FULL"
+                                       : "PRAGMA synchronous=NORMAL");
+    if (rc != SQLITE_OK)
+        return sdui__sql_fail(db, f->label, f->path, "cannot prepare", err);
+    return SDUI_OK;
+}
+
+/* Opens a database file and brings it to its schema (sqlite_util.h). */
+sdui_status sdui__sql_open(const sdui_sql_file *f, sqlite3 **db, int *damaged,
+                           sdui_error *err)
+{
+    sdui_status st;
+    int rc;
+
+    assert(f && f->label && f->path && f->schema_sql && f->version >= 1);
+    *db = NULL;
+    *damaged = 0;
+    st = check_path(f->label, f->path, err);
+    if (st != SDUI_OK)
+        return st;
+    rc = sqlite3_open_v2(f->path, db,
+                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK) {
+        if (!*db)
+            return sdui__oom(err);
+        st = sdui__sql_fail(*db, f->label, f->path, "cannot open", err);
+    } else {
+        st = bring_to_schema(f, *db, damaged, err);
+    }
+    if (st != SDUI_OK) {
+        sqlite3_close(*db);
+        *db = NULL;
+    }
+    return st;
+}
+
+/* Opens, moving a damaged file aside and starting afresh (sqlite_util.h). */
+sdui_status sdui__sql_open_or_reset(const sdui_sql_file *f, sqlite3 **db,
+                                    int *moved, sdui_error *err)
+{
+    int damaged = 0;
+    sdui_status st = sdui__sql_open(f, db, &damaged, err);
+    *moved = 0;
+    if (st != SDUI_OK && damaged) {
+        st = sdui__sql_move_aside(f->label, f->path, err);
+        if (st == SDUI_OK) {
+            *moved = 1;
+            st = sdui__sql_open(f, db, &damaged, err);
+        }
+    }
+    if (st == SDUI_OK)
+        sdui_error_clear(err);
+    return st;
+}

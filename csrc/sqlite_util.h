@@ -1,0 +1,122 @@
+/*
+ * sqlite_util.h - the SQLite plumbing of the core's database files
+ * (sqlite_util.c), not public.
+ *
+ * What every file the core keeps in SQLite needs, whatever its tables:
+ * checking a path before SQLite sees it, opening in WAL mode behind a
+ * user_version gate, a schema that must be exactly ours, the integrity
+ * check, moving a damaged file aside, errors that name the file and the
+ * system's cause, one-row queries, and reads of many keys with batched
+ * IN (...) lists.  The token cache (disk.c) is built on it, and so can a
+ * durable queue be.
+ *
+ * Every function works on a connection the caller owns and serialises (the
+ * callers hold their own mutex); none keeps state between calls.  Messages
+ * name the file as `<label> "<path>"`, e.g. token cache "/tmp/c.db".
+ */
+#ifndef SDUI_SQLITE_UTIL_H
+#define SDUI_SQLITE_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "sdui/error.h"
+
+/* Ids (or any keys) per IN (...) list; well under SQLite's variable limit. */
+#define SDUI_SQL_IN_CHUNK 500
+
+/* What to open: one database file, its schema and how durable it is. */
+typedef struct sdui_sql_file {
+    const char *label;      /* names the file in messages ("token cache") */
+    const char *path;
+    const char *schema_sql; /* CREATE ... IF NOT EXISTS of every object   */
+    int version;            /* the user_version schema_sql makes (>= 1)   */
+    int durable;            /* 1: synchronous=FULL; 0: NORMAL             */
+} sdui_sql_file;
+
+/* A key to bind: bytes and length (not NUL-terminated in general). */
+typedef struct sdui_sql_text {
+    const char *p;
+    size_t len;
+} sdui_sql_text;
+
+/* The text of a system error code, in the words of the core's messages
+ * ("no space left on device", "is a directory", ...).  Thread-safe. */
+const char *sdui__sql_errno_text(int code);
+
+/* 1 for the SQLite result codes that mean the file itself is damaged
+ * (SQLITE_CORRUPT, SQLITE_NOTADB, and their extended codes). */
+int sdui__sql_is_damage(int rc);
+
+/*
+ * Reports SQLite's last error on db as SDUI_SQLITE: `<label> "<path>":
+ * <what>: <SQLite's words>`, followed by the system's cause for a failed
+ * write, open or full disk, which SQLite's own words ("disk I/O error")
+ * leave out.  Call it before anything else runs on db: a ROLLBACK
+ * replaces the message and the codes.  Returns SDUI_SQLITE.
+ */
+sdui_status sdui__sql_fail(sqlite3 *db, const char *label, const char *path,
+                           const char *what, sdui_error *err);
+
+/* Runs SQL without results; returns SQLite's code. */
+int sdui__sql_exec(sqlite3 *db, const char *sql);
+
+/*
+ * Reads the first row of a query: its first n columns as integers into
+ * out.  Returns SQLITE_OK for a row, SQLITE_DONE for none, or SQLite's
+ * error code.
+ */
+int sdui__sql_ints(sqlite3 *db, const char *sql, int64_t *out, int n);
+
+/* Reads the first column of a query's first row as text into buf[0, cap)
+ * (truncated, always NUL-terminated; "" without a row).  Returns as
+ * sdui__sql_ints. */
+int sdui__sql_text(sqlite3 *db, const char *sql, char *buf, size_t cap);
+
+/*
+ * Prepares `<prefix> (?,?,...)<suffix>` with one variable per key and
+ * binds keys[0, n) to them as text (SQLITE_STATIC: the keys must outlive
+ * the statement).  1 <= n <= SDUI_SQL_IN_CHUNK; a caller with more keys
+ * runs one statement per chunk.  Returns SQLite's code (SQLITE_NOMEM when
+ * the SQL text cannot be built); *out is NULL unless SQLITE_OK.
+ */
+int sdui__sql_prepare_in(sqlite3 *db, const char *prefix,
+                         const char *suffix, const sdui_sql_text *keys,
+                         size_t n, sqlite3_stmt **out);
+
+/*
+ * Moves path and its -wal and -shm files aside, to
+ * `<path>.corrupt-<ms since the epoch>[-wal|-shm]`, after damage is found
+ * (the connection must be closed).  Missing companions are fine.
+ * SDUI_IO, naming the file and the cause, when a rename fails.
+ */
+sdui_status sdui__sql_move_aside(const char *label, const char *path,
+                                 sdui_error *err);
+
+/*
+ * Opens f->path (creating it when missing) and brings it to f's schema:
+ * the path is checked first (a directory, a FIFO, a dangling link, a
+ * missing or unwritable folder fail at once, naming the cause); a
+ * user_version newer than f->version is refused and the file left
+ * untouched; the file's schema objects must be exactly those of
+ * f->schema_sql (none for a version-0 file) and the whole file must pass
+ * PRAGMA integrity_check.  Only then is WAL mode set, the schema created
+ * on a version-0 file, and the synchronous level applied.  On SDUI_OK *db
+ * is the open connection (the caller closes it); on failure *db is NULL,
+ * and *damaged is 1 when the failure means the file is damaged (moving it
+ * aside and opening again may help), else 0.
+ */
+sdui_status sdui__sql_open(const sdui_sql_file *f, sqlite3 **db, int *damaged,
+                           sdui_error *err);
+
+/*
+ * sdui__sql_open, and when the file is damaged: moves it aside
+ * (sdui__sql_move_aside), sets *moved to 1 and opens a fresh file.  On
+ * SDUI_OK err is clear, also after a move (the caller tells it by *moved).
+ */
+sdui_status sdui__sql_open_or_reset(const sdui_sql_file *f, sqlite3 **db,
+                                    int *moved, sdui_error *err);
+
+#endif
