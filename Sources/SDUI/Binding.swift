@@ -245,7 +245,7 @@ enum BindingTemplate {
                 switch v {
                 case .string(let t): out.append(contentsOf: t.utf8)
                 case .int(let n): out.append(contentsOf: String(n).utf8)
-                case .double(let d): out.append(contentsOf: text(d).utf8)
+                case .double(let d): out.append(contentsOf: JSONValue.text(d).utf8)
                 case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
                 case .null: break
                 case .array, .object:
@@ -285,9 +285,4 @@ enum BindingTemplate {
         return bytes[a..<b]
     }
 
-    /// A double in its shortest form, without a trailing `.0`.
-    static func text(_ d: Double) -> String {
-        if d.rounded() == d, abs(d) < 1e15 { return String(Int64(d)) }
-        return d.description
-    }
 }

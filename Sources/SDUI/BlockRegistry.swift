@@ -35,12 +35,6 @@ public struct BlockScreen: Sendable, Hashable, Codable {
     }
 }
 
-/// A block's fields were refused by its renderer.
-public struct BlockError: Error, Sendable, Equatable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-}
-
 /// What a theme's seed 001 settings ask of every block: the button style
 /// (`"buttonStyle": "filled" | "outline"`, default filled) and the corner
 /// radius name (`"radius": "sm" | "md" | "lg"`) for cards, images and
@@ -73,7 +67,7 @@ public struct BlockStyle: Sendable, Equatable {
 /// `{"primitive", "primitiveVersion", "props"}`, which then resolves like
 /// any token: `@group.name` theme references, `{{path}}` host bindings,
 /// prop rules and version checks all apply.  A renderer throws
-/// ``BlockError`` for fields it cannot use.  An unknown type, or a thrown
+/// a `.schema` ``SDUIError`` for fields it cannot use.  An unknown type, or a thrown
 /// error, becomes a placeholder and a `render_error` event.
 public struct BlockRegistry: Sendable {
     public typealias Renderer = @Sendable ([String: JSONValue], BlockStyle) throws -> JSONValue
@@ -131,19 +125,19 @@ enum Blocks {
     }
 
     static func string(_ f: Fields, _ key: String) throws -> String {
-        guard let s = f[key]?.stringValue, !s.isEmpty else { throw BlockError("needs a non-empty string \"\(key)\"") }
+        guard let s = f[key]?.stringValue, !s.isEmpty else { throw SDUIError(.schema, "needs a non-empty string \"\(key)\"") }
         return s
     }
 
     static func optionalString(_ f: Fields, _ key: String) throws -> String? {
         guard let v = f[key] else { return nil }
-        guard let s = v.stringValue else { throw BlockError("\"\(key)\" must be a string") }
+        guard let s = v.stringValue else { throw SDUIError(.schema, "\"\(key)\" must be a string") }
         return s
     }
 
     static func number(_ f: Fields, _ key: String) throws -> Double? {
         guard let v = f[key] else { return nil }
-        guard let d = v.doubleValue, d.isFinite else { throw BlockError("\"\(key)\" must be a number") }
+        guard let d = v.doubleValue, d.isFinite else { throw SDUIError(.schema, "\"\(key)\" must be a number") }
         return d
     }
 
@@ -161,11 +155,11 @@ enum Blocks {
     /// checks the host against ``RenderContext/imagePolicy`` when one is set.
     static func media(_ f: Fields, _ style: BlockStyle) throws -> JSONValue {
         let url = try string(f, "url")
-        if let r = ImageURLPolicy.structuralRejection(forTemplate: url) { throw BlockError("url: \(r)") }
+        if let r = ImageURLPolicy.structuralRejection(forTemplate: url) { throw SDUIError(.schema, "url: \(r)") }
         var props: Fields = ["url": .string(url), "cornerRadius": style.radius("lg"),
                              "placeholderColor": "@color.surface"]
         let ratio = try number(f, "aspectRatio") ?? 16.0 / 9.0
-        guard ratio > 0, ratio <= 100 else { throw BlockError("\"aspectRatio\" must be above 0 and at most 100") }
+        guard ratio > 0, ratio <= 100 else { throw SDUIError(.schema, "\"aspectRatio\" must be above 0 and at most 100") }
         props["aspectRatio"] = .double(ratio)
         if let alt = try optionalString(f, "alt") { props["accessibilityLabel"] = .string(alt) }
         return n("Column", 3, ["padding": sidePadding, "children": .array([n("AsyncImage", 2, props)])])
@@ -175,10 +169,10 @@ enum Blocks {
     static func choice(_ f: Fields) throws -> JSONValue {
         let key = try string(f, "key")
         guard let options = f["options"]?.arrayValue, !options.isEmpty else {
-            throw BlockError("needs a non-empty list \"options\"")
+            throw SDUIError(.schema, "needs a non-empty list \"options\"")
         }
         for (i, o) in options.enumerated() where o["label"]?.stringValue == nil || o["value"] == nil {
-            throw BlockError("options[\(i)] needs a string \"label\" and a \"value\"")
+            throw SDUIError(.schema, "options[\(i)] needs a string \"label\" and a \"value\"")
         }
         let multi = f["multiple"]?.boolValue ?? (f["mode"]?.stringValue == "multi")
         return n("Choice", 1, ["key": .string(key), "options": .array(options), "mode": .string(multi ? "multi" : "single"),
@@ -198,16 +192,16 @@ enum Blocks {
     static func slider(_ f: Fields) throws -> JSONValue {
         let key = try string(f, "key")
         guard let lo = try number(f, "min"), let hi = try number(f, "max") else {
-            throw BlockError("needs numbers \"min\" and \"max\"")
+            throw SDUIError(.schema, "needs numbers \"min\" and \"max\"")
         }
-        guard lo < hi else { throw BlockError("\"min\" must be below \"max\"") }
-        var props: Fields = ["key": .string(key), "min": ResolvedTheme.number(lo), "max": ResolvedTheme.number(hi),
+        guard lo < hi else { throw SDUIError(.schema, "\"min\" must be below \"max\"") }
+        var props: Fields = ["key": .string(key), "min": JSONValue.number(lo), "max": JSONValue.number(hi),
                              "tint": "@color.primary", "padding": sidePadding]
         if let step = try number(f, "step") {
-            guard step > 0 else { throw BlockError("\"step\" must be above 0") }
-            props["step"] = ResolvedTheme.number(step)
+            guard step > 0 else { throw SDUIError(.schema, "\"step\" must be above 0") }
+            props["step"] = JSONValue.number(step)
         }
-        if let d = try number(f, "default") { props["defaultValue"] = ResolvedTheme.number(min(max(d, lo), hi)) }
+        if let d = try number(f, "default") { props["defaultValue"] = JSONValue.number(min(max(d, lo), hi)) }
         if let label = try optionalString(f, "label") { props["label"] = .string(label) }
         return n("Slider", 1, props)
     }
@@ -215,13 +209,13 @@ enum Blocks {
     /// A list of benefits, each with a check mark or its own icon.
     static func benefitsList(_ f: Fields) throws -> JSONValue {
         guard let items = f["items"]?.arrayValue, !items.isEmpty else {
-            throw BlockError("needs a non-empty list \"items\"")
+            throw SDUIError(.schema, "needs a non-empty list \"items\"")
         }
         let rows: [JSONValue] = try items.enumerated().map { i, item in
             let (line, icon): (String, String)
             if let s = item.stringValue { (line, icon) = (s, "✓") }
             else if let s = item["text"]?.stringValue { (line, icon) = (s, item["icon"]?.stringValue ?? "✓") }
-            else { throw BlockError("items[\(i)] must be a string or {\"text\": …}") }
+            else { throw SDUIError(.schema, "items[\(i)] must be a string or {\"text\": …}") }
             return n("Row", 2, ["spacing": "@spacing.sm", "alignment": "TOP", "children": .array([
                 text(icon, "bodyMedium", "primary"), text(line, "bodyMedium", "textPrimary")])])
         }
@@ -242,14 +236,14 @@ enum Blocks {
         func button(_ key: String, style: String) throws -> JSONValue? {
             guard let b = f[key] else { return nil }
             guard let label = b["label"]?.stringValue, !label.isEmpty else {
-                throw BlockError("\(key) needs a non-empty string \"label\"")
+                throw SDUIError(.schema, "\(key) needs a non-empty string \"label\"")
             }
             let action: JSONValue
             switch b["action"] {
             case nil: action = .object(["type": "next"])
             case .string(let name)? where !name.isEmpty: action = .object(["type": .string(name)])
             case .object(let o)? where !(o["type"]?.stringValue ?? "").isEmpty: action = .object(o)
-            default: throw BlockError("\(key).action must be an action name or an object with a string \"type\"")
+            default: throw SDUIError(.schema, "\(key).action must be an action name or an object with a string \"type\"")
             }
             var props: Fields = ["label": .string(label), "style": .string(style), "fullWidth": true,
                                  "action": action, "cornerRadius": blockStyle.radius("md")]
@@ -266,7 +260,7 @@ enum Blocks {
             return n("Button", 1, props)
         }
         guard let primary = try button("primary", style: blockStyle.buttonStyle.rawValue) else {
-            throw BlockError("needs a \"primary\" action")
+            throw SDUIError(.schema, "needs a \"primary\" action")
         }
         var children = [primary]
         if let secondary = try button("secondary", style: "text") { children.append(secondary) }
@@ -278,7 +272,7 @@ enum Blocks {
     static func spacer(_ f: Fields) throws -> JSONValue {
         let size = try optionalString(f, "size") ?? "m"
         guard ["xs", "s", "sm", "m", "md", "l", "lg", "xl"].contains(size) else {
-            throw BlockError("\"size\" must be one of xs, s, m, l, xl")
+            throw SDUIError(.schema, "\"size\" must be one of xs, s, m, l, xl")
         }
         return n("Spacer", 1, ["size": .string(size)])
     }

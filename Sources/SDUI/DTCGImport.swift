@@ -203,7 +203,7 @@ public enum DTCGImport {
         /// `d` when it is from 0 to ``Theme/maxLength`` (in `unit`).
         func inRange(_ d: Double, _ unit: String, _ path: String) throws -> Double {
             guard d.isFinite, d >= 0, d <= Theme.maxLength else {
-                throw fail(path, "must be from 0 to \(BindingTemplate.text(Theme.maxLength)) \(unit)")
+                throw fail(path, "must be from 0 to \(JSONValue.text(Theme.maxLength)) \(unit)")
             }
             return d
         }

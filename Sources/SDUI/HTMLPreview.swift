@@ -557,20 +557,11 @@ extension HTMLPreview {
 
     /// A valid hex colour as CSS (`#RRGGBBAA` becomes `rgba(…)`), else nil.
     static func color(_ v: JSONValue?) -> String? {
-        guard let s = v?.stringValue, s.utf8.first == UInt8(ascii: "#") else { return nil }
-        let hex = Array(s.utf8.dropFirst())
-        guard [3, 6, 8].contains(hex.count), hex.allSatisfy(isHexDigit) else { return nil }
-        guard hex.count == 8 else { return s }
-        let channels = stride(from: 0, to: 8, by: 2).map {
-            Int(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0
-        }
-        return "rgba(\(channels[0]),\(channels[1]),\(channels[2]),\(format(Double(channels[3]) / 255)))"
+        guard let s = v?.stringValue, let c = try? RGBColor(hex: s) else { return nil }
+        guard s.utf8.count == 9 else { return s }
+        return "rgba(\(c.red),\(c.green),\(c.blue),\(format(Double(c.alpha) / 255)))"
     }
 
-    /// ASCII `0-9`, `a-f`, `A-F` only.
-    static func isHexDigit(_ b: UInt8) -> Bool {
-        (0x30...0x39).contains(b) || (0x41...0x46).contains(b) || (0x61...0x66).contains(b)
-    }
 
     /// A finite number prop, else nil.
     static func number(_ v: JSONValue?) -> Double? {
@@ -584,13 +575,11 @@ extension HTMLPreview {
         return format(min(d, 100_000)) + "px"
     }
 
-    /// A number for CSS: integers plainly, others with up to 3 decimals.
+    /// A number for CSS: rounded to 3 decimals and kept within ±10^9 (CSS
+    /// has no exponents), then written by the one rule (``JSONValue/text(_:)``).
     static func format(_ d: Double) -> String {
-        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
-        var s = String(format: "%.3f", d)
-        while s.hasSuffix("0") { s.removeLast() }
-        if s.hasSuffix(".") { s.removeLast() }
-        return s == "-0" ? "0" : s
+        let r = (min(max(d, -1e9), 1e9) * 1000).rounded() / 1000
+        return JSONValue.text(r == 0 ? 0 : r)
     }
 
     /// `padding` (a number, or top/bottom/start/end/leading/trailing/

@@ -72,18 +72,14 @@ public struct PropRule: Sendable, Hashable, CustomStringConvertible {
     static func completedTypography(_ v: JSONValue) -> JSONValue? {
         guard case .object(var o) = v, o["lineHeight"] == nil || o["weight"] == nil || o["family"] == nil,
               let size = o["size"]?.doubleValue else { return nil }
-        if o["lineHeight"] == nil { o["lineHeight"] = ResolvedTheme.number(size * 1.25) }
+        if o["lineHeight"] == nil { o["lineHeight"] = JSONValue.number(size * 1.25) }
         if o["weight"] == nil { o["weight"] = .int(400) }
         if o["family"] == nil { o["family"] = .string("system") }
         return .object(o)
     }
 
-    /// `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
-    static func isHexColor(_ s: String) -> Bool {
-        let u = s.utf8
-        guard u.first == UInt8(ascii: "#"), [4, 7, 9].contains(u.count) else { return false }
-        return u.dropFirst().allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }
-    }
+    /// `#RGB`, `#RRGGBB` or `#RRGGBBAA` (``RGBColor``'s rule).
+    static func isHexColor(_ s: String) -> Bool { RGBColor.isHex(s) }
 
     /// The rules of the built-in primitives.
     public static let builtIn: [String: [String: PropRule]] = {

@@ -228,7 +228,7 @@ struct NodeBuilder {
         do {
             raw = try render(block.objectValue ?? [:], style)
         } catch {
-            let why = (error as? BlockError)?.message ?? "\(error)"
+            let why = (error as? SDUIError)?.message ?? "\(error)"
             return blockFailure(.badBlock, label, "\(type): \(why)", type: type)
         }
         if let policy = context.imagePolicy, let v = policy.violations(in: raw, path: "node").first {
@@ -380,7 +380,7 @@ struct NodeBuilder {
                 if rule.kind == .typography, let full = PropRule.completedTypography(v) { props[name] = full }
                 continue
             }
-            if rule.kind == .string, let text = Self.text(of: v) {   // a number bound into a text
+            if rule.kind == .string, v.stringValue == nil, let text = v.scalarText {   // a number bound into a text
                 props[name] = .string(text)
                 continue
             }
@@ -392,15 +392,6 @@ struct NodeBuilder {
         return nil
     }
 
-    /// A scalar as text, for a string prop bound to a number or boolean.
-    static func text(of v: JSONValue) -> String? {
-        switch v {
-        case .int(let n): return String(n)
-        case .double(let d): return BindingTemplate.text(d)
-        case .bool(let b): return b ? "true" : "false"
-        default: return nil
-        }
-    }
 
     /// Whether `s` has the shape of a theme reference, `@group.name`, with
     /// a known group: letters for the group; letters, digits and `_` for the

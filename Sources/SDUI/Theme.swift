@@ -218,7 +218,7 @@ extension Theme {
         }
         func number(_ v: JSONValue?, _ path: String, min: Double = 0, max: Double = Theme.maxLength) throws -> Double {
             guard let d = v?.doubleValue, d.isFinite, d >= min, d <= max else {
-                throw fail(path, "expected a number from \(BindingTemplate.text(min)) to \(BindingTemplate.text(max))")
+                throw fail(path, "expected a number from \(JSONValue.text(min)) to \(JSONValue.text(max))")
             }
             return d
         }

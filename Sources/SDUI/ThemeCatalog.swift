@@ -88,28 +88,24 @@ public struct ResolvedTheme: Sendable {
         let textScale = Self.clamped(textScale), spacingScale = Self.clamped(spacingScale)
         let font = theme.settings["font"].flatMap { $0.isEmpty ? nil : $0 }   // seed 001's theme-wide font
         typography = theme.typography.mapValues { t in
-            .object(["size": Self.number(t.size * textScale),
-                     "lineHeight": Self.number(t.lineHeight * textScale),
+            .object(["size": JSONValue.number(t.size * textScale),
+                     "lineHeight": JSONValue.number(t.lineHeight * textScale),
                      "weight": .int(Int64(t.weight)),
                      "family": .string(t.family == "system" ? font ?? t.family : t.family)])
         }
         spacing = theme.spacing.mapValues { v in
-            spacingScale == 1 ? Self.number(v) : Self.number((v * spacingScale / 4).rounded() * 4)
+            spacingScale == 1 ? JSONValue.number(v) : JSONValue.number((v * spacingScale / 4).rounded() * 4)
         }
         var refs: [String: JSONValue] = [:]
         for (groups, values) in [(["color", "colors"], theme.colors.mapValues { JSONValue.string($0[mode].description) }),
-                                 (["spacing"], spacing), (["radius"], theme.radius.mapValues(Self.number)),
+                                 (["spacing"], spacing), (["radius"], theme.radius.mapValues(JSONValue.number)),
                                  (["typography"], typography),
-                                 (["animation", "animations"], theme.animations.mapValues(Self.number))] {
+                                 (["animation", "animations"], theme.animations.mapValues(JSONValue.number))] {
             for g in groups { for (name, v) in values { refs["@\(g).\(name)"] = v } }
         }
         references = refs
     }
 
-    /// Whole numbers as integers, so JSON shows `16`, not `16.0`.
-    static func number(_ d: Double) -> JSONValue {
-        d.rounded() == d && abs(d) < 1e15 ? .int(Int64(d)) : .double(d)
-    }
 
     /// The value of `@group.name`: group is `color`, `spacing`, `radius`,
     /// `typography` or `animation` (plural forms too).  Nil when unknown.

@@ -114,30 +114,30 @@ public enum ThemeLint {
         }
         for (name, v) in theme.spacing.sorted(by: { $0.key < $1.key }) where v.truncatingRemainder(dividingBy: 4) != 0 {
             out.append(ThemeLintFinding(severity: .error, rule: .spacingGrid, subject: "spacing.\(name)", mode: nil,
-                                        message: "\(BindingTemplate.text(v)) is not a multiple of 4"))
+                                        message: "\(JSONValue.text(v)) is not a multiple of 4"))
         }
         for (name, ms) in theme.animations.sorted(by: { $0.key < $1.key }) {
             let subject = "animations.\(name)"
             if let web = webTimings[name], abs(ms - web) > timingTolerance {
                 out.append(ThemeLintFinding(
                     severity: .error, rule: .animationDuration, subject: subject, mode: nil,
-                    message: "\(BindingTemplate.text(ms)) ms is more than \(Int(timingTolerance)) ms from the web's \(Int(web)) ms"))
+                    message: "\(JSONValue.text(ms)) ms is more than \(Int(timingTolerance)) ms from the web's \(Int(web)) ms"))
             } else if ms <= 0 || ms > maxDuration {
                 out.append(ThemeLintFinding(
                     severity: .error, rule: .animationDuration, subject: subject, mode: nil,
-                    message: "\(BindingTemplate.text(ms)) ms is outside (0, \(Int(maxDuration))] ms"))
+                    message: "\(JSONValue.text(ms)) ms is outside (0, \(Int(maxDuration))] ms"))
             }
         }
         for (name, t) in theme.typography.sorted(by: { $0.key < $1.key }) where t.lineHeight < t.size {
             out.append(ThemeLintFinding(
                 severity: .warning, rule: .typographyScale, subject: "typography.\(name)", mode: nil,
-                message: "line height \(BindingTemplate.text(t.lineHeight)) is below the size \(BindingTemplate.text(t.size))"))
+                message: "line height \(JSONValue.text(t.lineHeight)) is below the size \(JSONValue.text(t.size))"))
         }
         let scale = scaleOrder.compactMap { n in theme.typography[n].map { (n, $0.size) } }
         for (a, b) in zip(scale, scale.dropFirst()) where b.1 > a.1 {
             out.append(ThemeLintFinding(
                 severity: .warning, rule: .typographyScale, subject: "typography.\(b.0)", mode: nil,
-                message: "\(BindingTemplate.text(b.1)) pt is larger than \(a.0)'s \(BindingTemplate.text(a.1)) pt"))
+                message: "\(JSONValue.text(b.1)) pt is larger than \(a.0)'s \(JSONValue.text(a.1)) pt"))
         }
         return out.filter { $0.severity == .error } + out.filter { $0.severity == .warning }
     }

@@ -56,6 +56,12 @@ public struct SDUIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// `localizedDescription` reads like ``SDUIError/description``, the form
+/// every message of the library takes.
+extension SDUIError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
 extension SDUIError {
     /// Throws the error the C core reported, if any.  The single place where a
     /// C status becomes a Swift error.

@@ -146,7 +146,7 @@ import Testing
     @Test func anAppRegistersItsOwnBlock() {
         var ctx = RenderContext()
         ctx.blocks.register("rating") { f in
-            guard let stars = f["stars"]?.intValue, (1...5).contains(stars) else { throw BlockError("stars must be 1…5") }
+            guard let stars = f["stars"]?.intValue, (1...5).contains(stars) else { throw SDUIError(.schema, "stars must be 1…5") }
             return .object(["primitive": "Text", "primitiveVersion": 4,
                             "props": .object(["text": .string(String(repeating: "★", count: Int(stars))),
                                               "color": "@color.primary"])])
