@@ -110,11 +110,12 @@ void sdui_disk_options_default(sdui_disk_options *out)
     out->durable = 1;
 }
 
-/* Reports SQLite's last error on the cache's connection, naming the file
- * and the system's cause (sdui__sql_fail). */
-static sdui_status db_fail(sdui_disk *d, const char *what, sdui_error *err)
+/* Reports SQLite's last error on the cache's connection after a step that
+ * returned rc, naming the file and the system's cause (sdui__sql_fail). */
+static sdui_status db_fail(sdui_disk *d, int rc, const char *what,
+                           sdui_error *err)
 {
-    return sdui__sql_fail(d->db, LABEL, d->path, what, err);
+    return sdui__sql_fail(d->db, rc, LABEL, d->path, what, err);
 }
 
 /* Runs SQL without results on the cache's connection. */
@@ -183,7 +184,7 @@ static sdui_status connect(sdui_disk *d, sdui_error *err)
         " VALUES(?,?,?,?,?,?,?,?,?)",
         -1, &d->put, NULL);
     if (rc != SQLITE_OK) {
-        st = db_fail(d, "cannot prepare", err);
+        st = db_fail(d, rc, "cannot prepare", err);
         close_db(d);
         return st;
     }
@@ -248,24 +249,36 @@ static void clear_touches(sdui_disk *d)
     d->ntouches = 0;
 }
 
-/* Copies why damage was found: our check's words, or SQLite's. */
-static void damage_reason(sdui_disk *d, char *buf, size_t cap)
+/*
+ * Copies why damage was found, our check's words or SQLite's, and returns
+ * the code for the error record: SQLITE_CORRUPT for our own checks, else
+ * SQLite's extended code of the damage that rc reported.
+ */
+static int damage_reason(sdui_disk *d, int rc, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "%s",
-             d->damage_note ? d->damage_note : sqlite3_errmsg(d->db));
+    int code = SQLITE_CORRUPT;
+    if (d->damage_note) {
+        snprintf(buf, cap, "%s", d->damage_note);
+    } else {
+        int ext = sqlite3_extended_errcode(d->db);
+        snprintf(buf, cap, "%s", sqlite3_errmsg(d->db));
+        code = (ext & 0xff) == (rc & 0xff) ? ext : rc;
+    }
     d->damage_note = NULL;
+    return code;
 }
 
 /*
  * After a call met damage (mutex held, no statement of the call left
  * open): closes the connection, moves the file aside and opens a fresh one.
  * The call still fails, with SDUI_SQLITE and a message saying the cache was
- * damaged and reset (what: the call's step; why: from damage_reason), or
+ * damaged and reset (what: the call's step; why and code: from
+ * damage_reason), or
  * with the error of moving aside or reopening (then d->db is NULL and the
  * next call tries again).
  */
 static sdui_status reset_damaged(sdui_disk *d, const char *what,
-                                 const char *why, sdui_error *err)
+                                 const char *why, int code, sdui_error *err)
 {
     sdui_status st;
     close_db(d);
@@ -277,10 +290,10 @@ static sdui_status reset_damaged(sdui_disk *d, const char *what,
     }
     if (st != SDUI_OK)
         return st;
-    return sdui__fail(err, SDUI_SQLITE, -1,
-                      "token cache \"%s\" was damaged and was reset: moved "
-                      "aside, now empty (%s: %s)",
-                      d->path, what, why);
+    return sdui__fail_code(err, SDUI_SQLITE, code, -1,
+                           "token cache \"%s\" was damaged and was reset: "
+                           "moved aside, now empty (%s: %s)",
+                           d->path, what, why);
 }
 
 /* Opens a fresh file if a reset could not (mutex held). */
@@ -299,10 +312,11 @@ static sdui_status step_fail(sdui_disk *d, int rc, const char *what,
                              sdui_error *err)
 {
     char why[160];
+    int code;
     if (!sdui__sql_is_damage(rc))
-        return db_fail(d, what, err);
-    damage_reason(d, why, sizeof why);
-    return reset_damaged(d, what, why, err);
+        return db_fail(d, rc, what, err);
+    code = damage_reason(d, rc, why, sizeof why);
+    return reset_damaged(d, what, why, code, err);
 }
 
 /* Writes remembered accesses; must run inside a write transaction. */
@@ -341,6 +355,7 @@ static sdui_status end_write(sdui_disk *d, int rc, const char *what,
                              sdui_error *err)
 {
     char why[160];
+    int code = 0;
     sdui_status st = SDUI_OK;
     if (rc == SQLITE_OK)
         rc = exec(d, "COMMIT");
@@ -349,11 +364,12 @@ static sdui_status end_write(sdui_disk *d, int rc, const char *what,
         return SDUI_OK;
     }
     if (sdui__sql_is_damage(rc))
-        damage_reason(d, why, sizeof why);
+        code = damage_reason(d, rc, why, sizeof why);
     else
-        st = db_fail(d, what, err);
+        st = db_fail(d, rc, what, err);
     exec(d, "ROLLBACK");
-    return sdui__sql_is_damage(rc) ? reset_damaged(d, what, why, err) : st;
+    return sdui__sql_is_damage(rc) ? reset_damaged(d, what, why, code, err)
+                                   : st;
 }
 
 /* Closes the cache, writing remembered accesses first (disk.h). */

@@ -31,9 +31,10 @@ void sdui_error_clear(sdui_error *err)
     err->line = 0;
     err->column = 0;
     err->message[0] = '\0';
+    err->code = 0;
 }
 
-/* Formats the message into err; shared by the two failure helpers. */
+/* Formats the message into err (for fill). */
 static void set_message(sdui_error *err, const char *fmt, va_list ap)
 {
     int n = vsnprintf(err->message, sizeof err->message, fmt, ap);
@@ -41,19 +42,45 @@ static void set_message(sdui_error *err, const char *fmt, va_list ap)
         err->message[0] = '\0';
 }
 
-/* Records a failure without a text position. */
+/* Fills err with a failure: category, library code, offset without a
+ * line:column, and the message; shared by the failure helpers. */
+static void fill(sdui_error *err, sdui_status status, int code,
+                 long long offset, const char *fmt, va_list ap)
+{
+    err->status = status;
+    err->offset = offset;
+    err->line = 0;
+    err->column = 0;
+    err->code = code;
+    set_message(err, fmt, ap);
+}
+
+/* Records a failure without a text position or library code (internal.h). */
 sdui_status sdui__fail(sdui_error *err, sdui_status status, long long offset,
                        const char *fmt, ...)
 {
     assert(status != SDUI_OK);
+    /* These two carry a library code: sdui__fail_code. */
+    assert(status != SDUI_SQLITE && status != SDUI_IO);
     if (err) {
         va_list ap;
-        err->status = status;
-        err->offset = offset;
-        err->line = 0;
-        err->column = 0;
         va_start(ap, fmt);
-        set_message(err, fmt, ap);
+        fill(err, status, 0, offset, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+/* Records a failure with the underlying library's code (internal.h). */
+sdui_status sdui__fail_code(sdui_error *err, sdui_status status, int code,
+                            long long offset, const char *fmt, ...)
+{
+    assert(status != SDUI_OK);
+    assert(code != 0 || (status != SDUI_SQLITE && status != SDUI_IO));
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        fill(err, status, code, offset, fmt, ap);
         va_end(ap);
     }
     return status;
@@ -92,12 +119,10 @@ sdui_status sdui__fail_at(sdui_error *err, sdui_status status,
         va_list ap;
         if (offset > len)
             offset = len;
-        err->status = status;
-        err->offset = (long long)offset;
-        sdui_json_position(text, len, offset, &err->line, &err->column);
         va_start(ap, fmt);
-        set_message(err, fmt, ap);
+        fill(err, status, 0, (long long)offset, fmt, ap);
         va_end(ap);
+        sdui_json_position(text, len, offset, &err->line, &err->column);
     }
     return status;
 }

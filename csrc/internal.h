@@ -23,9 +23,17 @@
 #define SDUI_PRINTF(f, a)
 #endif
 
-/* Fills err (if non-NULL) and returns status.  offset -1: no position. */
+/* Fills err (if non-NULL) and returns status.  offset -1: no position.
+ * For SDUI_SQLITE and SDUI_IO use sdui__fail_code. */
 sdui_status sdui__fail(sdui_error *err, sdui_status status, long long offset,
                        const char *fmt, ...) SDUI_PRINTF(4, 5);
+
+/* Like sdui__fail, and records code, the underlying library's code
+ * (sdui_error.code: SQLite's extended result code for SDUI_SQLITE, errno
+ * for SDUI_IO; never 0 for those two). */
+sdui_status sdui__fail_code(sdui_error *err, sdui_status status, int code,
+                            long long offset, const char *fmt, ...)
+    SDUI_PRINTF(5, 6);
 
 /* Like sdui__fail, and computes line:column of offset in text. */
 sdui_status sdui__fail_at(sdui_error *err, sdui_status status,

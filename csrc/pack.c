@@ -235,8 +235,9 @@ static sdui_status read_stream(int fd, const char *path, size_t limit,
             if (e == EINTR)
                 continue;
             sdui_free(buf);
-            return sdui__fail(err, SDUI_IO, -1, "cannot read \"%s\": %s", path,
-                              strerror(e));
+            return sdui__fail_code(err, SDUI_IO, e, -1,
+                                   "cannot read \"%s\": %s", path,
+                                   strerror(e));
         }
         used += (size_t)n;
     }
@@ -274,19 +275,24 @@ sdui_status sdui_pack_open_file(const char *path, const sdui_limits *limits,
      * opened (opening some has effects), a FIFO is opened to wait for its
      * writer as `cat` would, and the type is checked again once open. */
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode))
-        return sdui__fail(err, SDUI_IO, -1, "cannot read \"%s\": %s", path,
-                          S_ISDIR(sb.st_mode) ? strerror(EISDIR)
-                                              : "not a regular file");
+        return sdui__fail_code(err, SDUI_IO,
+                               S_ISDIR(sb.st_mode) ? EISDIR : ENODEV, -1,
+                               "cannot read \"%s\": %s", path,
+                               S_ISDIR(sb.st_mode) ? strerror(EISDIR)
+                                                   : "not a regular file");
     fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return sdui__fail(err, SDUI_IO, -1, "cannot open \"%s\": %s", path,
-                          strerror(errno));
+    if (fd < 0) {
+        int e = errno;
+        return sdui__fail_code(err, SDUI_IO, e, -1, "cannot open \"%s\": %s",
+                               path, strerror(e));
+    }
     if (fstat(fd, &sb) != 0 || (!S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode))) {
         int e = errno;
         int regular = S_ISREG(sb.st_mode) || S_ISFIFO(sb.st_mode);
         close(fd);
-        return sdui__fail(err, SDUI_IO, -1, "cannot read \"%s\": %s", path,
-                          regular ? strerror(e) : "not a regular file");
+        return sdui__fail_code(err, SDUI_IO, regular ? e : ENODEV, -1,
+                               "cannot read \"%s\": %s", path,
+                               regular ? strerror(e) : "not a regular file");
     }
     if (S_ISREG(sb.st_mode)) {
         if ((unsigned long long)sb.st_size > lim->max_compressed_bytes) {

@@ -74,12 +74,14 @@ int sdui__sql_is_damage(int rc)
     return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB;
 }
 
-/* Reports SQLite's last error on db, with the system's cause
- * (sqlite_util.h). */
-sdui_status sdui__sql_fail(sqlite3 *db, const char *label, const char *path,
-                           const char *what, sdui_error *err)
+/* Reports SQLite's last error on db, with the system's cause and the
+ * extended result code (sqlite_util.h). */
+sdui_status sdui__sql_fail(sqlite3 *db, int rc, const char *label,
+                           const char *path, const char *what,
+                           sdui_error *err)
 {
-    int code = sqlite3_extended_errcode(db) & 0xff;
+    int ext = sqlite3_extended_errcode(db);
+    int code = ext & 0xff;
     int sys = sqlite3_system_errno(db);
     const char *cause = NULL;
     assert(db);
@@ -88,11 +90,20 @@ sdui_status sdui__sql_fail(sqlite3 *db, const char *label, const char *path,
         cause = sdui__sql_errno_text(sys);
     else if (code == SQLITE_FULL)
         cause = sdui__sql_errno_text(ENOSPC);
+    /* The record's code: db's extended code when it tells of rc, else rc
+     * (a code the caller set, e.g. SQLITE_CORRUPT from its own check). */
+    if (rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE)
+        rc = ext;
+    else if ((ext & 0xff) == (rc & 0xff))
+        rc = ext;
+    if (rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE)
+        rc = SQLITE_ERROR;
     if (cause)
-        return sdui__fail(err, SDUI_SQLITE, -1, "%s \"%s\": %s: %s (%s)",
-                          label, path, what, sqlite3_errmsg(db), cause);
-    return sdui__fail(err, SDUI_SQLITE, -1, "%s \"%s\": %s: %s", label, path,
-                      what, sqlite3_errmsg(db));
+        return sdui__fail_code(err, SDUI_SQLITE, rc, -1,
+                               "%s \"%s\": %s: %s (%s)", label, path, what,
+                               sqlite3_errmsg(db), cause);
+    return sdui__fail_code(err, SDUI_SQLITE, rc, -1, "%s \"%s\": %s: %s",
+                           label, path, what, sqlite3_errmsg(db));
 }
 
 /* Runs SQL without results (sqlite_util.h). */
@@ -210,31 +221,31 @@ static sdui_status check_path(const char *label, const char *path,
             e = errno;
             n = readlink(path, to, sizeof to - 1);
             to[n > 0 ? n : 0] = '\0';
-            return sdui__fail(err, SDUI_SQLITE, -1,
+            return sdui__fail_code(err, SDUI_SQLITE, SQLITE_CANTOPEN, -1,
                               "%s \"%s\" is a dangling symbolic "
                               "link to \"%s\" (%s)",
                               label, path, to, sdui__sql_errno_text(e));
         }
         if (S_ISDIR(st.st_mode))
-            return sdui__fail(err, SDUI_SQLITE, -1, "%s \"%s\" is a directory",
+            return sdui__fail_code(err, SDUI_SQLITE, SQLITE_CANTOPEN, -1, "%s \"%s\" is a directory",
                               label, path);
         if (!S_ISREG(st.st_mode))
-            return sdui__fail(err, SDUI_SQLITE, -1,
+            return sdui__fail_code(err, SDUI_SQLITE, SQLITE_CANTOPEN, -1,
                               "%s \"%s\" is %s, not a regular file", label,
                               path, file_kind(st.st_mode));
         if (access(path, R_OK | W_OK) != 0)
-            return sdui__fail(err, SDUI_SQLITE, -1,
+            return sdui__fail_code(err, SDUI_SQLITE, SQLITE_CANTOPEN, -1,
                               "%s \"%s\" cannot be written: %s", label, path,
                               sdui__sql_errno_text(errno));
         return SDUI_OK;
     }
     if (errno != ENOENT)
-        return sdui__fail(err, SDUI_SQLITE, -1,
+        return sdui__fail_code(err, SDUI_SQLITE, SQLITE_CANTOPEN, -1,
                           "%s \"%s\" cannot be looked up: %s", label, path,
                           sdui__sql_errno_text(errno));
     fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0 && errno != EEXIST) /* EEXIST: another opener was first */
-        return sdui__fail(err, SDUI_SQLITE, -1,
+        return sdui__fail_code(err, SDUI_SQLITE, SQLITE_CANTOPEN, -1,
                           "%s \"%s\" cannot be created: %s", label, path,
                           sdui__sql_errno_text(errno));
     if (fd >= 0)
@@ -262,11 +273,13 @@ sdui_status sdui__sql_move_aside(const char *label, const char *path,
         snprintf(from, sizeof from, "%s%s", path, suffixes[i]);
         snprintf(to, sizeof to, "%s.corrupt-%lld%s", path, stamp,
                  suffixes[i]);
-        if (rename(from, to) != 0 && errno != ENOENT)
-            return sdui__fail(err, SDUI_IO, -1,
-                              "%s \"%s\" is damaged and cannot be "
-                              "moved aside: %s",
-                              label, path, strerror(errno));
+        if (rename(from, to) != 0 && errno != ENOENT) {
+            int e = errno;
+            return sdui__fail_code(err, SDUI_IO, e, -1,
+                                   "%s \"%s\" is damaged and cannot be "
+                                   "moved aside: %s",
+                                   label, path, strerror(e));
+        }
     }
     return SDUI_OK;
 }
@@ -341,7 +354,7 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
     sqlite3_busy_timeout(db, 5000);
     rc = sdui__sql_ints(db, "PRAGMA user_version", &version, 1);
     if (rc == SQLITE_OK && version > f->version)
-        return sdui__fail(err, SDUI_SQLITE, -1,
+        return sdui__fail_code(err, SDUI_SQLITE, SQLITE_ERROR, -1,
                           "%s \"%s\" was written by a newer version "
                           "(schema %lld; this build reads %d); left "
                           "untouched",
@@ -351,7 +364,7 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
                        &ours);
         if (rc == SQLITE_OK && !ours) {
             *damaged = 1;
-            return sdui__fail(err, SDUI_SQLITE, -1,
+            return sdui__fail_code(err, SDUI_SQLITE, SQLITE_CORRUPT, -1,
                               "%s \"%s\": schema %lld does not "
                               "hold our tables",
                               f->label, f->path, (long long)version);
@@ -366,15 +379,15 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
     }
     if (rc != SQLITE_OK) {
         *damaged = sdui__sql_is_damage(rc);
-        return sdui__sql_fail(db, f->label, f->path, "cannot read the file",
-                              err);
+        return sdui__sql_fail(db, rc, f->label, f->path,
+                              "cannot read the file", err);
     }
     rc = sdui__sql_text(db, "PRAGMA journal_mode=WAL", text, sizeof text);
     if (rc != SQLITE_OK)
-        return sdui__sql_fail(db, f->label, f->path,
+        return sdui__sql_fail(db, rc, f->label, f->path,
                               "cannot switch to WAL mode", err);
     if (strcmp(text, "wal") != 0)
-        return sdui__fail(err, SDUI_SQLITE, -1,
+        return sdui__fail_code(err, SDUI_SQLITE, SQLITE_ERROR, -1,
                           "%s \"%s\": cannot use WAL mode (got "
                           "\"%s\")",
                           f->label, f->path, text);
@@ -392,7 +405,7 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
         if (rc != SQLITE_OK) {
             /* The failure's own words first: ROLLBACK replaces them (and
              * fails itself when SQLite already rolled back). */
-            st = sdui__sql_fail(db, f->label, f->path,
+            st = sdui__sql_fail(db, rc, f->label, f->path,
                                 "cannot create the schema", err);
             *damaged = sdui__sql_is_damage(rc);
             sdui__sql_exec(db, "ROLLBACK");
@@ -402,7 +415,8 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
     rc = sdui__sql_exec(db, f->durable ? "PRAGMA synchronous=FULL"
                                        : "PRAGMA synchronous=NORMAL");
     if (rc != SQLITE_OK)
-        return sdui__sql_fail(db, f->label, f->path, "cannot prepare", err);
+        return sdui__sql_fail(db, rc, f->label, f->path, "cannot prepare",
+                              err);
     return SDUI_OK;
 }
 
@@ -424,7 +438,7 @@ sdui_status sdui__sql_open(const sdui_sql_file *f, sqlite3 **db, int *damaged,
     if (rc != SQLITE_OK) {
         if (!*db)
             return sdui__oom(err);
-        st = sdui__sql_fail(*db, f->label, f->path, "cannot open", err);
+        st = sdui__sql_fail(*db, rc, f->label, f->path, "cannot open", err);
     } else {
         st = bring_to_schema(f, *db, damaged, err);
     }

@@ -54,11 +54,15 @@ int sdui__sql_is_damage(int rc);
  * Reports SQLite's last error on db as SDUI_SQLITE: `<label> "<path>":
  * <what>: <SQLite's words>`, followed by the system's cause for a failed
  * write, open or full disk, which SQLite's own words ("disk I/O error")
- * leave out.  Call it before anything else runs on db: a ROLLBACK
- * replaces the message and the codes.  Returns SDUI_SQLITE.
+ * leave out.  rc is the code the failed step returned; err->code gets
+ * db's extended result code when it is of the same kind, else rc (never
+ * 0: SQLITE_ERROR when neither tells).  Call it before anything else runs
+ * on db: a ROLLBACK replaces the message and the codes.  Returns
+ * SDUI_SQLITE.
  */
-sdui_status sdui__sql_fail(sqlite3 *db, const char *label, const char *path,
-                           const char *what, sdui_error *err);
+sdui_status sdui__sql_fail(sqlite3 *db, int rc, const char *label,
+                           const char *path, const char *what,
+                           sdui_error *err);
 
 /* Runs SQL without results; returns SQLite's code. */
 int sdui__sql_exec(sqlite3 *db, const char *sql);

@@ -46,6 +46,23 @@ typedef enum sdui_status {
  *         gzip errors), or -1 when there is no position.
  * line, column: 1-based position in that JSON text (column counts Unicode
  *         scalar values), or 0 when there is no position.
+ * code:   the underlying library's code beside the category, never 0 for
+ *         these two categories:
+ *         SDUI_SQLITE  SQLite's extended result code (e.g. SQLITE_FULL,
+ *                      SQLITE_IOERR_WRITE).  Where the core itself refuses
+ *                      before or beside SQLite, the code SQLite uses for
+ *                      that case: SQLITE_CANTOPEN for a path that cannot
+ *                      hold a database (checked before SQLite opens it),
+ *                      SQLITE_CORRUPT for damage the core's own checks
+ *                      find (and for "damaged and reset" when no SQLite
+ *                      code revealed it), SQLITE_ERROR for a file of a
+ *                      newer schema or one that refuses WAL mode;
+ *         SDUI_IO      the errno of the failed system call (e.g. ENOENT,
+ *                      EACCES; EISDIR for a directory refused by name),
+ *                      or ENODEV for a device or socket refused by name;
+ *         any other    0.
+ *         (Added after message, so code built against an earlier layout
+ *         keeps its offsets.)
  */
 typedef struct sdui_error {
     sdui_status status;
@@ -53,6 +70,7 @@ typedef struct sdui_error {
     int line;
     int column;
     char message[SDUI_ERROR_MESSAGE_SIZE];
+    int code;
 } sdui_error;
 
 /*
@@ -62,7 +80,8 @@ typedef struct sdui_error {
  */
 const char *sdui_status_name(sdui_status status);
 
-/* Resets an error record to SDUI_OK, no position, empty message.  NULL is a no-op. */
+/* Resets an error record to SDUI_OK, no position, empty message, code 0.
+ * NULL is a no-op. */
 void sdui_error_clear(sdui_error *err);
 
 /*

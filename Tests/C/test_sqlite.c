@@ -1,0 +1,340 @@
+/*
+ * test_sqlite.c - the SQLite plumbing of the core (sqlite_util.c) on its
+ * own, under another label and schema than the token cache's (as a durable
+ * queue would use it), and the library codes that error records carry
+ * beside the category (sdui_error.code): SQLite's extended result code for
+ * SDUI_SQLITE, errno for SDUI_IO.
+ */
+#define _DEFAULT_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "check.h"
+#include "sdui/sdui.h"
+/* The plumbing under test is internal. */
+#include "../../csrc/sqlite_util.h"
+
+static char dir[256];
+
+/* A path in the test's folder (a static buffer: copy it to keep it). */
+static const char *path_for(const char *name)
+{
+    static char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return p;
+}
+
+/* Runs sql on path through a connection of its own; SQLite's code. */
+static int raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    int rc = sqlite3_open(path, &db);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+    sqlite3_close(db);
+    return rc;
+}
+
+/* 1 if some file of the folder starts with prefix (a moved-aside file). */
+static int has_file_starting(const char *prefix)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "ls %s | grep -q '^%s'", dir, prefix);
+    return system(cmd) == 0;
+}
+
+/* The schema of the examples: a queue of items, as a durable queue's. */
+static const char queue_sql[] =
+    "CREATE TABLE IF NOT EXISTS items(seq INTEGER PRIMARY KEY,"
+    " body BLOB NOT NULL);";
+
+/* The file description of a queue at path. */
+static sdui_sql_file queue_file(const char *path)
+{
+    sdui_sql_file f;
+    f.label = "durable queue";
+    f.path = path;
+    f.schema_sql = queue_sql;
+    f.version = 3;
+    f.durable = 1;
+    return f;
+}
+
+/*
+ * Open under another schema: a fresh file gets it and its user_version;
+ * the one-row helpers read them; a newer file is refused and left alone;
+ * a file with other tables is damage, and open_or_reset moves it aside.
+ */
+static void test_open_another_schema(void)
+{
+    char p[512], text[32];
+    sdui_sql_file f;
+    sqlite3 *db = NULL;
+    int damaged = -1, moved = -1;
+    int64_t v[2] = {0, 0};
+    sdui_error err;
+
+    snprintf(p, sizeof p, "%s", path_for("queue.db"));
+    f = queue_file(p);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    CHECK(db != NULL);
+    CHECK_EQ_INT(damaged, 0);
+    CHECK_EQ_INT(sdui__sql_ints(db, "PRAGMA user_version", v, 1), SQLITE_OK);
+    CHECK_EQ_INT(v[0], 3);
+    CHECK_EQ_INT(sdui__sql_text(db, "PRAGMA journal_mode", text, sizeof text),
+                 SQLITE_OK);
+    CHECK_EQ_STR(text, "wal");
+    CHECK_EQ_INT(sdui__sql_exec(db, "INSERT INTO items(body) VALUES('a'),"
+                                    "('b')"),
+                 SQLITE_OK);
+    CHECK_EQ_INT(sdui__sql_ints(db, "SELECT count(*), max(seq) FROM items",
+                                v, 2),
+                 SQLITE_OK);
+    CHECK_EQ_INT(v[0], 2);
+    CHECK_EQ_INT(v[1], 2);
+    /* No row: SQLITE_DONE and an empty text. */
+    CHECK_EQ_INT(sdui__sql_text(db, "SELECT body FROM items WHERE seq=9",
+                                text, sizeof text),
+                 SQLITE_DONE);
+    CHECK_EQ_STR(text, "");
+    sqlite3_close(db);
+
+    /* Reopened: the same file, kept. */
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui__sql_ints(db, "SELECT count(*) FROM items", v, 1),
+                 SQLITE_OK);
+    CHECK_EQ_INT(v[0], 2);
+    sqlite3_close(db);
+
+    /* A newer schema: refused under the caller's label, untouched. */
+    CHECK_EQ_INT(raw_exec(p, "PRAGMA user_version=4"), SQLITE_OK);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_SQLITE);
+    CHECK(db == NULL);
+    CHECK_EQ_INT(damaged, 0);
+    CHECK(strstr(err.message, "durable queue") != NULL);
+    CHECK(strstr(err.message, "newer version") != NULL);
+    CHECK_EQ_INT(err.code, SQLITE_ERROR);
+
+    /* Other tables: damage; open_or_reset moves it aside, starts afresh. */
+    snprintf(p, sizeof p, "%s", path_for("foreign.db"));
+    f = queue_file(p);
+    CHECK_EQ_INT(raw_exec(p, "CREATE TABLE other(x); PRAGMA user_version=3"),
+                 SQLITE_OK);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_SQLITE);
+    CHECK_EQ_INT(damaged, 1);
+    CHECK_EQ_INT(err.code, SQLITE_CORRUPT);
+    CHECK(strstr(err.message, "does not hold our tables") != NULL);
+    CHECK_STATUS(sdui__sql_open_or_reset(&f, &db, &moved, &err), SDUI_OK);
+    CHECK_EQ_INT(moved, 1);
+    CHECK_EQ_INT(err.status, SDUI_OK);
+    CHECK_EQ_INT(err.code, 0);
+    CHECK(has_file_starting("foreign.db.corrupt-"));
+    CHECK_EQ_INT(sdui__sql_ints(db, "SELECT count(*) FROM items", v, 1),
+                 SQLITE_OK);
+    CHECK_EQ_INT(v[0], 0);
+    sqlite3_close(db);
+}
+
+/*
+ * Batched IN lists: one variable per key, every key bound (lengths
+ * respected, no NUL needed), from one key to a full chunk.
+ */
+static void test_prepare_in(void)
+{
+    static char keys_text[SDUI_SQL_IN_CHUNK][8];
+    static sdui_sql_text keys[SDUI_SQL_IN_CHUNK];
+    size_t sizes[] = {1, 2, 7, SDUI_SQL_IN_CHUNK}, i, k;
+    sqlite3 *db;
+    CHECK_EQ_INT(sqlite3_open(":memory:", &db), SQLITE_OK);
+    CHECK_EQ_INT(sdui__sql_exec(db, "CREATE TABLE t(k TEXT PRIMARY KEY)"),
+                 SQLITE_OK);
+    for (i = 0; i < SDUI_SQL_IN_CHUNK; i++) {
+        char sql[64];
+        snprintf(keys_text[i], sizeof keys_text[i], "k%03zuXX", i);
+        keys[i].p = keys_text[i];
+        keys[i].len = 4; /* "k007": the XX tail is not part of the key */
+        snprintf(sql, sizeof sql, "INSERT INTO t VALUES('k%03zu')", i);
+        sdui__sql_exec(db, sql);
+    }
+    for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        sqlite3_stmt *st = NULL;
+        int64_t n = 0;
+        CHECK_EQ_INT(sdui__sql_prepare_in(db, "SELECT count(*) FROM t WHERE k"
+                                              " IN",
+                                          " AND 1", keys, sizes[k], &st),
+                     SQLITE_OK);
+        CHECKF(st != NULL, "%zu keys", sizes[k]);
+        if (!st)
+            continue;
+        CHECK_EQ_INT(sqlite3_bind_parameter_count(st), (int)sizes[k]);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            n = sqlite3_column_int64(st, 0);
+        CHECK_EQ_INT(n, (int64_t)sizes[k]);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+}
+
+/* Moving aside takes the -wal and -shm files too, and a missing one is
+ * fine; a rename that fails is SDUI_IO with its errno. */
+static void test_move_aside(void)
+{
+    char p[512], sub[600];
+    sdui_error err;
+    FILE *f;
+    snprintf(p, sizeof p, "%s", path_for("aside.db"));
+    f = fopen(p, "w");
+    CHECK(f != NULL);
+    if (f)
+        fclose(f);
+    snprintf(sub, sizeof sub, "%s-wal", p);
+    f = fopen(sub, "w");
+    if (f)
+        fclose(f);
+    CHECK_STATUS(sdui__sql_move_aside("durable queue", p, &err), SDUI_OK);
+    CHECK(access(p, F_OK) != 0);
+    CHECK(access(sub, F_OK) != 0);
+    CHECK(has_file_starting("aside.db.corrupt-"));
+
+    /* A file in a folder that cannot be renamed into: a file "folder". */
+    snprintf(sub, sizeof sub, "%s/plain-file", dir);
+    f = fopen(sub, "w");
+    if (f)
+        fclose(f);
+    snprintf(p, sizeof p, "%s/plain-file/inside.db", dir);
+    /* The source is missing (ENOTDIR on the way), which is not ENOENT. */
+    CHECK_STATUS(sdui__sql_move_aside("durable queue", p, &err), SDUI_IO);
+    CHECK_EQ_INT(err.code, ENOTDIR);
+    CHECK(strstr(err.message, "cannot be moved aside") != NULL);
+}
+
+/* Child of test_sqlite_codes: opens a cache whose file may not grow, and
+ * writes the error record to fd. */
+static void open_without_growth(const char *path, int fd)
+{
+    struct rlimit rl = {0, 0};
+    sdui_disk *d = NULL;
+    sdui_error e;
+    memset(&e, 0, sizeof e);
+    signal(SIGXFSZ, SIG_IGN);
+    if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+        _exit(2);
+    sdui_disk_open(path, NULL, &d, &e);
+    sdui_disk_free(d);
+    if (write(fd, &e, sizeof e) != (ssize_t)sizeof e)
+        _exit(1);
+    _exit(0);
+}
+
+/*
+ * SDUI_SQLITE errors carry SQLite's extended result code: a write that
+ * the system refuses (files may not grow: EFBIG) is an I/O error with its
+ * extended code; the core's own refusals carry the code SQLite uses for
+ * the case.
+ */
+static void test_sqlite_codes(void)
+{
+    char p[512];
+    sdui_disk *d = NULL;
+    sdui_error err;
+    int fds[2], status;
+    pid_t pid;
+
+    snprintf(p, sizeof p, "%s", path_for("no-growth.db"));
+    CHECK(pipe(fds) == 0);
+    pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        open_without_growth(p, fds[1]);
+    }
+    close(fds[1]);
+    memset(&err, 0, sizeof err);
+    CHECK(read(fds[0], &err, sizeof err) == (ssize_t)sizeof err);
+    close(fds[0]);
+    waitpid(pid, &status, 0);
+    CHECK_EQ_INT(err.status, SDUI_SQLITE);
+    CHECK(strstr(err.message, "file too large") != NULL);
+    /* SQLITE_IOERR_WRITE and its kin: an extended code of SQLITE_IOERR
+     * (or SQLITE_FULL), not the bare primary code. */
+    CHECKF((err.code & 0xff) == SQLITE_IOERR || (err.code & 0xff) == SQLITE_FULL,
+           "code %d", err.code);
+    CHECKF(err.code == SQLITE_FULL || err.code > 0xff, "code %d", err.code);
+
+    /* Refused before SQLite opens it: SQLITE_CANTOPEN. */
+    snprintf(p, sizeof p, "%s", path_for("a-folder"));
+    CHECK(mkdir(p, 0700) == 0);
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_SQLITE);
+    CHECK_EQ_INT(err.code, SQLITE_CANTOPEN);
+
+    /* A newer schema: SQLITE_ERROR. */
+    snprintf(p, sizeof p, "%s", path_for("newer.db"));
+    CHECK_EQ_INT(raw_exec(p, "PRAGMA user_version=99"), SQLITE_OK);
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_SQLITE);
+    CHECK_EQ_INT(err.code, SQLITE_ERROR);
+
+    /* Cleared by the next success. */
+    snprintf(p, sizeof p, "%s", path_for("fine.db"));
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
+    CHECK_EQ_INT(err.code, 0);
+    sdui_disk_free(d);
+}
+
+/* SDUI_IO errors carry errno; other categories carry 0. */
+static void test_io_codes(void)
+{
+    sdui_pack *pack = NULL;
+    sdui_error err;
+    char p[512];
+
+    snprintf(p, sizeof p, "%s", path_for("no-such-pack.json.gz"));
+    CHECK_STATUS(sdui_pack_open_file(p, NULL, &pack, &err), SDUI_IO);
+    CHECK_EQ_INT(err.code, ENOENT);
+    CHECK_STATUS(sdui_pack_open_file(dir, NULL, &pack, &err), SDUI_IO);
+    CHECK_EQ_INT(err.code, EISDIR);
+    CHECK_STATUS(sdui_pack_open_file("/dev/null", NULL, &pack, &err), SDUI_IO);
+    CHECK_EQ_INT(err.code, ENODEV);
+    if (getuid() != 0) { /* root reads anything */
+        FILE *f;
+        snprintf(p, sizeof p, "%s", path_for("unreadable.json.gz"));
+        f = fopen(p, "w");
+        if (f)
+            fclose(f);
+        chmod(p, 0);
+        CHECK_STATUS(sdui_pack_open_file(p, NULL, &pack, &err), SDUI_IO);
+        CHECK_EQ_INT(err.code, EACCES);
+    }
+    /* Not a library error: 0. */
+    CHECK_STATUS(sdui_pack_open_memory("xx", 2, NULL, &pack, &err), SDUI_GZIP);
+    CHECK_EQ_INT(err.code, 0);
+    sdui_error_clear(&err);
+    CHECK_EQ_INT(err.code, 0);
+}
+
+/* Runs every test in a fresh temporary folder. */
+int main(void)
+{
+    char cmd[300];
+    snprintf(dir, sizeof dir, "/tmp/sdui-test-sqlite-XXXXXX");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    test_open_another_schema();
+    test_prepare_in();
+    test_move_aside();
+    test_sqlite_codes();
+    test_io_codes();
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    return check_summary();
+}
