@@ -1,33 +1,11 @@
-// SDUIErrorTests.swift - categories from the C table and the printed form.
+// ErrorReportingTests.swift - errors users cause, caused for real: categories and places.
 import CSDUI
 import Foundation
 @testable import SDUI
 import SDUITestSupport
 import Testing
 
-@Suite struct SDUIErrorTests {
-    @Test func everyCStatusMapsToACategory() {
-        var names: [String] = []
-        for raw in 1..<Int(SDUI_STATUS_COUNT_.rawValue) {
-            let status = sdui_status(UInt32(raw))
-            var err = sdui_error()
-            sdui_error_clear(&err)
-            let e = SDUIError(status, err, input: "x")
-            #expect(e.category != .unknown, "status \(raw)")
-            #expect(e.category.rawValue == String(cString: sdui_status_name(status)))
-            names.append(e.category.rawValue)
-        }
-        #expect(Set(names).count == names.count)
-        #expect(String(cString: sdui_status_name(sdui_status(9999))) == "unknown")
-    }
-
-    @Test func descriptionNamesInputAndPlace() {
-        let e = SDUIError(.json, "unexpected character", input: "a.json", offset: 12, line: 2, column: 5)
-        #expect(e.description == "json: a.json: line 2, column 5 (byte 12): unexpected character")
-        #expect(SDUIError(.gzip, "bad", input: "p.gz", offset: 3).description == "gzip: p.gz: byte 3: bad")
-        #expect(SDUIError(.io, "gone").description == "io: gone")
-    }
-
+@Suite struct ErrorReportingTests {
     /// Each category a user can cause, caused for real.
     @Test func eachUserCategoryComesFromRealInput() throws {
         expectError(.io) { _ = try CorePack(contentsOf: URL(fileURLWithPath: "/nonexistent/p.gz")) }

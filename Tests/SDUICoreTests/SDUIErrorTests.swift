@@ -1,0 +1,35 @@
+// SDUIErrorTests.swift - categories from the C table and the printed form.
+import CSDUI
+import Foundation
+@testable import SDUICore
+import Testing
+
+@Suite struct SDUIErrorTests {
+    @Test func everyCStatusMapsToACategory() {
+        var names: [String] = []
+        for raw in 1..<Int(SDUI_STATUS_COUNT_.rawValue) {
+            let status = sdui_status(UInt32(raw))
+            var err = sdui_error()
+            sdui_error_clear(&err)
+            let e = SDUIError(status, err, input: "x")
+            #expect(e.category != .unknown, "status \(raw)")
+            #expect(e.category.rawValue == String(cString: sdui_status_name(status)))
+            names.append(e.category.rawValue)
+        }
+        #expect(Set(names).count == names.count)
+        #expect(String(cString: sdui_status_name(sdui_status(9999))) == "unknown")
+    }
+
+    @Test func descriptionNamesInputAndPlace() {
+        let e = SDUIError(.json, "unexpected character", input: "a.json", offset: 12, line: 2, column: 5)
+        #expect(e.description == "json: a.json: line 2, column 5 (byte 12): unexpected character")
+        #expect(SDUIError(.gzip, "bad", input: "p.gz", offset: 3).description == "gzip: p.gz: byte 3: bad")
+        #expect(SDUIError(.io, "gone").description == "io: gone")
+    }
+
+    @Test func localizedDescriptionReadsLikeDescription() {
+        let e = SDUIError(.json, "unexpected character", input: "a.json", offset: 12, line: 2, column: 5)
+        #expect(e.localizedDescription == e.description)
+        #expect((e as Error).localizedDescription == "json: a.json: line 2, column 5 (byte 12): unexpected character")
+    }
+}
