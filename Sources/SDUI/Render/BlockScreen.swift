@@ -1,0 +1,36 @@
+// BlockScreen.swift - a seed 001 screen: an ordered list of blocks.
+import Foundation
+import SDUICore
+
+/// A seed 001 screen: an ordered list of blocks in one scrolling column.
+///
+///     {"id": "screen_goal", "type": "standard", "themeId": "theme_mint_dark",
+///      "blocks": [{"type": "header", "title": "What is your goal?"}, …]}
+public struct BlockScreen: Sendable, Hashable, Codable {
+    public var id: String
+    public var type: String?
+    public var themeId: String?
+    /// Each block is an object with a string `type`; its other fields
+    /// belong to that type's renderer.
+    public var blocks: [JSONValue]
+
+    public init(id: String, type: String? = "standard", themeId: String? = nil, blocks: [JSONValue]) {
+        self.id = id
+        self.type = type
+        self.themeId = themeId
+        self.blocks = blocks
+    }
+
+    /// Decodes a block screen; errors name `source`.
+    public init(json: Data, source: String? = nil) throws {
+        do {
+            self = try JSONDecoder().decode(BlockScreen.self, from: json)
+        } catch let DecodingError.keyNotFound(key, ctx) {
+            throw SDUIError(.schema, "missing \"\(key.stringValue)\" at \(ScreenPayload.path(ctx))", input: source)
+        } catch let DecodingError.typeMismatch(_, ctx) {
+            throw SDUIError(.schema, "wrong type at \(ScreenPayload.path(ctx))", input: source)
+        } catch {
+            throw SDUIError.notJSON(json, error, what: "not a block screen", input: source)
+        }
+    }
+}

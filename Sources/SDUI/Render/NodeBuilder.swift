@@ -1,0 +1,254 @@
+// NodeBuilder.swift - builds the render nodes of one screen: props, bindings, rules, fallbacks.
+import Foundation
+import Logging
+import SDUICore
+
+/// Builds render nodes for one screen, collecting issues and events.
+struct NodeBuilder {
+    let context: RenderContext
+    let theme: ResolvedTheme
+    var issues: [RenderIssue]
+    var events: [RenderEvent] = []
+    /// Bytes the fills of this tree, and of the node being resolved, produced.
+    var treeBytes = 0
+    var nodeBytes = 0
+    /// Set when a fill of the current node passed a bound: why.
+    var limitHit: String?
+
+    init(context: RenderContext, theme: ResolvedTheme, issues: [RenderIssue]) {
+        self.context = context
+        self.theme = theme
+        self.issues = issues
+    }
+
+    /// Child indices from the token's root to the node being resolved.
+    var trail: [Int] = []
+
+    /// Where the current node is: `root`, or `props.children[1].props.children[0]`.
+    var path: String {
+        trail.isEmpty ? "root" : trail.map { "props.children[\($0)]" }.joined(separator: ".")
+    }
+
+    /// Where a prop of the current node is.
+    func path(of key: String) -> String { trail.isEmpty ? "props.\(key)" : "\(path).props.\(key)" }
+
+    func tree(screen: String, rendered: String, theme chosen: (theme: ResolvedTheme, source: ThemeSource, issues: [RenderIssue]),
+              children: [RenderNode]) -> RenderTree {
+        var props: [String: JSONValue] = ["scroll": .bool(true)]
+        props["background"] = theme.background
+        let root = RenderNode(primitive: "Column", version: 1, props: props, children: children)
+        return RenderTree(screen: screen, renderedScreen: rendered, theme: chosen.theme.theme.id,
+                          themeSource: chosen.source, mode: theme.mode, root: root,
+                          issues: issues, events: events)
+    }
+
+    /// The node for one screen item; nil when it is not visible.
+    mutating func item(_ item: ScreenPayload.Item, lookup: TokenLookup?) -> RenderNode? {
+        switch lookup {
+        case .found(let token, _):
+            let scope = BindingScope(item: item.bind ?? [:], host: context.hostBindings)
+            return node(token.plan, token: token.id, scope: scope)
+        case .offline:
+            issues.append(RenderIssue(.offline, token: item.id, path: "root",
+                                      "not cached and the registry cannot be reached"))
+            return .skeleton(token: item.id)
+        case .unavailable(let error):
+            issues.append(RenderIssue(.unavailable, token: item.id, path: "root", error.description))
+            return .placeholder(.unavailable, token: item.id)
+        case nil:
+            issues.append(RenderIssue(.unavailable, token: item.id, path: "root", "the token was not looked up"))
+            return .placeholder(.unavailable, token: item.id)
+        }
+    }
+
+    /// The node for a seed 001 block; nil when it is not visible.
+    mutating func block(_ block: JSONValue, index: Int, style: BlockStyle) -> RenderNode? {
+        let label = "block[\(index)]"
+        guard let type = block["type"]?.stringValue else {
+            return blockFailure(.badBlock, label, "a block needs a string \"type\"")
+        }
+        guard let render = context.blocks.renderer(for: type) else {
+            return blockFailure(.unknownBlock, label, "no renderer for block type \"\(type)\"", type: type)
+        }
+        let raw: JSONValue
+        do {
+            raw = try render(block.objectValue ?? [:], style)
+        } catch {
+            let why = (error as? SDUIError)?.message ?? "\(error)"
+            return blockFailure(.badBlock, label, "\(type): \(why)", type: type)
+        }
+        if let policy = context.imagePolicy, let v = policy.violations(in: raw, path: "node").first {
+            return blockFailure(.badBlock, label, "\(type): image URL \(v)", type: type)
+        }
+        return node(NodePlan(node: raw), token: nil, scope: BindingScope(host: context.hostBindings), label: label)
+    }
+
+    private mutating func blockFailure(_ kind: RenderIssue.Kind, _ label: String, _ message: String,
+                                       type: String = "") -> RenderNode {
+        issues.append(RenderIssue(kind, token: label, path: "root", message))
+        events.append(RenderEvent(name: "render_error", token: label, appVersion: context.appVersion,
+                                  detail: message))
+        context.logger.warning("render_error", metadata: ["block": "\(label)", "detail": "\(message)"])
+        return RenderNode.placeholder(kind, primitive: type, token: nil)
+    }
+
+    /// Resolves one planned node and its children.
+    mutating func node(_ plan: NodePlan, token: String?, scope: BindingScope,
+                       label: String? = nil) -> RenderNode? {
+        let who = token ?? label
+        let (primitive, version) = (plan.primitive, plan.version)
+        if let error = plan.error {
+            issues.append(RenderIssue(.badContent, token: who, path: path, error))
+            return .placeholder(.badContent, primitive: primitive, token: token)
+        }
+        guard let have = context.primitives.version(of: primitive) else {
+            issues.append(RenderIssue(.unknownPrimitive, token: who, path: path,
+                                      "\(primitive)@\(version) is not a primitive this app renders"))
+            events.append(RenderEvent(name: "unknown_primitive", token: who, appVersion: context.appVersion,
+                                      detail: "\(primitive)@\(version)"))
+            context.logger.warning("unknown_primitive", metadata: [
+                "token": "\(who ?? "-")", "primitive": "\(primitive)@\(version)",
+                "appVersion": "\(context.appVersion)"])
+            return .placeholder(.unknownPrimitive, primitive: primitive, version: version, token: token)
+        }
+        guard version <= have else {
+            issues.append(RenderIssue(.incompatibleVersion, token: who, path: path,
+                                      "needs \(primitive)@\(version), the app has \(primitive)@\(have)"))
+            return .placeholder(.incompatibleVersion, primitive: primitive, version: version, token: token)
+        }
+        var props = plan.props.literals
+        nodeBytes = 0
+        limitHit = nil
+        for (key, value) in plan.props.dynamic {
+            props[key] = resolve(value, key: key, who: who, scope: scope)
+        }
+        if let why = limitHit {
+            issues.append(RenderIssue(.limit, token: who, path: path, why))
+            return .placeholder(.limit, primitive: primitive, version: version, token: token)
+        }
+        if case .bool(false)? = props["visible"] { return nil }
+        props["visible"] = nil
+        if let broken = checkRules(primitive, &props, who: who) {
+            issues.append(RenderIssue(.propRule, token: who, path: path, broken))
+            return .placeholder(.propRule, primitive: primitive, version: version, token: token)
+        }
+        if plan.childrenNotAList {
+            issues.append(RenderIssue(.badContent, token: who, path: path, "props.children must be a list"))
+        }
+        var children: [RenderNode] = []
+        children.reserveCapacity(plan.children.count)
+        for (i, child) in plan.children.enumerated() {
+            trail.append(i)
+            if let n = node(child, token: token, scope: scope, label: label) { children.append(n) }
+            trail.removeLast()
+        }
+        return RenderNode(primitive: primitive, version: version, props: props, children: children, token: token)
+    }
+
+    /// Resolves one planned prop value; nil removes the prop.
+    mutating func resolve(_ value: NodePlan.Value, key: String, who: String?, scope: BindingScope) -> JSONValue? {
+        switch value {
+        case .literal(let v):
+            return v
+        case .reference(let s):
+            return theme.references[s] ?? unknown(s, key: key, who: who)
+        case .spacing(let s):
+            return theme.spacing(named: s) ?? unknown("spacing \"\(s)\"", key: key, who: who)
+        case .typography(let s):
+            return theme.typography(named: s) ?? unknown("typography \"\(s)\"", key: key, who: who)
+        case .template(let s, let names):
+            guard limitHit == nil else { return nil }   // the node is a placeholder already
+            var problems: [BindingProblem] = []
+            let limits = context.bindingLimits
+            let bounds = [(limits.maxStringBytes, "string"), (limits.maxNodeBytes - nodeBytes, "node"),
+                          (limits.maxTreeBytes - treeBytes, "tree")]
+            let bound = bounds.min { $0.0 < $1.0 }!
+            var produced = 0
+            let filled = BindingTemplate.fill(s, scope: scope, problems: &problems, limit: max(0, bound.0),
+                                              produced: &produced)
+            nodeBytes += produced
+            treeBytes += produced
+            for p in problems {
+                let at = path(of: key)
+                switch p.kind {
+                case .limit:
+                    limitHit = "\(at): \(p.text) (the per-\(bound.1) bound of binding fills)"
+                case .missing:
+                    issues.append(RenderIssue(.missingBinding, token: who, path: at, "no value for {{\(p.text)}}"))
+                case .malformed:
+                    issues.append(RenderIssue(.badBinding, token: who, path: at, "malformed placeholder \(p.text)"))
+                case .notText:
+                    issues.append(RenderIssue(.badBinding, token: who, path: at,
+                                              "{{\(p.text)}} is a list or object inside text"))
+                }
+            }
+            if let names, case .string(let name)? = filled {   // bound values are not resolved again,
+                switch names {                                  // but a bound name is looked up
+                case .spacing: return resolve(.spacing(name), key: key, who: who, scope: scope)
+                case .typography: return resolve(.typography(name), key: key, who: who, scope: scope)
+                }
+            }
+            return filled
+        case .array(let items):
+            var out: [JSONValue] = []
+            out.reserveCapacity(items.count)
+            for item in items {
+                out.append(resolve(item, key: key, who: who, scope: scope) ?? .null)
+                if limitHit != nil { return nil }
+            }
+            return .array(out)
+        case .object(let o):
+            var out = o.literals
+            for (k, v) in o.dynamic { out[k] = resolve(v, key: key, who: who, scope: scope) }
+            return .object(out)
+        }
+    }
+
+    /// Reports a name the theme lacks (`what`: `@color.x`, `spacing "huge"`);
+    /// nil, so the prop is dropped.
+    private mutating func unknown(_ what: String, key: String, who: String?) -> JSONValue? {
+        issues.append(RenderIssue(.unknownThemeReference, token: who, path: path(of: key),
+                                  "the theme \"\(theme.theme.id)\" has no \(what)"))
+        return nil
+    }
+
+    /// Checks `props` against the primitive's rules: drops broken optional
+    /// props (with an issue) and returns a message when a required one is
+    /// missing or broken.
+    mutating func checkRules(_ primitive: String, _ props: inout [String: JSONValue],
+                             who: String?) -> String? {
+        for (name, rule) in context.primitives.orderedPropRules(of: primitive) {
+            guard let v = props[name] else {
+                if rule.required { return "\(primitive) needs the prop \"\(name)\" (\(rule.kind.rawValue))" }
+                continue
+            }
+            if rule.accepts(v) {
+                if rule.kind == .typography, let full = PropRule.completedTypography(v) { props[name] = full }
+                continue
+            }
+            if rule.kind == .string, v.stringValue == nil, let text = v.scalarText {   // a number bound into a text
+                props[name] = .string(text)
+                continue
+            }
+            if rule.required { return "\(primitive).\(name) must be \(rule.kind.rawValue)" }
+            issues.append(RenderIssue(.propRule, token: who, path: path(of: name),
+                                      "must be \(rule.kind.rawValue); dropped"))
+            props[name] = nil
+        }
+        return nil
+    }
+
+
+    /// Whether `s` has the shape of a theme reference, `@group.name`, with
+    /// a known group: letters for the group; letters, digits and `_` for the
+    /// name.  Anything else starting with `@` (`@handle`) is plain text.
+    static func isThemeReference(_ s: String) -> Bool {
+        let u = s.utf8
+        guard let dot = u.firstIndex(of: UInt8(ascii: ".")) else { return false }
+        let group = u[u.index(after: u.startIndex)..<dot], name = u[u.index(after: dot)...]
+        func letter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+        guard !name.isEmpty,
+              name.allSatisfy({ letter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "_") }) else { return false }
+        return ResolvedTheme.groups.contains(String(decoding: group, as: UTF8.self))
+    }
+}

@@ -1,0 +1,35 @@
+// RenderContext.swift - everything resolution depends on besides the screen and its tokens.
+import Foundation
+import Logging
+import SDUICore
+
+/// Everything resolution depends on besides the screen and its tokens.
+public struct RenderContext: Sendable {
+    /// What the app renders, with prop rules (the `X-Primitives` contract).
+    public var primitives: PrimitiveMap = .builtIn
+    public var themes = ThemeCatalog()
+    /// The flow's default theme (second in the resolution order).
+    public var flowThemeID: String?
+    public var mode: ThemeMode = .light
+    /// Accessibility scales (see ``ResolvedTheme``).
+    public var textScale: Double = 1
+    public var spacingScale: Double = 1
+    /// The host app's bindings, consulted after each item's `bind`.
+    public var hostBindings: [String: JSONValue] = [:]
+    /// Reported in `unknown_primitive` and `render_error` events.
+    public var appVersion = SDUIKitVersion.string
+    /// Screens to switch to when offline (seed 000 §11).
+    public var fallbackPack: FallbackPack?
+    /// Renderers for seed 001 block screens.
+    public var blocks: BlockRegistry = .builtIn
+    /// When set, a block whose node holds an image URL off these CDN hosts
+    /// becomes a placeholder (`bad_block` and a `render_error` event).
+    /// Tokens are checked where they are fetched (``TokenRepository``).
+    public var imagePolicy: ImageURLPolicy?
+    /// Bounds on what `{{…}}` fills may produce; a node whose fills pass one
+    /// becomes a placeholder with a `limit` issue.
+    public var bindingLimits = BindingLimits()
+    public var logger = Logger(label: "sdui.render")
+
+    public init() {}
+}
