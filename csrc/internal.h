@@ -53,34 +53,6 @@ sdui_status sdui__oom(sdui_error *err);
 /* Limits, with NULL meaning the defaults (limits.c). */
 const sdui_limits *sdui__limits_or_default(const sdui_limits *limits);
 
-/* One token found by the pack scan: byte ranges in the inflated JSON. */
-typedef struct sdui_scan_entry {
-    size_t start, end;     /* the token object, [start, end)             */
-    size_t id_start;       /* the raw id bytes, between its quotes       */
-    size_t id_len;
-    int id_escaped;        /* the raw id holds backslash escapes         */
-} sdui_scan_entry;
-
-typedef struct sdui_scan_result {
-    sdui_scan_entry *entries; /* new; sdui_free                          */
-    size_t count, cap;
-    sdui_status status;       /* set by a scan run on another thread     */
-} sdui_scan_result;
-
-/*
- * Validates a pack document and records its tokens (see pack.h for the
- * rules).  On error, out->entries may hold a partial list: free it anyway.
- */
-sdui_status sdui__scan_pack(const char *text, size_t len,
-                            const sdui_limits *limits,
-                            sdui_scan_result *out, sdui_error *err);
-
-/*
- * Decodes a JSON string body (no quotes) into dst, which holds at least len
- * bytes; the body must already be validated.  Returns the decoded length.
- */
-size_t sdui__unescape(const char *src, size_t len, char *dst);
-
 /*
  * The keyed hash of every table that holds ids from outside (the pack
  * index, the cache): SipHash-1-3 under a random key drawn once per process

@@ -1,29 +1,31 @@
 /*
- * json.c - the validating JSON scanner used to open packs.
+ * json.c - the generic validating JSON scanner (scan.h, json.h).
  *
  * One pass over the text checks the RFC 8259 grammar, UTF-8 (RFC 3629),
  * escapes and the nesting depth, and builds no DOM.  Containers are tracked
- * with one bit per level (object or array).  When scanning a pack it also
- * follows the pack's shape, which lives only at fixed depths:
+ * with one bit per level (object or array) on a bit stack that lives on the
+ * C stack for the first 4096 levels and doubles on the heap past them.
  *
- *   depth 1  the root object: keys "formatVersion" and "tokens"
- *   depth 2  the "tokens" array: each element must be an object
- *   depth 3  a token object: its own "id" key must be a non-empty string
+ * Readers.  The scanner knows no document shape.  A reader that needs one
+ * gives a hook (scan.h) and the depths it cares about; the scanner calls it
+ * for the keys and values there and nowhere else, so a pack's shape (the
+ * root object, its "tokens" array, each token's "id": depths 0 to 3, in
+ * pack_scan.c) or a batch answer's elements (depth 1, json_split.c) cost
+ * one compare per value deeper down.  A hook may mark a container as an
+ * envelope: it does not count toward the nesting limit and what is inside
+ * counts from itself (limits.h), which is how a pack's root and "tokens"
+ * array, or a batch answer's array, stay out of a token's depth.
  *
- * so deeper objects (props, unknown top-level keys) cost nothing extra.
- * The nesting limit counts from each token (limits.h): the root object and
- * the "tokens" array are an envelope (see too_deep).  The same scan splits
- * a batch answer, an array whose elements are recorded at depth 1 and
- * measured from themselves (sdui_json_array_elements).
- * Strings, most of a pack's bytes, are skipped eight bytes at a time: a word
- * is tested at once for a quote, a backslash, a control byte or a non-ASCII
- * byte, and only those bytes take the slow path.
+ * Strings, most of a pack's bytes, are skipped sixteen (SSE2) or eight
+ * bytes at a time: a word is tested at once for a quote, a backslash, a
+ * control byte or a non-ASCII byte, and only those bytes take the slow
+ * path.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
+#include "scan.h"
 
 /* 1 for an ASCII digit. */
 #define IS_DIGIT(c) ((unsigned)(c) - '0' < 10u)
@@ -57,48 +59,18 @@ static const unsigned char string_special[256] = {
 #endif
 #endif
 
-/* What the next value means to the pack's shape. */
-enum pending {
-    PENDING_NONE,
-    PENDING_TOKENS,  /* value of the root's "tokens"        */
-    PENDING_FORMAT,  /* value of the root's "formatVersion" */
-    PENDING_ID       /* value of a token's "id"             */
-};
 
+/* The state of one scan. */
 typedef struct scanner {
     const unsigned char *base, *end;
+    const sdui_scan_config *cfg;
     unsigned max_depth;
     sdui_error *err;
-    /* Pack shape; pack is NULL for plain validation. */
-    sdui_scan_result *pack;
-    const sdui_limits *limits;
-    int tokens_depth2;        /* the open depth-2 container is "tokens" */
-    int seen_tokens, seen_format, seen_id;
-    sdui_scan_entry cur;      /* the token being scanned               */
-    /* Split scans (see scan_pack_split): where to start, and whether the
-     * start is between two tokens; where to stop, and whether we did. */
-    const unsigned char *start;
-    int resume_in_tokens;
-    const unsigned char *stop;
-    int stopped;
-    int format_deferred;      /* the other half may hold formatVersion  */
-    const unsigned char *root_close;
-    const unsigned char *format_key_at; /* first "formatVersion" key */
-    /* Array splits (sdui_json_array_elements): the root must be an array
-     * and each of its elements is recorded; split is cleared, and
-     * not_array set, when the root is something else. */
-    int split;
-    int soft;                 /* a too-deep element is marked, not fatal */
-    const unsigned char *not_array;
-    size_t max_element_bytes;
-    sdui_json_element *elems; /* one of elems or starts/ends receives   */
-    size_t *starts, *ends;    /* the ranges, up to cap of them          */
-    size_t cap, count;
-    sdui_json_element el;     /* the element being scanned              */
+    size_t envelopes;         /* envelope containers open                 */
     /* The bit stack's size, and the one compare of PUSH: the lower of
      * max_depth and the stack's last bit. */
     size_t stack_bits, guard;
-    sdui_status slow_status;  /* why push_slow failed                   */
+    sdui_status slow_status;  /* why push_slow failed                     */
 } scanner;
 
 /* Reports a JSON-category error at p. */
@@ -108,23 +80,6 @@ static sdui_status json_fail(scanner *s, const unsigned char *p,
     return sdui__fail_at(s->err, SDUI_JSON, (const char *)s->base,
                          (size_t)(s->end - s->base), (size_t)(p - s->base),
                          "%s", what);
-}
-
-/* Reports an error of another category at p with a formatted message. */
-static sdui_status shape_fail(scanner *s, sdui_status st,
-                              const unsigned char *p, const char *fmt, ...)
-    SDUI_PRINTF(4, 5);
-static sdui_status shape_fail(scanner *s, sdui_status st,
-                              const unsigned char *p, const char *fmt, ...)
-{
-    char msg[SDUI_ERROR_MESSAGE_SIZE];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return sdui__fail_at(s->err, st, (const char *)s->base,
-                         (size_t)(s->end - s->base), (size_t)(p - s->base),
-                         "%s", msg);
 }
 
 /* Value of one hex digit, or -1. */
@@ -358,9 +313,9 @@ static int starts_value(unsigned c)
            c == 'n' || c == '-' || IS_DIGIT(c);
 }
 
-/* 1 if the raw key body [k, k+len) decodes to the NUL-terminated name. */
-static int key_is(const unsigned char *k, size_t len, int escaped,
-                  const char *name)
+/* 1 if the raw key body [k, k+len) decodes to the NUL-terminated name
+ * (scan.h). */
+int sdui__key_is(const char *k, size_t len, int escaped, const char *name)
 {
     size_t n = strlen(name);
     char buf[64];
@@ -368,104 +323,63 @@ static int key_is(const unsigned char *k, size_t len, int escaped,
         return len == n && memcmp(k, name, n) == 0;
     if (len >= sizeof buf)
         return 0;
-    return sdui__unescape((const char *)k, len, buf) == n &&
-           memcmp(buf, name, n) == 0;
-}
-
-/* Appends the finished token s->cur to the pack result. */
-static sdui_status push_entry(scanner *s, const unsigned char *at)
-{
-    sdui_scan_result *r = s->pack;
-    if (r->count >= s->limits->max_tokens)
-        return shape_fail(s, SDUI_LIMIT, at,
-                          "pack holds more than %zu tokens",
-                          s->limits->max_tokens);
-    if (r->count == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 256;
-        sdui_scan_entry *e = sdui_realloc(r->entries, cap * sizeof *e);
-        if (!e)
-            return sdui__oom(s->err);
-        r->entries = e;
-        r->cap = cap;
-    }
-    r->entries[r->count++] = s->cur;
-    return SDUI_OK;
+    return sdui__unescape(k, len, buf) == n && memcmp(buf, name, n) == 0;
 }
 
 /* Bit stack of open containers: 1 for an object, 0 for an array.  This
  * many levels live on the C stack; deeper documents grow a heap copy. */
 #define STACK_INLINE_BITS 4096
 
-/*
- * Where the depth of a new container is counted from.  One definition
- * holds end to end (limits.h): a value is measured from itself, and the
- * envelopes around tokens do not count.
- *   plain validation   from the document's root: level = depth
- *   pack               the root object and its "tokens" array are exempt;
- *                      a token counts from itself (level = depth - 2),
- *                      any other member of the root from itself
- *                      (level = depth - 1)
- *   array split        the root array is exempt; an element counts from
- *                      itself (level = depth - 1)
- * Returns 1 when opening a container at depth + 1 would pass max_depth.
- * Called only once depth >= max_depth, so the common path stays one
- * compare.
- */
-static int too_deep(const scanner *s, size_t depth, enum pending pending)
+/* The "nesting too deep" message: the limit and where levels count from
+ * (the reader's words for the number of envelopes open). */
+static sdui_status depth_fail(scanner *s, const unsigned char *p)
 {
-    size_t slack = 0;
-    if (s->pack) {
-        if (depth == 0 || (depth == 1 && pending == PENDING_TOKENS))
-            return 0;
-        slack = depth >= 2 && s->tokens_depth2 ? 2 : 1;
-    } else if (s->split) {
-        if (depth == 0)
-            return 0;
-        slack = 1;
-    }
-    return depth >= (size_t)s->max_depth + slack;
-}
-
-/* The "nesting too deep" message: the limit and where levels count from. */
-static sdui_status depth_fail(scanner *s, const unsigned char *p,
-                              size_t depth)
-{
+    const sdui_scan_config *cfg = s->cfg;
     const char *from = "";
-    if (s->pack)
-        from = depth >= 2 && s->tokens_depth2
-                   ? " (levels counted from the token)"
-                   : " (levels counted from the member of the pack's root)";
-    else if (s->split)
-        from = " (levels counted from the array element)";
-    return shape_fail(s, SDUI_LIMIT, p,
-                      "nesting deeper than the limit of %u%s", s->max_depth,
-                      from);
+    if (cfg->level_from && s->envelopes < cfg->level_from_count)
+        from = cfg->level_from[s->envelopes];
+    return sdui__fail_at(s->err, SDUI_LIMIT, (const char *)s->base,
+                         (size_t)(s->end - s->base), (size_t)(p - s->base),
+                         "nesting deeper than the limit of %u%s",
+                         s->max_depth, from);
 }
 
 /*
  * The slow side of opening a container at depth + 1, taken once depth
- * reaches s->guard (the lower of max_depth and the bit stack's last bit):
- * checks the depth limit (too_deep) and doubles the bit stack when it is
- * full, copying the inline one to the heap the first time.  The depth can
- * never pass the number of bytes read, so for any input the stack stays
- * under len / 8 bytes.  Returns the stack to use, or NULL with
- * s->slow_status set (the heap stack, if any, is then freed).  Kept out of
- * line so the scanner's hot loop stays small.
+ * reaches s->guard (the lower of max_depth and the bit stack's last bit).
+ * Checks the depth limit: the level of the new container is depth minus
+ * the envelopes open, and an envelope itself is exempt (limits.h).  Past
+ * the limit a soft scan tells the hook (TOO_DEEP) and reads on unless the
+ * hook says SDUI_SCAN_LIMIT; any other scan fails.  Then doubles the bit
+ * stack when it is full, copying the inline one to the heap the first
+ * time.  The depth can never pass the number of bytes read, so for any
+ * input the stack stays under len / 8 bytes.  Returns the stack to use, or
+ * NULL with s->slow_status set (the heap stack, if any, is then freed).
+ * Kept out of line so the scanner's hot loop stays small.
  */
-static unsigned char *push_slow(scanner *s, size_t depth,
-                                enum pending pending, const unsigned char *p,
-                                unsigned char *stack,
+static unsigned char *push_slow(scanner *s, size_t depth, int envelope,
+                                const unsigned char *p, unsigned char *stack,
                                 unsigned char *inline_stack)
 {
-    if (depth >= s->max_depth && too_deep(s, depth, pending)) {
-        if (!s->soft) {
-            s->slow_status = depth_fail(s, p, depth);
-            goto fail;
+    const sdui_scan_config *cfg = s->cfg;
+    assert(depth < s->stack_bits);
+    if (!envelope && depth >= (size_t)s->max_depth + s->envelopes) {
+        int v = SDUI_SCAN_LIMIT;
+        if (cfg->soft_depth && cfg->hook) {
+            sdui_scan_event ev;
+            ev.kind = SDUI_SCAN_TOO_DEEP;
+            ev.depth = depth > UINT32_MAX ? UINT32_MAX : (unsigned)depth;
+            ev.start = ev.end = (size_t)(p - s->base);
+            ev.escaped = 0;
+            v = cfg->hook(cfg->ctx, &ev);
+            if (v < 0) {
+                s->slow_status = (sdui_status)-v;
+                goto fail;
+            }
         }
-        /* An array split marks the element and reads on. */
-        if (s->el.status == SDUI_OK) {
-            s->el.status = SDUI_LIMIT;
-            s->el.fault = (size_t)(p - s->base);
+        if (v & SDUI_SCAN_LIMIT) {
+            s->slow_status = depth_fail(s, p);
+            goto fail;
         }
     }
     if (depth + 1 >= s->stack_bits) {
@@ -486,6 +400,7 @@ static unsigned char *push_slow(scanner *s, size_t depth,
         s->stack_bits = n;
         s->guard = s->max_depth < n - 1 ? s->max_depth : n - 1;
     }
+    assert(depth + 1 < s->stack_bits);
     return stack;
 fail:
     if (stack != inline_stack)
@@ -493,117 +408,102 @@ fail:
     return NULL;
 }
 
-/* Records the element that just ended at p (an array split). */
-static void end_element(scanner *s, const unsigned char *p)
-{
-    s->el.end = (size_t)(p - s->base);
-    if (s->el.status == SDUI_OK &&
-        s->el.end - s->el.start > s->max_element_bytes) {
-        s->el.status = SDUI_LIMIT;
-        s->el.fault = s->el.start;
-    }
-    if (s->count < s->cap) {
-        if (s->elems) {
-            s->elems[s->count] = s->el;
-        } else {
-            s->starts[s->count] = s->el.start;
-            s->ends[s->count] = s->el.end;
-        }
-    }
-    s->count++;
-}
-
 /*
  * The scanner proper.  Iterative: a value is read at `value`, and what may
- * follow it at `after`.  Pack-shape checks run only when s->pack is set and
- * only at depths 1 to 3; element bounds only in the copy compiled with
- * split = 1 (scan_split), at depth 1, so validation and packs do not pay
- * for them.
+ * follow it at `after`; a container that ends goes through `close`.  The
+ * hook runs only in the copy compiled with hooked = 1 (scan_hooked), and
+ * there only at the depths the reader asked for (value_levels,
+ * key_levels), so plain validation pays nothing for readers.
+ *
+ * Bookkeeping for the hook, per level d of the containers open (d <= 32,
+ * SDUI_SCAN_MAX_LEVELS): bit d of `report` is set when the container at
+ * depth d had a VALUE event and owes an END at its close (its start in
+ * rstart[d]); bit d of `env` when it is an envelope.
  */
-static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int split)
+static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
+                                                int *stopped)
 {
-    const unsigned char *p = s->start ? s->start : s->base, *end = s->end;
+    const sdui_scan_config *cfg = s->cfg;
+    const unsigned char *p = s->base + cfg->start, *end = s->end;
+    const unsigned char *vstart;
     unsigned char inline_stack[STACK_INLINE_BITS / 8];
     unsigned char *stack = inline_stack;
     size_t depth = 0;
-    enum pending pending = PENDING_NONE;
     sdui_status st = SDUI_JSON;
-    /* Deepest level the pack shape cares about; 0 for plain validation. */
-    const unsigned shape = s->pack ? 3 : 0;
-    /* Depth of an array split's elements; never reached otherwise. */
-    size_t element_level = SIZE_MAX;
+    /* Hook bookkeeping (see above); constant 0 in the plain copy. */
+    const size_t vlev = hooked ? cfg->value_levels : 0;
+    const size_t klev = hooked ? cfg->key_levels : 0;
+    uint64_t report = 0, env = 0;
+    size_t rstart[SDUI_SCAN_MAX_LEVELS + 1];
+    sdui_scan_event ev;
+    int want = 0, reported = 0, envelope = 0, esc = 0;
 
-    if (split) {
-        /* Elements may nest past the limit: the stack grows as needed. */
-        s->stack_bits = STACK_INLINE_BITS;
-        s->guard = s->max_depth < STACK_INLINE_BITS - 1
-                       ? s->max_depth
-                       : STACK_INLINE_BITS - 1;
-    } else {
-        /* Never deeper than max_depth + 2 (a pack's envelope) nor than
-         * the bytes there are: size the stack once, so the hot loop keeps
-         * one compare. */
-        size_t len = (size_t)(end - s->base);
-        size_t bits = (size_t)s->max_depth + 3 < len + 2
-                          ? (size_t)s->max_depth + 3
-                          : len + 2;
-        s->guard = s->max_depth;
-        s->stack_bits = STACK_INLINE_BITS;
-        if (bits > STACK_INLINE_BITS) {
-            stack = sdui_malloc(bits / 8 + 1);
-            if (!stack)
-                return sdui__oom(s->err);
-            s->stack_bits = bits / 8 * 8 + 8;
+    s->stack_bits = STACK_INLINE_BITS;
+    s->guard = s->max_depth < STACK_INLINE_BITS - 1 ? s->max_depth
+                                                    : STACK_INLINE_BITS - 1;
+    s->envelopes = 0;
+    if (hooked && cfg->start_depth) {
+        /* Resuming inside containers: rebuild their bits. */
+        size_t d;
+        assert(cfg->start_depth <= SDUI_SCAN_MAX_LEVELS);
+        for (d = 1; d <= cfg->start_depth; d++) {
+            if (cfg->start_objects & (1u << d))
+                stack[d >> 3] |= (unsigned char)(1u << (d & 7));
+            else
+                stack[d >> 3] &= (unsigned char)~(1u << (d & 7));
+            if (cfg->start_envelopes & (1u << d)) {
+                env |= (uint64_t)1 << d;
+                s->envelopes++;
+            }
+            if (d - 1 < vlev) {
+                report |= (uint64_t)1 << d;
+                rstart[d] = SIZE_MAX;
+            }
         }
+        depth = cfg->start_depth;
     }
 
 #define IS_OBJECT(d) (stack[(d) >> 3] & (1u << ((d) & 7)))
 #define PUSH(isobj)                                                        \
     do {                                                                   \
         if (SDUI_UNLIKELY(depth >= s->guard)) {                            \
-            if (!split) {                                                  \
-                /* The stack was sized for the limit up front. */         \
-                if (too_deep(s, depth, pending)) {                         \
-                    st = depth_fail(s, p, depth);                          \
-                    goto done;                                             \
-                }                                                          \
-            } else {                                                       \
-                stack = push_slow(s, depth, pending, p, stack,             \
-                                  inline_stack);                           \
-                if (!stack) {                                              \
-                    stack = inline_stack; /* the heap one is freed */      \
-                    st = s->slow_status;                                   \
-                    goto done;                                             \
-                }                                                          \
+            stack = push_slow(s, depth, envelope, p, stack, inline_stack); \
+            if (!stack) {                                                  \
+                stack = inline_stack; /* the heap one is freed */          \
+                st = s->slow_status;                                       \
+                goto done;                                                 \
             }                                                              \
         }                                                                  \
         depth++;                                                           \
+        assert(depth < s->stack_bits);                                     \
         if (isobj)                                                         \
             stack[depth >> 3] |= (unsigned char)(1u << (depth & 7));       \
         else                                                               \
             stack[depth >> 3] &= (unsigned char)~(1u << (depth & 7));      \
+        if (hooked && SDUI_UNLIKELY(reported)) {                           \
+            /* depth <= SDUI_SCAN_MAX_LEVELS: events stop above it. */     \
+            report |= (uint64_t)1 << depth;                                \
+            rstart[depth] = (size_t)(vstart - s->base);                    \
+            if (envelope) {                                                \
+                env |= (uint64_t)1 << depth;                               \
+                s->envelopes++;                                            \
+            }                                                              \
+        }                                                                  \
     } while (0)
-
-    if (s->resume_in_tokens) {
-        /* Second half of a split scan: inside the root object (depth 1)
-         * and its "tokens" array (depth 2), about to read a token. */
-        stack[0] = 1u << 1;
-        depth = 2;
-        s->tokens_depth2 = 1;
-        s->seen_tokens = 1;
-    }
-    if (split && s->split) {
-        /* Anything but an array is plain validation, then SDUI_SCHEMA
-         * (grammar and depth errors are reported first). */
-        const unsigned char *q = skip_ws(p, end);
-        if (q < end && *q == '[') {
-            element_level = 1;
-        } else {
-            s->not_array = q;
-            s->split = 0;
-            s->soft = 0;
-        }
-    }
+/* Calls the hook with an event; a failure ends the scan. */
+#define EMIT(k, d, a, b, e, verdict)                                       \
+    do {                                                                   \
+        ev.kind = (k);                                                     \
+        ev.depth = (unsigned)(d);                                          \
+        ev.start = (a);                                                    \
+        ev.end = (b);                                                      \
+        ev.escaped = (e);                                                  \
+        verdict = cfg->hook(cfg->ctx, &ev);                                \
+        if (verdict < 0) {                                                 \
+            st = (sdui_status)-verdict;                                    \
+            goto done;                                                     \
+        }                                                                  \
+    } while (0)
 
 value:
     p = skip_ws(p, end);
@@ -612,73 +512,31 @@ value:
                                    : "empty document: expected a value");
         goto done;
     }
-    if (SDUI_UNLIKELY(p == s->stop)) {
-        /* First half of a split scan: the split is right only if we reach
-         * it between two tokens; otherwise go on alone. */
-        if (depth == 2 && s->tokens_depth2) {
-            s->stopped = 1;
-            st = SDUI_OK;
-            goto done;
-        }
-        s->stop = NULL;
-    }
-    if (split && SDUI_UNLIKELY(depth == element_level)) {
-        /* An array split: an element starts here. */
-        s->el.start = (size_t)(p - s->base);
-        s->el.end = s->el.start;
-        s->el.status = SDUI_OK;
-        s->el.fault = s->el.start;
-    }
-    if (SDUI_UNLIKELY(depth < shape) && starts_value(*p)) {
-        /* Pack shape at the top levels (grammar errors are reported first). */
-        if (depth == 0 && *p != '{') {
-            st = shape_fail(s, SDUI_SCHEMA, p,
-                            "a pack must be a JSON object");
-            goto done;
-        }
-        if (depth == 1 && pending == PENDING_TOKENS && *p != '[') {
-            st = shape_fail(s, SDUI_SCHEMA, p, "\"tokens\" must be an array");
-            goto done;
-        }
-        if (depth == 2 && s->tokens_depth2) {
-            if (*p != '{') {
-                st = shape_fail(s, SDUI_SCHEMA, p,
-                                "a token is not a JSON object");
+    vstart = p;
+    if (hooked) {
+        reported = 0;
+        envelope = 0;
+        if (SDUI_UNLIKELY(depth < vlev || want) && starts_value(*p)) {
+            /* A value the reader asked for (grammar errors come first
+             * for bytes that cannot start one). */
+            int v;
+            assert(depth < SDUI_SCAN_MAX_LEVELS);
+            EMIT(SDUI_SCAN_VALUE, depth, (size_t)(p - s->base),
+                 (size_t)(p - s->base), 0, v);
+            if (v & SDUI_SCAN_STOP) {
+                if (stopped)
+                    *stopped = 1;
+                st = SDUI_OK;
                 goto done;
             }
-            memset(&s->cur, 0, sizeof s->cur);
-            s->cur.start = (size_t)(p - s->base);
-            s->seen_id = 0;
+            envelope = (v & SDUI_SCAN_ENVELOPE) != 0;
+            reported = 1;
         }
-        if (depth == 1 && pending == PENDING_FORMAT) {
-            const unsigned char *q = p;
-            if (*p == '-' || IS_DIGIT(*p)) {
-                q = scan_number(s, p);
-                if (!q)
-                    goto done;
-            }
-            if (q - p != 1 || *p != '1') {
-                st = shape_fail(s, SDUI_SCHEMA, p,
-                                "\"formatVersion\" must be 1");
-                goto done;
-            }
-            s->seen_format = 1;
-            p = q;
-            pending = PENDING_NONE;
-            goto after;
-        }
-    }
-    if (SDUI_UNLIKELY(pending == PENDING_ID) && *p != '"' && starts_value(*p)) {
-        st = shape_fail(s, SDUI_SCHEMA, p,
-                        "a token's \"id\" must be a string");
-        goto done;
+        want = 0;
     }
     switch (*p) {
     case '{':
         PUSH(1);
-        if (s->pack && depth == 2)
-            s->tokens_depth2 = (pending == PENDING_TOKENS);
-        pending = PENDING_NONE;
         p = skip_ws(p + 1, end);
         if (p < end && *p == '}') {
             p++;
@@ -687,34 +545,18 @@ value:
         goto key;
     case '[':
         PUSH(0);
-        if (s->pack && depth == 2)
-            s->tokens_depth2 = (pending == PENDING_TOKENS);
-        pending = PENDING_NONE;
         p = skip_ws(p + 1, end);
         if (p < end && *p == ']') {
             p++;
             goto close;
         }
         goto value;
-    case '"': {
-        int esc = 0;
-        const unsigned char *body = p + 1;
-        p = scan_string(s, body, &esc);
+    case '"':
+        esc = 0;
+        p = scan_string(s, p + 1, &esc);
         if (!p)
             goto done;
-        if (SDUI_UNLIKELY(pending == PENDING_ID)) {
-            s->cur.id_start = (size_t)(body - s->base);
-            s->cur.id_len = (size_t)(p - 1 - body);
-            s->cur.id_escaped = esc;
-            if (s->cur.id_len == 0) {
-                st = shape_fail(s, SDUI_SCHEMA, body - 1,
-                                "a token has an empty \"id\"");
-                goto done;
-            }
-            s->seen_id = 1;
-        }
         break;
-    }
     case 't':
         if (end - p < 4 || memcmp(p, "true", 4) != 0)
             goto bad_literal;
@@ -740,11 +582,15 @@ value:
         st = json_fail(s, p, "unexpected character: expected a value");
         goto done;
     }
-    pending = PENDING_NONE;
+    if (hooked && SDUI_UNLIKELY(reported)) {
+        /* A scalar the reader asked for has ended. */
+        int v;
+        EMIT(SDUI_SCAN_END, depth, (size_t)(vstart - s->base),
+             (size_t)(p - s->base), *vstart == '"' ? esc : 0, v);
+        (void)v;
+    }
 
 after:
-    if (split && SDUI_UNLIKELY(depth == element_level))
-        end_element(s, p);
     p = skip_ws(p, end);
     if (depth == 0) {
         if (p != end) {
@@ -774,43 +620,21 @@ after:
 
 close:
     /* p is just past the closing bracket of the container at `depth`. */
-    if (SDUI_UNLIKELY(depth <= shape)) {
-        if (depth == 3 && s->tokens_depth2) {
-            s->cur.end = (size_t)(p - s->base);
-            if (!s->seen_id) {
-                st = shape_fail(s, SDUI_SCHEMA, s->base + s->cur.start,
-                                "a token has no string \"id\"");
-                goto done;
-            }
-            if (s->cur.end - s->cur.start > s->limits->max_token_bytes) {
-                st = shape_fail(s, SDUI_LIMIT, s->base + s->cur.start,
-                                "token \"%.*s\" is %zu bytes, over the "
-                                "limit of %zu",
-                                (int)(s->cur.id_len > 64 ? 64 : s->cur.id_len),
-                                (const char *)s->base + s->cur.id_start,
-                                s->cur.end - s->cur.start,
-                                s->limits->max_token_bytes);
-                goto done;
-            }
-            st = push_entry(s, s->base + s->cur.start);
-            if (st != SDUI_OK)
-                goto done;
-            st = SDUI_JSON;
+    assert(depth > 0);
+    if (hooked && SDUI_UNLIKELY(depth <= SDUI_SCAN_MAX_LEVELS) &&
+        ((report | env) >> depth & 1)) {
+        uint64_t bit = (uint64_t)1 << depth;
+        if (env & bit) {
+            assert(s->envelopes > 0);
+            env &= ~bit;
+            s->envelopes--;
         }
-        if (depth == 2 && s->tokens_depth2)
-            s->tokens_depth2 = 0;
-        if (depth == 1) {
-            if (!s->seen_tokens) {
-                st = shape_fail(s, SDUI_SCHEMA, p - 1,
-                                "a pack needs a \"tokens\" array");
-                goto done;
-            }
-            if (!s->seen_format && !s->format_deferred) {
-                st = shape_fail(s, SDUI_SCHEMA, p - 1,
-                                "a pack needs \"formatVersion\": 1");
-                goto done;
-            }
-            s->root_close = p - 1;
+        if (report & bit) {
+            int v;
+            report &= ~bit;
+            EMIT(SDUI_SCAN_END, depth - 1, rstart[depth],
+                 (size_t)(p - s->base), 0, v);
+            (void)v;
         }
     }
     depth--;
@@ -824,39 +648,18 @@ key:
         goto done;
     }
     {
-        int esc = 0;
-        const unsigned char *k = p + 1;
-        p = scan_string(s, k, &esc);
+        int kesc = 0;
+        const unsigned char *k = p;
+        p = scan_string(s, k + 1, &kesc);
         if (!p)
             goto done;
-        if (SDUI_UNLIKELY(depth <= shape) && (depth & 1)) {
-            size_t klen = (size_t)(p - 1 - k);
-            if (depth == 1 && key_is(k, klen, esc, "tokens")) {
-                if (s->seen_tokens) {
-                    st = shape_fail(s, SDUI_SCHEMA, k - 1,
-                                    "duplicate \"tokens\" key");
-                    goto done;
-                }
-                s->seen_tokens = 1;
-                pending = PENDING_TOKENS;
-            } else if (depth == 1 && key_is(k, klen, esc, "formatVersion")) {
-                if (s->seen_format) {
-                    st = shape_fail(s, SDUI_SCHEMA, k - 1,
-                                    "duplicate \"formatVersion\" key");
-                    goto done;
-                }
-                if (!s->format_key_at)
-                    s->format_key_at = k - 1;
-                pending = PENDING_FORMAT;
-            } else if (depth == 3 && s->tokens_depth2 &&
-                       key_is(k, klen, esc, "id")) {
-                if (s->seen_id) {
-                    st = shape_fail(s, SDUI_SCHEMA, k - 1,
-                                    "a token has a duplicate \"id\" key");
-                    goto done;
-                }
-                pending = PENDING_ID;
-            }
+        if (hooked && SDUI_UNLIKELY(depth < klev) &&
+            (!cfg->key_first[depth] || cfg->key_first[depth][k[1]])) {
+            int v;
+            assert(depth < SDUI_SCAN_MAX_LEVELS);
+            EMIT(SDUI_SCAN_KEY, depth, (size_t)(k - s->base),
+                 (size_t)(p - s->base), kesc, v);
+            want = (v & SDUI_SCAN_WANT) != 0;
         }
     }
     p = skip_ws(p, end);
@@ -875,204 +678,60 @@ done:
         sdui_free(stack);
     return st;
 #undef PUSH
+#undef EMIT
 #undef IS_OBJECT
 }
 
-/* Validation and pack scans (no element bounds). */
-static sdui_status scan(scanner *s)
+/* Validation only: the copy without hook calls. */
+static sdui_status scan_plain(scanner *s)
 {
-    return scan_body(s, 0);
+    return scan_body(s, 0, NULL);
 }
 
-/* Array splits: the same scan, recording the root array's elements. */
-static sdui_status scan_split(scanner *s)
+/* A reader's scan: the copy that calls the hook. */
+static sdui_status scan_hooked(scanner *s, int *stopped)
 {
-    return scan_body(s, 1);
+    return scan_body(s, 1, stopped);
+}
+
+/* Scans with a configuration (scan.h). */
+sdui_status sdui__scan(const sdui_scan_config *cfg, int *stopped)
+{
+    scanner s;
+    static const char empty[1] = "";
+    sdui_scan_config c = *cfg;
+    assert(cfg->text || cfg->len == 0);
+    assert(cfg->start <= cfg->len);
+    assert(cfg->value_levels <= SDUI_SCAN_MAX_LEVELS &&
+           cfg->key_levels <= SDUI_SCAN_MAX_LEVELS);
+    assert(cfg->start_depth == 0 || cfg->hook);
+    if (!c.text)
+        c.text = empty;
+    memset(&s, 0, sizeof s);
+    s.base = (const unsigned char *)c.text;
+    s.end = s.base + c.len;
+    s.cfg = &c;
+    s.max_depth = c.max_depth;
+    s.err = c.err;
+    if (stopped)
+        *stopped = 0;
+    return c.hook ? scan_hooked(&s, stopped) : scan_plain(&s);
 }
 
 /* Validates any JSON document (json.h). */
 sdui_status sdui_json_validate(const char *text, size_t len,
                                unsigned max_depth, sdui_error *err)
 {
-    scanner s;
-    memset(&s, 0, sizeof s);
+    sdui_scan_config cfg;
     if (!text && len)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "text is NULL");
-    s.base = (const unsigned char *)(text ? text : "");
-    s.end = s.base + len;
-    s.max_depth = max_depth;
-    s.err = err;
     sdui_error_clear(err);
-    return scan(&s);
-}
-
-/* Prepares a pack scanner over text. */
-static void pack_scanner(scanner *s, const char *text, size_t len,
-                         const sdui_limits *limits, sdui_scan_result *out,
-                         sdui_error *err)
-{
-    memset(s, 0, sizeof *s);
-    s->base = (const unsigned char *)text;
-    s->end = s->base + len;
-    s->limits = limits;
-    s->max_depth = limits->max_depth;
-    s->err = err;
-    s->pack = out;
-}
-
-/* Thread body: the second half of a split scan. */
-static void *scan_thread(void *arg)
-{
-    scanner *s = arg;
-    s->pack->status = scan(s);
-    return NULL;
-}
-
-/*
- * Where to split a large pack: the first newline at or after the middle
- * that is followed by '{' (optional white space between).  Packs written
- * by sdui put one token per line, and a raw newline is never inside a JSON
- * string, so this is a token boundary for them.  Compact packs from other
- * writers have no newline: then the first `},{"id":` after the middle is
- * the guess.  A wrong guess is harmless: the first half does not confirm it
- * and the scan goes on on one thread.  NULL when there is no candidate.
- */
-static const unsigned char *split_point(const unsigned char *base,
-                                        size_t len)
-{
-    static const char pattern[] = "},{\"id\":";
-    const unsigned char *end = base + len, *mid = base + len / 2;
-    const unsigned char *p = memchr(mid, '\n', (size_t)(end - mid));
-    while (p) {
-        const unsigned char *q = skip_ws(p, end);
-        if (q < end && *q == '{')
-            return q;
-        p = memchr(q, '\n', (size_t)(end - q));
-    }
-    for (p = mid; (p = memchr(p, '}', (size_t)(end - p))) != NULL; p++)
-        if ((size_t)(end - p) > sizeof pattern &&
-            memcmp(p, pattern, sizeof pattern - 1) == 0)
-            return p + 2;
-    return NULL;
-}
-
-/*
- * Scans a large pack on two threads.  The second thread starts at a likely
- * token boundary (split_point) as if it were between two tokens; this
- * thread scans from the start and stops there only if it arrives in that
- * very state, which proves the second thread's assumption.  If it does not,
- * or fails first, it carries on (or reports) alone and the second half's
- * work is dropped, so the outcome is always that of a one-thread scan.
- * Returns -1 when no thread could be started (the caller scans serially).
- */
-static int scan_pack_split(const char *text, size_t len,
-                           const sdui_limits *limits,
-                           const unsigned char *split,
-                           sdui_scan_result *out, sdui_error *err,
-                           sdui_status *status)
-{
-    scanner a, b;
-    sdui_scan_result second = {NULL, 0, 0, SDUI_OK};
-    sdui_error err2;
-    pthread_t th;
-    sdui_status st;
-
-    pack_scanner(&b, text, len, limits, &second, &err2);
-    b.start = split;
-    b.resume_in_tokens = 1;
-    b.format_deferred = 1;
-    sdui_error_clear(&err2);
-    if (pthread_create(&th, NULL, scan_thread, &b) != 0)
-        return -1;
-
-    pack_scanner(&a, text, len, limits, out, err);
-    a.stop = split;
-    st = scan(&a);
-    pthread_join(th, NULL);
-
-    if (st != SDUI_OK || !a.stopped) {
-        /* Failed before the split, or never met it in the right state:
-         * the first half's verdict is the whole document's. */
-        sdui_free(second.entries);
-        *status = st;
-        return 0;
-    }
-    /* Errors in document order, as one thread would meet them.  First the
-     * token count: the second half's entries all closed before any error it
-     * met (or its own count limit), so an overflow among them comes first. */
-    if (out->count + second.count > limits->max_tokens) {
-        size_t at = limits->max_tokens >= out->count
-                        ? second.entries[limits->max_tokens - out->count].start
-                        : out->entries[limits->max_tokens].start;
-        sdui_free(second.entries);
-        *status = sdui__fail_at(err, SDUI_LIMIT, text, len, at,
-                                "pack holds more than %zu tokens",
-                                limits->max_tokens);
-        return 0;
-    }
-    /* A formatVersion key in the second half when the first had one is a
-     * duplicate, reported at that key unless an earlier error came first. */
-    if (a.seen_format && b.format_key_at &&
-        (second.status == SDUI_OK ||
-         err2.offset >= (long long)(b.format_key_at - b.base))) {
-        sdui_free(second.entries);
-        *status = sdui__fail_at(err, SDUI_SCHEMA, text, len,
-                                (size_t)(b.format_key_at - b.base),
-                                "duplicate \"formatVersion\" key");
-        return 0;
-    }
-    /* No formatVersion at all is found when the root closes, before any
-     * error after it (trailing data) that the second half went on to meet. */
-    if (!a.seen_format && !b.seen_format && b.root_close) {
-        sdui_free(second.entries);
-        *status = sdui__fail_at(err, SDUI_SCHEMA, text, len,
-                                (size_t)(b.root_close - b.base),
-                                "a pack needs \"formatVersion\": 1");
-        return 0;
-    }
-    if (second.status != SDUI_OK) {
-        if (err)
-            *err = err2;
-        sdui_free(second.entries);
-        *status = second.status;
-        return 0;
-    }
-    if (second.count) {
-        sdui_scan_entry *e = sdui_realloc(
-            out->entries, (out->count + second.count) * sizeof *e);
-        if (!e) {
-            sdui_free(second.entries);
-            *status = sdui__oom(err);
-            return 0;
-        }
-        memcpy(e + out->count, second.entries,
-               second.count * sizeof *e);
-        out->entries = e;
-        out->count += second.count;
-        out->cap = out->count;
-    }
-    sdui_free(second.entries);
-    *status = SDUI_OK;
-    return 0;
-}
-
-/* Validates a pack document and lists its tokens (internal.h). */
-sdui_status sdui__scan_pack(const char *text, size_t len,
-                            const sdui_limits *limits,
-                            sdui_scan_result *out, sdui_error *err)
-{
-    scanner s;
-    limits = sdui__limits_or_default(limits);
-    if (len >= limits->parallel_scan_bytes && len >= 2) {
-        const unsigned char *split =
-            split_point((const unsigned char *)text, len);
-        sdui_status st;
-        if (split && scan_pack_split(text, len, limits, split, out, err,
-                                     &st) == 0)
-            return st;
-    }
-    pack_scanner(&s, text, len, limits, out, err);
-    return scan(&s);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.text = text;
+    cfg.len = len;
+    cfg.max_depth = max_depth;
+    cfg.err = err;
+    return sdui__scan(&cfg, NULL);
 }
 
 /* Appends code point cp as UTF-8 at d; returns the byte count. */
@@ -1160,71 +819,4 @@ sdui_status sdui_json_minify(const char *text, size_t len, unsigned max_depth,
     }
     *out_len = n;
     return SDUI_OK;
-}
-
-/*
- * Splits an array with the validating scanner itself: one pass checks the
- * grammar of the whole text and records each element of the root array at
- * depth 1 (scan's element_level), so no second walker re-reads the text.
- * soft: an element nested deeper than max_depth (counted from itself) or
- * longer than max_element_bytes is marked SDUI_LIMIT and the scan goes on;
- * otherwise a too-deep element fails the whole text.  Memory: the bit stack
- * only, at most one bit per byte of nesting read.
- */
-static sdui_status split_scan(const char *text, size_t len,
-                              unsigned max_depth, size_t max_element_bytes,
-                              int soft, sdui_json_element *elems,
-                              size_t *starts, size_t *ends, size_t cap,
-                              size_t *count, sdui_error *err)
-{
-    scanner s;
-    sdui_status st;
-    sdui_error_clear(err);
-    if (count)
-        *count = 0;
-    if (!count || (!text && len) || (cap && !elems && (!starts || !ends)))
-        return sdui__fail(err, SDUI_ARGUMENT, -1,
-                          "text, the element arrays or count is NULL");
-    memset(&s, 0, sizeof s);
-    s.base = (const unsigned char *)(text ? text : "");
-    s.end = s.base + len;
-    s.max_depth = max_depth;
-    s.err = err;
-    s.split = 1;
-    s.soft = soft;
-    s.max_element_bytes = max_element_bytes;
-    s.elems = elems;
-    s.starts = starts;
-    s.ends = ends;
-    s.cap = cap;
-    st = scan_split(&s);
-    if (st != SDUI_OK)
-        return st;
-    if (s.not_array)
-        return sdui__fail_at(err, SDUI_SCHEMA, (const char *)s.base, len,
-                             (size_t)(s.not_array - s.base),
-                             "expected a JSON array");
-    *count = s.count;
-    return SDUI_OK;
-}
-
-/* Element ranges of a validated top-level array (json.h). */
-sdui_status sdui_json_array_split(const char *text, size_t len,
-                                  unsigned max_depth, size_t *starts,
-                                  size_t *ends, size_t cap, size_t *count,
-                                  sdui_error *err)
-{
-    return split_scan(text, len, max_depth, SIZE_MAX, 0, NULL, starts, ends,
-                      cap, count, err);
-}
-
-/* Element ranges and per-element verdicts of an array (json.h). */
-sdui_status sdui_json_array_elements(const char *text, size_t len,
-                                     unsigned max_depth,
-                                     size_t max_element_bytes,
-                                     sdui_json_element *elements, size_t cap,
-                                     size_t *count, sdui_error *err)
-{
-    return split_scan(text, len, max_depth, max_element_bytes, 1, elements,
-                      NULL, NULL, cap, count, err);
 }

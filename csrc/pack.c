@@ -1,8 +1,9 @@
 /*
  * pack.c - opening a Core-Token Pack and finding its tokens.
  *
- * Open = bounded inflate (gzip.c) + one validating scan (json.c) that lists
- * each token's byte range and id + a hash index over the ids.  Tokens are
+ * Open = bounded inflate (gzip.c) + one validating scan (pack_scan.c, on
+ * the generic scanner of json.c) that lists each token's byte range and
+ * id and each root member's range + a hash index over the ids.  Tokens are
  * parsed only when asked for.
  *
  * The index is open addressing with linear probing over a power-of-two table
@@ -26,6 +27,8 @@
 
 #include "buffer.h"
 #include "internal.h"
+#include "pack_scan.h"
+#include "scan.h"
 #include "token_make.h"
 
 typedef struct pack_slot {
@@ -47,6 +50,8 @@ struct sdui_pack {
     uint64_t *table;
     size_t mask;
     char *id_arena;
+    sdui_scan_member *members; /* the root's members, in document order */
+    size_t nmembers;
 };
 
 /* Finds the slot of id, or NULL. */
@@ -133,12 +138,13 @@ static sdui_status open_bytes(const void *data, size_t len,
                               sdui_error *err)
 {
     sdui_pack *pack;
-    sdui_scan_result scan = {NULL, 0, 0, SDUI_OK};
+    sdui_scan_result scan;
     sdui_status st;
     char *json = NULL;
     size_t json_len = 0;
     unsigned members = 0;
 
+    memset(&scan, 0, sizeof scan);
     limits = sdui__limits_or_default(limits);
     if (len > limits->max_compressed_bytes)
         return sdui__fail(err, SDUI_LIMIT, -1,
@@ -171,7 +177,13 @@ static sdui_status open_bytes(const void *data, size_t len,
     st = sdui__scan_pack(json, json_len, limits, &scan, err);
     if (st == SDUI_OK)
         st = build_index(pack, &scan, err);
-    sdui_free(scan.entries);
+    if (st == SDUI_OK) {
+        /* The root's members, for sdui_pack_member: taken over. */
+        pack->members = scan.members;
+        pack->nmembers = scan.nmembers;
+        scan.members = NULL;
+    }
+    sdui__scan_result_free(&scan);
     if (st != SDUI_OK) {
         sdui_pack_free(pack);
         return st;
@@ -329,6 +341,7 @@ void sdui_pack_free(sdui_pack *pack)
     sdui_free(pack->slots);
     sdui_free(pack->table);
     sdui_free(pack->id_arena);
+    sdui_free(pack->members);
     sdui__buffer_release(pack->data);
     sdui_free(pack);
 }
@@ -424,5 +437,65 @@ sdui_status sdui_pack_get(const sdui_pack *pack, const char *id, size_t len,
         tok = expected;
     }
     *out = sdui_token_retain(tok);
+    return SDUI_OK;
+}
+
+/* 1 if the member's key decodes to name (len bytes); -1 when memory runs
+ * out decoding an escaped key. */
+static int member_is(const sdui_pack *pack, const sdui_scan_member *m,
+                     const char *name, size_t len)
+{
+    const char *key = pack->json + m->key_start;
+    char *buf;
+    int same;
+    if (!m->key_escaped)
+        return m->key_len == len && memcmp(key, name, len) == 0;
+    if (len > m->key_len) /* decoding never makes a key longer */
+        return 0;
+    buf = sdui_malloc(m->key_len ? m->key_len : 1);
+    if (!buf)
+        return -1;
+    same = sdui__unescape(key, m->key_len, buf) == len &&
+           memcmp(buf, name, len) == 0;
+    sdui_free(buf);
+    return same;
+}
+
+/* The raw bytes of a root member (pack.h). */
+sdui_status sdui_pack_member(const sdui_pack *pack, const char *name,
+                             const char **out, size_t *len, sdui_error *err)
+{
+    const sdui_scan_member *found = NULL;
+    size_t i, n;
+    sdui_error_clear(err);
+    if (!pack || !name || !out || !len)
+        return sdui__fail(err, SDUI_ARGUMENT, -1,
+                          "pack, name, out or len is NULL");
+    *out = NULL;
+    *len = 0;
+    n = strlen(name);
+    for (i = 0; i < pack->nmembers; i++) {
+        const sdui_scan_member *m = &pack->members[i];
+        int same = member_is(pack, m, name, n);
+        assert(m->start < m->end && m->end <= pack->json_len);
+        if (same < 0)
+            return sdui__oom(err);
+        if (!same)
+            continue;
+        if (found)
+            return sdui__fail_at(err, SDUI_SCHEMA, pack->json, pack->json_len,
+                                 m->key_start - 1,
+                                 "the pack's root has \"%.*s\" twice (first "
+                                 "at byte %zu)",
+                                 (int)(n > 64 ? 64 : n), name,
+                                 found->key_start - 1);
+        found = m;
+    }
+    if (!found)
+        return sdui__fail(err, SDUI_NOT_FOUND, -1,
+                          "the pack's root has no \"%.*s\"",
+                          (int)(n > 64 ? 64 : n), name);
+    *out = pack->json + found->start;
+    *len = found->end - found->start;
     return SDUI_OK;
 }

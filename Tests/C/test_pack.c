@@ -1,8 +1,8 @@
 /*
  * test_pack.c - tests of Core-Token Packs (pack.h): opening from memory and
  * from files, the pack shape rules, the id index (escaped and Unicode ids,
- * duplicates, decoys), every limit, lazy token parsing, concurrent lookups
- * and token lifetimes.
+ * duplicates, decoys), every limit, lazy token parsing, concurrent lookups,
+ * token lifetimes, and the raw bytes of the root's members.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -1488,6 +1488,99 @@ static void test_hash_flood(void)
 }
 
 /* Runs every pack test. */
+
+/* 1 if the member called name has exactly the bytes want. */
+static int member_is_text(const sdui_pack *pack, const char *name,
+                          const char *want)
+{
+    const char *v = NULL;
+    size_t len = 0;
+    sdui_error err;
+    if (sdui_pack_member(pack, name, &v, &len, &err) != SDUI_OK)
+        return 0;
+    return len == strlen(want) && memcmp(v, want, len) == 0;
+}
+
+/*
+ * sdui_pack_member: the exact bytes of each member of the root, found by
+ * the open's one scan (keys matched as decoded); the same on one thread
+ * and on two (members before and after "tokens"); missing, duplicate and
+ * NULL arguments.
+ */
+static void test_members(void)
+{
+    static const char doc[] =
+        "{\"formatVersion\": 1, \"screens\": {\"home\": [\"a\", 1]},\n"
+        " \"tokens\": [\n"
+        "{\"id\":\"a\",\"version\":1,\"primitive\":\"Text\","
+        "\"primitiveVersion\":1,\"props\":{\"text\":\"PADPADPADPADPADPADPAD"
+        "PADPADPADPADPADPADPADPADPADPADPADPADPADPADPADPADPADPADPAD\"}},\n"
+        "{\"id\":\"b\",\"version\":1,\"primitive\":\"Text\","
+        "\"primitiveVersion\":1,\"props\":{}},\n"
+        "{\"id\":\"c\",\"version\":1,\"primitive\":\"Text\","
+        "\"primitiveVersion\":1,\"props\":{}}\n"
+        " ],\n \"sc\\u0072eens2\" : [ 1 , 2 ] , \"n\": null}\n";
+    const char *tokens_start = strstr(doc, "[\n{");
+    const char *tokens_end = strstr(doc, " ],") + 2;
+    size_t parallel[2] = {(size_t)-1, 0}, i;
+    sdui_limits lim;
+    sdui_error err;
+
+    sdui_limits_default(&lim);
+    for (i = 0; i < 2; i++) {
+        sdui_pack *pack = NULL;
+        const char *v = NULL;
+        size_t len = 0;
+        lim.parallel_scan_bytes = parallel[i];
+        CHECK_STATUS(open_json(doc, &lim, &pack, &err), SDUI_OK);
+        if (!pack)
+            continue;
+        CHECKF(member_is_text(pack, "screens", "{\"home\": [\"a\", 1]}"),
+               "screens, parallel %zu", parallel[i]);
+        CHECK(member_is_text(pack, "formatVersion", "1"));
+        CHECK(member_is_text(pack, "screens2", "[ 1 , 2 ]"));
+        CHECK(member_is_text(pack, "n", "null"));
+        CHECK_STATUS(sdui_pack_member(pack, "tokens", &v, &len, &err),
+                     SDUI_OK);
+        CHECKF(v == sdui_pack_json(pack, NULL) + (tokens_start - doc) &&
+                   len == (size_t)(tokens_end - tokens_start),
+               "tokens, parallel %zu: at %td, %zu bytes", parallel[i],
+               v ? v - sdui_pack_json(pack, NULL) : -1, len);
+        CHECK_STATUS(sdui_pack_member(pack, "screens3", &v, &len, &err),
+                     SDUI_NOT_FOUND);
+        CHECK(v == NULL && len == 0);
+        CHECK_STATUS(sdui_pack_member(pack, "", &v, &len, &err),
+                     SDUI_NOT_FOUND);
+        CHECK_STATUS(sdui_pack_member(NULL, "screens", &v, &len, &err),
+                     SDUI_ARGUMENT);
+        CHECK_STATUS(sdui_pack_member(pack, NULL, &v, &len, &err),
+                     SDUI_ARGUMENT);
+        CHECK_STATUS(sdui_pack_member(pack, "screens", NULL, &len, &err),
+                     SDUI_ARGUMENT);
+        CHECK_STATUS(sdui_pack_member(pack, "screens", &v, NULL, &err),
+                     SDUI_ARGUMENT);
+        sdui_pack_free(pack);
+    }
+
+    /* Two members of one name: ambiguous, at the second key. */
+    {
+        static const char dup[] =
+            "{\"formatVersion\":1,\"s\":1,\"tokens\":[],\"\\u0073\":2}";
+        sdui_pack *pack = NULL;
+        const char *v = NULL;
+        size_t len = 0;
+        CHECK_STATUS(open_json(dup, NULL, &pack, &err), SDUI_OK);
+        if (pack) {
+            CHECK_STATUS(sdui_pack_member(pack, "s", &v, &len, &err),
+                         SDUI_SCHEMA);
+            CHECK_EQ_INT(err.offset, (long long)(strstr(dup, "\"\\u") - dup));
+            CHECK(v == NULL);
+            CHECK(member_is_text(pack, "tokens", "[]"));
+            sdui_pack_free(pack);
+        }
+    }
+}
+
 int main(void)
 {
     test_open_memory();
@@ -1507,5 +1600,6 @@ int main(void)
     test_split_random();
     test_split_large();
     test_hash_flood();
+    test_members();
     return check_summary();
 }

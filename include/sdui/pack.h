@@ -12,7 +12,7 @@
  * (limits.h): the root object and the "tokens" array do not count, so a
  * token that sdui_token_parse accepts alone is accepted here under the same
  * limits.  Unknown top-level keys are ignored (their values count depth
- * from themselves).
+ * from themselves), but their byte ranges are kept (sdui_pack_member).
  *
  * A token is parsed and schema-checked when first asked for, then kept.  A
  * pack is immutable after open: every function here is thread-safe.
@@ -83,6 +83,23 @@ sdui_status sdui_pack_get(const sdui_pack *pack, const char *id, size_t len,
 
 /* The whole inflated JSON (borrowed, valid while the pack is alive). */
 const char *sdui_pack_json(const sdui_pack *pack, size_t *len);
+
+/*
+ * The exact JSON bytes of the root member called name, without parsing
+ * them or any token: e.g. a pack's "screens".  name is NUL-terminated and
+ * matched against the key as decoded (a key written with escapes matches
+ * its text).  On SDUI_OK *out points into the pack's JSON at the member's
+ * value, from its first byte to its last (*len bytes, not NUL-terminated);
+ * it is borrowed: valid while the pack is alive, like sdui_pack_json.
+ * The value passed the pack's validation (grammar, UTF-8, nesting counted
+ * from itself) but no schema of its own.  "formatVersion" and "tokens" are
+ * members too.  Errors: SDUI_NOT_FOUND when the root has no such member,
+ * SDUI_SCHEMA when it has two (at the second key), SDUI_ARGUMENT for a
+ * NULL argument, SDUI_OOM.  The byte ranges are recorded while the pack
+ * is opened, so this costs no scan.  Thread-safe.
+ */
+sdui_status sdui_pack_member(const sdui_pack *pack, const char *name,
+                             const char **out, size_t *len, sdui_error *err);
 
 #ifdef __cplusplus
 }

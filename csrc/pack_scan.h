@@ -1,0 +1,56 @@
+/*
+ * pack_scan.h - reading a pack document's shape (pack_scan.c), not public.
+ *
+ * A reader on the generic scanner (scan.h): one validating pass that also
+ * checks the pack's shape (pack.h) and records each token's byte range and
+ * raw id, and the byte range of each member of the root object (for
+ * sdui_pack_member).
+ */
+#ifndef SDUI_PACK_SCAN_H
+#define SDUI_PACK_SCAN_H
+
+#include <stddef.h>
+
+#include "sdui/error.h"
+#include "sdui/limits.h"
+
+/* One token found by the pack scan: byte ranges in the inflated JSON. */
+typedef struct sdui_scan_entry {
+    size_t start, end;     /* the token object, [start, end)             */
+    size_t id_start;       /* the raw id bytes, between its quotes       */
+    size_t id_len;
+    int id_escaped;        /* the raw id holds backslash escapes         */
+} sdui_scan_entry;
+
+/* One member of the root object, in document order. */
+typedef struct sdui_scan_member {
+    size_t key_start;      /* the raw key bytes, between its quotes      */
+    size_t key_len;
+    int key_escaped;       /* the raw key holds backslash escapes        */
+    size_t start, end;     /* the value, [start, end)                    */
+} sdui_scan_member;
+
+typedef struct sdui_scan_result {
+    sdui_scan_entry *entries;  /* new; freed by sdui__scan_result_free  */
+    size_t count, cap;
+    sdui_scan_member *members; /* new; freed by sdui__scan_result_free  */
+    size_t nmembers, cap_members;
+    sdui_status status;        /* set by a scan run on another thread   */
+} sdui_scan_result;
+
+/*
+ * Validates a pack document and records its tokens and root members (see
+ * pack.h for the rules).  out must be zeroed before the call.  limits may
+ * be NULL for the defaults.  Packs of limits->parallel_scan_bytes or more
+ * are scanned on two threads when a token boundary can be guessed; the
+ * outcome is that of a one-thread scan.  On error out may hold partial
+ * lists: free them anyway.  Thread-safe.
+ */
+sdui_status sdui__scan_pack(const char *text, size_t len,
+                            const sdui_limits *limits,
+                            sdui_scan_result *out, sdui_error *err);
+
+/* Frees the lists of a result (not the result itself); NULL is a no-op. */
+void sdui__scan_result_free(sdui_scan_result *r);
+
+#endif
