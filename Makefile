@@ -34,6 +34,7 @@ $(BUILD)/test_%: Tests/C/test_%.c Tests/C/check.h $(BUILD)/libsdui.a
 test: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
 	@echo "== file graph (make graph)"; bash Tests/C/graph.sh $(BUILD) >/dev/null || { bash Tests/C/graph.sh $(BUILD); exit 1; }; echo "no circle"
+	@echo "== a comment above every function"; bash Tests/C/comments.sh && echo "all commented"
 
 # The files of the core and what each calls and includes; fails on a circle.
 graph: $(BUILD)/libsdui.a

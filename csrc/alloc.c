@@ -9,18 +9,21 @@
 
 #include "internal.h"
 
+/* The default allocator: malloc, never asked for 0 bytes. */
 static void *default_malloc(void *ctx, size_t size)
 {
     (void)ctx;
     return malloc(size ? size : 1);
 }
 
+/* The default reallocator: realloc, never asked for 0 bytes. */
 static void *default_realloc(void *ctx, void *ptr, size_t size)
 {
     (void)ctx;
     return realloc(ptr, size ? size : 1);
 }
 
+/* The default release: free. */
 static void default_free(void *ctx, void *ptr)
 {
     (void)ctx;
@@ -31,8 +34,11 @@ static sdui_allocator current = {
     default_malloc, default_realloc, default_free, NULL,
 };
 
-/* Trampolines for the libraries whose hooks take no context. */
+/* Allocation for the libraries whose hooks take no context (jansson,
+ * libdeflate): through the hook. */
 static void *lib_malloc(size_t size) { return sdui_malloc(size); }
+
+/* Release for the libraries whose hooks take no context. */
 static void lib_free(void *ptr) { sdui_free(ptr); }
 
 /* Installs an allocator or restores the default (see alloc.h). */

@@ -155,9 +155,10 @@ void sdui_cache_free(sdui_cache *cache)
 /* Looks up id and marks it most recently used (cache.h). */
 sdui_token *sdui_cache_get(sdui_cache *c, const char *id, size_t len)
 {
-    uint64_t h = sdui__hash(id, len);
+    uint64_t h = sdui__hash(id ? id : "", len);
     centry *e;
     sdui_token *tok = NULL;
+    assert(c && (id || len == 0));
     pthread_mutex_lock(&c->mu);
     e = *chain_slot(c, id, len, h);
     if (e) {
@@ -182,8 +183,8 @@ sdui_status sdui_cache_put(sdui_cache *c, sdui_token *tok, sdui_error *err)
     sdui_token *old = NULL;
 
     sdui_error_clear(err);
-    if (!tok)
-        return sdui__fail(err, SDUI_ARGUMENT, -1, "token is NULL");
+    if (!c || !tok)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "cache or token is NULL");
     id = sdui_token_id(tok, &len);
     sdui_token_json(tok, &bytes);
     if (bytes > c->max_bytes)
@@ -232,9 +233,10 @@ sdui_status sdui_cache_put(sdui_cache *c, sdui_token *tok, sdui_error *err)
 /* Removes id (cache.h). */
 int sdui_cache_remove(sdui_cache *c, const char *id, size_t len)
 {
-    uint64_t h = sdui__hash(id, len);
+    uint64_t h = sdui__hash(id ? id : "", len);
     centry *e;
     sdui_token *tok = NULL;
+    assert(c && (id || len == 0));
     pthread_mutex_lock(&c->mu);
     e = *chain_slot(c, id, len, h);
     if (e)
@@ -247,6 +249,7 @@ int sdui_cache_remove(sdui_cache *c, const char *id, size_t len)
 /* Removes every entry (cache.h). */
 void sdui_cache_clear(sdui_cache *c)
 {
+    assert(c);
     pthread_mutex_lock(&c->mu);
     while (c->lru.next != &c->lru)
         sdui_token_release(drop(c, c->lru.next));
@@ -256,6 +259,7 @@ void sdui_cache_clear(sdui_cache *c)
 /* A snapshot of sizes and counters (cache.h). */
 void sdui_cache_get_stats(sdui_cache *c, sdui_cache_stats *out)
 {
+    assert(c && out);
     pthread_mutex_lock(&c->mu);
     out->entries = c->count;
     out->bytes = c->bytes;
@@ -271,6 +275,7 @@ void sdui_cache_get_stats(sdui_cache *c, sdui_cache_stats *out)
 size_t sdui__cache_longest_chain(sdui_cache *c)
 {
     size_t i, longest = 0;
+    assert(c);
     pthread_mutex_lock(&c->mu);
     for (i = 0; i < c->nbuckets; i++) {
         size_t n = 0;
@@ -289,6 +294,7 @@ size_t sdui_cache_snapshot(sdui_cache *c, sdui_token **out, size_t cap)
 {
     size_t n = 0;
     centry *e;
+    assert(c && (out || cap == 0));
     pthread_mutex_lock(&c->mu);
     for (e = c->lru.next; e != &c->lru; e = e->next, n++)
         if (n < cap)

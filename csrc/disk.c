@@ -105,6 +105,7 @@ static const char schema_sql[] =
 /* Fills the defaults (disk.h). */
 void sdui_disk_options_default(sdui_disk_options *out)
 {
+    assert(out);
     out->max_entries = SDUI_CACHE_DEFAULT_MAX_ENTRIES;
     out->max_bytes = SDUI_CACHE_DEFAULT_MAX_BYTES;
     out->durable = 1;
@@ -238,7 +239,13 @@ sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
     return SDUI_OK;
 }
 
-int sdui_disk_recovered(const sdui_disk *disk) { return disk->recovered; }
+/* Whether a damaged file was moved aside (disk.h); an accessor: disk must
+ * not be NULL. */
+int sdui_disk_recovered(const sdui_disk *disk)
+{
+    assert(disk);
+    return disk->recovered;
+}
 
 /* Drops the remembered accesses. */
 static void clear_touches(sdui_disk *d)
@@ -467,6 +474,8 @@ sdui_status sdui_disk_put(sdui_disk *d, const sdui_disk_record *rows,
     sdui_status st;
 
     sdui_error_clear(err);
+    if (!d)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "disk is NULL");
     if (n && !rows)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "rows is NULL");
     for (i = 0; i < n; i++)
@@ -553,6 +562,7 @@ static size_t arena_add(char **arena, size_t *used, size_t *cap,
         *arena = na;
         *cap = c;
     }
+    assert(*used + n + 1 <= *cap);
     if (n)
         memcpy(*arena + *used, p, n);
     (*arena)[*used + n] = '\0';
@@ -589,8 +599,9 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
     size_t nu = 0;
 
     sdui_error_clear(err);
-    if (!out || (n && (!ids || !lens)))
-        return sdui__fail(err, SDUI_ARGUMENT, -1, "ids, lens or out is NULL");
+    if (!d || !out || (n && (!ids || !lens)))
+        return sdui__fail(err, SDUI_ARGUMENT, -1,
+                          "disk, ids, lens or out is NULL");
     *out = NULL;
     /* Each id once, so no row is returned twice across chunks. */
     uniq = sdui_malloc((n ? n : 1) * sizeof *uniq);
@@ -730,8 +741,10 @@ static sdui_status per_id(sdui_disk *d, const char *sql, const char *what,
     sdui_status st;
 
     sdui_error_clear(err);
-    if (n && (!ids || !lens))
-        return sdui__fail(err, SDUI_ARGUMENT, -1, "ids or lens is NULL");
+    if (changed)
+        *changed = 0;
+    if (!d || (n && (!ids || !lens)))
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "disk, ids or lens is NULL");
     pthread_mutex_lock(&d->mu);
     st = ready(d, err);
     if (st != SDUI_OK) {
@@ -792,6 +805,8 @@ sdui_status sdui_disk_get_stats(sdui_disk *d, sdui_disk_stats *out,
     int rc;
     sdui_status st;
     sdui_error_clear(err);
+    if (!d || !out)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "disk or out is NULL");
     pthread_mutex_lock(&d->mu);
     st = ready(d, err);
     if (st == SDUI_OK && (rc = totals(d, &count, &bytes)) != SQLITE_OK) {
@@ -807,17 +822,22 @@ sdui_status sdui_disk_get_stats(sdui_disk *d, sdui_disk_stats *out,
     return st;
 }
 
+/* Rows of a result (disk.h); an accessor: rows must not be NULL. */
 size_t sdui_disk_rows_count(const sdui_disk_rows *rows)
 {
-    return rows ? rows->count : 0;
+    assert(rows);
+    return rows->count;
 }
 
+/* Row i of a result, or NULL when i >= count (disk.h). */
 const sdui_disk_record *sdui_disk_rows_at(const sdui_disk_rows *rows,
                                           size_t i)
 {
-    return rows && i < rows->count ? &rows->recs[i] : NULL;
+    assert(rows);
+    return i < rows->count ? &rows->recs[i] : NULL;
 }
 
+/* Frees a result; NULL is a no-op (disk.h). */
 void sdui_disk_rows_free(sdui_disk_rows *rows)
 {
     if (!rows)

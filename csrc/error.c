@@ -95,6 +95,7 @@ void sdui_json_position(const char *text, size_t len, size_t offset,
     const unsigned char *p = (const unsigned char *)text;
     size_t i;
     long l = 1, c = 1;
+    assert(line && column && (text || len == 0));
     if (offset > len)
         offset = len;
     for (i = 0; i < offset; i++) {

@@ -29,13 +29,14 @@ enum {
     GZ_FRESERVED = 0xE0
 };
 
-/* Little-endian reads. */
+/* A little-endian 32-bit field at p. */
 static uint32_t le32(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
            (uint32_t)p[3] << 24;
 }
 
+/* A little-endian 16-bit field at p. */
 static unsigned le16(const unsigned char *p)
 {
     return (unsigned)p[0] | (unsigned)p[1] << 8;
@@ -154,6 +155,8 @@ sdui_status sdui_gzip_decode(const void *data, size_t len, size_t max_out,
     sdui_status st = SDUI_OK;
 
     sdui_error_clear(err);
+    if (!out || !out_len)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "out or out_len is NULL");
     *out = NULL;
     *out_len = 0;
     if (len == 0)
@@ -261,6 +264,8 @@ sdui_status sdui_gzip_encode(const void *data, size_t len, int level,
     unsigned char *buf;
     size_t bound, n;
     sdui_error_clear(err);
+    if (!out || !out_len)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "out or out_len is NULL");
     *out = NULL;
     *out_len = 0;
     if (level < 0)

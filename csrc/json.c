@@ -481,7 +481,9 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
         else                                                               \
             stack[depth >> 3] &= (unsigned char)~(1u << (depth & 7));      \
         if (hooked && SDUI_UNLIKELY(reported)) {                           \
-            /* depth <= SDUI_SCAN_MAX_LEVELS: events stop above it. */     \
+            /* Events stop above SDUI_SCAN_MAX_LEVELS (asserted at the     \
+             * VALUE event), so rstart[depth] is in bounds. */             \
+            assert(depth <= SDUI_SCAN_MAX_LEVELS);                         \
             report |= (uint64_t)1 << depth;                                \
             rstart[depth] = (size_t)(vstart - s->base);                    \
             if (envelope) {                                                \
@@ -797,7 +799,12 @@ sdui_status sdui_json_minify(const char *text, size_t len, unsigned max_depth,
 {
     const char *p = text, *end = text + len;
     size_t n = 0;
-    sdui_status st = sdui_json_validate(text, len, max_depth, err);
+    sdui_status st;
+    if ((!out && len) || !out_len) {
+        sdui_error_clear(err);
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "out or out_len is NULL");
+    }
+    st = sdui_json_validate(text, len, max_depth, err);
     if (st != SDUI_OK)
         return st;
     while (p < end) {

@@ -86,6 +86,8 @@ static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
         return sdui__fail(err, SDUI_LIMIT, -1, "too many tokens: %zu", n);
     while (cap < n * 2)
         cap *= 2;
+    /* At most half full, so every probe meets an empty cell soon. */
+    assert(n <= cap / 2 && (cap & (cap - 1)) == 0);
     for (i = 0; i < n; i++)
         if (r->entries[i].id_escaped)
             arena_len += r->entries[i].id_len;
@@ -104,9 +106,14 @@ static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
         size_t j;
         s->start = e->start;
         s->end = e->end;
+        assert(e->start < e->end && e->end <= pack->json_len);
+        assert(e->id_start + e->id_len <= e->end);
         if (e->id_escaped) {
             char *d = pack->id_arena + arena_used;
+            /* Decoding never lengthens: the arena holds every raw id. */
+            assert(arena_used + e->id_len <= arena_len);
             s->id_len = sdui__unescape(json + e->id_start, e->id_len, d);
+            assert(s->id_len <= e->id_len);
             s->id = d;
             arena_used += s->id_len;
         } else {
@@ -125,7 +132,7 @@ static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
                                  dup->start);
         for (j = (size_t)s->hash & pack->mask; pack->table[j];
              j = (j + 1) & pack->mask)
-            ;
+            ; /* ends: the table is at most half full (asserted above) */
         pack->table[j] = (s->hash >> 32) << 32 | (uint64_t)(i + 1);
         pack->info.tokens = i + 1;
     }
@@ -346,15 +353,24 @@ void sdui_pack_free(sdui_pack *pack)
     sdui_free(pack);
 }
 
+/* Counts and sizes (pack.h); an accessor: pack and out must not be NULL. */
 void sdui_pack_get_info(const sdui_pack *pack, sdui_pack_info *out)
 {
+    assert(pack && out);
     *out = pack->info;
 }
 
-size_t sdui_pack_count(const sdui_pack *pack) { return pack->info.tokens; }
+/* Number of tokens (pack.h). */
+size_t sdui_pack_count(const sdui_pack *pack)
+{
+    assert(pack);
+    return pack->info.tokens;
+}
 
+/* Id of the i-th token in pack order (pack.h). */
 const char *sdui_pack_id_at(const sdui_pack *pack, size_t i, size_t *len)
 {
+    assert(pack);
     if (i >= pack->info.tokens) {
         if (len)
             *len = 0;
@@ -365,13 +381,17 @@ const char *sdui_pack_id_at(const sdui_pack *pack, size_t i, size_t *len)
     return pack->slots[i].id;
 }
 
+/* Whether the index holds id, without parsing the token (pack.h). */
 int sdui_pack_contains(const sdui_pack *pack, const char *id, size_t len)
 {
+    assert(pack);
     return id && find(pack, id, len, sdui__hash(id, len)) != NULL;
 }
 
+/* The whole inflated JSON (pack.h). */
 const char *sdui_pack_json(const sdui_pack *pack, size_t *len)
 {
+    assert(pack);
     if (len)
         *len = pack->json_len;
     return pack->json;
@@ -383,6 +403,7 @@ const char *sdui_pack_json(const sdui_pack *pack, size_t *len)
 size_t sdui__pack_longest_probe(const sdui_pack *pack)
 {
     size_t j, longest = 0;
+    assert(pack);
     if (!pack->table)
         return 0;
     for (j = 0; j <= pack->mask; j++) {
@@ -408,8 +429,8 @@ sdui_status sdui_pack_get(const sdui_pack *pack, const char *id, size_t len,
     sdui_status st;
 
     sdui_error_clear(err);
-    if (!out || (!id && len))
-        return sdui__fail(err, SDUI_ARGUMENT, -1, "id or out is NULL");
+    if (!pack || !out || (!id && len))
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "pack, id or out is NULL");
     *out = NULL;
     s = find(pack, id ? id : "", len, sdui__hash(id ? id : "", len));
     if (!s)

@@ -388,54 +388,73 @@ void *sdui_token_attach(sdui_token *tok, void *data, void (*free_fn)(void *))
     return expected;
 }
 
-/* The data attached to tok, or NULL. */
+/* The data attached to tok, or NULL (token.h). */
 void *sdui_token_attached(const sdui_token *tok)
 {
+    assert(tok);
     return atomic_load_explicit(&((sdui_token *)tok)->attached,
                                 memory_order_acquire);
 }
 
+/* The id (token.h); like every accessor below, tok must not be NULL. */
 const char *sdui_token_id(const sdui_token *tok, size_t *len)
 {
+    assert(tok);
     if (len)
         *len = tok->id_len;
     return tok->id;
 }
 
+/* The primitive's name (token.h). */
 const char *sdui_token_primitive(const sdui_token *tok, size_t *len)
 {
+    assert(tok);
     if (len)
         *len = tok->primitive_len;
     return tok->primitive;
 }
 
-int64_t sdui_token_version(const sdui_token *tok) { return tok->version; }
+/* The token's version (token.h). */
+int64_t sdui_token_version(const sdui_token *tok)
+{
+    assert(tok);
+    return tok->version;
+}
 
+/* The primitive's version (token.h). */
 int64_t sdui_token_primitive_version(const sdui_token *tok)
 {
+    assert(tok);
     return tok->primitive_version;
 }
 
+/* The exact JSON text (token.h). */
 const char *sdui_token_json(const sdui_token *tok, size_t *len)
 {
+    assert(tok);
     if (len)
         *len = tok->json_len;
     return tok->json;
 }
 
+/* The props object (token.h). */
 const sdui_value *sdui_token_props(const sdui_token *tok)
 {
+    assert(tok);
     return (const sdui_value *)tok->props;
 }
 
+/* The whole token object (token.h). */
 const sdui_value *sdui_token_root(const sdui_token *tok)
 {
+    assert(tok);
     return (const sdui_value *)tok->root;
 }
 
 /* sdui_value is a jansson node seen through an opaque type. */
 #define J(v) ((json_t *)(v))
 
+/* The type of a value; NULL (absent) is SDUI_VALUE_NULL (token.h). */
 sdui_value_type sdui_value_type_of(const sdui_value *v)
 {
     if (!v)
@@ -452,18 +471,22 @@ sdui_value_type sdui_value_type_of(const sdui_value *v)
     }
 }
 
+/* 1 for true, else 0 (token.h). */
 int sdui_value_bool(const sdui_value *v) { return v && json_is_true(J(v)); }
 
+/* An integer, else 0 (token.h). */
 int64_t sdui_value_int(const sdui_value *v)
 {
     return v && json_is_integer(J(v)) ? (int64_t)json_integer_value(J(v)) : 0;
 }
 
+/* A number as a double, else 0.0 (token.h). */
 double sdui_value_real(const sdui_value *v)
 {
     return v && json_is_number(J(v)) ? json_number_value(J(v)) : 0.0;
 }
 
+/* A string's bytes, else NULL (token.h). */
 const char *sdui_value_string(const sdui_value *v, size_t *len)
 {
     if (!v || !json_is_string(J(v))) {
@@ -476,6 +499,7 @@ const char *sdui_value_string(const sdui_value *v, size_t *len)
     return json_string_value(J(v));
 }
 
+/* Elements of an array or members of an object, else 0 (token.h). */
 size_t sdui_value_count(const sdui_value *v)
 {
     if (!v)
@@ -487,16 +511,19 @@ size_t sdui_value_count(const sdui_value *v)
     return 0;
 }
 
+/* Array element i, else NULL (token.h). */
 const sdui_value *sdui_value_at(const sdui_value *v, size_t i)
 {
     return v ? (const sdui_value *)json_array_get(J(v), i) : NULL;
 }
 
+/* Object member by key, else NULL (token.h). */
 const sdui_value *sdui_value_get(const sdui_value *v, const char *key)
 {
     return v && key ? (const sdui_value *)json_object_get(J(v), key) : NULL;
 }
 
+/* The next member of an object in document order, or NULL (token.h). */
 const void *sdui_value_next(const sdui_value *obj, const void *it)
 {
     if (!obj || !json_is_object(J(obj)))
@@ -506,6 +533,7 @@ const void *sdui_value_next(const sdui_value *obj, const void *it)
     return json_object_iter_next(J(obj), (void *)it);
 }
 
+/* The key of a member iterator (token.h). */
 const char *sdui_value_iter_key(const void *it, size_t *len)
 {
     if (len)
@@ -513,6 +541,7 @@ const char *sdui_value_iter_key(const void *it, size_t *len)
     return json_object_iter_key((void *)it);
 }
 
+/* The value of a member iterator (token.h). */
 const sdui_value *sdui_value_iter_value(const void *it)
 {
     return (const sdui_value *)json_object_iter_value((void *)it);

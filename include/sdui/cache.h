@@ -3,7 +3,8 @@
  *
  * Bounded by entry count and by bytes (each token's JSON length), whichever
  * is reached first; the least recently used entries are evicted to make room.
- * Counts hits, misses and evictions.  Every function is thread-safe.
+ * Counts hits, misses and evictions.  Every function is thread-safe.  NULL
+ * handles follow the rule of sdui.h.
  */
 #ifndef SDUI_CACHE_H
 #define SDUI_CACHE_H

@@ -15,7 +15,8 @@
  * from themselves), but their byte ranges are kept (sdui_pack_member).
  *
  * A token is parsed and schema-checked when first asked for, then kept.  A
- * pack is immutable after open: every function here is thread-safe.
+ * pack is immutable after open: every function here is thread-safe.  NULL
+ * handles follow the rule of sdui.h.
  */
 #ifndef SDUI_PACK_H
 #define SDUI_PACK_H

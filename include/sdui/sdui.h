@@ -1,5 +1,24 @@
 /*
  * sdui.h - umbrella header of the SDUIKit C core.
+ *
+ * NULL handles: one rule for every function of the core.  A handle is a
+ * pointer to one of the core's opaque objects: sdui_pack, sdui_token,
+ * sdui_cache, sdui_disk, sdui_disk_rows.
+ *   - A function that returns an sdui_status and fills an sdui_error
+ *     answers SDUI_ARGUMENT for a NULL handle (as for any other NULL
+ *     argument it needs), with a message naming it, and changes nothing.
+ *   - Every other function of a handle (an accessor: counts, ids, sizes,
+ *     lookups that answer with a value) requires a non-NULL handle and
+ *     asserts it: NULL there is a programming error, not bad input.
+ *   - Letting go of NULL is a no-op: sdui_*_free(NULL),
+ *     sdui_token_release(NULL), sdui_free(NULL); sdui_token_retain(NULL)
+ *     returns NULL.
+ * Not handles: an sdui_error pointer is optional everywhere (NULL: no
+ * details); an sdui_limits or sdui_disk_options pointer may be NULL for
+ * the defaults where a function says so; an sdui_value is a borrowed place
+ * in a token's tree where NULL means "absent", which every sdui_value_*
+ * function accepts and answers as for a missing value, so that lookups
+ * chain: sdui_value_get(sdui_value_get(root, "a"), "b").
  */
 #ifndef SDUI_SDUI_H
 #define SDUI_SDUI_H

@@ -6,6 +6,8 @@
  * reached through sdui_value handles, which are borrowed: valid as long as the
  * token they came from is alive.
  *
+ * NULL handles follow the rule of sdui.h; a NULL sdui_value is "absent".
+ *
  * Schema (seed 000 §6.1): an object with a non-empty string "id", an integer
  * "version" >= 1, a non-empty string "primitive", an integer
  * "primitiveVersion" >= 1 and a "props" object.  props.children, when present,
