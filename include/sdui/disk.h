@@ -35,7 +35,15 @@
  * moved aside.
  *
  * One sdui_disk may be used from many threads: every call takes its mutex.
- * SQLite's own allocations do not go through sdui_set_allocator.
+ * SQLite's own allocations (connection, statements, page cache) do not go
+ * through sdui_set_allocator: SQLite accepts an allocator only for the
+ * whole process and only before it initialises, which a library sharing
+ * libsqlite3 with its host cannot do safely (alloc.h says exactly why);
+ * the rows the core copies out of SQLite do.
+ *
+ * Error records of SDUI_SQLITE carry SQLite's extended result code in
+ * sdui_error.code (error.h); SDUI_IO, errno.  NULL handles follow the
+ * rule of sdui.h.
  */
 #ifndef SDUI_DISK_H
 #define SDUI_DISK_H
