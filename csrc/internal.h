@@ -1,5 +1,10 @@
 /*
- * internal.h - declarations shared by the core's source files, not public.
+ * internal.h - the declarations every source file of the core shares, not
+ * public: error records (error.c), allocation failures (alloc.c), limits
+ * (limits.c), the keyed hash (hash.c) and the hash's test hooks.  What
+ * only some files share has a header of its own beside its file:
+ * buffer.h, token_make.h, scan.h (the generic scanner), pack_scan.h,
+ * sqlite_util.h.
  */
 #ifndef SDUI_INTERNAL_H
 #define SDUI_INTERNAL_H
