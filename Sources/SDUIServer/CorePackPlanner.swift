@@ -134,17 +134,13 @@ public struct CorePackPlanner: Sendable {
     public func build(_ candidates: [PackCandidate], usage: UsageTelemetry?, previous: Data? = nil) throws -> CorePackBuild {
         var problems: [String] = []
         var checked: [(PackCandidate, DesignToken)] = []
+        let policy = TokenPolicy(limits: limits, imagePolicy: imagePolicy)
         for c in candidates {
-            guard c.json.count <= limits.maxTokenBytes else {
-                problems.append("\(c.id)@\(c.version): size: \(c.json.count) bytes; §10 allows \(limits.maxTokenBytes)")
-                continue
-            }
             do {
-                let t = try DesignToken(json: c.json, source: c.id, limits: limits)
-                if let imagePolicy { try imagePolicy.validate(t) }
-                checked.append((c, t))
-            } catch let e as SDUIError {
-                problems.append("\(c.id)@\(c.version): schema: \(e.message)")
+                checked.append((c, try policy.admit(c.json, source: c.id)))
+            } catch {
+                // The gate's report has two kinds: size, and the rest as "schema".
+                problems.append("\(c.id)@\(c.version): \(error.rule == .size ? "size" : "schema"): \(error.error.message)")
             }
         }
         guard problems.isEmpty else {

@@ -86,31 +86,24 @@ public struct RegistryImporter: Sendable {
     func check(_ json: Data, file: String, into batch: inout Batch, _ problems: inout [Problem]) {
         // For failures only: the id a token that does not parse claims.
         func fallbackID() -> String { Self.peekID(json) ?? file }
-        guard json.count <= limits.maxTokenBytes else {
-            problems.append(Problem(subject: fallbackID(), file: file, rule: "size",
-                                    detail: "\(json.count) bytes; §10 allows \(limits.maxTokenBytes)"))
-            return
-        }
         let token: DesignToken
         do {
-            token = try DesignToken(json: json, source: file, limits: limits)
-        } catch let e as SDUIError {
-            problems.append(Problem(subject: fallbackID(), file: file, rule: "schema", detail: e.description))
-            return
+            token = try TokenPolicy(limits: limits, imagePolicy: imagePolicy).admit(json, source: file)
         } catch {
-            problems.append(Problem(subject: fallbackID(), file: file, rule: "schema", detail: "\(error)"))
+            let detail: String
+            switch error.rule {
+            case .size: detail = "\(json.count) bytes; the limit is \(limits.maxTokenBytes)"
+            case .schema: detail = error.error.description
+            case .imageURL: detail = error.violations.map(\.description).joined(separator: "; ")
+                + " (HTTPS on \(imagePolicy.allowedHosts.joined(separator: ", ")) only)"
+            }
+            let subject = error.rule == .imageURL ? (Self.peekID(json) ?? file) : fallbackID()
+            problems.append(Problem(subject: subject, file: file, rule: error.rule.rawValue, detail: detail))
             return
         }
         guard RegistryID.isValid(token.id) else {
             problems.append(Problem(subject: token.id, file: file, rule: "id",
                                     detail: "ids are 1–128 of A–Z a–z 0–9 _ - . : (no leading '.', no '..')"))
-            return
-        }
-        let bad = imagePolicy.violations(in: token)
-        guard bad.isEmpty else {
-            problems.append(Problem(subject: token.id, file: file, rule: "image-url",
-                                    detail: bad.map(\.description).joined(separator: "; ")
-                                        + " (HTTPS on \(imagePolicy.allowedHosts.joined(separator: ", ")) only)"))
             return
         }
         batch.tokens.append(StoredToken(id: token.id, version: token.version, json: json,

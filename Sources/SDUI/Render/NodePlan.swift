@@ -129,3 +129,12 @@ struct NodePlan: Sendable {
         }
     }
 }
+
+extension DesignToken {
+    /// The token's props planned for resolution, built once per token on
+    /// its first render (layers that never render, such as the registry,
+    /// the importer and the pack planner, never build one).
+    var plan: NodePlan {
+        memo(NodePlan.self) { NodePlan(primitive: $0.primitive, version: $0.primitiveVersion, props: $0.props) }
+    }
+}

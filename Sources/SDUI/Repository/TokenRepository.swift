@@ -367,9 +367,12 @@ public actor TokenRepository {
                     }
                     json = element
                 }
-                let t = try DesignToken(json: json, source: "registry", limits: config.limits)
-                try config.imagePolicy?.validate(t)
+                let t = try TokenPolicy(limits: config.limits, imagePolicy: config.imagePolicy)
+                    .admit(json, source: "registry")
                 if wanted.contains(t.id) { tokens[t.id] = (t, json) }
+            } catch let r as TokenPolicy.Refusal {
+                failures.append(r.error)
+                logger.warning("refused a fetched token", metadata: ["error": "\(r.error)"])
             } catch let e as SDUIError {
                 failures.append(e)
                 logger.warning("refused a fetched token", metadata: ["error": "\(e)"])

@@ -68,14 +68,17 @@ public final class DesignToken: @unchecked Sendable {
     }
 
     /// What Swift derives from a token, kept with the C token so every
-    /// handle to it (a cache hands out a new one per lookup) shares it.
-    private final class Derived {
+    /// handle to it (a cache hands out a new one per lookup) shares it: the
+    /// props as Swift values, and memos other layers attach (a render plan,
+    /// say) without this layer knowing what they are.
+    ///
+    /// `@unchecked Sendable`: `props` is immutable; `memos` is only touched
+    /// under `lock`.
+    private final class Derived: @unchecked Sendable {
         let props: JSONValue
-        let plan: NodePlan
-        init(props: JSONValue, plan: NodePlan) {
-            self.props = props
-            self.plan = plan
-        }
+        let lock = NSLock()
+        var memos: [ObjectIdentifier: any Sendable] = [:]
+        init(props: JSONValue) { self.props = props }
     }
 
     /// The derived values, built by the first caller and attached to the C token.
@@ -83,8 +86,7 @@ public final class DesignToken: @unchecked Sendable {
         if let p = sdui_token_attached(handle) {
             return Unmanaged<Derived>.fromOpaque(p).takeUnretainedValue()
         }
-        let props = JSONValue(sdui_token_props(handle))
-        let made = Derived(props: props, plan: NodePlan(primitive: primitive, version: primitiveVersion, props: props))
+        let made = Derived(props: JSONValue(sdui_token_props(handle)))
         let mine = Unmanaged.passRetained(made).toOpaque()
         let won = sdui_token_attach(handle, mine) { Unmanaged<AnyObject>.fromOpaque($0!).release() }!
         if won != mine {
@@ -97,8 +99,20 @@ public final class DesignToken: @unchecked Sendable {
     /// The props object as Swift values, converted once per token.
     public var props: JSONValue { derived.props }
 
-    /// The props tree planned for resolution.
-    var plan: NodePlan { derived.plan }
+    /// A value derived from this token, computed once per token (by the
+    /// first caller; a racing second result is dropped) and shared by every
+    /// handle to it.  `T` names the memo: one value per type.
+    package func memo<T: Sendable>(_ type: T.Type, _ make: (DesignToken) -> T) -> T {
+        let d = derived
+        let key = ObjectIdentifier(type)
+        if let hit = d.lock.withLock({ d.memos[key] }) as? T { return hit }
+        let made = make(self)
+        return d.lock.withLock {
+            if let first = d.memos[key] as? T { return first }
+            d.memos[key] = made
+            return made
+        }
+    }
 
     /// One member of props, converting only that subtree.
     public func prop(_ key: String) -> JSONValue? {
