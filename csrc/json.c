@@ -400,7 +400,8 @@ static unsigned char *push_slow(scanner *s, size_t depth, int envelope,
         s->stack_bits = n;
         s->guard = s->max_depth < n - 1 ? s->max_depth : n - 1;
     }
-    assert(depth + 1 < s->stack_bits);
+    /* What PUSH relies on without a check of its own. */
+    assert(depth + 1 < s->stack_bits && s->guard < s->stack_bits);
     return stack;
 fail:
     if (stack != inline_stack)
@@ -433,6 +434,11 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
     /* Hook bookkeeping (see above); constant 0 in the plain copy. */
     const size_t vlev = hooked ? cfg->value_levels : 0;
     const size_t klev = hooked ? cfg->key_levels : 0;
+    /* No container deeper than this can be marked in report or env. */
+    const size_t shallow = !hooked                   ? 0
+                           : vlev > klev              ? vlev
+                           : klev > cfg->start_depth ? klev
+                                                      : cfg->start_depth;
     uint64_t report = 0, env = 0;
     size_t rstart[SDUI_SCAN_MAX_LEVELS + 1];
     sdui_scan_event ev;
@@ -442,6 +448,7 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
     s->guard = s->max_depth < STACK_INLINE_BITS - 1 ? s->max_depth
                                                     : STACK_INLINE_BITS - 1;
     s->envelopes = 0;
+    assert(s->guard < s->stack_bits && shallow <= SDUI_SCAN_MAX_LEVELS);
     if (hooked && cfg->start_depth) {
         /* Resuming inside containers: rebuild their bits. */
         size_t d;
@@ -474,8 +481,7 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
                 goto done;                                                 \
             }                                                              \
         }                                                                  \
-        depth++;                                                           \
-        assert(depth < s->stack_bits);                                     \
+        depth++; /* < s->stack_bits: guard < stack_bits (push_slow) */     \
         if (isobj)                                                         \
             stack[depth >> 3] |= (unsigned char)(1u << (depth & 7));       \
         else                                                               \
@@ -490,6 +496,7 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
                 env |= (uint64_t)1 << depth;                               \
                 s->envelopes++;                                            \
             }                                                              \
+            reported = envelope = 0;                                       \
         }                                                                  \
     } while (0)
 /* Calls the hook with an event; a failure ends the scan. */
@@ -515,10 +522,10 @@ value:
         goto done;
     }
     vstart = p;
-    if (hooked) {
-        reported = 0;
-        envelope = 0;
-        if (SDUI_UNLIKELY(depth < vlev || want) && starts_value(*p)) {
+    /* reported and envelope are 0 here: whoever reads them clears them. */
+    if (hooked && SDUI_UNLIKELY(depth < vlev || want)) {
+        want = 0;
+        if (starts_value(*p)) {
             /* A value the reader asked for (grammar errors come first
              * for bytes that cannot start one). */
             int v;
@@ -534,7 +541,6 @@ value:
             envelope = (v & SDUI_SCAN_ENVELOPE) != 0;
             reported = 1;
         }
-        want = 0;
     }
     switch (*p) {
     case '{':
@@ -587,6 +593,7 @@ value:
     if (hooked && SDUI_UNLIKELY(reported)) {
         /* A scalar the reader asked for has ended. */
         int v;
+        reported = envelope = 0;
         EMIT(SDUI_SCAN_END, depth, (size_t)(vstart - s->base),
              (size_t)(p - s->base), *vstart == '"' ? esc : 0, v);
         (void)v;
@@ -623,7 +630,7 @@ after:
 close:
     /* p is just past the closing bracket of the container at `depth`. */
     assert(depth > 0);
-    if (hooked && SDUI_UNLIKELY(depth <= SDUI_SCAN_MAX_LEVELS) &&
+    if (hooked && SDUI_UNLIKELY(depth <= shallow) &&
         ((report | env) >> depth & 1)) {
         uint64_t bit = (uint64_t)1 << depth;
         if (env & bit) {
