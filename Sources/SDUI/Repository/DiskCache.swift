@@ -89,7 +89,33 @@ public final class DiskCache: @unchecked Sendable {
     /// on the fresh, empty file.
     public var recovered: Bool { sdui_disk_recovered(handle) != 0 }
 
-    /// Writes `entries` in one transaction: all of them or none.
+    /// The thread durable writes run on: a commit waits for fsync, which
+    /// must not hold a thread of Swift's cooperative pool (two of them on a
+    /// two-core phone).  Serial, like the C cache's own mutex.
+    private static let writes = DispatchQueue(label: "sdui.disk-cache.writes", qos: .utility)
+
+    /// ``put(_:now:)`` on the write thread; the caller awaits it without
+    /// holding a cooperative thread.
+    public func write(_ entries: [Entry], now: Date) async throws {
+        guard !entries.isEmpty else { return }
+        try await offPool { try self.put(entries, now: now) }
+    }
+
+    /// ``refresh(_:fetchedAt:expiresAt:)`` on the write thread.
+    @discardableResult
+    public func renew(_ ids: [String], fetchedAt: Date, expiresAt: Date) async throws -> Int {
+        try await offPool { try self.refresh(ids, fetchedAt: fetchedAt, expiresAt: expiresAt) }
+    }
+
+    /// Runs blocking `work` on the write thread and resumes with its result.
+    private func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Self.writes.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// Writes `entries` in one transaction: all of them or none.  Blocks
+    /// until the commit is durable; from async code prefer ``write(_:now:)``.
     public func put(_ entries: [Entry], now: Date) throws {
         guard !entries.isEmpty else { return }
         var err = sdui_error()

@@ -327,7 +327,7 @@ public actor TokenRepository {
         switch response {
         case .notModified(let maxAge):
             let until = now.addingTimeInterval(maxAge ?? config.defaultTTL)
-            do { try disk?.refresh(ids, fetchedAt: now, expiresAt: until) } catch {
+            do { try await disk?.renew(ids, fetchedAt: now, expiresAt: until) } catch {
                 diskFailed("refresh", error)
             }
             var out: [String: TokenLookup] = [:]
@@ -343,13 +343,13 @@ public actor TokenRepository {
             return out
         case .tokens(let elements, let maxAge, let refused):
             for e in refused { logger.warning("refused a fetched token", metadata: ["error": "\(e)"]) }
-            return store(elements, refused: refused, for: b, now: now, ttl: maxAge ?? config.defaultTTL)
+            return await store(elements, refused: refused, for: b, now: now, ttl: maxAge ?? config.defaultTTL)
         }
     }
 
     /// Verifies, checks and persists a 200 answer, then hands tokens out.
     private func store(_ elements: [Data], refused: [SDUIError], for b: Batch, now: Date,
-                       ttl: TimeInterval) -> [String: TokenLookup] {
+                       ttl: TimeInterval) async -> [String: TokenLookup] {
         let wanted = Set(b.ids)
         var tokens: [String: (DesignToken, Data)] = [:]
         var failures: [SDUIError] = refused
@@ -385,7 +385,9 @@ public actor TokenRepository {
             DiskCache.Entry(id: t.id, version: t.version, primitiveVersion: t.primitiveVersion,
                             etag: ETag.of(json: json), json: json, fetchedAt: now, expiresAt: until)
         }
-        do { try disk?.put(entries, now: now) } catch {
+        // Durable before it is handed out; the commit's fsync runs off the
+        // cooperative pool while this actor waits.
+        do { try await disk?.write(entries, now: now) } catch {
             // Shown anyway: refusing a verified token helps nobody.
             diskFailed("write", error)
         }

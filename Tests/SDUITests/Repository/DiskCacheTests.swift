@@ -76,4 +76,23 @@ import Testing
         #expect(e?.input == dir)
         expectError(.argument) { _ = try DiskCache(path: dir + "/x.db", maxEntries: 0) }
     }
+
+    /// The async write and renew run the blocking commit on the write
+    /// thread, not the caller's: a commit from many tasks at once completes,
+    /// and what was written reads back.
+    @Test func asyncWritesAndRenewalsLand() async throws {
+        let path = Fixtures.temporaryDirectory().appendingPathComponent("async.db").path
+        let disk = try DiskCache(path: path)
+        let t0 = Date(timeIntervalSince1970: 1_000)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<20 {
+                group.addTask { try await disk.write([entry("a\(i)", at: t0)], now: t0) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try disk.get((0..<20).map { "a\($0)" }, now: t0).count == 20)
+        let later = t0.addingTimeInterval(3_600)
+        #expect(try await disk.renew(["a0", "a1", "missing"], fetchedAt: later, expiresAt: later.addingTimeInterval(60)) == 2)
+        #expect(try disk.get(["a0"], now: later)["a0"]?.isStale(at: later) == false)
+    }
 }
