@@ -20,9 +20,9 @@ extern "C" {
  * Returns SDUI_OK, SDUI_JSON (with offset and line:column of the first
  * error) or SDUI_LIMIT (nesting deeper than max_depth, counted from the
  * root: a scalar is level 0, the root container level 1; see limits.h).
- * Allocates nothing unless max_depth and len are both over 4093 (then one
- * bit per possible level, the smaller of the two, so SDUI_OOM is
- * possible).  Thread-safe.
+ * Allocates nothing unless the text nests more than 4095 levels, which
+ * needs max_depth and len over that too (then one bit per level read, so
+ * SDUI_OOM is possible).  Thread-safe.
  */
 sdui_status sdui_json_validate(const char *text, size_t len,
                                unsigned max_depth, sdui_error *err);
