@@ -173,9 +173,9 @@ extension Broadcast {
         }
 
         deinit {
-            // Finishing the continuation ends the stream; its onTermination
-            // would remove the entry too, but removing it here first needs
-            // no help from the stream.
+            // Releasing the stream also ends it today (and its onTermination
+            // unregisters it), but that is the standard library's inner
+            // workings; removing the entry here does not depend on them.
             if let id, let continuation = table.remove(key: key, id: id) { continuation.finish() }
         }
     }

@@ -392,9 +392,9 @@ extension KeyPath {
         Self.canonicalText(components[..<k]).utf8.count
     }
 
-    /// The canonical text of the first `count` components, for messages.
-    func prefixText(_ count: Int) -> String {
-        count == 0 ? "the root" : Self.canonicalText(components[..<count])
+    /// A place in a value as a message names it: its path, or "the root".
+    static func placeText(_ components: [Component]) -> String {
+        components.isEmpty ? "the root" : canonicalText(components[...])
     }
 }
 
@@ -476,44 +476,57 @@ extension KeyPath {
     /// - `null` is a value, not a missing member: a step into it is `.schema`.
     ///
     /// All or nothing: the whole path is checked before anything is written,
-    /// so when this throws, `root` is unchanged.  Errors name this path
+    /// so when this throws, `root` is unchanged.  An error names this path
     /// (`input`), the byte `offset` in ``description`` of the step that
-    /// failed, and the part of the path that was reached.
+    /// failed, and, in its message, the place reached (with the element a
+    /// wildcard stood for: `items[2].price is a number, not an object`).
     public func set(_ value: JSONValue, in root: inout JSONValue) throws {
-        try check(root, from: 0)
+        var trail: [Component] = []
+        try check(root, from: 0, trail: &trail)
         Self.write(value, into: &root, components[...])
     }
 
     /// Throws the error `set` would meet walking `node` (reached by the
-    /// first `k` components) along the rest of the path, without writing.
-    private func check(_ node: JSONValue, from k: Int) throws {
+    /// first `k` components, concretely `trail`) along the rest of the
+    /// path, without writing.
+    private func check(_ node: JSONValue, from k: Int, trail: inout [Component]) throws {
+        assert(trail.count == k)
         let last = k == components.count - 1
         switch components[k] {
         case .key(let name):
-            guard case .object(let members) = node else { throw typeFault(k, node, "an object") }
+            guard case .object(let members) = node else { throw typeFault(k, trail, node, "an object") }
             if last { return }
             if let next = members[name] {
-                try check(next, from: k + 1)
+                trail.append(.key(name))
+                try check(next, from: k + 1, trail: &trail)
+                trail.removeLast()
             } else if let j = components[(k + 1)...].firstIndex(where: { if case .key = $0 { false } else { true } }) {
                 // The objects made for the missing names hold no arrays.
-                throw fault(.notFound, j, "\(prefixText(j)) does not exist; set creates objects for names, not arrays")
+                let missing = trail + components[k..<j]
+                throw fault(.notFound, j, "\(Self.placeText(missing)) does not exist; set creates objects for names, not arrays")
             }
         case .index(let n):
-            guard case .array(let items) = node else { throw typeFault(k, node, "an array") }
+            guard case .array(let items) = node else { throw typeFault(k, trail, node, "an array") }
             if last {
                 guard n <= items.count else {
-                    throw fault(.notFound, k, "index \(n) is past the end of \(prefixText(k)), which has \(items.count) elements; set may replace one or append at \(items.count)")
+                    throw fault(.notFound, k, "index \(n) is past the end of \(Self.placeText(trail)), which has \(items.count) elements; set may replace one or append at \(items.count)")
                 }
                 return
             }
             guard n < items.count else {
-                throw fault(.notFound, k, "index \(n) is past the end of \(prefixText(k)), which has \(items.count) elements")
+                throw fault(.notFound, k, "index \(n) is past the end of \(Self.placeText(trail)), which has \(items.count) elements")
             }
-            try check(items[n], from: k + 1)
+            trail.append(.index(n))
+            try check(items[n], from: k + 1, trail: &trail)
+            trail.removeLast()
         case .wildcard:
-            guard case .array(let items) = node else { throw typeFault(k, node, "an array") }
+            guard case .array(let items) = node else { throw typeFault(k, trail, node, "an array") }
             if last { return }
-            for item in items { try check(item, from: k + 1) }
+            for (j, item) in items.enumerated() {
+                trail.append(.index(j))
+                try check(item, from: k + 1, trail: &trail)
+                trail.removeLast()
+            }
         }
     }
 
@@ -621,10 +634,10 @@ extension KeyPath {
         SDUIError(category, message, input: "key path \(Parser.excerpt(description))", offset: offset(ofComponent: k))
     }
 
-    /// A `set` error: the value reached by the first `k` components is not
-    /// the container component `k` needs.
-    private func typeFault(_ k: Int, _ found: JSONValue, _ wanted: String) -> SDUIError {
-        fault(.schema, k, "\(prefixText(k)) is \(Self.kind(found)), not \(wanted)")
+    /// A `set` error: the value reached by the first `k` components (the
+    /// place `trail`) is not the container component `k` needs.
+    private func typeFault(_ k: Int, _ trail: [Component], _ found: JSONValue, _ wanted: String) -> SDUIError {
+        fault(.schema, k, "\(Self.placeText(trail)) is \(Self.kind(found)), not \(wanted)")
     }
 
     /// The kind of a value, as a message names it.
@@ -709,8 +722,10 @@ extension KeyPath: ExpressibleByStringLiteral {
     ///
     /// A literal is part of the program, so a malformed one is a programming
     /// error: it stops the program with a precondition failure that quotes
-    /// the literal and says what is wrong.  Use ``init(_:)`` for text that
-    /// comes from data.
+    /// the literal and says what is wrong.  Note that Swift reads
+    /// `KeyPath("…")` with a literal argument as this literal form too, so
+    /// `try KeyPath("a..b")` stops rather than throws; ``init(_:)`` throws
+    /// for text held in a variable, which is how text from data arrives.
     public init(stringLiteral value: String) {
         do {
             self = try KeyPath(value)

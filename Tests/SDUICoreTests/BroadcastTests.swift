@@ -4,7 +4,9 @@
 import SDUICore
 import Testing
 
-@Suite struct BroadcastTests {
+/// A lost value or a subscription that never ends would leave a test
+/// waiting: the time limit turns that into a failure.
+@Suite(.timeLimit(.minutes(1))) struct BroadcastTests {
     /// Every value of `subscription` until it ends.
     static func collect<K, V>(_ subscription: Broadcast<K, V>.Subscription) async -> [V] {
         var values: [V] = []
