@@ -97,7 +97,8 @@ public actor TokenRepository {
     private var openMiss: Batch?
     private var openRevalidation: Batch?
     private var inFlight: [String: Batch] = [:]
-    private var observers: [String: [UUID: AsyncStream<DesignToken>.Continuation]] = [:]
+    /// Hot updates by id (``observe(_:)``).
+    private nonisolated let updates = Broadcast<String, DesignToken>()
     private var hits: [TokenSource: Int] = [:]
     private var misses = 0
     /// Requests sent so far (for tests and the demo).
@@ -246,15 +247,23 @@ public actor TokenRepository {
 
     /// The token now (when it can be found) and again each time a
     /// revalidation brings a new version (hot updates).
+    /// The observer is registered before this returns, so no update after
+    /// it is lost; the stream ends, and the registration goes, when the
+    /// consumer's task is cancelled or the stream is dropped.
     public nonisolated func observe(_ id: String) -> AsyncStream<DesignToken> {
-        AsyncStream { continuation in
-            let key = UUID()
-            continuation.onTermination = { _ in
-                Task { await self.removeObserver(id, key) }
+        let subscription = updates.subscribe(id)
+        return AsyncStream { continuation in
+            let forward = Task {
+                if case .found(let t, _) = await self.get(id) { continuation.yield(t) }
+                for await t in subscription { continuation.yield(t) }
+                continuation.finish()
             }
-            Task { await self.addObserver(id, key, continuation) }
+            continuation.onTermination = { _ in forward.cancel() }
         }
     }
+
+    /// Observers registered for `id` (for tests and diagnostics).
+    package nonisolated func observerCount(_ id: String) -> Int { updates.subscriberCount(for: id) }
 
     /// Lookups answered from each source, and misses.
     public func hitCounts() -> (hits: [TokenSource: Int], misses: Int) { (hits, misses) }
@@ -464,19 +473,8 @@ public actor TokenRepository {
         return Metrics.Timer(label: label)
     }
 
-    // MARK: observation
-
-    private func addObserver(_ id: String, _ key: UUID, _ c: AsyncStream<DesignToken>.Continuation) async {
-        observers[id, default: [:]][key] = c
-        if case .found(let t, _) = await get(id) { c.yield(t) }
-    }
-
-    private func removeObserver(_ id: String, _ key: UUID) {
-        observers[id]?[key] = nil
-        if observers[id]?.isEmpty == true { observers[id] = nil }
-    }
-
+    /// Hands a new version of `id` to its observers.
     private func notify(_ id: String, _ t: DesignToken) {
-        for c in observers[id]?.values ?? [:].values { c.yield(t) }
+        updates.publish(t, to: id)
     }
 }

@@ -118,6 +118,25 @@ import Testing
         #expect(row.expiresAt == clock.now.addingTimeInterval(10))  // Cache-Control: max-age
     }
 
+    /// Observers are registered before `observe` returns and gone when
+    /// their consumer is cancelled or never iterates: no dead observer,
+    /// even with 1,000 of them.
+    @Test func observersComeAndGoWithTheirConsumers() async throws {
+        let (repo, _) = try Self.repository(nil)
+        var streams = (0..<1000).map { _ in repo.observe("x") }
+        #expect(repo.observerCount("x") == 1000)
+        streams.removeAll()   // dropped without being iterated
+        for _ in 0..<200 where repo.observerCount("x") > 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(repo.observerCount("x") == 0)
+        // A consumer cancelled before it ever iterates.
+        let early = Task { for await _ in repo.observe("y") {} }
+        early.cancel()
+        await early.value
+        for _ in 0..<200 where repo.observerCount("y") > 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(repo.observerCount("y") == 0)
+        _ = streams
+    }
+
     @Test func offlineMissIsOfflineAndStaleIsServed() async throws {
         let registry = try await LoopbackRegistry.start(tokens: Self.tokens(["s"]))
         let clock = ManualClock()
