@@ -234,4 +234,23 @@ private func runSDUI(_ args: [String], stdin: Data? = nil) throws -> (status: In
         let w = try await sdui(["token", "validate", file.path])
         #expect(w.status == 1 && w.err.contains("limit"), "\(w.err)")
     }
+
+    /// `registry list` widens its columns: long ids and version lists are
+    /// printed whole, not cut at a fixed width.
+    @Test func registryListPrintsWholeIdsAndVersions() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        let tokens = dir.appendingPathComponent("tokens")
+        try FileManager.default.createDirectory(at: tokens, withIntermediateDirectories: true)
+        let id = "a_rather_long_token_id_of_forty_chars_xx"
+        for v in 1...12 {
+            try Data(Fixtures.token(id, version: v).utf8).write(to: tokens.appendingPathComponent("t\(v).json"))
+        }
+        let db = dir.appendingPathComponent("r.db").path
+        let imported = try await sdui(["registry", "import", tokens.path, "--db", db])
+        #expect(imported.status == 0, "\(imported.err)")
+        let list = try await sdui(["registry", "list", "--db", db])
+        #expect(list.status == 0, "\(list.err)")
+        let row = list.out.split(separator: "\n").first { $0.hasPrefix(id) }
+        #expect(row?.contains("12,11,10,9,8,7,6,5,4,3,2,1") == true, "\(list.out)")
+    }
 }
