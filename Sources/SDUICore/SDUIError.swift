@@ -31,6 +31,9 @@ public struct SDUIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 1-based line and column (in Unicode scalars) in the JSON text.
     public var line: Int?
     public var column: Int?
+    /// The underlying library's code, when there is one: SQLite's extended
+    /// result code for `sqlite` errors, `errno` for `io` errors from the C core.
+    public var code: Int?
 
     public init(_ category: Category, _ message: String, input: String? = nil,
                 offset: Int? = nil, line: Int? = nil, column: Int? = nil) {
@@ -80,6 +83,7 @@ extension SDUIError {
                   offset: err.offset >= 0 ? Int(err.offset) : nil,
                   line: err.line > 0 ? Int(err.line) : nil,
                   column: err.column > 0 ? Int(err.column) : nil)
+        code = err.code != 0 ? Int(err.code) : nil
     }
 }
 

@@ -139,6 +139,7 @@ public struct CorePackPlanner: Sendable {
             do {
                 checked.append((c, try policy.admit(c.json, source: c.id)))
             } catch {
+                guard let error = error as? TokenPolicy.Refusal else { continue }   // admit throws only refusals
                 // The gate's report has two kinds: size, and the rest as "schema".
                 problems.append("\(c.id)@\(c.version): \(error.rule == .size ? "size" : "schema"): \(error.error.message)")
             }

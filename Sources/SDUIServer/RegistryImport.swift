@@ -90,6 +90,7 @@ public struct RegistryImporter: Sendable {
         do {
             token = try TokenPolicy(limits: limits, imagePolicy: imagePolicy).admit(json, source: file)
         } catch {
+            guard let error = error as? TokenPolicy.Refusal else { return }   // admit throws only refusals
             let detail: String
             switch error.rule {
             case .size: detail = "\(json.count) bytes; the limit is \(limits.maxTokenBytes)"

@@ -32,4 +32,14 @@ import Testing
         #expect(e.localizedDescription == e.description)
         #expect((e as Error).localizedDescription == "json: a.json: line 2, column 5 (byte 12): unexpected character")
     }
+
+    /// The C core's library code (SQLite's result code, errno) comes along.
+    @Test func theLibraryCodeIsKept() {
+        var err = sdui_error()
+        sdui_error_clear(&err)
+        err.code = 14   // SQLITE_CANTOPEN
+        #expect(SDUIError(SDUI_SQLITE, err, input: "c.db").code == 14)
+        err.code = 0
+        #expect(SDUIError(SDUI_IO, err, input: "f").code == nil)
+    }
 }

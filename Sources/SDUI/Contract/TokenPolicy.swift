@@ -34,9 +34,9 @@ public struct TokenPolicy: Sendable {
     }
 
     /// The token of `json` when it passes every rule; otherwise throws the
-    /// ``Refusal`` of the first rule it breaks.  `source` names the input in
-    /// errors.
-    public func admit(_ json: Data, source: String) throws(Refusal) -> DesignToken {
+    /// ``Refusal`` of the first rule it breaks (the only error it throws).
+    /// `source` names the input in errors.
+    public func admit(_ json: Data, source: String) throws -> DesignToken {
         guard json.count <= limits.maxTokenBytes else {
             throw Refusal(rule: .size, error: SDUIError(.limit, "token JSON is \(json.count) bytes; the limit is "
                                                         + "\(limits.maxTokenBytes)", input: source), violations: [])

@@ -27,17 +27,22 @@ public final class FallbackPack: Sendable {
 
     /// Reads the screens of an opened pack.
     public init(pack: CorePack) throws {
-        struct Doc: Decodable { var screens: [JSONValue]? }
-        let doc: Doc
-        do {
-            doc = try JSONDecoder().decode(Doc.self, from: pack.json)
-        } catch {
-            throw SDUIError(.schema, "\"screens\" is not a list of screens", input: pack.source)
+        // The "screens" member's bytes, recorded by the C scan at open: no
+        // token is decoded, and each screen is decoded once, from its own bytes.
+        var elements: [JSONArrayElement] = []
+        let list = try pack.member("screens")
+        if let list {
+            do {
+                elements = try JSONArrayElements.split(list, maxDepth: Int.max, maxElements: 100_000,
+                                                       source: pack.source)
+            } catch {
+                throw SDUIError(.schema, "\"screens\" is not a list of screens", input: pack.source)
+            }
         }
         var screens: [String: ScreenPayload] = [:]
-        let encoder = JSONEncoder()
-        for (i, raw) in (doc.screens ?? []).enumerated() {
-            let screen = try ScreenPayload(json: try encoder.encode(raw), source: "\(pack.source): screens[\(i)]")
+        for (i, e) in elements.enumerated() {
+            let bytes = list!.subdata(in: e.range)
+            let screen = try ScreenPayload(json: bytes, source: "\(pack.source): screens[\(i)]")
             guard let target = screen.fallbackFor else {
                 throw SDUIError(.schema, "screens[\(i)] (\(screen.id)) has no \"fallbackFor\"", input: pack.source)
             }

@@ -121,30 +121,18 @@ public struct HTTPTokenTransport: TokenTransport {
     /// cannot be split: not JSON, not an array, more than 4,096 elements.
     public static func split(_ body: Data, source: String,
                              limits: PackLimits = .default) throws -> (elements: [Data], refused: [SDUIError]) {
-        var count = 0
-        var err = sdui_error()
-        // At most 4,096 elements; an array of n elements is at least 2n + 1
-        // bytes, so a short body needs no more room than that.
-        let cap = min(4096, max(1, (body.count - 1) / 2 + 1))
-        var found = [sdui_json_element](repeating: sdui_json_element(), count: cap)
-        let status = body.withUnsafeBytes { raw in
-            sdui_json_array_elements(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count,
-                                     UInt32(clamping: limits.maxDepth), Int.max, &found, cap, &count, &err)
-        }
-        try SDUIError.check(status, err, input: source)
-        guard count <= cap else { throw SDUIError(.limit, "answer holds \(count) elements", input: source) }
+        let found = try JSONArrayElements.split(body, maxDepth: limits.maxDepth, source: source)
         var elements: [Data] = []
         var refused: [SDUIError] = []
-        for (i, e) in found.prefix(count).enumerated() {
-            guard e.status == SDUI_OK else {
+        for (i, e) in found.enumerated() {
+            if let refusal = e.refusal {
                 // No size bound is asked for, so a refusal is the depth.
-                let category = SDUIError.Category(rawValue: String(cString: sdui_status_name(e.status))) ?? .limit
-                refused.append(SDUIError(category, "element \(i) of the answer (byte \(e.start)) is nested "
-                                         + "deeper than \(limits.maxDepth) levels, counted from the element",
-                                         input: source, offset: e.fault))
+                refused.append(SDUIError(refusal.category, "element \(i) of the answer (byte \(e.range.lowerBound)) is "
+                                         + "nested deeper than \(limits.maxDepth) levels, counted from the element",
+                                         input: source, offset: refusal.offset))
                 continue
             }
-            let bytes = body.subdata(in: body.startIndex + e.start ..< body.startIndex + e.end)
+            let bytes = body.subdata(in: body.startIndex + e.range.lowerBound ..< body.startIndex + e.range.upperBound)
             guard bytes.first == UInt8(ascii: "\"") else { elements.append(bytes); continue }
             guard let s = try JSONSerialization.jsonObject(with: bytes, options: .fragmentsAllowed) as? String else {
                 throw SDUIError(.json, "element \(i) is not a string", input: source)

@@ -54,6 +54,19 @@ public final class CorePack: @unchecked Sendable {
 
     deinit { sdui_pack_free(handle) }
 
+    /// The raw JSON bytes of a top-level member of the pack other than its
+    /// tokens (a Fallback Pack's `"screens"`), found when the pack was
+    /// opened; nil when the pack has no such member.  Decodes no token.
+    func member(_ name: String) throws -> Data? {
+        var p: UnsafePointer<CChar>?
+        var len = 0
+        var err = sdui_error()
+        let status = sdui_pack_member(handle, name, &p, &len, &err)
+        if status == SDUI_NOT_FOUND { return nil }
+        try SDUIError.check(status, err, input: source)
+        return p.map { Data(bytes: $0, count: len) } ?? Data()
+    }
+
     /// Number of tokens.
     public var count: Int { sdui_pack_count(handle) }
 
