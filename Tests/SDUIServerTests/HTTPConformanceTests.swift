@@ -33,41 +33,10 @@ enum RawClient {
     static func exchange(port: Int, _ bytes: String, timeout: Int = 10) async -> (answers: [RawAnswer], closed: Bool) {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                let (data, closed) = roundTrip(port: port, Array(bytes.utf8), timeout: timeout)
+                let (data, closed) = HTTPProbe.roundTrip(port: port, Array(bytes.utf8), timeout: timeout)
                 continuation.resume(returning: (parse(data), closed))
             }
         }
-    }
-
-    static func roundTrip(port: Int, _ bytes: [UInt8], timeout: Int) -> (Data, Bool) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return (Data(), false) }
-        defer { close(fd) }
-        var tv = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return (Data(), false) }
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { break }
-            sent += n
-        }
-        var received = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while received.count < 4 << 20 {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n == 0 { return (received, true) }
-            if n < 0 { return (received, false) }
-            received.append(contentsOf: buffer[0..<n])
-        }
-        return (received, false)
     }
 
     /// Answers with a Content-Length (all the registry sends), one after another.

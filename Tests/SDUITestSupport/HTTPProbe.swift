@@ -66,10 +66,15 @@ public enum HTTPProbe {
         await offPool { exchange(port: port, request, timeout: timeout, untilClosed: true).text }
     }
 
-    static func exchange(port: Int, _ request: String, timeout: Int,
-                         untilClosed: Bool) -> (status: Int?, closed: Bool, text: String) {
+    /// Sends `bytes` in one go and returns what the server sent until it
+    /// closed the connection (or `timeout` seconds passed without a byte, or
+    /// 4 MiB came), and whether it closed.  With `firstLine`, stops at the
+    /// end of the status line.  For tests that look at raw answers, such as
+    /// pipelined ones.  Blocking: call it off the cooperative pool.
+    public static func roundTrip(port: Int, _ bytes: [UInt8], timeout: Int,
+                                 firstLine: Bool = false) -> (data: Data, closed: Bool) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return (nil, false, "") }
+        guard fd >= 0 else { return (Data(), false) }
         defer { close(fd) }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
@@ -80,24 +85,28 @@ public enum HTTPProbe {
         let connected = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { return (nil, false, "") }
-        let bytes = Array(request.utf8)
+        guard connected == 0 else { return (Data(), false) }
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n <= 0 { break }
             sent += n
         }
-        var head = [UInt8]()
-        var buf = [UInt8](repeating: 0, count: 4096)
-        var closed = false
-        while head.count < 1 << 20 {
-            let n = recv(fd, &buf, buf.count, 0)
-            if n == 0 { closed = true; break }
-            if n < 0 { break }
-            head += buf[0..<n]
-            if !untilClosed, head.contains(UInt8(ascii: "\n")) { break }
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while received.count < 4 << 20 {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n == 0 { return (received, true) }
+            if n < 0 { return (received, false) }
+            received.append(contentsOf: buffer[0..<n])
+            if firstLine, received.contains(UInt8(ascii: "\n")) { break }
         }
+        return (received, false)
+    }
+
+    static func exchange(port: Int, _ request: String, timeout: Int,
+                         untilClosed: Bool) -> (status: Int?, closed: Bool, text: String) {
+        let (head, closed) = roundTrip(port: port, Array(request.utf8), timeout: timeout, firstLine: !untilClosed)
         let line = String(decoding: head.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
         let parts = line.split(separator: " ")
         let text = String(decoding: head, as: UTF8.self)
