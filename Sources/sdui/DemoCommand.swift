@@ -176,19 +176,19 @@ struct DemoCommand: AsyncParsableCommand {
             }
             for (k, v) in count { totals[k, default: 0] += v }
             lookups += unique.count
-            let hits = (count[.pack] ?? 0) + (count[.memory] ?? 0) + (count[.disk] ?? 0)
             let shown = tree.renderedScreen == id ? "" : "→ \(tree.renderedScreen)"
             print("  " + id.padding(toLength: 18, withPad: " ", startingAt: 0)
                   + String(format: "%9.2f ms %6d %7d %5d %8d %9d %9.0f%%  ", ms, count[.pack] ?? 0, count[.memory] ?? 0,
                            (count[.disk] ?? 0) + (count[.stale] ?? 0), (count[.network] ?? 0) + (count[.revalidated] ?? 0),
-                           skeletons, Double(hits) / Double(max(unique.count, 1)) * 100) + shown)
+                           skeletons, TokenSource.hitRatio(count, misses: unique.count - count.values.reduce(0, +)) * 100)
+                  + shown)
             if let prefix {
                 let html = HTMLPreview.render(tree, title: tree.renderedScreen)
                 try Data(html.utf8).write(to: previews.appendingPathComponent("\(prefix)\(id).html"))
             }
         }
-        let hits = (totals[.pack] ?? 0) + (totals[.memory] ?? 0) + (totals[.disk] ?? 0)
-        print(String(format: "  token_cache_hit_ratio over %d lookups: %.2f\n", lookups, Double(hits) / Double(max(lookups, 1))))
+        let ratio = TokenSource.hitRatio(totals, misses: lookups - totals.values.reduce(0, +))
+        print(String(format: "  token_cache_hit_ratio over %d lookups: %.2f\n", lookups, ratio))
     }
 
     static func remove(_ path: String) {

@@ -18,6 +18,18 @@ public enum TokenSource: String, Sendable, CaseIterable {
     case revalidated
     /// A stale copy served because the registry could not be asked (stale-if-error).
     case stale
+
+    /// Whether a lookup answered from here counts as a cache hit (pack,
+    /// memory, fresh disk): the one definition behind the hit ratio.
+    public var isCacheHit: Bool { self == .pack || self == .memory || self == .disk }
+
+    /// Cache hits over all lookups, from counts by source plus misses (0
+    /// when there were none): the ratio `token_cache_hit_ratio` reports.
+    public static func hitRatio(_ counts: [TokenSource: Int], misses: Int = 0) -> Double {
+        let all = counts.values.reduce(0, +) + misses
+        guard all > 0 else { return 0 }
+        return Double(counts.filter { $0.key.isCacheHit }.values.reduce(0, +)) / Double(all)
+    }
 }
 
 /// The outcome of looking a token up.
@@ -443,14 +455,12 @@ public actor TokenRepository {
 
     /// Cache hits (pack, memory, disk) over all lookups.
     private func publishRatio() {
-        let cached = (hits[.pack] ?? 0) + (hits[.memory] ?? 0) + (hits[.disk] ?? 0)
-        let all = hits.values.reduce(0, +) + misses
-        guard all > 0 else { return }
+        guard misses > 0 || !hits.isEmpty else { return }
         if ratioGauge == nil {
             ratioGauge = config.metricsFactory.map { Gauge(label: "token_cache_hit_ratio", factory: $0) }
                 ?? Gauge(label: "token_cache_hit_ratio")
         }
-        ratioGauge!.record(Double(cached) / Double(all))
+        ratioGauge!.record(TokenSource.hitRatio(hits, misses: misses))
     }
 
     /// Metric handles, made once each and reused: `token_lookups` by
