@@ -44,16 +44,17 @@ public final class HTTPClient: Sendable {
     private let tasks: TaskTable
 
     /// - Parameters:
-    ///   - timeout: seconds allowed for a whole request (must be > 0).
-    ///   - maxBodyBytes: the largest body accepted, in bytes (must be > 0).
+    ///   - timeout: seconds allowed for a whole request; kept within 1 ms
+    ///     and one day (a non-finite or non-positive value is 1 ms).
+    ///   - maxBodyBytes: the largest body accepted, in bytes (a negative
+    ///     value is 0: only empty bodies).
     public init(timeout: TimeInterval, maxBodyBytes: Int) {
-        precondition(timeout > 0 && maxBodyBytes > 0, "HTTPClient needs a positive timeout and body limit")
-        self.timeout = timeout
-        self.maxBodyBytes = maxBodyBytes
+        self.timeout = timeout.isFinite && timeout > 0.001 ? min(timeout, 86_400) : 0.001
+        self.maxBodyBytes = max(maxBodyBytes, 0)
         let table = TaskTable()
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
+        configuration.timeoutIntervalForRequest = self.timeout
+        configuration.timeoutIntervalForResource = self.timeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1

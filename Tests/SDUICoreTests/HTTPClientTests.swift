@@ -86,4 +86,13 @@ import Testing
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
     }
+
+    /// Out-of-range settings are kept within bounds, never a trap.
+    @Test func settingsAreClamped() {
+        #expect(HTTPClient(timeout: 0, maxBodyBytes: -5).timeout == 0.001)
+        #expect(HTTPClient(timeout: .nan, maxBodyBytes: -5).maxBodyBytes == 0)
+        #expect(HTTPClient(timeout: .infinity, maxBodyBytes: 1).timeout == 0.001)
+        #expect(HTTPClient(timeout: 1e12, maxBodyBytes: 1).timeout == 86_400)
+        #expect(HTTPClient(timeout: 10, maxBodyBytes: 1).timeout == 10)
+    }
 }
