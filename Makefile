@@ -28,7 +28,7 @@ $(BUILD)/sdui.pc: sdui.pc.in
 	@mkdir -p $(BUILD)
 	sed -e 's|@PREFIX@|$(PREFIX)|' $< > $@
 
-$(BUILD)/test_%: Tests/C/test_%.c Tests/C/check.h $(BUILD)/libsdui.a
+$(BUILD)/test_%: Tests/C/test_%.c $(wildcard Tests/C/*.h) $(BUILD)/libsdui.a
 	$(CC) $(CPPFLAGS) -ITests/C $(CFLAGS) $< $(BUILD)/libsdui.a $(LIBS) -lz -o $@
 
 test: $(TESTS)
