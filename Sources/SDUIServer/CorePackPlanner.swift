@@ -136,10 +136,10 @@ public struct CorePackPlanner: Sendable {
         var checked: [(PackCandidate, DesignToken)] = []
         let policy = TokenPolicy(limits: limits, imagePolicy: imagePolicy)
         for c in candidates {
-            do {
-                checked.append((c, try policy.admit(c.json, source: c.id)))
-            } catch {
-                guard let error = error as? TokenPolicy.Refusal else { continue }   // admit throws only refusals
+            switch policy.admit(c.json, source: c.id) {
+            case .success(let t):
+                checked.append((c, t))
+            case .failure(let error):
                 // The gate's report has two kinds: size, and the rest as "schema".
                 problems.append("\(c.id)@\(c.version): \(error.rule == .size ? "size" : "schema"): \(error.error.message)")
             }

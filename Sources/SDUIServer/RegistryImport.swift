@@ -87,10 +87,10 @@ public struct RegistryImporter: Sendable {
         // For failures only: the id a token that does not parse claims.
         func fallbackID() -> String { Self.peekID(json) ?? file }
         let token: DesignToken
-        do {
-            token = try TokenPolicy(limits: limits, imagePolicy: imagePolicy).admit(json, source: file)
-        } catch {
-            guard let error = error as? TokenPolicy.Refusal else { return }   // admit throws only refusals
+        switch TokenPolicy(limits: limits, imagePolicy: imagePolicy).admit(json, source: file) {
+        case .success(let t):
+            token = t
+        case .failure(let error):
             let detail: String
             switch error.rule {
             case .size: detail = "\(json.count) bytes; the limit is \(limits.maxTokenBytes)"

@@ -33,30 +33,31 @@ public struct TokenPolicy: Sendable {
         public var violations: [ImageURLPolicy.Violation]
     }
 
-    /// The token of `json` when it passes every rule; otherwise throws the
-    /// ``Refusal`` of the first rule it breaks (the only error it throws).
-    /// `source` names the input in errors.
-    public func admit(_ json: Data, source: String) throws -> DesignToken {
+    /// The token of `json` when it passes every rule; otherwise the
+    /// ``Refusal`` of the first rule it breaks.  `source` names the input in
+    /// errors.  (A `Result`, not typed throws: the typed form crashed a
+    /// caller under Swift 6.3.)
+    public func admit(_ json: Data, source: String) -> Result<DesignToken, Refusal> {
         guard json.count <= limits.maxTokenBytes else {
-            throw Refusal(rule: .size, error: SDUIError(.limit, "token JSON is \(json.count) bytes; the limit is "
-                                                        + "\(limits.maxTokenBytes)", input: source), violations: [])
+            return .failure(Refusal(rule: .size, error: SDUIError(.limit, "token JSON is \(json.count) bytes; the limit is "
+                                                        + "\(limits.maxTokenBytes)", input: source), violations: []))
         }
         let token: DesignToken
         do {
             token = try DesignToken(json: json, source: source, limits: limits)
         } catch let e as SDUIError {
-            throw Refusal(rule: .schema, error: e, violations: [])
+            return .failure(Refusal(rule: .schema, error: e, violations: []))
         } catch {
-            throw Refusal(rule: .schema, error: SDUIError(.unknown, "\(error)", input: source), violations: [])
+            return .failure(Refusal(rule: .schema, error: SDUIError(.unknown, "\(error)", input: source), violations: []))
         }
         if let imagePolicy {
             let found = imagePolicy.violations(in: token)
             if !found.isEmpty {
                 do { try imagePolicy.validate(token) } catch let e as SDUIError {
-                    throw Refusal(rule: .imageURL, error: e, violations: found)
+                    return .failure(Refusal(rule: .imageURL, error: e, violations: found))
                 } catch {}
             }
         }
-        return token
+        return .success(token)
     }
 }

@@ -29,20 +29,16 @@ public final class FallbackPack: Sendable {
     public init(pack: CorePack) throws {
         // The "screens" member's bytes, recorded by the C scan at open: no
         // token is decoded, and each screen is decoded once, from its own bytes.
-        var elements: [JSONArrayElement] = []
-        let list = try pack.member("screens")
-        if let list {
-            do {
-                elements = try JSONArrayElements.split(list, maxDepth: Int.max, maxElements: 100_000,
-                                                       source: pack.source)
-            } catch {
-                throw SDUIError(.schema, "\"screens\" is not a list of screens", input: pack.source)
-            }
+        let list = try pack.member("screens") ?? Data("[]".utf8)
+        let elements: [JSONArrayElement]
+        do {
+            elements = try JSONArrayElements.split(list, maxDepth: Int.max, maxElements: 100_000, source: pack.source)
+        } catch {
+            throw SDUIError(.schema, "\"screens\" is not a list of screens", input: pack.source)
         }
         var screens: [String: ScreenPayload] = [:]
         for (i, e) in elements.enumerated() {
-            let bytes = list!.subdata(in: e.range)
-            let screen = try ScreenPayload(json: bytes, source: "\(pack.source): screens[\(i)]")
+            let screen = try ScreenPayload(json: list.subdata(in: e.range), source: "\(pack.source): screens[\(i)]")
             guard let target = screen.fallbackFor else {
                 throw SDUIError(.schema, "screens[\(i)] (\(screen.id)) has no \"fallbackFor\"", input: pack.source)
             }

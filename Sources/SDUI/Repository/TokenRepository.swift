@@ -374,6 +374,7 @@ public actor TokenRepository {
         let wanted = Set(b.ids)
         var tokens: [String: (DesignToken, Data)] = [:]
         var failures: [SDUIError] = refused
+        let policy = TokenPolicy(limits: config.limits, imagePolicy: config.imagePolicy)
         for element in elements {
             do {
                 let json: Data
@@ -388,12 +389,8 @@ public actor TokenRepository {
                     }
                     json = element
                 }
-                let t = try TokenPolicy(limits: config.limits, imagePolicy: config.imagePolicy)
-                    .admit(json, source: "registry")
+                let t = try policy.admit(json, source: "registry").mapError(\.error).get()
                 if wanted.contains(t.id) { tokens[t.id] = (t, json) }
-            } catch let r as TokenPolicy.Refusal {
-                failures.append(r.error)
-                logger.warning("refused a fetched token", metadata: ["error": "\(r.error)"])
             } catch let e as SDUIError {
                 failures.append(e)
                 logger.warning("refused a fetched token", metadata: ["error": "\(e)"])
