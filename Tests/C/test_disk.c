@@ -32,6 +32,7 @@
 #endif
 
 #include "check.h"
+#include "sqlite_raw.h"
 #include "sdui/sdui.h"
 
 static char dir[256];
@@ -381,17 +382,6 @@ static void test_damaged_files(void)
     /* A path that cannot be a file is an error, not a crash. */
     CHECK_STATUS(sdui_disk_open(dir, NULL, &d, &err), SDUI_SQLITE);
     CHECK_STATUS(sdui_disk_open(NULL, NULL, &d, &err), SDUI_ARGUMENT);
-}
-
-/* Runs SQL on a separate SQLite connection; returns SQLite's code. */
-static int raw_exec(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    int rc = sqlite3_open(path, &db);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-    sqlite3_close(db);
-    return rc;
 }
 
 /* Opens a cache with small bounds and no fsync. */

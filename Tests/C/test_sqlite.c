@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "check.h"
+#include "sqlite_raw.h"
 #include "sdui/sdui.h"
 /* The plumbing under test is internal. */
 #include "../../csrc/sqlite_util.h"
@@ -31,17 +32,6 @@ static const char *path_for(const char *name)
     static char p[512];
     snprintf(p, sizeof p, "%s/%s", dir, name);
     return p;
-}
-
-/* Runs sql on path through a connection of its own; SQLite's code. */
-static int raw_exec(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    int rc = sqlite3_open(path, &db);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-    sqlite3_close(db);
-    return rc;
 }
 
 /* 1 if some file of the folder starts with prefix (a moved-aside file). */
