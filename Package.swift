@@ -99,7 +99,7 @@ let package = Package(
         ),
         .target(
             name: "SDUIBench",
-            dependencies: ["SDUI", "CSDUIBenchPeers", "CSDUI"],
+            dependencies: ["SDUI", "SDUIServer", "CSDUIBenchPeers", "CSDUI"],
             path: "bench/Sources/SDUIBench"
         ),
         // Fixtures shared by the test suites.

@@ -1,4 +1,4 @@
-// BenchCommand.swift - `sdui bench first-paint|disk|resolve`.
+// BenchCommand.swift - `sdui bench first-paint|disk|resolve|network`.
 import ArgumentParser
 import Foundation
 import SDUI
@@ -8,7 +8,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks (build with -c release for real figures).",
-        subcommands: [FirstPaint.self, Disk.self, Resolve.self]
+        subcommands: [FirstPaint.self, Disk.self, Resolve.self, Network.self]
     )
 
     struct FirstPaint: ParsableCommand {
@@ -182,6 +182,8 @@ struct BenchCommand: ParsableCommand {
             let g = medians[.warmGet]!, gb = medians[.warmGetBatch]!
             print(String(format: "repository get, warm (memory)   %8.3f us per id (50 calls)", g * 1000 / 50))
             print(String(format: "repository get(50 ids), warm    %8.3f us per id", gb * 1000 / 50))
+            let dg = medians[.diskGetBatch]!
+            print(String(format: "repository get(50 ids), disk    %8.3f us per id (memory empty)", dg * 1000 / 50))
         }
     }
 
@@ -216,6 +218,47 @@ struct BenchCommand: ParsableCommand {
                 let v = m[method]!
                 print(label.padding(toLength: 40, withPad: " ", startingAt: 0)
                       + String(format: "%10.4f   %8.2f", v, v / base))
+            }
+        }
+    }
+
+    struct Network: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "50 tokens through a loopback registry, cold, vs the bare GET and JSONSerialization.")
+
+        @Option(help: "Folder for the temporary registry and caches (default: the system temp folder).")
+        var directory: String?
+
+        @Option(help: "Rounds.")
+        var rounds = 30
+
+        @Flag(help: "Sync each commit only as far as the OS.")
+        var noSync = false
+
+        @Flag(help: "Print one JSON object: median ms per method.")
+        var json = false
+
+        func run() async throws {
+            let dir = directory.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+            let m = try await reportingErrors {
+                try await NetworkBenchmark(directory: dir, durable: !noSync).measure(rounds: rounds)
+            }
+            if json {
+                try printJSON(Dictionary(uniqueKeysWithValues: m.map { ($0.key.rawValue, $0.value) }))
+                return
+            }
+            print("network path, 50 tokens from a registry on 127.0.0.1, \(rounds) rounds, "
+                  + (noSync ? "disk synchronous=NORMAL" : "durable disk"))
+            print("work                                          median ms   × GET")
+            let floor = m[.httpGet]!
+            for (method, label) in [(NetworkBenchmark.Method.httpGet, "HTTP GET of the batch alone (floor)"),
+                                    (.jsonSerialization, "JSONSerialization of the answer"),
+                                    (.coldNoDisk, "repository get(50), cold, no disk cache"),
+                                    (.cold, "repository get(50), cold, disk cache"),
+                                    (.coldSigned, "  same, HS256-signed and verified")] {
+                let v = m[method]!
+                print(label.padding(toLength: 44, withPad: " ", startingAt: 0)
+                      + String(format: "%10.3f   %6.2f", v, v / floor))
             }
         }
     }
