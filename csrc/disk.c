@@ -87,7 +87,10 @@ struct sdui_disk_rows {
     char *arena;
 };
 
-static const char schema_sql[] =
+/* The schema's history (sqlite_util.h): steps[v - 1] makes version v.
+ * A released step never changes; a new version adds a step. */
+static const char *const schema_steps[SDUI_DISK_SCHEMA_VERSION] = {
+    /* 1: the tokens.  The text of the first release, kept as it was. */
     "CREATE TABLE IF NOT EXISTS tokens("
     " id TEXT PRIMARY KEY NOT NULL,"
     " version INTEGER NOT NULL,"
@@ -100,7 +103,8 @@ static const char schema_sql[] =
     /* Last: reading a column after a large blob walks its overflow pages. */
     " json BLOB NOT NULL);"
     "CREATE INDEX IF NOT EXISTS tokens_last_access"
-    " ON tokens(last_access, id);";
+    " ON tokens(last_access, id);",
+};
 
 /* Fills the defaults (disk.h). */
 void sdui_disk_options_default(sdui_disk_options *out)
@@ -170,7 +174,7 @@ static sdui_status connect(sdui_disk *d, sdui_error *err)
 
     f.label = LABEL;
     f.path = d->path;
-    f.schema_sql = schema_sql;
+    f.steps = schema_steps;
     f.version = SDUI_DISK_SCHEMA_VERSION;
     f.durable = d->opts.durable;
     st = sdui__sql_open_or_reset(&f, &d->db, &moved, err);

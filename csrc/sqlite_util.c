@@ -16,15 +16,23 @@
  *
  * Nothing is written before the file is known to be ours: a newer
  * user_version is left untouched, and a file whose schema objects are not
- * exactly ours (other columns, triggers or views of its own, another
- * program's tables) is damage, like pages that fail the integrity check.
- * The schema is compared with the objects the same SQL makes in a memory
- * database, as SQLite stores them.  The check is PRAGMA integrity_check,
+ * exactly those of the version it claims (other columns, triggers or views
+ * of its own, another program's tables) is damage, like pages that fail
+ * the integrity check.  The objects are compared with those the steps of
+ * that version's history make in a memory database, as SQLite stores
+ * them, so an old file is checked against its own version, not ours.  The check is PRAGMA integrity_check,
  * not quick_check, which does not compare the indexes with the tables:
  * with one key changed in an index, reads found other rows and INSERT OR
  * REPLACE added a second row for one key.  It reads each page once (about
  * 0.5 us a row more than quick_check on the token cache).  Only then is
- * WAL mode set (on a new file, the first write) and the schema created.
+ * WAL mode set (on a new file, the first write) and the schema created or
+ * upgraded.
+ *
+ * Upgrades.  A file of an older version gets the steps it lacks, in order,
+ * in one transaction with the new user_version: a crash leaves it at its
+ * old version, whole, and the next open upgrades it.  Rows are kept; a
+ * step that must change a table does it in SQL (ALTER TABLE, or a new
+ * table filled from the old one).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -297,24 +305,30 @@ static int same_text(sqlite3_stmt *a, sqlite3_stmt *b, int c)
 }
 
 /*
- * Compares db's schema objects with those schema_sql makes in a memory
- * database, as SQLite stores them (none when schema_sql is NULL).  Sets
- * *same; returns SQLite's code.
+ * Compares db's schema objects with those steps[0, upto) make in a memory
+ * database, as SQLite stores them (none when upto is 0).  Sets *same;
+ * returns SQLite's code.
  */
-static int schema_is(sqlite3 *db, const char *schema_sql, int *same)
+static int schema_is(sqlite3 *db, const char *const *steps, int64_t upto,
+                     int *same)
 {
     sqlite3 *ref = NULL;
     sqlite3_stmt *a = NULL, *b = NULL;
     int rc, ra = SQLITE_DONE, rb = SQLITE_DONE, c;
+    int64_t v;
     *same = 0;
+    assert(upto >= 0);
     rc = sqlite3_open_v2(":memory:", &ref,
                          SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-    if (rc == SQLITE_OK && schema_sql)
-        rc = sqlite3_exec(ref, schema_sql, NULL, NULL, NULL);
+    for (v = 0; rc == SQLITE_OK && v < upto; v++)
+        rc = sqlite3_exec(ref, steps[v], NULL, NULL, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(ref, schema_list_sql, -1, &b, NULL);
     if (rc != SQLITE_OK) {
-        rc = SQLITE_NOMEM; /* only memory can fail here */
+        /* Our own steps run on an empty memory database: only memory can
+         * fail there, unless a step is not valid SQL. */
+        assert((rc & 0xff) == SQLITE_NOMEM);
+        rc = SQLITE_NOMEM;
     } else {
         rc = sqlite3_prepare_v2(db, schema_list_sql, -1, &a, NULL);
         *same = rc == SQLITE_OK;
@@ -339,6 +353,88 @@ static int schema_is(sqlite3 *db, const char *schema_sql, int *same)
     return rc;
 }
 
+/* Refuses a file of a newer schema version, leaving it untouched. */
+static sdui_status newer_version(const sdui_sql_file *f, int64_t version,
+                                 sdui_error *err)
+{
+    return sdui__fail_code(err, SDUI_SQLITE, SQLITE_ERROR, -1,
+                           "%s \"%s\" was written by a newer version "
+                           "(schema %lld; this build reads %d); left "
+                           "untouched",
+                           f->label, f->path, (long long)version, f->version);
+}
+
+/*
+ * Checks that db holds exactly the objects of schema `version` (see
+ * sqlite_util.h); 0 <= version <= f->version is the caller's to check,
+ * a negative version is not ours.  Returns SQLite's code of a failed read
+ * (*rc), or SDUI_SQLITE with *damaged set when the objects are not ours.
+ */
+static sdui_status objects_are(const sdui_sql_file *f, sqlite3 *db,
+                               int64_t version, int *rc, int *damaged,
+                               sdui_error *err)
+{
+    int ours = 0;
+    assert(version <= f->version);
+    *rc = version < 0 ? SQLITE_OK
+                      : schema_is(db, f->steps, version, &ours);
+    if (*rc == SQLITE_OK && !ours) {
+        *damaged = 1;
+        return sdui__fail_code(err, SDUI_SQLITE, SQLITE_CORRUPT, -1,
+                               "%s \"%s\": schema %lld does not "
+                               "hold our tables",
+                               f->label, f->path, (long long)version);
+    }
+    return SDUI_OK;
+}
+
+/*
+ * Runs the steps a file of schema `version` lacks and sets user_version,
+ * in one transaction.  The version is read again inside it: another
+ * connection may have created or upgraded the file since it was checked
+ * (then its objects are checked again, and nothing may be left to do).
+ * On failure the transaction is rolled back.
+ */
+static sdui_status run_steps(const sdui_sql_file *f, sqlite3 *db,
+                             int64_t version, int *damaged, sdui_error *err)
+{
+    sdui_status st = SDUI_OK;
+    int64_t now = version, v;
+    char sql[48], what[64];
+    int rc = sdui__sql_exec(db, "BEGIN IMMEDIATE");
+    if (rc == SQLITE_OK)
+        rc = sdui__sql_ints(db, "PRAGMA user_version", &now, 1);
+    if (rc == SQLITE_OK && now > f->version)
+        st = newer_version(f, now, err);
+    else if (rc == SQLITE_OK && now != version)
+        st = objects_are(f, db, now, &rc, damaged, err);
+    if (st != SDUI_OK) {
+        sdui__sql_exec(db, "ROLLBACK");
+        return st;
+    }
+    for (v = now; rc == SQLITE_OK && v < f->version; v++)
+        rc = sdui__sql_exec(db, f->steps[v]);
+    snprintf(sql, sizeof sql, "PRAGMA user_version=%d", f->version);
+    if (rc == SQLITE_OK)
+        rc = sdui__sql_exec(db, sql);
+    if (rc == SQLITE_OK)
+        rc = sdui__sql_exec(db, "COMMIT");
+    if (rc != SQLITE_OK) {
+        /* The failure's own words first: ROLLBACK replaces them (and
+         * fails itself when SQLite already rolled back). */
+        if (now <= 0)
+            snprintf(what, sizeof what, "cannot create the schema");
+        else
+            snprintf(what, sizeof what,
+                     "cannot upgrade the schema from version %lld",
+                     (long long)now);
+        st = sdui__sql_fail(db, rc, f->label, f->path, what, err);
+        *damaged = sdui__sql_is_damage(rc);
+        sdui__sql_exec(db, "ROLLBACK");
+    }
+    return st;
+}
+
 /*
  * The checks and set-up of sdui__sql_open on an open connection (see the
  * top of this file).  On failure the caller closes db.
@@ -347,28 +443,18 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
                                    int *damaged, sdui_error *err)
 {
     sdui_status st;
-    int rc, ours = 0;
+    int rc;
     int64_t version = 0;
     char text[16] = "";
 
     sqlite3_busy_timeout(db, 5000);
     rc = sdui__sql_ints(db, "PRAGMA user_version", &version, 1);
     if (rc == SQLITE_OK && version > f->version)
-        return sdui__fail_code(err, SDUI_SQLITE, SQLITE_ERROR, -1,
-                          "%s \"%s\" was written by a newer version "
-                          "(schema %lld; this build reads %d); left "
-                          "untouched",
-                          f->label, f->path, (long long)version, f->version);
+        return newer_version(f, version, err);
     if (rc == SQLITE_OK) {
-        rc = schema_is(db, version == f->version ? f->schema_sql : NULL,
-                       &ours);
-        if (rc == SQLITE_OK && !ours) {
-            *damaged = 1;
-            return sdui__fail_code(err, SDUI_SQLITE, SQLITE_CORRUPT, -1,
-                              "%s \"%s\": schema %lld does not "
-                              "hold our tables",
-                              f->label, f->path, (long long)version);
-        }
+        st = objects_are(f, db, version, &rc, damaged, err);
+        if (st != SDUI_OK)
+            return st;
     }
     if (rc == SQLITE_OK) {
         /* The full check, indexes against the tables (see the top). */
@@ -392,25 +478,9 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
                           "\"%s\")",
                           f->label, f->path, text);
     if (version < f->version) {
-        char set_version[48];
-        snprintf(set_version, sizeof set_version, "PRAGMA user_version=%d",
-                 f->version);
-        rc = sdui__sql_exec(db, "BEGIN IMMEDIATE");
-        if (rc == SQLITE_OK)
-            rc = sdui__sql_exec(db, f->schema_sql);
-        if (rc == SQLITE_OK)
-            rc = sdui__sql_exec(db, set_version);
-        if (rc == SQLITE_OK)
-            rc = sdui__sql_exec(db, "COMMIT");
-        if (rc != SQLITE_OK) {
-            /* The failure's own words first: ROLLBACK replaces them (and
-             * fails itself when SQLite already rolled back). */
-            st = sdui__sql_fail(db, rc, f->label, f->path,
-                                "cannot create the schema", err);
-            *damaged = sdui__sql_is_damage(rc);
-            sdui__sql_exec(db, "ROLLBACK");
+        st = run_steps(f, db, version, damaged, err);
+        if (st != SDUI_OK)
             return st;
-        }
     }
     rc = sdui__sql_exec(db, f->durable ? "PRAGMA synchronous=FULL"
                                        : "PRAGMA synchronous=NORMAL");
@@ -427,7 +497,7 @@ sdui_status sdui__sql_open(const sdui_sql_file *f, sqlite3 **db, int *damaged,
     sdui_status st;
     int rc;
 
-    assert(f && f->label && f->path && f->schema_sql && f->version >= 1);
+    assert(f && f->label && f->path && f->steps && f->version >= 1);
     *db = NULL;
     *damaged = 0;
     st = check_path(f->label, f->path, err);

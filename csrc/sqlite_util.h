@@ -4,10 +4,11 @@
  *
  * What every file the core keeps in SQLite needs, whatever its tables:
  * checking a path before SQLite sees it, opening in WAL mode behind a
- * user_version gate, a schema that must be exactly ours, the integrity
- * check, moving a damaged file aside, errors that name the file and the
- * system's cause, one-row queries, and reads of many keys with batched
- * IN (...) lists.  The token cache (disk.c) is built on it, and so can a
+ * user_version gate, a schema history whose steps upgrade an older file
+ * in place, objects that must be exactly those of the file's version, the
+ * integrity check, moving a damaged file aside, errors that name the file
+ * and the system's cause, one-row queries, and reads of many keys with
+ * batched IN (...) lists.  The token cache (disk.c) is built on it, and so can a
  * durable queue be.
  *
  * Every function works on a connection the caller owns and serialises (the
@@ -27,13 +28,25 @@
 /* Ids (or any keys) per IN (...) list; well under SQLite's variable limit. */
 #define SDUI_SQL_IN_CHUNK 500
 
-/* What to open: one database file, its schema and how durable it is. */
+/*
+ * What to open: one database file, the history of its schema and how
+ * durable it is.
+ *
+ * The schema is a list of steps: steps[0] makes version 1 on an empty
+ * file, steps[v - 1] takes a file from version v - 1 to version v.  A
+ * released step never changes: a file at version v was made by steps[0]
+ * to steps[v - 1] exactly, so the objects a file of version v must hold
+ * are those these steps make in a memory database, as SQLite stores them.
+ * A step may create, alter or drop objects and move rows; it runs inside
+ * the one transaction that also sets user_version.
+ */
 typedef struct sdui_sql_file {
-    const char *label;      /* names the file in messages ("token cache") */
+    const char *label;        /* names the file in messages ("token cache") */
     const char *path;
-    const char *schema_sql; /* CREATE ... IF NOT EXISTS of every object   */
-    int version;            /* the user_version schema_sql makes (>= 1)   */
-    int durable;            /* 1: synchronous=FULL; 0: NORMAL             */
+    const char *const *steps; /* version (>= 1) steps of SQL, as above      */
+    int version;              /* the user_version this build writes: the
+                                 number of steps                           */
+    int durable;              /* 1: synchronous=FULL; 0: NORMAL             */
 } sdui_sql_file;
 
 /* A key to bind: bytes and length (not NUL-terminated in general). */
@@ -100,16 +113,20 @@ sdui_status sdui__sql_move_aside(const char *label, const char *path,
                                  sdui_error *err);
 
 /*
- * Opens f->path (creating it when missing) and brings it to f's schema:
- * the path is checked first (a directory, a FIFO, a dangling link, a
- * missing or unwritable folder fail at once, naming the cause); a
+ * Opens f->path (creating it when missing) and brings it to f's newest
+ * schema: the path is checked first (a directory, a FIFO, a dangling link,
+ * a missing or unwritable folder fail at once, naming the cause); a
  * user_version newer than f->version is refused and the file left
- * untouched; the file's schema objects must be exactly those of
- * f->schema_sql (none for a version-0 file) and the whole file must pass
- * PRAGMA integrity_check.  Only then is WAL mode set, the schema created
- * on a version-0 file, and the synchronous level applied.  On SDUI_OK *db
- * is the open connection (the caller closes it); on failure *db is NULL,
- * and *damaged is 1 when the failure means the file is damaged (moving it
+ * untouched; the file's schema objects must be exactly those of the
+ * version it claims (none for version 0; a negative version is not ours)
+ * and the whole file must pass PRAGMA integrity_check.  Only then is WAL
+ * mode set, the missing steps run (all of them on a version-0 file, the
+ * later ones on an older file: an upgrade in place that keeps its rows),
+ * and the synchronous level applied.  The steps and the new user_version
+ * are one transaction, in which the version is read again, so two
+ * processes opening one old file upgrade it once.  On SDUI_OK *db is the
+ * open connection (the caller closes it); on failure *db is NULL, and
+ * *damaged is 1 when the failure means the file is damaged (moving it
  * aside and opening again may help), else 0.
  */
 sdui_status sdui__sql_open(const sdui_sql_file *f, sqlite3 **db, int *damaged,

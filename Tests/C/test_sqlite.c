@@ -42,21 +42,35 @@ static int has_file_starting(const char *prefix)
     return system(cmd) == 0;
 }
 
-/* The schema of the examples: a queue of items, as a durable queue's. */
-static const char queue_sql[] =
+/*
+ * The schema history of the examples, a queue of items as a durable
+ * queue's: 1 makes the table, 2 adds a column, 3 adds a table and a row
+ * (a step that moves data).
+ */
+static const char *const queue_steps[] = {
     "CREATE TABLE IF NOT EXISTS items(seq INTEGER PRIMARY KEY,"
-    " body BLOB NOT NULL);";
+    " body BLOB NOT NULL);",
+    "ALTER TABLE items ADD COLUMN at INTEGER NOT NULL DEFAULT 0;",
+    "CREATE TABLE meta(k TEXT PRIMARY KEY, v INTEGER NOT NULL);"
+    "INSERT INTO meta SELECT 'items', count(*) FROM items;",
+};
 
-/* The file description of a queue at path. */
-static sdui_sql_file queue_file(const char *path)
+/* The file description of a queue at path, at schema `version`. */
+static sdui_sql_file queue_file_at(const char *path, int version)
 {
     sdui_sql_file f;
     f.label = "durable queue";
     f.path = path;
-    f.schema_sql = queue_sql;
-    f.version = 3;
+    f.steps = queue_steps;
+    f.version = version;
     f.durable = 1;
     return f;
+}
+
+/* The file description of a queue at path, at the newest schema. */
+static sdui_sql_file queue_file(const char *path)
+{
+    return queue_file_at(path, 3);
 }
 
 /*
@@ -132,6 +146,194 @@ static void test_open_another_schema(void)
                  SQLITE_OK);
     CHECK_EQ_INT(v[0], 0);
     sqlite3_close(db);
+}
+
+/* Reads one integer through a connection of its own (-1 on failure). */
+static int64_t raw_int(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    int64_t v = -1;
+    if (sqlite3_open(path, &db) == SQLITE_OK &&
+        sdui__sql_ints(db, sql, &v, 1) != SQLITE_OK)
+        v = -1;
+    sqlite3_close(db);
+    return v;
+}
+
+/*
+ * The schema history: a version-1 file is upgraded in place to 3, its rows
+ * kept, each step once; the objects are checked against the version the
+ * file claims (a version-2 file with version 3's objects, or with a table
+ * of its own, is damage); a step that fails leaves the file whole at its
+ * version; an older build refuses the newer file and leaves it alone.
+ */
+static void test_schema_history(void)
+{
+    char p[512], q[512];
+    sdui_sql_file f;
+    sqlite3 *db = NULL;
+    int damaged = -1;
+    int64_t v[2];
+    sdui_error err;
+
+    /* Version 1, as a first release wrote it, with rows. */
+    snprintf(p, sizeof p, "%s", path_for("history.db"));
+    f = queue_file_at(p, 1);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui__sql_exec(db, "INSERT INTO items(body) VALUES('a'),"
+                                    "('b'),('c')"),
+                 SQLITE_OK);
+    sqlite3_close(db);
+    CHECK_EQ_INT(raw_int(p, "PRAGMA user_version"), 1);
+
+    /* Opened by the newest build: upgraded, rows kept. */
+    f = queue_file(p);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    CHECK_EQ_INT(damaged, 0);
+    CHECK_EQ_INT(sdui__sql_ints(db, "PRAGMA user_version", v, 1), SQLITE_OK);
+    CHECK_EQ_INT(v[0], 3);
+    CHECK_EQ_INT(sdui__sql_ints(db, "SELECT count(*), sum(at) FROM items",
+                                v, 2),
+                 SQLITE_OK);
+    CHECK_EQ_INT(v[0], 3);
+    CHECK_EQ_INT(v[1], 0); /* the new column's default */
+    CHECK_EQ_INT(sdui__sql_ints(db, "SELECT v FROM meta WHERE k='items'",
+                                v, 1),
+                 SQLITE_OK);
+    CHECK_EQ_INT(v[0], 3); /* the data step saw the old rows */
+    sqlite3_close(db);
+    /* Reopened: nothing runs again (the data step would add no row, the
+     * ALTER would fail). */
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    sqlite3_close(db);
+    CHECK_EQ_INT(raw_int(p, "SELECT count(*) FROM meta"), 1);
+
+    /* The build of version 2 refuses the upgraded file, untouched. */
+    f = queue_file_at(p, 2);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_SQLITE);
+    CHECK_EQ_INT(damaged, 0);
+    CHECK(strstr(err.message, "newer version") != NULL);
+    CHECK_EQ_INT(raw_int(p, "PRAGMA user_version"), 3);
+
+    /* A file claiming version 2 that holds version 3's objects: damage,
+     * checked against version 2's objects, nothing run. */
+    CHECK_EQ_INT(raw_exec(p, "PRAGMA user_version=2"), SQLITE_OK);
+    f = queue_file(p);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_SQLITE);
+    CHECK_EQ_INT(damaged, 1);
+    CHECK(strstr(err.message, "schema 2 does not hold our tables") != NULL);
+    CHECK_EQ_INT(raw_int(p, "PRAGMA user_version"), 2);
+
+    /* Version 2 with a table of its own: damage too. */
+    snprintf(q, sizeof q, "%s", path_for("history-extra.db"));
+    f = queue_file_at(q, 2);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    sqlite3_close(db);
+    CHECK_EQ_INT(raw_exec(q, "CREATE TABLE mine(x)"), SQLITE_OK);
+    f = queue_file(q);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_SQLITE);
+    CHECK_EQ_INT(damaged, 1);
+
+    /* A negative user_version is not ours. */
+    snprintf(q, sizeof q, "%s", path_for("history-negative.db"));
+    CHECK_EQ_INT(raw_exec(q, "PRAGMA user_version=-1"), SQLITE_OK);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_SQLITE);
+    CHECK_EQ_INT(damaged, 1);
+}
+
+/* A history whose step 2 fails on the rows of a file (a unique index over
+ * equal bodies). */
+static const char *const failing_steps[] = {
+    "CREATE TABLE IF NOT EXISTS items(seq INTEGER PRIMARY KEY,"
+    " body BLOB NOT NULL);",
+    "CREATE TABLE log(x); CREATE UNIQUE INDEX items_body ON items(body);",
+};
+
+/*
+ * An upgrade that fails is rolled back whole: the file stays at its
+ * version with its rows and none of the step's objects, the error names
+ * the version, and it is no damage.
+ */
+static void test_failed_upgrade(void)
+{
+    char p[512];
+    sdui_sql_file f;
+    sqlite3 *db = NULL;
+    int damaged = -1;
+    sdui_error err;
+
+    snprintf(p, sizeof p, "%s", path_for("failing.db"));
+    f = queue_file_at(p, 1);
+    f.steps = failing_steps;
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui__sql_exec(db, "INSERT INTO items(body) VALUES('a'),"
+                                    "('a')"),
+                 SQLITE_OK);
+    sqlite3_close(db);
+    f.version = 2;
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_SQLITE);
+    CHECK(db == NULL);
+    CHECK_EQ_INT(damaged, 0);
+    CHECK_EQ_INT(err.code & 0xff, SQLITE_CONSTRAINT);
+    CHECKF(strstr(err.message, "cannot upgrade the schema from version 1") !=
+               NULL,
+           "message: %s", err.message);
+    CHECK_EQ_INT(raw_int(p, "PRAGMA user_version"), 1);
+    CHECK_EQ_INT(raw_int(p, "SELECT count(*) FROM items"), 2);
+    CHECK_EQ_INT(raw_int(p, "SELECT count(*) FROM sqlite_master"
+                            " WHERE name IN ('log', 'items_body')"),
+                 0);
+    /* The old build still opens it. */
+    f.version = 1;
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    sqlite3_close(db);
+}
+
+/*
+ * Processes opening one version-1 file at once: each open succeeds and the
+ * steps run once (a second run of the ALTER would fail, of the data step
+ * would add a second row).
+ */
+static void test_concurrent_upgrade(void)
+{
+    int round, k, ok = 1;
+    for (round = 0; round < 10 && ok; round++) {
+        char p[512], name[32];
+        sdui_sql_file f;
+        sqlite3 *db = NULL;
+        int damaged, status;
+        pid_t kids[6];
+        sdui_error err;
+        snprintf(name, sizeof name, "race%d.db", round);
+        snprintf(p, sizeof p, "%s", path_for(name));
+        f = queue_file_at(p, 1);
+        CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+        sdui__sql_exec(db, "INSERT INTO items(body) VALUES('a')");
+        sqlite3_close(db);
+        f = queue_file(p);
+        for (k = 0; k < 6; k++) {
+            kids[k] = fork();
+            if (kids[k] == 0) {
+                sqlite3 *mine = NULL;
+                int dmg;
+                sdui_error e;
+                alarm(20);
+                if (sdui__sql_open(&f, &mine, &dmg, &e) != SDUI_OK) {
+                    fprintf(stderr, "race: %s\n", e.message);
+                    _exit(1);
+                }
+                sqlite3_close(mine);
+                _exit(0);
+            }
+        }
+        for (k = 0; k < 6; k++) {
+            waitpid(kids[k], &status, 0);
+            ok &= WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        }
+        CHECKF(ok, "round %d: an open failed", round);
+        CHECK_EQ_INT(raw_int(p, "PRAGMA user_version"), 3);
+        CHECK_EQ_INT(raw_int(p, "SELECT count(*) FROM meta"), 1);
+    }
 }
 
 /*
@@ -319,6 +521,9 @@ int main(void)
         return 2;
     }
     test_open_another_schema();
+    test_schema_history();
+    test_failed_upgrade();
+    test_concurrent_upgrade();
     test_prepare_in();
     test_move_aside();
     test_sqlite_codes();
