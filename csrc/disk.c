@@ -61,10 +61,14 @@
  * (eviction order is advisory). */
 #define MAX_PENDING_TOUCHES 4096
 
+/* Which table a remembered access is to. */
+enum { TOUCH_TOKEN, TOUCH_SCREEN };
+
 typedef struct touch {
     char *id;
     size_t len;
     int64_t at;
+    int kind; /* TOUCH_TOKEN or TOUCH_SCREEN */
 } touch;
 
 struct sdui_disk {
@@ -130,17 +134,32 @@ static int exec(sdui_disk *d, const char *sql)
 }
 
 /*
- * Row count and bytes of token JSON, in one pass over the table.  The sum
- * cannot overflow for lengths SQLite itself stored; if it fails anyway, or a
- * total is negative, the file is not what we wrote: SQLITE_CORRUPT.
+ * A bounded table: its rows are evicted, least recently accessed first,
+ * to an entry and a byte bound over the lengths of its blob column.
  */
-static int totals(sdui_disk *d, int64_t *count, int64_t *bytes)
+typedef struct bounded {
+    const char *totals_sql; /* count(*) and the sum of the blob lengths  */
+    const char *oldest_sql; /* rowid and blob length, oldest access first */
+    const char *delete_sql; /* deletes rowid ?1                           */
+} bounded;
+
+/* The tokens: the JSON's lengths. */
+static const bounded tokens_table = {
+    "SELECT count(*), coalesce(sum(length(json)),0) FROM tokens",
+    "SELECT rowid, length(json) FROM tokens ORDER BY last_access, id",
+    "DELETE FROM tokens WHERE rowid=?",
+};
+
+/*
+ * Row count and blob bytes of a table, in one pass over it.  The sum
+ * cannot overflow for lengths SQLite itself stored; if it fails anyway, or
+ * a total is negative, the file is not what we wrote: SQLITE_CORRUPT.
+ */
+static int totals(sdui_disk *d, const bounded *t, int64_t *count,
+                  int64_t *bytes)
 {
     int64_t v[2] = {0, 0};
-    int rc = sdui__sql_ints(d->db,
-                            "SELECT count(*), coalesce(sum(length(json)),0)"
-                            " FROM tokens",
-                            v, 2);
+    int rc = sdui__sql_ints(d->db, t->totals_sql, v, 2);
     if (rc == SQLITE_ERROR || (rc == SQLITE_OK && (v[0] < 0 || v[1] < 0))) {
         d->damage_note = "its totals cannot be summed";
         rc = SQLITE_CORRUPT;
@@ -330,28 +349,34 @@ static sdui_status step_fail(sdui_disk *d, int rc, const char *what,
     return reset_damaged(d, what, why, code, err);
 }
 
-/* Writes remembered accesses; must run inside a write transaction. */
+/* Writes remembered accesses; must run inside a write transaction.  The
+ * statement of a kind is prepared only when an access of it is pending. */
 static int apply_touches(sdui_disk *d)
 {
-    sqlite3_stmt *st;
+    static const char *const sql[2] = {
+        "UPDATE tokens NOT INDEXED SET last_access=max(last_access,?2)"
+        WHERE_ROW_OF_ID1,
+        "UPDATE screens NOT INDEXED SET last_access=max(last_access,?2)"
+        " WHERE rowid=(SELECT rowid FROM screens WHERE id=?1) AND id=?1",
+    };
+    sqlite3_stmt *st[2] = {NULL, NULL};
     size_t i;
-    int rc;
-    if (!d->ntouches)
-        return SQLITE_OK;
-    rc = sqlite3_prepare_v2(d->db,
-                            "UPDATE tokens NOT INDEXED"
-                            " SET last_access=max(last_access,?2)"
-                            WHERE_ROW_OF_ID1,
-                            -1, &st, NULL);
+    int rc = SQLITE_OK;
     for (i = 0; rc == SQLITE_OK && i < d->ntouches; i++) {
-        sqlite3_bind_text(st, 1, d->touches[i].id, (int)d->touches[i].len,
-                          SQLITE_STATIC);
-        sqlite3_bind_int64(st, 2, d->touches[i].at);
-        rc = sqlite3_step(st);
+        const touch *t = &d->touches[i];
+        sqlite3_stmt **s = &st[t->kind];
+        assert(t->kind == TOUCH_TOKEN || t->kind == TOUCH_SCREEN);
+        if (!*s && (rc = sqlite3_prepare_v2(d->db, sql[t->kind], -1, s,
+                                            NULL)) != SQLITE_OK)
+            break;
+        sqlite3_bind_text(*s, 1, t->id, (int)t->len, SQLITE_STATIC);
+        sqlite3_bind_int64(*s, 2, t->at);
+        rc = sqlite3_step(*s);
         rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-        sqlite3_reset(st);
+        sqlite3_reset(*s);
     }
-    sqlite3_finalize(st);
+    sqlite3_finalize(st[0]);
+    sqlite3_finalize(st[1]);
     return rc;
 }
 
@@ -400,27 +425,25 @@ void sdui_disk_free(sdui_disk *disk)
 }
 
 /*
- * Deletes least recently accessed rows until both bounds hold.  The victims
- * are chosen by one ordered read and deleted after it has finished, so no
- * row is deleted under a running SELECT.
+ * Deletes least recently accessed rows of table t until both bounds hold,
+ * adding their number to *evictions.  The victims are chosen by one
+ * ordered read and deleted after it has finished, so no row is deleted
+ * under a running SELECT.
  */
-static int evict(sdui_disk *d)
+static int evict(sdui_disk *d, const bounded *t, size_t max_entries,
+                 size_t max_bytes, uint64_t *evictions)
 {
     int64_t count = 0, bytes = 0;
     sqlite3_stmt *oldest = NULL, *del = NULL;
     int64_t *victims = NULL;
     size_t nv = 0, capv = 0, i;
-    int rc = totals(d, &count, &bytes);
+    int rc = totals(d, t, &count, &bytes);
     if (rc != SQLITE_OK ||
-        ((size_t)count <= d->opts.max_entries &&
-         (size_t)bytes <= d->opts.max_bytes))
+        ((size_t)count <= max_entries && (size_t)bytes <= max_bytes))
         return rc;
-    rc = sqlite3_prepare_v2(d->db,
-                            "SELECT rowid, length(json) FROM tokens"
-                            " ORDER BY last_access, id",
-                            -1, &oldest, NULL);
-    while (rc == SQLITE_OK && ((size_t)count > d->opts.max_entries ||
-                               (size_t)bytes > d->opts.max_bytes)) {
+    rc = sqlite3_prepare_v2(d->db, t->oldest_sql, -1, &oldest, NULL);
+    while (rc == SQLITE_OK &&
+           ((size_t)count > max_entries || (size_t)bytes > max_bytes)) {
         int64_t len;
         rc = sqlite3_step(oldest);
         if (rc != SQLITE_ROW)
@@ -454,8 +477,7 @@ static int evict(sdui_disk *d)
     }
     sqlite3_finalize(oldest);
     if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(d->db, "DELETE FROM tokens WHERE rowid=?",
-                                -1, &del, NULL);
+        rc = sqlite3_prepare_v2(d->db, t->delete_sql, -1, &del, NULL);
     for (i = 0; rc == SQLITE_OK && i < nv; i++) {
         sqlite3_bind_int64(del, 1, victims[i]);
         rc = sqlite3_step(del);
@@ -463,33 +485,43 @@ static int evict(sdui_disk *d)
         sqlite3_reset(del);
     }
     if (rc == SQLITE_OK)
-        d->evictions += nv;
+        *evictions += nv;
     sqlite3_finalize(del);
     sdui_free(victims);
     return rc;
 }
 
-/* Writes one batch in one transaction (disk.h). */
-sdui_status sdui_disk_put(sdui_disk *d, const sdui_disk_record *rows,
-                          size_t n, int64_t now, sdui_error *err)
+/*
+ * Where a batch's rows come from: fills *out with row i of src (pointers
+ * borrowed from src, read during the write only).  sdui_disk_put reads its
+ * records, sdui_disk_put_tokens its tokens, through the one writer below.
+ */
+typedef void (*row_at_fn)(const void *src, size_t i, sdui_disk_record *out);
+
+/*
+ * The one writer of token rows: checks every row first (SDUI_ARGUMENT,
+ * nothing written), then in one transaction writes them (last_access is
+ * now), applies the remembered accesses and evicts to the bounds.  All or
+ * nothing; damage resets the cache (end_write).  Every bound value is
+ * SQLITE_STATIC: SQLite reads the caller's bytes during the step, no copy.
+ */
+static sdui_status write_rows(sdui_disk *d, const void *src, row_at_fn at,
+                              size_t n, int64_t now, sdui_error *err)
 {
+    sdui_disk_record r;
     size_t i;
     int rc;
     sdui_status st;
 
-    sdui_error_clear(err);
-    if (!d)
-        return sdui__fail(err, SDUI_ARGUMENT, -1, "disk is NULL");
-    if (n && !rows)
-        return sdui__fail(err, SDUI_ARGUMENT, -1, "rows is NULL");
-    for (i = 0; i < n; i++)
-        if (!rows[i].id || !rows[i].id_len || !rows[i].etag ||
-            (!rows[i].json && rows[i].json_len) ||
-            rows[i].id_len > INT32_MAX || rows[i].json_len > INT32_MAX ||
-            rows[i].etag_len > INT32_MAX)
+    for (i = 0; i < n; i++) {
+        at(src, i, &r);
+        if (!r.id || !r.id_len || !r.etag || (!r.json && r.json_len) ||
+            r.id_len > INT32_MAX || r.json_len > INT32_MAX ||
+            r.etag_len > INT32_MAX)
             return sdui__fail(err, SDUI_ARGUMENT, -1,
                               "row %zu of the batch has no id, etag or json",
                               i);
+    }
     pthread_mutex_lock(&d->mu);
     st = ready(d, err);
     if (st != SDUI_OK) {
@@ -498,17 +530,17 @@ sdui_status sdui_disk_put(sdui_disk *d, const sdui_disk_record *rows,
     }
     rc = exec(d, "BEGIN IMMEDIATE");
     for (i = 0; rc == SQLITE_OK && i < n; i++) {
-        const sdui_disk_record *r = &rows[i];
         sqlite3_stmt *s = d->put;
-        sqlite3_bind_text(s, 1, r->id, (int)r->id_len, SQLITE_STATIC);
-        sqlite3_bind_int64(s, 2, r->version);
-        sqlite3_bind_text(s, 3, r->etag, (int)r->etag_len, SQLITE_STATIC);
-        sqlite3_bind_blob(s, 4, r->json ? r->json : "", (int)r->json_len,
+        at(src, i, &r);
+        sqlite3_bind_text(s, 1, r.id, (int)r.id_len, SQLITE_STATIC);
+        sqlite3_bind_int64(s, 2, r.version);
+        sqlite3_bind_text(s, 3, r.etag, (int)r.etag_len, SQLITE_STATIC);
+        sqlite3_bind_blob(s, 4, r.json ? r.json : "", (int)r.json_len,
                           SQLITE_STATIC);
-        sqlite3_bind_int64(s, 5, (sqlite3_int64)r->json_len);
-        sqlite3_bind_int64(s, 6, r->primitive_version);
-        sqlite3_bind_int64(s, 7, r->fetched_at);
-        sqlite3_bind_int64(s, 8, r->expires_at);
+        sqlite3_bind_int64(s, 5, (sqlite3_int64)r.json_len);
+        sqlite3_bind_int64(s, 6, r.primitive_version);
+        sqlite3_bind_int64(s, 7, r.fetched_at);
+        sqlite3_bind_int64(s, 8, r.expires_at);
         sqlite3_bind_int64(s, 9, now);
         rc = sqlite3_step(s);
         rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
@@ -518,15 +550,35 @@ sdui_status sdui_disk_put(sdui_disk *d, const sdui_disk_record *rows,
     if (rc == SQLITE_OK)
         rc = apply_touches(d);
     if (rc == SQLITE_OK)
-        rc = evict(d);
+        rc = evict(d, &tokens_table, d->opts.max_entries, d->opts.max_bytes,
+                   &d->evictions);
     st = end_write(d, rc, "cannot write a batch", err);
     pthread_mutex_unlock(&d->mu);
     return st;
 }
 
-/* Remembers that id was read at now (applied at the next write). */
-static void remember_touch(sdui_disk *d, const char *id, size_t len,
-                           int64_t now)
+/* Row i of an array of records (row_at_fn of sdui_disk_put). */
+static void record_at(const void *src, size_t i, sdui_disk_record *out)
+{
+    *out = ((const sdui_disk_record *)src)[i];
+}
+
+/* Writes one batch in one transaction (disk.h). */
+sdui_status sdui_disk_put(sdui_disk *d, const sdui_disk_record *rows,
+                          size_t n, int64_t now, sdui_error *err)
+{
+    sdui_error_clear(err);
+    if (!d)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "disk is NULL");
+    if (n && !rows)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "rows is NULL");
+    return write_rows(d, rows, record_at, n, now, err);
+}
+
+/* Remembers that the row id of a table (kind) was read at now (applied at
+ * the next write). */
+static void remember_touch(sdui_disk *d, int kind, const char *id,
+                           size_t len, int64_t now)
 {
     touch *t;
     if (d->ntouches == d->cap_touches) {
@@ -547,6 +599,7 @@ static void remember_touch(sdui_disk *d, const char *id, size_t len,
     memcpy(t->id, id, len);
     t->len = len;
     t->at = now;
+    t->kind = kind;
     d->ntouches++;
 }
 
@@ -586,27 +639,42 @@ static int idref_cmp(const void *a, const void *b)
     return memcmp(x->p, y->p, x->len);
 }
 
-/* Reads many ids with one query per chunk of ids (disk.h). */
-sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
-                          const size_t *lens, size_t n, int64_t now,
-                          sdui_disk_rows **out, sdui_error *err)
+/* The columns every read by id returns, in this order. */
+enum {
+    COL_ID,
+    COL_VERSION,
+    COL_ETAG,
+    COL_JSON,
+    COL_PRIMITIVE_VERSION,
+    COL_FETCHED_AT,
+    COL_EXPIRES_AT,
+    COL_LAST_ACCESS
+};
+
+/*
+ * What a read does with each row found: q stands on the row (columns as
+ * above, the id already checked to be one asked for).  Returns SDUI_OK, or
+ * the status that fails the read (SDUI_OOM), with err filled.  Runs with
+ * the cache's mutex held; column pointers are valid until it returns.
+ */
+typedef sdui_status (*row_fn)(void *ctx, sqlite3_stmt *q, sdui_error *err);
+
+/*
+ * The one query loop of the reads by id (sdui_disk_get,
+ * sdui_disk_get_tokens): each id once, one IN (...) query per chunk of
+ * ids, each row checked to be one asked for and found once (else damage:
+ * the cache is reset), its access remembered, and handed to fn.  The
+ * arguments are the caller's to check.
+ */
+static sdui_status read_ids(sdui_disk *d, const char *const *ids,
+                            const size_t *lens, size_t n, int64_t now,
+                            row_fn fn, void *ctx, sdui_error *err)
 {
-    sdui_disk_rows *rows;
-    sdui_disk_record *recs = NULL;
-    size_t nrecs = 0, caprecs = 0, used = 0, cap = 0, done, i;
-    char *arena = NULL;
-    /* Offsets into the arena, turned into pointers at the end. */
-    size_t *offs = NULL;
+    size_t done, i, nu = 0;
     sdui_status st = SDUI_OK;
     idref *uniq;
     unsigned char *seen;
-    size_t nu = 0;
 
-    sdui_error_clear(err);
-    if (!d || !out || (n && (!ids || !lens)))
-        return sdui__fail(err, SDUI_ARGUMENT, -1,
-                          "disk, ids, lens or out is NULL");
-    *out = NULL;
     /* Each id once, so no row is returned twice across chunks. */
     uniq = sdui_malloc((n ? n : 1) * sizeof *uniq);
     seen = sdui_malloc(n ? n : 1);
@@ -639,15 +707,12 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
             " WHERE rowid IN (SELECT rowid FROM tokens WHERE id IN",
             ")", uniq + done, k, &q);
         while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+            idref got, *asked;
             if ((rc = sqlite3_step(q)) != SQLITE_ROW)
                 break;
-            sdui_disk_record *r;
-            size_t o[3];
-            int c;
-            idref got, *asked;
             /* Each row must be one asked for, and found once. */
-            got.p = sqlite3_column_blob(q, 0);
-            got.len = (size_t)sqlite3_column_bytes(q, 0);
+            got.p = sqlite3_column_blob(q, COL_ID);
+            got.len = (size_t)sqlite3_column_bytes(q, COL_ID);
             if (!got.p)
                 got.p = "";
             asked = bsearch(&got, uniq + done, k, sizeof *uniq, idref_cmp);
@@ -657,48 +722,10 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
                 break;
             }
             seen[asked - uniq] = 1;
-            if (nrecs == caprecs) {
-                size_t nc = caprecs ? caprecs * 2 : 16;
-                sdui_disk_record *nr = sdui_realloc(recs, nc * sizeof *nr);
-                size_t *no = sdui_realloc(offs, nc * 3 * sizeof *no);
-                if (nr)
-                    recs = nr;
-                if (no)
-                    offs = no;
-                if (!nr || !no) {
-                    st = sdui__oom(err);
-                    break;
-                }
-                caprecs = nc;
-            }
-            r = &recs[nrecs];
-            memset(r, 0, sizeof *r);
-            for (c = 0; c < 3; c++) {
-                static const int cols[3] = {0, 2, 3};
-                const void *p = sqlite3_column_blob(q, cols[c]);
-                size_t len = (size_t)sqlite3_column_bytes(q, cols[c]);
-                o[c] = arena_add(&arena, &used, &cap, p, len);
-                if (o[c] == (size_t)-1)
-                    break;
-                if (c == 0)
-                    r->id_len = len;
-                else if (c == 1)
-                    r->etag_len = len;
-                else
-                    r->json_len = len;
-            }
-            if (c < 3) {
-                st = sdui__oom(err);
+            remember_touch(d, TOUCH_TOKEN, got.p, got.len, now);
+            st = fn(ctx, q, err);
+            if (st != SDUI_OK)
                 break;
-            }
-            memcpy(&offs[nrecs * 3], o, sizeof o);
-            r->version = sqlite3_column_int64(q, 1);
-            r->primitive_version = sqlite3_column_int64(q, 4);
-            r->fetched_at = sqlite3_column_int64(q, 5);
-            r->expires_at = sqlite3_column_int64(q, 6);
-            r->last_access = sqlite3_column_int64(q, 7);
-            nrecs++;
-            remember_touch(d, arena + o[0], r->id_len, now);
         }
         /* finalize keeps the step's error on db for step_fail. */
         sqlite3_finalize(q);
@@ -710,25 +737,114 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
     pthread_mutex_unlock(&d->mu);
     sdui_free(uniq);
     sdui_free(seen);
+    return st;
+}
 
+/* Grows an array of elements of size `size` to hold one more; 0 on OOM. */
+static int grow(void **items, size_t *cap, size_t count, size_t size)
+{
+    size_t nc;
+    void *ni;
+    if (count < *cap)
+        return 1;
+    nc = *cap ? *cap * 2 : 16;
+    ni = sdui_realloc(*items, nc * size);
+    if (!ni)
+        return 0;
+    *items = ni;
+    *cap = nc;
+    return 1;
+}
+
+/* A growing arena of NUL-terminated copies, addressed by offset until the
+ * end (a realloc moves it). */
+typedef struct arena {
+    char *bytes;
+    size_t used, cap;
+} arena;
+
+/* Copies column c of q into the arena; its offset, or (size_t)-1. */
+static size_t arena_column(arena *a, sqlite3_stmt *q, int c, size_t *len)
+{
+    const void *p = sqlite3_column_blob(q, c);
+    *len = (size_t)sqlite3_column_bytes(q, c);
+    return arena_add(&a->bytes, &a->used, &a->cap, p, *len);
+}
+
+/* What sdui_disk_get gathers. */
+typedef struct get_ctx {
+    sdui_disk_record *recs;
+    size_t count, cap;
+    size_t *offs;    /* id, etag and json of each record: arena offsets */
+    size_t cap_offs; /* in records */
+    arena text;
+} get_ctx;
+
+/* sdui_disk_get's row: copies id, etag and JSON (row_fn). */
+static sdui_status get_row(void *ctx, sqlite3_stmt *q, sdui_error *err)
+{
+    get_ctx *g = ctx;
+    sdui_disk_record *r;
+    size_t *o;
+    if (!grow((void **)&g->recs, &g->cap, g->count, sizeof *g->recs) ||
+        !grow((void **)&g->offs, &g->cap_offs, g->count, 3 * sizeof *g->offs))
+        return sdui__oom(err);
+    r = &g->recs[g->count];
+    o = &g->offs[g->count * 3];
+    memset(r, 0, sizeof *r);
+    o[0] = arena_column(&g->text, q, COL_ID, &r->id_len);
+    o[1] = o[0] == (size_t)-1 ? o[0]
+                              : arena_column(&g->text, q, COL_ETAG,
+                                             &r->etag_len);
+    o[2] = o[1] == (size_t)-1 ? o[1]
+                              : arena_column(&g->text, q, COL_JSON,
+                                             &r->json_len);
+    if (o[2] == (size_t)-1)
+        return sdui__oom(err);
+    r->version = sqlite3_column_int64(q, COL_VERSION);
+    r->primitive_version = sqlite3_column_int64(q, COL_PRIMITIVE_VERSION);
+    r->fetched_at = sqlite3_column_int64(q, COL_FETCHED_AT);
+    r->expires_at = sqlite3_column_int64(q, COL_EXPIRES_AT);
+    r->last_access = sqlite3_column_int64(q, COL_LAST_ACCESS);
+    g->count++;
+    return SDUI_OK;
+}
+
+/* Reads many ids with one query per chunk of ids (disk.h). */
+sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
+                          const size_t *lens, size_t n, int64_t now,
+                          sdui_disk_rows **out, sdui_error *err)
+{
+    sdui_disk_rows *rows;
+    get_ctx g;
+    sdui_status st;
+    size_t i;
+
+    sdui_error_clear(err);
+    if (!d || !out || (n && (!ids || !lens)))
+        return sdui__fail(err, SDUI_ARGUMENT, -1,
+                          "disk, ids, lens or out is NULL");
+    *out = NULL;
+    memset(&g, 0, sizeof g);
+    st = read_ids(d, ids, lens, n, now, get_row, &g, err);
     rows = st == SDUI_OK ? sdui_malloc(sizeof *rows) : NULL;
     if (st == SDUI_OK && !rows)
         st = sdui__oom(err);
     if (st != SDUI_OK) {
-        sdui_free(recs);
-        sdui_free(offs);
-        sdui_free(arena);
+        sdui_free(g.recs);
+        sdui_free(g.offs);
+        sdui_free(g.text.bytes);
         return st;
     }
-    for (i = 0; i < nrecs; i++) {
-        recs[i].id = arena + offs[i * 3];
-        recs[i].etag = arena + offs[i * 3 + 1];
-        recs[i].json = arena + offs[i * 3 + 2];
+    for (i = 0; i < g.count; i++) {
+        g.recs[i].id = g.text.bytes + g.offs[i * 3];
+        g.recs[i].etag = g.text.bytes + g.offs[i * 3 + 1];
+        g.recs[i].json = g.text.bytes + g.offs[i * 3 + 2];
     }
-    sdui_free(offs);
-    rows->recs = recs;
-    rows->count = nrecs;
-    rows->arena = arena;
+    sdui_free(g.offs);
+    rows->recs = g.recs;
+    rows->count = g.count;
+    rows->arena = g.text.bytes;
     *out = rows;
     return SDUI_OK;
 }
@@ -813,7 +929,8 @@ sdui_status sdui_disk_get_stats(sdui_disk *d, sdui_disk_stats *out,
         return sdui__fail(err, SDUI_ARGUMENT, -1, "disk or out is NULL");
     pthread_mutex_lock(&d->mu);
     st = ready(d, err);
-    if (st == SDUI_OK && (rc = totals(d, &count, &bytes)) != SQLITE_OK) {
+    if (st == SDUI_OK &&
+        (rc = totals(d, &tokens_table, &count, &bytes)) != SQLITE_OK) {
         st = step_fail(d, rc, "cannot count", err);
         count = bytes = 0;
     }
