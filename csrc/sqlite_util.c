@@ -448,7 +448,13 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
     char text[16] = "";
 
     sqlite3_busy_timeout(db, 5000);
-    rc = sdui__sql_ints(db, "PRAGMA user_version", &version, 1);
+    /* One read transaction: the version, the objects and the pages of one
+     * state of the file, whatever another opener commits meanwhile (read
+     * apart, a version and the objects of the next one looked like
+     * damage).  A failure returns inside it; closing db ends it. */
+    rc = sdui__sql_exec(db, "BEGIN");
+    if (rc == SQLITE_OK)
+        rc = sdui__sql_ints(db, "PRAGMA user_version", &version, 1);
     if (rc == SQLITE_OK && version > f->version)
         return newer_version(f, version, err);
     if (rc == SQLITE_OK) {
@@ -463,6 +469,8 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
         if (rc == SQLITE_OK && strcmp(text, "ok") != 0)
             rc = SQLITE_CORRUPT;
     }
+    if (rc == SQLITE_OK)
+        rc = sdui__sql_exec(db, "COMMIT");
     if (rc != SQLITE_OK) {
         *damaged = sdui__sql_is_damage(rc);
         return sdui__sql_fail(db, rc, f->label, f->path,
