@@ -91,6 +91,12 @@ struct sdui_disk_rows {
     char *arena;
 };
 
+struct sdui_disk_tokens {
+    sdui_disk_token *items; /* each holds one reference to its token */
+    size_t count;
+    char *arena;            /* the ids and ETags */
+};
+
 /* The schema's history (sqlite_util.h): steps[v - 1] makes version v.
  * A released step never changes; a new version adds a step. */
 static const char *const schema_steps[SDUI_DISK_SCHEMA_VERSION] = {
@@ -575,6 +581,57 @@ sdui_status sdui_disk_put(sdui_disk *d, const sdui_disk_record *rows,
     return write_rows(d, rows, record_at, n, now, err);
 }
 
+/* What sdui_disk_put_tokens writes: the tokens and their ETags. */
+typedef struct token_batch {
+    const sdui_token *const *tokens;
+    const char *const *etags;
+    const size_t *etag_lens;
+    int64_t fetched_at, expires_at;
+} token_batch;
+
+/*
+ * Row i of a batch of tokens (row_at_fn): the token's own id and JSON
+ * bytes, not copies.  A NULL token or ETag makes a row without them, which
+ * the writer refuses.
+ */
+static void token_at(const void *src, size_t i, sdui_disk_record *out)
+{
+    const token_batch *b = src;
+    const sdui_token *tok = b->tokens[i];
+    memset(out, 0, sizeof *out);
+    out->etag = b->etags[i];
+    out->etag_len = b->etag_lens[i];
+    out->fetched_at = b->fetched_at;
+    out->expires_at = b->expires_at;
+    if (!tok)
+        return;
+    out->id = sdui_token_id(tok, &out->id_len);
+    out->json = sdui_token_json(tok, &out->json_len);
+    out->version = sdui_token_version(tok);
+    out->primitive_version = sdui_token_primitive_version(tok);
+}
+
+/* Writes tokens from their handles, through the one writer (disk.h). */
+sdui_status sdui_disk_put_tokens(sdui_disk *d,
+                                 const sdui_token *const *tokens,
+                                 const char *const *etags,
+                                 const size_t *etag_lens, size_t n,
+                                 int64_t fetched_at, int64_t expires_at,
+                                 int64_t now, sdui_error *err)
+{
+    token_batch b;
+    sdui_error_clear(err);
+    if (!d || (n && (!tokens || !etags || !etag_lens)))
+        return sdui__fail(err, SDUI_ARGUMENT, -1,
+                          "disk, tokens, etags or etag_lens is NULL");
+    b.tokens = tokens;
+    b.etags = etags;
+    b.etag_lens = etag_lens;
+    b.fetched_at = fetched_at;
+    b.expires_at = expires_at;
+    return write_rows(d, &b, token_at, n, now, err);
+}
+
 /* Remembers that the row id of a table (kind) was read at now (applied at
  * the next write). */
 static void remember_touch(sdui_disk *d, int kind, const char *id,
@@ -849,6 +906,108 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
     return SDUI_OK;
 }
 
+/* What sdui_disk_get_tokens gathers. */
+typedef struct tokens_ctx {
+    sdui_disk_token *items;
+    size_t count, cap;
+    size_t *offs;    /* id and etag of each item: arena offsets */
+    size_t cap_offs; /* in items */
+    arena text;
+    const sdui_limits *limits;
+} tokens_ctx;
+
+/*
+ * sdui_disk_get_tokens' row (row_fn): copies id and ETag, and parses the
+ * JSON straight from SQLite's column into a token, which must carry the
+ * row's id.  A row that makes no token is kept with bad = 1; only a
+ * failed allocation fails the read.
+ */
+static sdui_status token_row(void *ctx, sqlite3_stmt *q, sdui_error *err)
+{
+    tokens_ctx *g = ctx;
+    sdui_disk_token *t;
+    sdui_token *tok = NULL;
+    sdui_error perr;
+    sdui_status st;
+    const char *json, *tid;
+    size_t len, tid_len = 0, *o;
+
+    if (!grow((void **)&g->items, &g->cap, g->count, sizeof *g->items) ||
+        !grow((void **)&g->offs, &g->cap_offs, g->count, 2 * sizeof *g->offs))
+        return sdui__oom(err);
+    t = &g->items[g->count];
+    o = &g->offs[g->count * 2];
+    memset(t, 0, sizeof *t);
+    o[0] = arena_column(&g->text, q, COL_ID, &t->id_len);
+    o[1] = o[0] == (size_t)-1 ? o[0]
+                              : arena_column(&g->text, q, COL_ETAG,
+                                             &t->etag_len);
+    if (o[1] == (size_t)-1)
+        return sdui__oom(err);
+    json = sqlite3_column_blob(q, COL_JSON);
+    len = (size_t)sqlite3_column_bytes(q, COL_JSON);
+    st = sdui_token_parse(json ? json : "", len, g->limits, &tok, &perr);
+    if (st == SDUI_OOM)
+        return sdui__oom(err);
+    if (st == SDUI_OK) {
+        tid = sdui_token_id(tok, &tid_len);
+        if (tid_len != t->id_len ||
+            memcmp(tid, g->text.bytes + o[0], tid_len) != 0) {
+            sdui_token_release(tok); /* a body of another id */
+            tok = NULL;
+        }
+    }
+    t->token = tok;
+    t->bad = tok == NULL;
+    t->fetched_at = sqlite3_column_int64(q, COL_FETCHED_AT);
+    t->expires_at = sqlite3_column_int64(q, COL_EXPIRES_AT);
+    t->last_access = sqlite3_column_int64(q, COL_LAST_ACCESS);
+    g->count++;
+    return SDUI_OK;
+}
+
+/* Reads many ids as tokens, through the one query loop (disk.h). */
+sdui_status sdui_disk_get_tokens(sdui_disk *d, const char *const *ids,
+                                 const size_t *lens, size_t n, int64_t now,
+                                 const sdui_limits *limits,
+                                 sdui_disk_tokens **out, sdui_error *err)
+{
+    sdui_disk_tokens *res;
+    tokens_ctx g;
+    sdui_status st;
+    size_t i;
+
+    sdui_error_clear(err);
+    if (!d || !out || (n && (!ids || !lens)))
+        return sdui__fail(err, SDUI_ARGUMENT, -1,
+                          "disk, ids, lens or out is NULL");
+    *out = NULL;
+    memset(&g, 0, sizeof g);
+    g.limits = limits;
+    st = read_ids(d, ids, lens, n, now, token_row, &g, err);
+    res = st == SDUI_OK ? sdui_malloc(sizeof *res) : NULL;
+    if (st == SDUI_OK && !res)
+        st = sdui__oom(err);
+    if (st != SDUI_OK) {
+        for (i = 0; i < g.count; i++)
+            sdui_token_release(g.items[i].token);
+        sdui_free(g.items);
+        sdui_free(g.offs);
+        sdui_free(g.text.bytes);
+        return st;
+    }
+    for (i = 0; i < g.count; i++) {
+        g.items[i].id = g.text.bytes + g.offs[i * 2];
+        g.items[i].etag = g.text.bytes + g.offs[i * 2 + 1];
+    }
+    sdui_free(g.offs);
+    res->items = g.items;
+    res->count = g.count;
+    res->arena = g.text.bytes;
+    *out = res;
+    return SDUI_OK;
+}
+
 /* Runs sql (id as ?1, args as ?2...) once per id, in one transaction. */
 static sdui_status per_id(sdui_disk *d, const char *sql, const char *what,
                           const char *const *ids, const size_t *lens,
@@ -966,4 +1125,39 @@ void sdui_disk_rows_free(sdui_disk_rows *rows)
     sdui_free(rows->recs);
     sdui_free(rows->arena);
     sdui_free(rows);
+}
+
+/* Tokens of a result (disk.h); an accessor: t must not be NULL. */
+size_t sdui_disk_tokens_count(const sdui_disk_tokens *t)
+{
+    assert(t);
+    return t->count;
+}
+
+/* Item i of a result, or NULL when i >= count (disk.h). */
+const sdui_disk_token *sdui_disk_tokens_at(const sdui_disk_tokens *t,
+                                           size_t i)
+{
+    assert(t);
+    return i < t->count ? &t->items[i] : NULL;
+}
+
+/* A new reference to token i, or NULL (disk.h). */
+sdui_token *sdui_disk_tokens_take(const sdui_disk_tokens *t, size_t i)
+{
+    assert(t);
+    return i < t->count ? sdui_token_retain(t->items[i].token) : NULL;
+}
+
+/* Frees a result and its references; NULL is a no-op (disk.h). */
+void sdui_disk_tokens_free(sdui_disk_tokens *t)
+{
+    size_t i;
+    if (!t)
+        return;
+    for (i = 0; i < t->count; i++)
+        sdui_token_release(t->items[i].token);
+    sdui_free(t->items);
+    sdui_free(t->arena);
+    sdui_free(t);
 }

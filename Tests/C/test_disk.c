@@ -397,6 +397,316 @@ static sdui_status open_small(const char *p, size_t max_entries,
     return sdui_disk_open(p, &o, d, err);
 }
 
+/* Parses a row's JSON into a token (NULL on failure). */
+static sdui_token *token_of(const row *r)
+{
+    sdui_token *tok = NULL;
+    sdui_error err;
+    sdui_token_parse(r->json, r->rec.json_len, NULL, &tok, &err);
+    return tok;
+}
+
+/* The item of a get_tokens result with id, or NULL. */
+static const sdui_disk_token *item_of(const sdui_disk_tokens *t,
+                                      const char *id)
+{
+    size_t i;
+    for (i = 0; i < sdui_disk_tokens_count(t); i++) {
+        const sdui_disk_token *it = sdui_disk_tokens_at(t, i);
+        if (it->id_len == strlen(id) && memcmp(it->id, id, it->id_len) == 0)
+            return it;
+    }
+    return NULL;
+}
+
+/* The index of the item with id in a get_tokens result, or -1. */
+static long index_of(const sdui_disk_tokens *t, const char *id)
+{
+    const sdui_disk_token *it = item_of(t, id);
+    return it ? (long)(it - sdui_disk_tokens_at(t, 0)) : -1;
+}
+
+/* Rows written behind the cache's back that make no token: JSON that does
+ * not parse, a JSON object that is no token, a token of another id. */
+static const char bad_rows_sql[] =
+    "INSERT INTO tokens(id, version, etag, bytes, primitive_version,"
+    " fetched_at, expires_at, last_access, json) VALUES"
+    " ('bad-json', 1, '\"b1\"', 8, 1, 11, 12, 13, CAST('not json' AS BLOB)),"
+    " ('bad-schema', 1, '\"b2\"', 17, 1, 11, 12, 13,"
+    "  CAST('{\"id\":\"bad-schema\"}' AS BLOB)),"
+    " ('bad-id', 1, '\"b3\"', 80, 1, 11, 12, 13,"
+    "  CAST('{\"id\":\"someone\",\"version\":1,\"primitive\":\"Text\","
+    "\"primitiveVersion\":1,\"props\":{}}' AS BLOB))";
+
+/*
+ * Many ids read as tokens in one call: more ids than one IN chunk, with
+ * repeats and ids not cached; each good row parses to the token that was
+ * put; rows that make no token (bad JSON, not a token, another id, over
+ * the limits) are returned with bad = 1 and no token, without failing
+ * the call; the reads are marked; a taken token outlives the result.
+ */
+static void test_get_tokens(void)
+{
+    const char *p = path_for("get-tokens.db");
+    static row rows[30];
+    static char names[1200][16];
+    const char *ids[1200];
+    size_t lens[1200], i;
+    sdui_disk *d;
+    sdui_disk_tokens *t = (sdui_disk_tokens *)1;
+    sdui_limits lim;
+    sdui_error err;
+    sdui_token *kept;
+    char buf[64];
+    long k;
+
+    CHECK_STATUS(open_small(p, 1000, 1 << 20, &d, &err), SDUI_OK);
+    for (i = 0; i < 30; i++) {
+        snprintf(buf, sizeof buf, "tok%zu", i);
+        /* tok29 is larger than the limit of the read below. */
+        make_row(&rows[i], buf, (int)i + 1, i == 29 ? 140 : (int)i, 5000);
+    }
+    CHECK_STATUS(put_rows(d, rows, 30, 2000), SDUI_OK);
+    sdui_disk_free(d);
+    CHECK(raw_exec(p, bad_rows_sql) == SQLITE_OK);
+
+    /* 1,200 ids: tok0..tok699 (700 distinct, two IN chunks), repeated,
+     * the bad rows among them. */
+    for (i = 0; i < 1200; i++) {
+        if (i == 3)
+            snprintf(names[i], sizeof names[i], "bad-json");
+        else if (i == 600)
+            snprintf(names[i], sizeof names[i], "bad-schema");
+        else if (i == 1100)
+            snprintf(names[i], sizeof names[i], "bad-id");
+        else
+            snprintf(names[i], sizeof names[i], "tok%zu", i % 700);
+        ids[i] = names[i];
+        lens[i] = strlen(names[i]);
+    }
+    sdui_limits_default(&lim);
+    lim.max_token_bytes = 200;
+    CHECK(rows[29].rec.json_len > 200 && rows[28].rec.json_len <= 200);
+    CHECK_STATUS(open_small(p, 1000, 1 << 20, &d, &err), SDUI_OK);
+    CHECK_STATUS(sdui_disk_get_tokens(d, ids, lens, 1200, 7000, &lim, &t,
+                                      &err),
+                 SDUI_OK);
+    CHECK_EQ_INT(sdui_disk_tokens_count(t), 33);
+    for (i = 0; i < 30; i++) {
+        const sdui_disk_token *it = item_of(t, rows[i].id);
+        size_t len = 0;
+        const char *json;
+        if (!CHECKF(it != NULL, "%s missing", rows[i].id))
+            continue;
+        CHECK(it->id[it->id_len] == '\0' && it->etag[it->etag_len] == '\0');
+        CHECK_EQ_INT(it->etag_len, rows[i].rec.etag_len);
+        CHECK(memcmp(it->etag, rows[i].etag, it->etag_len) == 0);
+        CHECK_EQ_INT(it->fetched_at, 1000);
+        CHECK_EQ_INT(it->expires_at, 5000);
+        CHECK_EQ_INT(it->last_access, 2000); /* as stored before the read */
+        if (i == 29) { /* over lim.max_token_bytes */
+            CHECK(it->bad == 1 && it->token == NULL);
+            continue;
+        }
+        CHECKF(it->bad == 0 && it->token != NULL, "%s bad", rows[i].id);
+        if (!it->token)
+            continue;
+        json = sdui_token_json(it->token, &len);
+        CHECK_EQ_INT(len, rows[i].rec.json_len);
+        CHECK(memcmp(json, rows[i].json, len) == 0);
+        CHECK_EQ_INT(sdui_token_version(it->token), (int64_t)i + 1);
+        CHECK_EQ_INT(sdui_token_primitive_version(it->token), 1);
+        CHECK_EQ_STR(sdui_token_id(it->token, NULL), rows[i].id);
+    }
+    for (i = 0; i < 3; i++) {
+        static const char *const bad[3] = {"bad-json", "bad-schema",
+                                           "bad-id"};
+        const sdui_disk_token *it = item_of(t, bad[i]);
+        if (!CHECKF(it != NULL, "%s missing", bad[i]))
+            continue;
+        CHECKF(it->bad == 1 && it->token == NULL, "%s not bad", bad[i]);
+        CHECK_EQ_INT(it->etag_len, 4); /* the row's other fields are there */
+        CHECK_EQ_INT(it->expires_at, 12);
+        CHECK(sdui_disk_tokens_take(t, (size_t)index_of(t, bad[i])) == NULL);
+    }
+    CHECK(sdui_disk_tokens_at(t, 33) == NULL);
+    CHECK(sdui_disk_tokens_take(t, 33) == NULL);
+
+    /* A taken reference outlives the result. */
+    k = index_of(t, "tok7");
+    kept = k >= 0 ? sdui_disk_tokens_take(t, (size_t)k) : NULL;
+    CHECK(kept != NULL && kept == sdui_disk_tokens_at(t, (size_t)k)->token);
+    sdui_disk_tokens_free(t);
+    sdui_disk_tokens_free(NULL);
+    if (kept) {
+        CHECK_EQ_STR(sdui_token_id(kept, NULL), "tok7");
+        CHECK_EQ_STR(sdui_token_json(kept, NULL), rows[7].json);
+        CHECK(sdui_value_count(sdui_token_props(kept)) == 1);
+        sdui_token_release(kept);
+    }
+
+    /* No id, one id not cached: an empty result. */
+    CHECK_STATUS(sdui_disk_get_tokens(d, ids, lens, 0, 7000, NULL, &t, &err),
+                 SDUI_OK);
+    CHECK_EQ_INT(sdui_disk_tokens_count(t), 0);
+    sdui_disk_tokens_free(t);
+    CHECK_STATUS(sdui_disk_get_tokens(d, ids + 699, lens + 699, 1, 7000,
+                                      NULL, &t, &err),
+                 SDUI_OK);
+    CHECK_EQ_INT(sdui_disk_tokens_count(t), 0);
+    sdui_disk_tokens_free(t);
+    /* Arguments. */
+    t = (sdui_disk_tokens *)1;
+    CHECK_STATUS(sdui_disk_get_tokens(d, NULL, lens, 1, 0, NULL, &t, &err),
+                 SDUI_ARGUMENT);
+    CHECK(t == (sdui_disk_tokens *)1); /* unchanged (sdui.h) */
+    CHECK_STATUS(sdui_disk_get_tokens(NULL, ids, lens, 1, 0, NULL, &t, &err),
+                 SDUI_ARGUMENT);
+    CHECK_STATUS(sdui_disk_get_tokens(d, ids, lens, 1, 0, NULL, NULL, &err),
+                 SDUI_ARGUMENT);
+    sdui_disk_free(d); /* writes the remembered reads */
+
+    /* The reads were marked: read rows at 7000, the others as they were. */
+    raw_pragma(p, "SELECT last_access FROM tokens WHERE id='tok3'", buf,
+               sizeof buf);
+    CHECK_EQ_STR(buf, "7000");
+    raw_pragma(p, "SELECT last_access FROM tokens WHERE id='bad-id'", buf,
+               sizeof buf);
+    CHECK_EQ_STR(buf, "7000");
+    CHECK(raw_exec(p, "UPDATE tokens SET last_access=1 WHERE id='tok5'") ==
+          SQLITE_OK);
+    raw_pragma(p, "SELECT count(*) FROM tokens WHERE last_access=7000", buf,
+               sizeof buf);
+    CHECK_EQ_STR(buf, "32");
+}
+
+/*
+ * Tokens written from their handles: the row holds the token's id,
+ * version, primitive version and exact JSON (and its length in `bytes`),
+ * reads back equal, replaces a row of the same id, and evicts to the
+ * bounds like sdui_disk_put.
+ */
+static void test_put_tokens(void)
+{
+    const char *p = path_for("put-tokens.db");
+    static row rows[8];
+    sdui_token *toks[8];
+    const char *etags[8];
+    size_t etag_lens[8], i;
+    sdui_disk *d;
+    sdui_disk_tokens *t;
+    sdui_disk_stats s;
+    sdui_error err;
+    char buf[64], sql[128];
+
+    for (i = 0; i < 8; i++) {
+        snprintf(buf, sizeof buf, "pt%zu", i);
+        make_row(&rows[i], buf, (int)i + 3, (int)i * 5, 9000);
+        toks[i] = token_of(&rows[i]);
+        etags[i] = rows[i].etag;
+        etag_lens[i] = rows[i].rec.etag_len;
+    }
+    CHECK_STATUS(open_small(p, 5, 1 << 20, &d, &err), SDUI_OK);
+    CHECK_STATUS(sdui_disk_put_tokens(d, (const sdui_token *const *)toks,
+                                      etags, etag_lens, 3, 100, 9000, 200,
+                                      &err),
+                 SDUI_OK);
+    for (i = 0; i < 3; i++) {
+        sdui_disk_record rec;
+        char json[600];
+        CHECK_EQ_INT(get_one(d, rows[i].id, &rec, json, sizeof json, 300), 1);
+        CHECK_EQ_STR(json, rows[i].json);
+        CHECK_EQ_INT(rec.version, (int64_t)i + 3);
+        CHECK_EQ_INT(rec.primitive_version, 1);
+        CHECK_EQ_INT(rec.fetched_at, 100);
+        CHECK_EQ_INT(rec.expires_at, 9000);
+    }
+    /* Read back as tokens: equal JSON. */
+    {
+        const char *ids[3];
+        size_t lens[3];
+        for (i = 0; i < 3; i++) {
+            ids[i] = rows[i].id;
+            lens[i] = strlen(rows[i].id);
+        }
+        CHECK_STATUS(sdui_disk_get_tokens(d, ids, lens, 3, 300, NULL, &t,
+                                          &err),
+                     SDUI_OK);
+        CHECK_EQ_INT(sdui_disk_tokens_count(t), 3);
+        for (i = 0; i < sdui_disk_tokens_count(t); i++) {
+            const sdui_disk_token *it = sdui_disk_tokens_at(t, i);
+            int n = atoi(it->id + 2);
+            CHECK(it->token &&
+                  strcmp(sdui_token_json(it->token, NULL),
+                         sdui_token_json(toks[n], NULL)) == 0);
+            CHECK_EQ_STR(it->etag, etags[n]);
+        }
+        sdui_disk_tokens_free(t);
+    }
+
+    /* Arguments: nothing of the batch is written. */
+    {
+        const sdui_token *with_null[3] = {toks[3], toks[4], NULL};
+        const char *null_etag[3] = {etags[3], NULL, etags[5]};
+        CHECK_STATUS(sdui_disk_put_tokens(d, with_null, etags + 3,
+                                          etag_lens + 3, 3, 1, 2, 3, &err),
+                     SDUI_ARGUMENT);
+        CHECK_STATUS(sdui_disk_put_tokens(d,
+                                          (const sdui_token *const *)toks + 3,
+                                          null_etag, etag_lens + 3, 3, 1, 2, 3,
+                                          &err),
+                     SDUI_ARGUMENT);
+        CHECK_STATUS(sdui_disk_put_tokens(d,
+                                          (const sdui_token *const *)toks + 3,
+                                          etags + 3, NULL, 3, 1, 2, 3, &err),
+                     SDUI_ARGUMENT);
+        CHECK_STATUS(sdui_disk_put_tokens(NULL,
+                                          (const sdui_token *const *)toks,
+                                          etags, etag_lens, 1, 1, 2, 3, &err),
+                     SDUI_ARGUMENT);
+        CHECK_STATUS(sdui_disk_put_tokens(d, NULL, NULL, NULL, 0, 1, 2, 3,
+                                          &err),
+                     SDUI_OK);
+        CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
+        CHECK_EQ_INT(s.entries, 3);
+    }
+
+    /* Eviction: 5 more rows over a bound of 5 evict the 3 oldest. */
+    CHECK_STATUS(sdui_disk_put_tokens(d, (const sdui_token *const *)toks + 3,
+                                      etags + 3, etag_lens + 3, 5, 100, 9000,
+                                      400, &err),
+                 SDUI_OK);
+    CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
+    CHECK_EQ_INT(s.entries, 5);
+    CHECK_EQ_INT(s.evictions, 3);
+    /* Replacing: pt3 rewritten as another version of itself. */
+    {
+        row r;
+        sdui_token *tok;
+        sdui_disk_record rec;
+        char json[600];
+        make_row(&r, "pt3", 42, 1, 9999);
+        tok = token_of(&r);
+        CHECK_STATUS(sdui_disk_put_tokens(d, (const sdui_token *const *)&tok,
+                                          etags, etag_lens, 1, 500, 9999,
+                                          500, &err),
+                     SDUI_OK);
+        sdui_token_release(tok);
+        CHECK_EQ_INT(get_one(d, "pt3", &rec, json, sizeof json, 600), 1);
+        CHECK_EQ_INT(rec.version, 42);
+        CHECK_EQ_STR(json, r.json);
+    }
+    CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
+    CHECK_EQ_INT(s.entries, 5);
+    sdui_disk_free(d);
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM tokens WHERE bytes=length(json)");
+    raw_pragma(p, sql, buf, sizeof buf);
+    CHECK_EQ_STR(buf, "5");
+    for (i = 0; i < 8; i++)
+        sdui_token_release(toks[i]);
+}
+
 /*
  * Reads ids "<prefix><0..n)" and sums the JSON lengths of the rows found
  * into *bytes; returns the row count, or -1 if the read failed.
@@ -928,6 +1238,41 @@ static void child_put_disk_full(const char *path, sdui_error *e)
         snprintf(e->message, sizeof e->message, "moved aside");
     sdui_disk_free(d);
 }
+
+/* Child: opens, writes a row, then the disk fills up before a batch of
+ * tokens is written; reports how many rows are left. */
+static void child_put_tokens_disk_full(const char *path, sdui_error *e)
+{
+    sdui_disk *d = NULL;
+    sdui_disk_stats s;
+    sdui_error e2;
+    static row r[4];
+    sdui_token *toks[3];
+    const char *etags[3];
+    size_t lens[3];
+    int i;
+    if (open_small(path, 100, 100000, &d, e) != SDUI_OK)
+        return;
+    make_row(&r[3], "before", 1, 1, 1 << 30);
+    if (sdui_disk_put(d, &r[3].rec, 1, 4, e) != SDUI_OK)
+        return;
+    make_disk_full();
+    for (i = 0; i < 3; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "full%d", i);
+        make_row(&r[i], id, 1, 1, 1 << 30);
+        toks[i] = token_of(&r[i]);
+        etags[i] = r[i].etag;
+        lens[i] = r[i].rec.etag_len;
+    }
+    sdui_disk_put_tokens(d, (const sdui_token *const *)toks, etags, lens, 3,
+                         1, 2, 5, e);
+    if (sdui_disk_get_stats(d, &s, &e2) == SDUI_OK)
+        e->line = (int)s.entries; /* the rows left, for the parent */
+    for (i = 0; i < 3; i++)
+        sdui_token_release(toks[i]);
+    sdui_disk_free(d);
+}
 #endif
 
 /*
@@ -993,6 +1338,14 @@ static void test_full_disk(void)
     CHECK_EQ_INT(err.status, SDUI_SQLITE);
     CHECK_MSG_HAS("no space left on device");
     CHECK(!moved_aside("full-later.db"));
+
+    /* The same for a batch of tokens: all or nothing. */
+    snprintf(p, sizeof p, "%s", path_for("full-tokens.db"));
+    CHECK(in_child(p, child_put_tokens_disk_full, &err) == 0);
+    CHECK_EQ_INT(err.status, SDUI_SQLITE);
+    CHECK_MSG_HAS("no space left on device");
+    CHECK_EQ_INT(err.line, 1); /* the row before, none of the batch */
+    CHECK(!moved_aside("full-tokens.db"));
 #else
     printf("full disk: no seccomp here; ENOSPC not tested\n");
 #endif
@@ -1241,6 +1594,8 @@ int main(void)
     test_refresh_and_remove();
     test_eviction();
     test_all_or_nothing();
+    test_get_tokens();
+    test_put_tokens();
     test_newer_schema();
     test_damaged_files();
     test_damaged_bytes();

@@ -51,6 +51,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "error.h"
+#include "limits.h"
+#include "token.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +60,7 @@ extern "C" {
 
 typedef struct sdui_disk sdui_disk;
 typedef struct sdui_disk_rows sdui_disk_rows;
+typedef struct sdui_disk_tokens sdui_disk_tokens;
 
 /* The schema version this build writes and reads. */
 #define SDUI_DISK_SCHEMA_VERSION 1
@@ -151,11 +154,84 @@ sdui_status sdui_disk_remove(sdui_disk *disk, const char *const *ids,
 sdui_status sdui_disk_get_stats(sdui_disk *disk, sdui_disk_stats *out,
                                 sdui_error *err);
 
+/*
+ * One cached row read as a token (sdui_disk_get_tokens).  The strings are
+ * borrowed from the result (NUL-terminated, valid until
+ * sdui_disk_tokens_free); so is `token`: the result holds one reference
+ * to it and releases it when freed.  To keep a token longer, take a
+ * reference of your own (sdui_disk_tokens_take, or sdui_token_retain).
+ */
+typedef struct sdui_disk_token {
+    sdui_token *token;   /* the token; NULL when bad                        */
+    const char *id;      /* the id asked for (the row's id)                 */
+    size_t id_len;
+    const char *etag;
+    size_t etag_len;
+    int64_t fetched_at;
+    int64_t expires_at;  /* fresh while now < expires_at                    */
+    int64_t last_access; /* as stored before this read                      */
+    int bad;             /* 1: the row is cached but unusable: its JSON does
+                            not parse, fails the token schema or the limits,
+                            or its "id" is not the row's id.  Refetch it (a
+                            put replaces the row). */
+} sdui_disk_token;
+
+/*
+ * Reads the rows of up to n ids as tokens: the same one query per chunk
+ * of ids as sdui_disk_get (ids not cached are absent, duplicates are
+ * returned once, in no particular order, stale rows too), and the same
+ * marking of last_access.  Each row's JSON goes from SQLite's column
+ * straight into sdui_token_parse (one copy, into the token's own storage;
+ * one parse) under limits (NULL: the defaults).  A row that does not
+ * make a token does not fail the call: it is returned with bad = 1.  The
+ * tokens are parsed while the cache's mutex is held.
+ * On SDUI_OK *out is new (release with sdui_disk_tokens_free).  Errors as
+ * sdui_disk_get: SDUI_SQLITE (damage resets the cache), SDUI_OOM (also
+ * when a token could not be allocated), SDUI_ARGUMENT.
+ */
+sdui_status sdui_disk_get_tokens(sdui_disk *disk, const char *const *ids,
+                                 const size_t *lens, size_t n, int64_t now,
+                                 const sdui_limits *limits,
+                                 sdui_disk_tokens **out, sdui_error *err);
+
+/*
+ * Writes n tokens as one batch: sdui_disk_put (the same writer: one
+ * transaction, replacing rows of the same ids, eviction, all or nothing,
+ * damage resets), with each row's id, version, primitive_version and JSON
+ * taken from tokens[i] and bound in place (SQLite reads the token's own
+ * bytes; no copy), its ETag from etags[i] (etag_lens[i] bytes), and
+ * fetched_at and expires_at for every row.  The tokens and ETags are
+ * borrowed for the call only.  SDUI_ARGUMENT (nothing written) when disk
+ * is NULL, or n > 0 and an array, a token or an ETag is NULL.
+ */
+sdui_status sdui_disk_put_tokens(sdui_disk *disk,
+                                 const sdui_token *const *tokens,
+                                 const char *const *etags,
+                                 const size_t *etag_lens, size_t n,
+                                 int64_t fetched_at, int64_t expires_at,
+                                 int64_t now, sdui_error *err);
+
 /* Rows of a result (borrowed, valid until sdui_disk_rows_free). */
 size_t sdui_disk_rows_count(const sdui_disk_rows *rows);
 const sdui_disk_record *sdui_disk_rows_at(const sdui_disk_rows *rows,
                                           size_t i);
 void sdui_disk_rows_free(sdui_disk_rows *rows);
+
+/*
+ * Tokens of a result.  _at: borrowed, valid until sdui_disk_tokens_free;
+ * NULL when i >= count.  _take: a new reference to the i-th token, which
+ * the caller owns and releases with sdui_token_release (a Swift
+ * DesignToken(adopting:) takes it over); the result keeps its own and
+ * stays whole.  NULL when the row is bad or i >= count.  The accessors
+ * may be called from many threads at once; _free must come after all of
+ * them, and releases the result's references (taken ones live on).
+ * NULL handles: _count, _at and _take assert; _free(NULL) is a no-op.
+ */
+size_t sdui_disk_tokens_count(const sdui_disk_tokens *t);
+const sdui_disk_token *sdui_disk_tokens_at(const sdui_disk_tokens *t,
+                                           size_t i);
+sdui_token *sdui_disk_tokens_take(const sdui_disk_tokens *t, size_t i);
+void sdui_disk_tokens_free(sdui_disk_tokens *t);
 
 #ifdef __cplusplus
 }
