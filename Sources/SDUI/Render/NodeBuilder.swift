@@ -43,21 +43,21 @@ struct NodeBuilder {
     }
 
     /// The node for one screen item; nil when it is not visible.
-    mutating func item(_ item: ScreenPayload.Item, lookup: TokenLookup?) -> RenderNode? {
+    mutating func item(id: String, bind: [String: JSONValue]?, lookup: TokenLookup?) -> RenderNode? {
         switch lookup {
         case .found(let token, _):
-            let scope = BindingScope(item: item.bind ?? [:], host: context.hostBindings)
+            let scope = BindingScope(item: bind ?? [:], host: context.hostBindings)
             return node(token.plan, token: token.id, scope: scope)
         case .offline:
-            issues.append(RenderIssue(.offline, token: item.id, path: "root",
+            issues.append(RenderIssue(.offline, token: id, path: "root",
                                       "not cached and the registry cannot be reached"))
-            return .skeleton(token: item.id)
+            return .skeleton(token: id)
         case .unavailable(let error):
-            issues.append(RenderIssue(.unavailable, token: item.id, path: "root", error.description))
-            return .placeholder(.unavailable, token: item.id)
+            issues.append(RenderIssue(.unavailable, token: id, path: "root", error.description))
+            return .placeholder(.unavailable, token: id)
         case nil:
-            issues.append(RenderIssue(.unavailable, token: item.id, path: "root", "the token was not looked up"))
-            return .placeholder(.unavailable, token: item.id)
+            issues.append(RenderIssue(.unavailable, token: id, path: "root", "the token was not looked up"))
+            return .placeholder(.unavailable, token: id)
         }
     }
 
@@ -156,7 +156,7 @@ struct NodeBuilder {
             return theme.spacing(named: s) ?? unknown("spacing \"\(s)\"", key: key, who: who)
         case .typography(let s):
             return theme.typography(named: s) ?? unknown("typography \"\(s)\"", key: key, who: who)
-        case .template(let s, let names):
+        case .template(let template, let names):
             guard limitHit == nil else { return nil }   // the node is a placeholder already
             var problems: [BindingProblem] = []
             let limits = context.bindingLimits
@@ -164,8 +164,8 @@ struct NodeBuilder {
                           (limits.maxTreeBytes - treeBytes, "tree")]
             let bound = bounds.min { $0.0 < $1.0 }!
             var produced = 0
-            let filled = BindingTemplate.fill(s, scope: scope, problems: &problems, limit: max(0, bound.0),
-                                              produced: &produced)
+            let filled = template.fill(scope: scope, problems: &problems, limit: max(0, bound.0),
+                                       produced: &produced)
             nodeBytes += produced
             treeBytes += produced
             for p in problems {

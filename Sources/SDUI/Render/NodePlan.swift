@@ -20,10 +20,10 @@ struct NodePlan: Sendable {
         case spacing(String)
         /// A Text's bare `style` name.
         case typography(String)
-        /// A string holding `{{` or `\{{`; when filled to a string in a
-        /// spacing or typography place, that string is then looked up as a
-        /// name (`"style": "{{st}}"`).
-        case template(String, names: Names?)
+        /// A string holding `{{` or `\{{`, parsed once; when filled to a
+        /// string in a spacing or typography place, that string is then
+        /// looked up as a name (`"style": "{{st}}"`).
+        case template(BindingTemplate, names: Names?)
         case array([Value])
         case object(Object)
     }
@@ -43,6 +43,10 @@ struct NodePlan: Sendable {
     var error: String?
     var props = Object()
     var children: [NodePlan] = []
+    /// The paths this node's props bind (not its children's), each once, in
+    /// the order the props are resolved: what a change of scenario data
+    /// must touch to make this node stale (see ``binds(_:)``).
+    var bindings: [KeyPath] = []
     /// `props.children` was present but not a list.
     var childrenNotAList = false
 
@@ -76,6 +80,8 @@ struct NodePlan: Sendable {
             let typography = key == "style" && primitive == "Text"
             Self.add(key, Self.plan(value, spacing: spacing, typography: typography), to: &props)
         }
+        var seen = Set<KeyPath>()
+        for (_, value) in props.dynamic { Self.collectPaths(value, into: &bindings, seen: &seen) }
         if let list = members["children"] {
             if case .array(let items) = list {
                 children = items.map { NodePlan(node: $0) }
@@ -89,6 +95,28 @@ struct NodePlan: Sendable {
         self.primitive = primitive
         self.version = version
         self.error = error
+    }
+
+    /// Whether a change at `path` may change this node's props: some bound
+    /// path and `path` intersect (one is a prefix of the other, wildcards
+    /// matching any index), so `cart` and `cart.total` both touch a node
+    /// bound to `{{cart.total}}`.
+    func binds(_ path: KeyPath) -> Bool {
+        bindings.contains { $0.intersects(path) }
+    }
+
+    /// Appends the paths a planned value binds, each once.
+    static func collectPaths(_ value: Value, into paths: inout [KeyPath], seen: inout Set<KeyPath>) {
+        switch value {
+        case .template(let t, _):
+            for p in t.paths where seen.insert(p).inserted { paths.append(p) }
+        case .array(let items):
+            for item in items { collectPaths(item, into: &paths, seen: &seen) }
+        case .object(let o):
+            for (_, v) in o.dynamic { collectPaths(v, into: &paths, seen: &seen) }
+        case .literal, .reference, .spacing, .typography:
+            break
+        }
     }
 
     static func add(_ key: String, _ value: Value, to object: inout Object) {
@@ -109,7 +137,7 @@ struct NodePlan: Sendable {
         case .string(let s):
             if s.utf8.first == UInt8(ascii: "@"), NodeBuilder.isThemeReference(s) { return .reference(s) }
             if s.utf8.contains(UInt8(ascii: "{")) {
-                return .template(s, names: typography ? .typography : spacing ? .spacing : nil)
+                return .template(BindingTemplate(s), names: typography ? .typography : spacing ? .spacing : nil)
             }
             if typography { return .typography(s) }
             if spacing { return .spacing(s) }

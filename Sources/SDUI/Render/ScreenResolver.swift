@@ -54,30 +54,43 @@ public struct ScreenResolver: Sendable {
         return (resolved, chosen.source, chosen.issues)
     }
 
-    /// Resolves `screen` with tokens already looked up (missing ids are
-    /// placeholders).
-    public func resolve(_ screen: ScreenPayload, lookups: [String: TokenLookup]) -> RenderTree {
+    /// Resolves `screen` with its tokens already looked up: the one entry
+    /// point every format goes through (see ``ScreenItems``).  A token item
+    /// whose id has no lookup is a placeholder; block items need none.
+    public func resolve(_ screen: some ScreenItemsConvertible, lookups: [String: TokenLookup] = [:]) -> RenderTree {
+        let screen = screen.screenItems
         var issues: [RenderIssue] = []
         var shown = screen
         var lookups = lookups
-        let offline = screen.tokens.contains { if case .offline = lookups[$0.id] { true } else { false } }
+        let offline = screen.tokenIDs.contains { if case .offline = lookups[$0] { true } else { false } }
         if offline, let fallback = context.fallbackPack?.screen(for: screen.id) {
             issues.append(RenderIssue(.fallbackScreen, token: nil, path: "screen",
                                       "offline with tokens missing; showing fallback screen \"\(fallback.id)\""))
             context.logger.notice("switching to fallback screen",
                                   metadata: ["screen": "\(screen.id)", "fallback": "\(fallback.id)"])
-            shown = fallback
-            for item in fallback.tokens where lookups[item.id]?.token == nil {
-                lookups[item.id] = Self.lookup(item.id, in: context.fallbackPack!.pack) ?? .offline
+            shown = fallback.screenItems
+            for id in shown.tokenIDs where lookups[id]?.token == nil {
+                lookups[id] = Self.lookup(id, in: context.fallbackPack!.pack) ?? .offline
             }
         }
         let chosen = theme(screenThemeID: shown.themeId ?? screen.themeId)
         issues += chosen.issues
         var builder = NodeBuilder(context: context, theme: chosen.theme, issues: issues)
+        var style: BlockStyle?
+        var blocks = 0
         var children: [RenderNode] = []
-        children.reserveCapacity(shown.tokens.count)
-        for item in shown.tokens {
-            if let node = builder.item(item, lookup: lookups[item.id]) { children.append(node) }
+        children.reserveCapacity(shown.items.count)
+        for item in shown.items {
+            let node: RenderNode?
+            switch item {
+            case .token(let id, let bind):
+                node = builder.item(id: id, bind: bind, lookup: lookups[id])
+            case .block(let block):
+                if style == nil { style = BlockStyle(settings: chosen.theme.theme.settings) }
+                node = builder.block(block, index: blocks, style: style!)
+                blocks += 1
+            }
+            if let node { children.append(node) }
         }
         return builder.tree(screen: screen.id, rendered: shown.id, theme: chosen, children: children)
     }
@@ -85,33 +98,21 @@ public struct ScreenResolver: Sendable {
     /// Resolves `screen` from a core pack alone: an id the pack lacks is a
     /// placeholder (`unavailable`).  Ids in `offline` are treated as
     /// offline misses, to preview skeletons and Fallback Pack screens.
-    public func resolve(_ screen: ScreenPayload, pack: CorePack, offline: Set<String> = []) -> RenderTree {
+    public func resolve(_ screen: some ScreenItemsConvertible, pack: CorePack, offline: Set<String> = []) -> RenderTree {
+        let items = screen.screenItems
         var lookups: [String: TokenLookup] = [:]
-        for item in screen.tokens where lookups[item.id] == nil {
-            lookups[item.id] = offline.contains(item.id) ? .offline : Self.lookup(item.id, in: pack)
-                ?? .unavailable(SDUIError(.notFound, "no token \"\(item.id)\" in the pack", input: pack.source))
+        for id in items.tokenIDs {
+            lookups[id] = offline.contains(id) ? .offline : Self.lookup(id, in: pack)
+                ?? .unavailable(SDUIError(.notFound, "no token \"\(id)\" in the pack", input: pack.source))
         }
-        return resolve(screen, lookups: lookups)
+        return resolve(items, lookups: lookups)
     }
 
     /// Resolves `screen` through the repository: pack → memory → disk →
     /// one batched network request for the misses.
-    public func resolve(_ screen: ScreenPayload, repository: TokenRepository) async -> RenderTree {
-        var seen = Set<String>()
-        let ids = screen.tokens.map(\.id).filter { seen.insert($0).inserted }
-        return resolve(screen, lookups: await repository.get(ids))
-    }
-
-    /// Resolves a seed 001 block screen through ``RenderContext/blocks``.
-    public func resolve(_ screen: BlockScreen) -> RenderTree {
-        let chosen = theme(screenThemeID: screen.themeId)
-        var builder = NodeBuilder(context: context, theme: chosen.theme, issues: chosen.issues)
-        let style = BlockStyle(settings: chosen.theme.theme.settings)
-        var children: [RenderNode] = []
-        for (i, block) in screen.blocks.enumerated() {
-            if let node = builder.block(block, index: i, style: style) { children.append(node) }
-        }
-        return builder.tree(screen: screen.id, rendered: screen.id, theme: chosen, children: children)
+    public func resolve(_ screen: some ScreenItemsConvertible, repository: TokenRepository) async -> RenderTree {
+        let items = screen.screenItems
+        return resolve(items, lookups: await repository.get(items.tokenIDs))
     }
 
     /// The pack's token as a lookup; nil when the pack lacks it.
