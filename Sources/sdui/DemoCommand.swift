@@ -98,7 +98,7 @@ struct DemoCommand: AsyncParsableCommand {
         let running = try await RegistryServer(store: store, configuration: config, logger: quietLogger("sdui.server")).start()
         print("server    \(running.baseURL) (HS256-signed tokens, bearer auth)\n")
         let bearer = try AccessTokenIssuer(signer: access).issue(subject: "demo")
-        let transport = HTTPTokenTransport(baseURL: running.baseURL, primitives: PrimitiveMap.builtIn.headerValue,
+        let transport = HTTPRegistryTransport(baseURL: running.baseURL, primitives: PrimitiveMap.builtIn.headerValue,
                                            bearerToken: bearer, timeout: 5)
         let pack = try CorePack(contentsOf: packURL)
         var repoConfig = TokenRepository.Configuration()
@@ -106,7 +106,7 @@ struct DemoCommand: AsyncParsableCommand {
         repoConfig.imagePolicy = try ImageURLPolicy(allowedHosts: ["cdn.sdui.example.com"])
         func repository(disk path: String, online: Bool) throws -> TokenRepository {
             TokenRepository(pack: pack, memory: try TokenCache(), diskPath: path,
-                            transport: online ? transport : HTTPTokenTransport(baseURL: running.baseURL, timeout: 1),
+                            transport: online ? transport : HTTPRegistryTransport(baseURL: running.baseURL, timeout: 1),
                             configuration: repoConfig)
         }
         var context = RenderContext()
@@ -139,7 +139,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// Loads every screen once and prints a line for each.
     func phase(_ title: String, _ ids: [String], repo: TokenRepository, resolver: ScreenResolver,
-               transport: HTTPTokenTransport?, previews: URL, prefix: String?) async throws {
+               transport: HTTPRegistryTransport?, previews: URL, prefix: String?) async throws {
         print(title)
         print("  screen              first paint   pack  memory  disk  network  skeleton  hit ratio  shown")
         var totals: [TokenSource: Int] = [:]

@@ -209,7 +209,7 @@ struct PackCommand: AsyncParsableCommand {
                 throw SDUIError(.argument, "not a URL", input: base)
             }
             guard !ids.isEmpty else { throw SDUIError(.argument, "--registry-url needs --usage to know which ids to fetch") }
-            let transport = HTTPTokenTransport(baseURL: url, primitives: primitives.headerValue, bearerToken: bearer)
+            let transport = HTTPRegistryTransport(baseURL: url, primitives: primitives.headerValue, bearerToken: bearer)
             var out: [PackCandidate] = []
             var missing: [String] = []
             var start = 0

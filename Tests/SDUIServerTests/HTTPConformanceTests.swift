@@ -116,7 +116,7 @@ final class CapturedLog: @unchecked Sendable {
                 #expect(answers.map(\.status) == [200, 200, status], "\(third)")
                 #expect(closed, "\(third)")
                 guard answers.count == 3 else { continue }
-                #expect(try DesignToken(json: HTTPTokenTransport.elements(of: answers[0].body, source: "t")[0]).id == "plain")
+                #expect(try DesignToken(json: HTTPRegistryTransport.elements(of: answers[0].body, source: "t")[0]).id == "plain")
                 #expect(try ScreenPayload(json: answers[1].body).id == "home")
                 #expect(answers[2].json?["error"] as? String == code)
                 #expect(answers[2].header("connection") == "close" && answers[2].header("cache-control") == "no-store")

@@ -70,7 +70,7 @@ import Testing
             #expect(c.json?["tokens"] as? [String] == ["future"])
             #expect(c.header("Cache-Control") == "no-store" && c.header("Vary") == "X-Primitives")
             // The client's transport turns it into the fallback id.
-            let t = HTTPTokenTransport(baseURL: r.baseURL, primitives: Self.modern)
+            let t = HTTPRegistryTransport(baseURL: r.baseURL, primitives: Self.modern)
             #expect(try await t.fetchScreen("lab") == .incompatible(fallbackScreenId: "home",
                                                                      message: "Incompatible-Primitives"))
             await r.stop()
@@ -84,14 +84,14 @@ import Testing
             let r = try await startServer(store)
             let new = try await get(r, "design-tokens?ids=plain,card")
             #expect(new.status == 200)
-            let elements = try HTTPTokenTransport.elements(of: new.body, source: "t")
+            let elements = try HTTPRegistryTransport.elements(of: new.body, source: "t")
             let tokens = try elements.map { try DesignToken(json: $0) }
             #expect(tokens.map(\.description) == ["plain@1 (Text@1)", "card@2 (Column@3)"])
             #expect(new.header("ETag") == ETag.batch(elements.map { ETag.of(json: $0) }))
             #expect(new.header("Cache-Control") == "max-age=86400" && new.header("Vary") == "X-Primitives")
             // Downgrade: Text@4 gets card@1.
             let old = try await get(r, "design-tokens?ids=card", ["X-Primitives": Self.old])
-            #expect(try DesignToken(json: try HTTPTokenTransport.elements(of: old.body, source: "t")[0]).version == 1)
+            #expect(try DesignToken(json: try HTTPRegistryTransport.elements(of: old.body, source: "t")[0]).version == 1)
             // 304 by If-None-Match; the v hint alone is not a conditional request (RFC 9110 §15.4.5).
             let etag = try #require(new.header("ETag"))
             #expect(try await get(r, "design-tokens?ids=plain,card", ["X-Primitives": Self.modern, "If-None-Match": etag]).status == 304)
@@ -101,7 +101,7 @@ import Testing
             // Unknown or unservable ids are left out and named.
             let partial = try await get(r, "design-tokens?ids=plain,future,nope")
             #expect(partial.status == 200 && partial.header("X-SDUI-Missing") == "future,nope")
-            #expect(try HTTPTokenTransport.elements(of: partial.body, source: "t").count == 1)
+            #expect(try HTTPRegistryTransport.elements(of: partial.body, source: "t").count == 1)
             let none = try await get(r, "design-tokens?ids=future")
             #expect(none.status == 404 && none.header("Cache-Control") == "no-store")
             await r.stop()
@@ -157,14 +157,14 @@ import Testing
             let ok = try await get(r, "design-tokens?ids=plain", ["X-Primitives": Self.modern, "Authorization": "Bearer \(good)"])
             #expect(ok.status == 200)
             #expect(ok.header("Cache-Control") == "max-age=86400, private")
-            let element = try HTTPTokenTransport.elements(of: ok.body, source: "t")[0]
+            let element = try HTTPRegistryTransport.elements(of: ok.body, source: "t")[0]
             let json = try TokenVerifier(key: signer.verificationKey).verify(compact: element)
             #expect(ok.header("ETag") == ETag.batch([ETag.of(json: json)]))
             // The repository verifies what the server signed.
             var config = TokenRepository.Configuration()
             config.verifier = try TokenVerifier(key: signer.verificationKey)
             let repo = TokenRepository(memory: try TokenCache(),
-                                       transport: HTTPTokenTransport(baseURL: r.baseURL, primitives: Self.modern, bearerToken: good),
+                                       transport: HTTPRegistryTransport(baseURL: r.baseURL, primitives: Self.modern, bearerToken: good),
                                        configuration: config)
             #expect(await repo.get("card").token?.version == 2)
 
@@ -211,7 +211,7 @@ import Testing
             try await r.server.refresh()
             let after = try await get(r, "design-tokens?ids=plain")
             #expect(after.header("ETag") != before.header("ETag"))
-            #expect(try DesignToken(json: try HTTPTokenTransport.elements(of: after.body, source: "t")[0]).version == 2)
+            #expect(try DesignToken(json: try HTTPRegistryTransport.elements(of: after.body, source: "t")[0]).version == 2)
             // An old ETag now answers 200, not 304.
             #expect(try await get(r, "design-tokens?ids=plain",
                                   ["X-Primitives": Self.modern, "If-None-Match": before.header("ETag")!]).status == 200)
@@ -301,7 +301,7 @@ import Testing
             config.coalescingWindow = .milliseconds(1)
             let disk = try DiskCache(path: Fixtures.temporaryDirectory().appendingPathComponent("c.db").path, durable: false)
             let repo = TokenRepository(memory: try TokenCache(maxEntries: 1), disk: disk,
-                                       transport: HTTPTokenTransport(baseURL: r.baseURL, primitives: Self.old),
+                                       transport: HTTPRegistryTransport(baseURL: r.baseURL, primitives: Self.old),
                                        configuration: config)
             func source(_ l: TokenLookup) -> TokenSource? { if case .found(_, let s) = l { s } else { nil } }
             // First fetch: network, the downgraded card for a Text@4 client.

@@ -4,6 +4,7 @@ import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
 import SDUI
+import SDUIRegistryKit
 
 /// A small registry serving `GET /design-tokens?ids=…` on an ephemeral
 /// loopback port, as the repository's tests need it: per-token and batch
@@ -100,7 +101,8 @@ public final class LoopbackRegistry: Sendable {
         state.withLockedValue { $0.incompatible[id] = fallback }
     }
 
-    /// `GET /screens/{id}`: the payload, 409 with a fallback, or 404.
+    /// `GET /screens/{id}`: the payload with its ETag (304 when
+    /// `If-None-Match` names it), 409 with a fallback, or 404.
     func screen(_ r: Hummingbird.Request, id: String) -> Response {
         let record = Request(r, ids: [id])
         let (payload, fallback) = state.withLockedValue { s -> (Data?, String?) in
@@ -113,7 +115,11 @@ public final class LoopbackRegistry: Sendable {
             return Response(status: .conflict, headers: json, body: .init(byteBuffer: ByteBuffer(string: body)))
         }
         guard let payload else { return Response(status: .notFound, headers: json) }
-        return Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(bytes: payload)))
+        let etag = ETag.of(json: payload)
+        if record.ifNoneMatch == etag { return Response(status: .notModified, headers: [.eTag: etag]) }
+        var headers = json
+        headers[.eTag] = etag
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: payload)))
     }
 
     /// The answer to one request.

@@ -1,6 +1,7 @@
 // ServeCommandTests.swift - `sdui serve` and `sdui registry` as a user runs them.
 import Foundation
 @testable import SDUI
+import SDUIRegistryKit
 import SDUITestSupport
 import Testing
 #if canImport(Glibc)
@@ -125,7 +126,7 @@ final class ServeProcess: @unchecked Sendable {
         let signed = try ServeProcess(["--db", db, "--signing-key", jwk.path])
         let a = try await HTTPProbe.get(URL(string: "design-tokens?ids=login_title", relativeTo: signed.baseURL)!.absoluteURL,
                                         headers: ["X-Primitives": PrimitiveMap.builtIn.headerValue])
-        let element = try HTTPTokenTransport.elements(of: a.body, source: "t")[0]
+        let element = try HTTPRegistryTransport.elements(of: a.body, source: "t")[0]
         let verifier = try TokenVerifier(key: TokenSigner(ed25519PrivateKey: seed, kid: "reg-1").verificationKey)
         let verified = try verifier.verified(compact: String(decoding: element, as: UTF8.self))
         #expect(verified.algorithm == .eddsa && verified.kid == "reg-1")

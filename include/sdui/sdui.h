@@ -34,6 +34,7 @@
 #include "json.h"
 #include "gzip.h"
 #include "token.h"
+#include "json_doc.h"
 #include "pack.h"
 #include "cache.h"
 #include "disk.h"

@@ -1,4 +1,4 @@
-// HTTPTokenTransport.swift - TokenTransport over HTTP with URLSession.
+// HTTPRegistryTransport.swift - RegistryTransport over HTTP, a thin client on HTTPClient.
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -6,7 +6,8 @@ import FoundationNetworking
 internal import CSDUI
 import SDUICore
 
-/// Fetches token batches from a registry: `GET {base}/design-tokens?ids=…`
+/// Fetches token batches and screens from a registry: `GET {base}/design-tokens?ids=…`
+/// and `GET {base}/screens/{id}`,
 /// with `Accept: application/json`, `X-Primitives` (seed 000 C-4), a bearer
 /// token when one is set, `If-None-Match` when revalidating, and a timeout.
 ///
@@ -14,7 +15,7 @@ import SDUICore
 /// strings; each element's exact bytes are kept, so ETags and signatures
 /// are checked on what the registry sent.  `Cache-Control: max-age` is
 /// passed on as the TTL.
-public struct HTTPTokenTransport: TokenTransport {
+public struct HTTPRegistryTransport: RegistryTransport {
     public var baseURL: URL
     /// Sent as `X-Primitives`, e.g. `Column@3,Text@4`.
     public var primitives: String?
@@ -55,20 +56,24 @@ public struct HTTPTokenTransport: TokenTransport {
         return try await client.get(url, headers: headers)
     }
 
-    public func fetchScreen(_ id: String) async throws -> ScreenFetchResponse {
+    public func fetchScreen(_ request: ScreenFetchRequest) async throws -> ScreenFetchResult {
+        let id = request.id
         guard let url = URL(string: "screens/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id),
                             relativeTo: baseURL)?.absoluteURL else {
             throw SDUIError(.argument, "cannot build a screen URL for \(id)", input: baseURL.absoluteString)
         }
-        let http = try await get(url)
+        let http = try await get(url, ifNoneMatch: request.ifNoneMatch)
         let data = http.body
         switch http.status {
         case 200:
-            return .screen(try ScreenPayload(json: data, source: url.absoluteString))
+            let payload = try ScreenPayload(json: data, source: url.absoluteString)
+            return .fetched(FetchedScreen(payload: payload, json: data, etag: http.header("ETag")))
+        case 304 where request.ifNoneMatch != nil:
+            return .notModified
         case 409:
-            let obj = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-            return .incompatible(fallbackScreenId: obj?["fallbackScreenId"] as? String,
-                                 message: obj?["error"] as? String ?? "Incompatible-Primitives")
+            let body = (try? JSONValue(json: data))?.objectValue
+            return .incompatible(fallbackScreenId: body?["fallbackScreenId"]?.stringValue,
+                                 message: body?["error"]?.stringValue ?? "Incompatible-Primitives")
         default:
             let snippet = String(decoding: data.prefix(200), as: UTF8.self)
             throw SDUIError(.http, "HTTP \(http.status): \(snippet)", input: url.absoluteString)
@@ -132,12 +137,17 @@ public struct HTTPTokenTransport: TokenTransport {
                                          input: source, offset: refusal.offset))
                 continue
             }
-            let bytes = body.subdata(in: body.startIndex + e.range.lowerBound ..< body.startIndex + e.range.upperBound)
-            guard bytes.first == UInt8(ascii: "\"") else { elements.append(bytes); continue }
-            guard let s = try JSONSerialization.jsonObject(with: bytes, options: .fragmentsAllowed) as? String else {
-                throw SDUIError(.json, "element \(i) is not a string", input: source)
+            let range = body.startIndex + e.range.lowerBound ..< body.startIndex + e.range.upperBound
+            guard body[range.lowerBound] == UInt8(ascii: "\"") else { elements.append(body.subdata(in: range)); continue }
+            // A string (a compact JWS): its text without the quotes.  A JWS
+            // is base64url and dots, so it holds no escape; one that does is
+            // unescaped by the JSON value parser (the scan proved it valid).
+            let inner = range.lowerBound + 1 ..< range.upperBound - 1
+            if !body[inner].contains(UInt8(ascii: "\\")) {
+                elements.append(body.subdata(in: inner))
+            } else if case .string(let s) = try JSONValue(json: body.subdata(in: range), source: source) {
+                elements.append(Data(s.utf8))
             }
-            elements.append(Data(s.utf8))
         }
         return (elements, refused)
     }

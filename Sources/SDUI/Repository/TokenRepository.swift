@@ -95,7 +95,7 @@ public actor TokenRepository {
     let pack: CorePack?
     let memory: TokenCache
     let disk: DiskCache?
-    let transport: (any TokenTransport)?
+    let transport: (any RegistryTransport)?
     let config: Configuration
     let logger: Logger
     /// Disk failures already logged at error level, by operation: a broken
@@ -135,7 +135,7 @@ public actor TokenRepository {
     /// cache.  `logger` receives lookups' failures (default label
     /// `sdui.repository`).
     public init(pack: CorePack? = nil, memory: TokenCache, disk: DiskCache? = nil,
-                transport: (any TokenTransport)? = nil, configuration: Configuration = .init(),
+                transport: (any RegistryTransport)? = nil, configuration: Configuration = .init(),
                 logger: Logger = Logger(label: "sdui.repository")) {
         self.pack = pack
         self.memory = memory
@@ -152,7 +152,7 @@ public actor TokenRepository {
     /// and network, and logs the reason once.
     public init(pack: CorePack? = nil, memory: TokenCache, diskPath: String,
                 durableDisk: Bool = true,
-                transport: (any TokenTransport)? = nil, configuration: Configuration = .init(),
+                transport: (any RegistryTransport)? = nil, configuration: Configuration = .init(),
                 logger: Logger = Logger(label: "sdui.repository")) {
         var disk: DiskCache?
         do {

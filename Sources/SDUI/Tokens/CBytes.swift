@@ -1,18 +1,6 @@
-// CBytes.swift - moving byte strings between Swift and the C core.
+// CBytes.swift - handing many byte strings to the C core in one buffer.
 import Foundation
 import SDUICore
-
-extension String {
-    /// A string from `count` UTF-8 bytes the C core lends (not NUL-terminated
-    /// in general; ill-formed bytes become U+FFFD).
-    init(cBytes p: UnsafePointer<CChar>?, count: Int) {
-        guard let p, count > 0 else {
-            self = ""
-            return
-        }
-        self = String(decoding: UnsafeRawBufferPointer(start: p, count: count), as: UTF8.self)
-    }
-}
 
 /// Calls `body` with a C pointer to, and the length of, each of `parts`,
 /// all copied once into one buffer that lives for the call.

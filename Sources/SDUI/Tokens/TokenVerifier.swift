@@ -38,7 +38,7 @@ public struct TokenVerifier: Sendable {
         /// The key id a JWS header names it by, if any.
         public let kid: String?
         /// The secret (HS256) or the 32-byte public key (EdDSA).
-        let bytes: [UInt8]
+        package let bytes: [UInt8]
 
         /// Shortest HS256 secret accepted: the hash size (RFC 7518 §3.2).
         public static let minimumHS256SecretBytes = 32
@@ -73,12 +73,12 @@ public struct TokenVerifier: Sendable {
         /// member `d` is ignored: only the public part is kept.  Errors are
         /// `argument` errors.
         public init(jwk: Data) throws {
-            guard let object = try? JSONSerialization.jsonObject(with: jwk) as? [String: Any] else {
+            guard case .object(let object)? = try? JSONValue(json: jwk) else {
                 throw SDUIError(.argument, "JWK is not a JSON object")
             }
             func member(_ name: String) throws -> String? {
                 guard let value = object[name] else { return nil }
-                guard let s = value as? String else {
+                guard let s = value.stringValue else {
                     throw SDUIError(.argument, "JWK member \"\(name)\" must be a string")
                 }
                 return s
@@ -119,7 +119,7 @@ public struct TokenVerifier: Sendable {
             self = key
         }
 
-        init(algorithm: TokenSignatureAlgorithm, kid: String?, bytes: [UInt8]) {
+        package init(algorithm: TokenSignatureAlgorithm, kid: String?, bytes: [UInt8]) {
             self.algorithm = algorithm
             self.kid = kid
             self.bytes = bytes
@@ -243,11 +243,11 @@ public struct TokenVerifier: Sendable {
         }
 
         // The protected header.
-        guard let header = try? JSONSerialization.jsonObject(with: headerBytes) as? [String: Any] else {
+        guard case .object(let header)? = try? JSONValue(json: headerBytes) else {
             throw fail("protected header is not a JSON object")
         }
         guard let algValue = header["alg"] else { throw fail("header has no \"alg\"") }
-        guard let alg = algValue as? String else { throw fail("header \"alg\" must be a string") }
+        guard let alg = algValue.stringValue else { throw fail("header \"alg\" must be a string") }
         if alg.lowercased() == "none" {
             throw fail("alg \"\(alg)\" (an unsecured JWS) is refused")
         }
@@ -263,7 +263,7 @@ public struct TokenVerifier: Sendable {
         }
         var kid: String?
         if let kidValue = header["kid"] {
-            guard let s = kidValue as? String else { throw fail("header \"kid\" must be a string") }
+            guard let s = kidValue.stringValue else { throw fail("header \"kid\" must be a string") }
             kid = s
         }
 

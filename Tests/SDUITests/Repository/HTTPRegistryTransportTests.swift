@@ -1,11 +1,11 @@
-// HTTPTokenTransportTests.swift - the URLSession transport against a real
+// HTTPRegistryTransportTests.swift - the URLSession transport against a real
 // loopback registry: headers, screens, 409, bodies, statuses, unreachable.
 import Foundation
 @testable import SDUI
 import SDUITestSupport
 import Testing
 
-@Suite struct HTTPTokenTransportTests {
+@Suite struct HTTPRegistryTransportTests {
     let examples = Fixtures.repositoryRoot.appendingPathComponent("Examples")
 
     @Test func screensCarryXPrimitivesAndDecode() async throws {
@@ -14,7 +14,7 @@ import Testing
         let payload = try Data(contentsOf: examples.appendingPathComponent("screens/team_page.json"))
         registry.publishScreen(payload, id: "team_page")
         registry.makeIncompatible("new_page", fallback: "team_page")
-        let t = HTTPTokenTransport(baseURL: registry.baseURL, primitives: "Column@3,Text@4,AsyncImage@2",
+        let t = HTTPRegistryTransport(baseURL: registry.baseURL, primitives: "Column@3,Text@4,AsyncImage@2",
                                    bearerToken: "tok")
         guard case .screen(let s) = try await t.fetchScreen("team_page") else {
             Issue.record("expected a screen"); return
@@ -47,7 +47,7 @@ import Testing
         let registry = try await LoopbackRegistry.start(tokens: ["a": a])
         defer { Task { await registry.stop() } }
         registry.setMaxAge(123)
-        let t = HTTPTokenTransport(baseURL: registry.baseURL)
+        let t = HTTPRegistryTransport(baseURL: registry.baseURL)
         let r = try await t.fetch(TokenFetchRequest(ids: ["a"]))
         #expect(r == .tokens([a], maxAge: 123))
         let tag = ETag.batch([ETag.of(json: a)])
@@ -59,24 +59,24 @@ import Testing
         let registry = try await LoopbackRegistry.start()
         let url = registry.baseURL
         await registry.stop()
-        let t = HTTPTokenTransport(baseURL: url, timeout: 2)
+        let t = HTTPRegistryTransport(baseURL: url, timeout: 2)
         let e = await #expect(throws: SDUIError.self) { _ = try await t.fetch(TokenFetchRequest(ids: ["x"])) }
         #expect(e?.category == .network)
     }
 
     @Test func cacheControlMaxAge() {
-        #expect(HTTPTokenTransport.maxAge("max-age=86400") == 86_400)
-        #expect(HTTPTokenTransport.maxAge("public, max-age=60, must-revalidate") == 60)
-        #expect(HTTPTokenTransport.maxAge("no-store") == nil)
-        #expect(HTTPTokenTransport.maxAge("max-age=-1") == nil)
-        #expect(HTTPTokenTransport.maxAge(nil) == nil)
+        #expect(HTTPRegistryTransport.maxAge("max-age=86400") == 86_400)
+        #expect(HTTPRegistryTransport.maxAge("public, max-age=60, must-revalidate") == 60)
+        #expect(HTTPRegistryTransport.maxAge("no-store") == nil)
+        #expect(HTTPRegistryTransport.maxAge("max-age=-1") == nil)
+        #expect(HTTPRegistryTransport.maxAge(nil) == nil)
     }
 
     /// The token transport goes through the same bounds.
     @Test func theTokenTransportIsBounded() async throws {
         let server = try RawHTTPServer(answer: .endlessChunked, pace: 0.001)
         defer { server.stop() }
-        let t = HTTPTokenTransport(baseURL: server.baseURL, timeout: 20, maxBodyBytes: 1 << 20)
+        let t = HTTPRegistryTransport(baseURL: server.baseURL, timeout: 20, maxBodyBytes: 1 << 20)
         let e = await #expect(throws: SDUIError.self) { _ = try await t.fetch(TokenFetchRequest(ids: ["a"])) }
         #expect(e?.category == .limit)
         let s = await #expect(throws: SDUIError.self) { _ = try await t.fetchScreen("home") }

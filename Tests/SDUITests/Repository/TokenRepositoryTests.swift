@@ -6,13 +6,14 @@ import MetricsTestKit
 import SDUI
 import SDUITestSupport
 import Testing
+import SDUIRegistryKit
 
 @Suite(.serialized) struct TokenRepositoryTests {
     /// A repository wired to a fresh disk file and the given registry.
     static func repository(_ registry: LoopbackRegistry?, pack: CorePack? = nil, disk path: String? = nil,
                            clock: ManualClock = ManualClock(), window: Duration = .milliseconds(5),
                            verifier: TokenVerifier? = nil, policy: ImageURLPolicy? = nil,
-                           transport: (any TokenTransport)? = nil,
+                           transport: (any RegistryTransport)? = nil,
                            metrics: TestMetrics? = nil) throws -> (TokenRepository, DiskCache) {
         let disk = try DiskCache(path: path ?? Fixtures.temporaryDirectory().appendingPathComponent("t.db").path,
                                  durable: false)
@@ -22,7 +23,7 @@ import Testing
         c.verifier = verifier
         c.imagePolicy = policy
         c.metricsFactory = metrics
-        let t = transport ?? registry.map { HTTPTokenTransport(baseURL: $0.baseURL, primitives: "Column@3,Text@4",
+        let t = transport ?? registry.map { HTTPRegistryTransport(baseURL: $0.baseURL, primitives: "Column@3,Text@4",
                                                                bearerToken: "secret-token", timeout: 5) }
         return (TokenRepository(pack: pack, memory: try TokenCache(), disk: disk, transport: t, configuration: c), disk)
     }
@@ -287,7 +288,7 @@ import Testing
         for (path, cause) in [(dir.path, "directory"), (fifo, "FIFO"), (dangling, "dangling symbolic link")] {
             let log = LogCapture()
             let repo = TokenRepository(memory: try TokenCache(), diskPath: path,
-                                       transport: HTTPTokenTransport(baseURL: registry.baseURL, timeout: 5),
+                                       transport: HTTPRegistryTransport(baseURL: registry.baseURL, timeout: 5),
                                        logger: Logger(label: "test") { _ in log })
             #expect(!repo.hasDiskCache, "\(path)")
             #expect(source(await repo.get("net")) == .network)

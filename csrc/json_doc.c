@@ -1,0 +1,70 @@
+/*
+ * json_doc.c - any JSON document as a value tree (see json_doc.h).
+ *
+ * The text is first checked by the core's own validator, so grammar,
+ * UTF-8, escape and depth faults are reported with the same offsets and
+ * line:column as everywhere else; only then does jansson build the tree.
+ * A document's values are jansson values, as a token's are, so the
+ * sdui_value_* accessors of token.c read both.
+ */
+#include <assert.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "internal.h"
+#include "sdui/json_doc.h"
+
+struct sdui_json_doc {
+    json_t *root;
+};
+
+/* Validates, then builds the tree (json_doc.h). */
+sdui_status sdui_json_doc_parse(const char *text, size_t len,
+                                unsigned max_depth, sdui_json_doc **out,
+                                sdui_error *err)
+{
+    sdui_json_doc *doc;
+    json_error_t jerr;
+    sdui_status st;
+
+    if (!out || (!text && len > 0))
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "json document: NULL argument");
+    *out = NULL;
+    st = sdui_json_validate(text ? text : "", len, max_depth, err);
+    if (st != SDUI_OK)
+        return st;
+    doc = sdui_malloc(sizeof *doc);
+    if (!doc)
+        return sdui__oom(err);
+    /* Without JSON_REJECT_DUPLICATES a repeated name keeps its last value. */
+    doc->root = json_loadb(text ? text : "", len,
+                           JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+    if (!doc->root) {
+        sdui_free(doc);
+        /* Valid text that jansson refuses: an integer past 64 bits, or
+         * memory.  jansson's position is a character count; report the
+         * start (its message says which number). */
+        if (json_error_code(&jerr) == json_error_out_of_memory)
+            return sdui__oom(err);
+        return sdui__fail(err, SDUI_JSON, 0, "json document: %s", jerr.text);
+    }
+    *out = doc;
+    return SDUI_OK;
+}
+
+/* The top-level value (json_doc.h). */
+const sdui_value *sdui_json_doc_root(const sdui_json_doc *doc)
+{
+    assert(doc);
+    return (const sdui_value *)doc->root;
+}
+
+/* Releases the tree and the document (json_doc.h). */
+void sdui_json_doc_free(sdui_json_doc *doc)
+{
+    if (!doc)
+        return;
+    json_decref(doc->root);
+    sdui_free(doc);
+}
