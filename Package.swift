@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "SDUI", targets: ["SDUI"]),
         .library(name: "SDUIServer", targets: ["SDUIServer"]),
+        .library(name: "SDUIRegistryKit", targets: ["SDUIRegistryKit"]),
         .executable(name: "sdui", targets: ["sdui"]),
     ],
     dependencies: [
@@ -60,12 +61,24 @@ let package = Package(
             ],
             path: "Sources/SDUI"
         ),
+        // The registry side below the server: stored records, the error type,
+        // the token signer and pack building.  No server framework, so the pack
+        // tools link it without NIO.
+        .target(
+            name: "SDUIRegistryKit",
+            dependencies: [
+                "SDUI", "SDUICore", "CSDUI",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Sources/SDUIRegistryKit"
+        ),
         // The registry server library: what a Swift service links.  Server-only
         // dependencies stay here, out of the client library SDUI.
         .target(
             name: "SDUIServer",
             dependencies: [
                 "SDUI",
+                "SDUIRegistryKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -86,6 +99,7 @@ let package = Package(
             dependencies: [
                 "SDUI",
                 "SDUIServer",
+                "SDUIRegistryKit",
                 "SDUIBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -99,14 +113,14 @@ let package = Package(
         ),
         .target(
             name: "SDUIBench",
-            dependencies: ["SDUI", "SDUIServer", "CSDUIBenchPeers", "CSDUI"],
+            dependencies: ["SDUI", "SDUIServer", "SDUIRegistryKit", "CSDUIBenchPeers", "CSDUI"],
             path: "bench/Sources/SDUIBench"
         ),
         // Fixtures shared by the test suites.
         .target(
             name: "SDUITestSupport",
             dependencies: [
-                "SDUI", "CSDUI",
+                "SDUI", "SDUIRegistryKit", "CSDUI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -121,11 +135,16 @@ let package = Package(
         .testTarget(
             name: "SDUITests",
             dependencies: [
-                "SDUI", "SDUITestSupport", "CSDUI",
+                "SDUI", "SDUIRegistryKit", "SDUITestSupport", "CSDUI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             path: "Tests/SDUITests"
+        ),
+        .testTarget(
+            name: "SDUIRegistryKitTests",
+            dependencies: ["SDUIRegistryKit", "SDUI", "SDUITestSupport"],
+            path: "Tests/SDUIRegistryKitTests"
         ),
         .testTarget(
             name: "SDUIServerTests",
@@ -139,7 +158,7 @@ let package = Package(
         // Runs the built `sdui` binary as a user would.
         .testTarget(
             name: "sduiTests",
-            dependencies: ["sdui", "SDUITestSupport"],
+            dependencies: ["sdui", "SDUIRegistryKit", "SDUITestSupport"],
             path: "Tests/sduiTests"
         ),
     ]

@@ -1,45 +1,6 @@
 // RegistryStore.swift - where the registry keeps token versions and screens (seed 000 S-1).
 import Foundation
 
-/// One published version of a token: a row of
-/// `design_tokens(id, version, json, primitive_version)`.
-public struct StoredToken: Sendable, Equatable {
-    public var id: String
-    public var version: Int
-    /// The token's exact JSON text, as served and hashed for its ETag.
-    public var json: Data
-    /// The root's primitive version (S-1).  Nested nodes have their own;
-    /// the server checks the whole tree.
-    public var primitiveVersion: Int
-    /// Publication order across the registry (assigned by the store).
-    public var seq: Int64
-
-    public init(id: String, version: Int, json: Data, primitiveVersion: Int, seq: Int64 = 0) {
-        self.id = id
-        self.version = version
-        self.json = json
-        self.primitiveVersion = primitiveVersion
-        self.seq = seq
-    }
-}
-
-/// A screen: its payload and the screen to fall back to (seed 000 §5.1).
-public struct StoredScreen: Sendable, Equatable {
-    public var id: String
-    /// The ScreenPayload JSON, served as it is.
-    public var payload: Data
-    /// Named in the 409 answer when the client cannot draw this screen.
-    public var fallbackScreenID: String?
-    public var seq: Int64
-
-    public init(id: String, payload: Data, fallbackScreenID: String? = nil, seq: Int64 = 0) {
-        self.id = id
-        self.payload = payload
-        self.fallbackScreenID = fallbackScreenID
-        self.seq = seq
-    }
-}
-
 /// A registry store: embedded SQLite (``SQLiteRegistryStore``) for one
 /// server, PostgreSQL (``PostgresRegistryStore``) for a fleet of stateless
 /// servers sharing one database.

@@ -1,7 +1,7 @@
 // CorePackPlannerTests.swift - ranking, the budget, the delta gate, validation and the Fallback Pack.
 import Foundation
 import SDUI
-@testable import SDUIServer
+@testable import SDUIRegistryKit
 import SDUITestSupport
 import Testing
 

@@ -41,21 +41,6 @@ func withStore<T>(_ kind: StoreKind, _ body: (any RegistryStore) async throws ->
     return try await store.closing { try await body(store) }
 }
 
-/// A stored token from fixture JSON.
-func stored(_ id: String, version: Int = 1, primitive: String = "Text", primitiveVersion: Int = 1,
-            props: String = #"{"text":"hi"}"#) -> StoredToken {
-    StoredToken(id: id, version: version,
-                json: Data(Fixtures.token(id, primitive: primitive, version: version,
-                                          primitiveVersion: primitiveVersion, props: props).utf8),
-                primitiveVersion: primitiveVersion)
-}
-
-/// A screen payload with the given token ids.
-func screen(_ id: String, _ tokens: [String], fallback: String? = nil) -> StoredScreen {
-    let items = tokens.map { #"{"id":"\#($0)"}"# }.joined(separator: ",")
-    return StoredScreen(id: id, payload: Data(#"{"id":"\#(id)","tokens":[\#(items)]}"#.utf8), fallbackScreenID: fallback)
-}
-
 /// A server on a free loopback port over `store`.
 func startServer(_ store: any RegistryStore, _ configure: (inout RegistryServerConfiguration) -> Void = { _ in })
     async throws -> RunningRegistry {

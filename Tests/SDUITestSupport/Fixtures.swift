@@ -2,6 +2,7 @@
 import CSDUI
 import Foundation
 import SDUI
+import SDUIRegistryKit
 
 /// Builders for test inputs: token JSON, pack documents, gzip members with
 /// chosen header fields, damaged files and gzip bombs.

@@ -4,6 +4,7 @@ import Foundation
 @testable import SDUI
 import SDUITestSupport
 import Testing
+import SDUIRegistryKit
 
 @Suite struct ErrorReportingTests {
     /// Each category a user can cause, caused for real.

@@ -285,7 +285,7 @@ public struct ImageURLPolicy: Sendable, Equatable {
         let plain = !key.isEmpty && key.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
         }
-        return plain ? "\(path).\(key)" : "\(path)[\(TokenSigner.jsonString(key))]"
+        return plain ? "\(path).\(key)" : "\(path)[\(JSONValue.literal(key))]"
     }
 
     // MARK: Rules

@@ -1,6 +1,7 @@
 // CorePackBuilder.swift - writes a Core-Token Pack from token JSON documents.
 import Foundation
 internal import CSDUI
+import SDUI
 import SDUICore
 
 /// Assembles validated tokens into a pack: `{"formatVersion":1,"tokens":[…]}`,

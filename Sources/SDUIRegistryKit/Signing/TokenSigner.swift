@@ -7,6 +7,7 @@
 // checks the envelope and picks the key.
 import Foundation
 internal import Crypto
+import SDUI
 import SDUICore
 
 /// Produces JWS compact serializations of token JSON, for tests and for the
@@ -69,7 +70,7 @@ public struct TokenSigner: Sendable {
     /// The protected header this signer writes, as JSON text.
     public var headerJSON: String {
         var s = #"{"alg":"\#(algorithm.rawValue)""#
-        if let kid { s += #","kid":\#(Self.jsonString(kid))"# }
+        if let kid { s += #","kid":\#(JSONValue.literal(kid))"# }
         return s + "}"
     }
 
@@ -85,7 +86,7 @@ public struct TokenSigner: Sendable {
 
     /// Signs `payload` under any protected header text, however wrong: the
     /// tests use it to make correctly signed tokens that break a header rule.
-    func sign(_ payload: Data, protectedHeader: String) throws -> String {
+    package func sign(_ payload: Data, protectedHeader: String) throws -> String {
         let signingInput = Base64URL.encode(Data(protectedHeader.utf8)) + "." + Base64URL.encode(payload)
         let signature: Data
         switch algorithm {
@@ -106,24 +107,5 @@ public struct TokenSigner: Sendable {
     /// Signs a payload given as text.
     public func sign(_ payload: String) throws -> String {
         try sign(Data(payload.utf8))
-    }
-
-    /// `s` as a JSON string literal.
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -348,7 +348,7 @@ import Testing
         let registry = try await LoopbackRegistry.start(tokens: ["net_banner": Data(net.utf8)])
         let pack = try CorePack(data: Fixtures.pack(tokens: [Fixtures.token("packed", props: #"{"text":"from the pack"}"#)]))
         let disk = try DiskCache(path: Fixtures.temporaryDirectory().appendingPathComponent("r.db").path, durable: false)
-        let transport = HTTPTokenTransport(baseURL: registry.baseURL, primitives: PrimitiveMap.builtIn.headerValue,
+        let transport = HTTPRegistryTransport(baseURL: registry.baseURL, primitives: PrimitiveMap.builtIn.headerValue,
                                            bearerToken: nil, timeout: 5)
         let repo = TokenRepository(pack: pack, memory: try TokenCache(), disk: disk, transport: transport)
         let s = ScreenPayload(id: "home", tokens: [.init(id: "packed"), .init(id: "net_banner")])

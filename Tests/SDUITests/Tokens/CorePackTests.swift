@@ -3,6 +3,7 @@ import Foundation
 import SDUI
 import SDUITestSupport
 import Testing
+import SDUIRegistryKit
 
 /// Expects `body` to throw an SDUIError of `category`, and returns it.
 @discardableResult

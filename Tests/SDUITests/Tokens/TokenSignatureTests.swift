@@ -3,6 +3,7 @@ import Foundation
 @testable import SDUI
 import SDUITestSupport
 import Testing
+import SDUIRegistryKit
 
 /// Published vectors, copied byte for byte from the RFCs named.
 enum JWSVectors {

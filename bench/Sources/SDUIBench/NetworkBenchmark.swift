@@ -83,8 +83,8 @@ public struct NetworkBenchmark {
         let verifier = try TokenVerifier(key: signer.verificationKey)
         let ids = tokens.map(\.id)
         let primitives = PrimitiveMap.builtIn.headerValue
-        let plainTransport = HTTPTokenTransport(baseURL: plain, primitives: primitives)
-        let signedTransport = HTTPTokenTransport(baseURL: signed, primitives: primitives)
+        let plainTransport = HTTPRegistryTransport(baseURL: plain, primitives: primitives)
+        let signedTransport = HTTPRegistryTransport(baseURL: signed, primitives: primitives)
 
         // The floor: the same request, nothing done with the answer.
         let client = HTTPClient(timeout: 10, maxBodyBytes: 8 << 20)
@@ -99,7 +99,7 @@ public struct NetworkBenchmark {
         var samples: [Method: [Double]] = [:]
         var n = 0
         /// A fresh repository's get(ids): every token must come from the network.
-        func cold(_ m: Method, transport: HTTPTokenTransport, disk: Bool, verify: Bool) async throws {
+        func cold(_ m: Method, transport: HTTPRegistryTransport, disk: Bool, verify: Bool) async throws {
             n += 1
             var config = TokenRepository.Configuration()
             if verify { config.verifier = verifier }

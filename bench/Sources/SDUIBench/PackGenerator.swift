@@ -1,6 +1,7 @@
 // PackGenerator.swift - realistic synthetic packs for the first-paint benchmark.
 import Foundation
 import SDUI
+import SDUIRegistryKit
 
 /// Generates design tokens that look like a production registry's (nested
 /// Columns and Rows of Text, AsyncImage and Spacer with colours, spacing,

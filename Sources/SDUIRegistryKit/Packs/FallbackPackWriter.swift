@@ -1,0 +1,47 @@
+// FallbackPackWriter.swift - writes the Fallback Pack of critical screens (seed 000 §11).
+import Foundation
+import SDUI
+
+extension CorePackPlanner {
+    /// A Fallback Pack (§11): for each critical screen, its fallback screen
+    /// (or the screen itself when it names none) with `fallbackFor` set,
+    /// plus every token those screens use.
+    public func fallbackPack(critical: [String], screens: [String: StoredScreen],
+                             tokens: (String) -> PackCandidate?) throws -> Data {
+        var builder = CorePackBuilder(limits: limits)
+        var added = Set<String>()
+        var embedded: [JSONValue] = []
+        for id in critical {
+            guard let screen = screens[id] else { throw RegistryError(.notFound, "no screen \"\(id)\"", subject: id) }
+            let shown = screen.fallbackScreenID.flatMap { screens[$0] } ?? screen
+            guard case .object(var doc) = try JSONDecoder().decode(JSONValue.self, from: shown.payload) else {
+                throw RegistryError(.invalid, "screen is not an object", subject: shown.id)
+            }
+            doc["fallbackFor"] = .string(id)
+            doc["fallbackScreenId"] = nil
+            embedded.append(.object(doc))
+            let payload = try ScreenPayload(json: shown.payload, source: shown.id)
+            for item in payload.tokens where added.insert(item.id).inserted {
+                guard let t = tokens(item.id) else {
+                    throw RegistryError(.notFound, "screen \(shown.id) uses \(item.id), which no version serves", subject: item.id)
+                }
+                _ = try builder.add(json: t.json, source: t.id)
+            }
+        }
+        // The pack document with the "screens" member the C core skips.
+        var doc = builder.document()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let screensJSON = try encoder.encode(embedded)
+        guard doc.first == UInt8(ascii: "{") else { throw RegistryError(.invalid, "unexpected pack document") }
+        doc.insert(contentsOf: Data("\"screens\":".utf8) + screensJSON + Data(",".utf8), at: doc.startIndex + 1)
+        let pack = try CorePackBuilder.gzip(doc, level: gzipLevel)
+        do {
+            try CorePackBuilder.verify(pack, tokens: builder.ids.count, limits: limits, source: "the Fallback Pack")
+            _ = try FallbackPack(pack: CorePack(data: pack, name: "the Fallback Pack", limits: limits))
+        } catch let e as SDUIError {
+            throw RegistryError(.gate, e.message)
+        }
+        return pack
+    }
+}

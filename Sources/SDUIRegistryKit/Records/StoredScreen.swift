@@ -1,0 +1,19 @@
+// StoredScreen.swift - a screen as a registry stores it (seed 000 §5.1).
+import Foundation
+
+/// A screen: its payload and the screen to fall back to (seed 000 §5.1).
+public struct StoredScreen: Sendable, Equatable {
+    public var id: String
+    /// The ScreenPayload JSON, served as it is.
+    public var payload: Data
+    /// Named in the 409 answer when the client cannot draw this screen.
+    public var fallbackScreenID: String?
+    public var seq: Int64
+
+    public init(id: String, payload: Data, fallbackScreenID: String? = nil, seq: Int64 = 0) {
+        self.id = id
+        self.payload = payload
+        self.fallbackScreenID = fallbackScreenID
+        self.seq = seq
+    }
+}

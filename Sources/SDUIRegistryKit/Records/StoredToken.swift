@@ -1,0 +1,24 @@
+// StoredToken.swift - one published version of a token, as a registry stores it (seed 000 S-1).
+import Foundation
+
+/// One published version of a token: a row of
+/// `design_tokens(id, version, json, primitive_version)`.
+public struct StoredToken: Sendable, Equatable {
+    public var id: String
+    public var version: Int
+    /// The token's exact JSON text, as served and hashed for its ETag.
+    public var json: Data
+    /// The root's primitive version (S-1).  Nested nodes have their own;
+    /// the server checks the whole tree.
+    public var primitiveVersion: Int
+    /// Publication order across the registry (assigned by the store).
+    public var seq: Int64
+
+    public init(id: String, version: Int, json: Data, primitiveVersion: Int, seq: Int64 = 0) {
+        self.id = id
+        self.version = version
+        self.json = json
+        self.primitiveVersion = primitiveVersion
+        self.seq = seq
+    }
+}
