@@ -435,6 +435,28 @@ static sdui_status run_steps(const sdui_sql_file *f, sqlite3 *db,
     return st;
 }
 
+/* How long an open waits for other connections' locks, in ms. */
+#define BUSY_MS 5000
+
+/*
+ * Sets WAL mode; returns SQLite's code, the mode into text.  A file still
+ * in rollback mode (a new one) needs an exclusive lock for it, and when
+ * other connections opening the same new file hold shared locks SQLite
+ * answers SQLITE_BUSY at once, without the busy handler (which could
+ * deadlock there); so the switch is tried again, for up to BUSY_MS.
+ */
+static int set_wal(sqlite3 *db, char *text, size_t cap)
+{
+    int rc, waited = 0;
+    for (;;) {
+        rc = sdui__sql_text(db, "PRAGMA journal_mode=WAL", text, cap);
+        if ((rc & 0xff) != SQLITE_BUSY || waited >= BUSY_MS)
+            return rc;
+        sqlite3_sleep(10);
+        waited += 10;
+    }
+}
+
 /*
  * The checks and set-up of sdui__sql_open on an open connection (see the
  * top of this file).  On failure the caller closes db.
@@ -447,7 +469,7 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
     int64_t version = 0;
     char text[16] = "";
 
-    sqlite3_busy_timeout(db, 5000);
+    sqlite3_busy_timeout(db, BUSY_MS);
     /* One read transaction: the version, the objects and the pages of one
      * state of the file, whatever another opener commits meanwhile (read
      * apart, a version and the objects of the next one looked like
@@ -476,7 +498,7 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
         return sdui__sql_fail(db, rc, f->label, f->path,
                               "cannot read the file", err);
     }
-    rc = sdui__sql_text(db, "PRAGMA journal_mode=WAL", text, sizeof text);
+    rc = set_wal(db, text, sizeof text);
     if (rc != SQLITE_OK)
         return sdui__sql_fail(db, rc, f->label, f->path,
                               "cannot switch to WAL mode", err);
