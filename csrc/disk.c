@@ -1,9 +1,15 @@
 /*
- * disk.c - the on-disk token cache over SQLite (see disk.h).
+ * disk.c - the on-disk token cache over SQLite (see disk.h): tokens and
+ * the last good payloads of screens.
  *
- * Storage: one table, `tokens`, keyed by id, with the JSON as a BLOB in its
- * last column; an index on last_access orders eviction.  PRAGMA user_version
- * holds the schema version.
+ * Storage: two tables keyed by id, `tokens` with the JSON and `screens`
+ * (from schema version 2) with the last good payload of each screen, each
+ * body a BLOB in its table's last column; an index on last_access orders
+ * each table's eviction.  PRAGMA user_version holds the schema version;
+ * schema_steps below is its history, which sqlite_util.c replays to create
+ * a file or to upgrade an older one in place.  The two tables have bounds
+ * of their own (disk.h says why) and evict apart, through one eviction
+ * routine over a table description (`bounded`).
  *
  * Byte totals are length(json), never the stored `bytes` column: a file is
  * input, and one damaged `bytes` value (huge, negative, a REAL) would stop
@@ -14,9 +20,10 @@
  * content is read).  `bytes` is still written, for files shared with
  * earlier builds, which sum it.
  *
- * Eviction (least recently accessed first): after a batch is written, in the
- * same transaction, count the rows and sum their lengths; while either bound
- * is exceeded, delete the row with the oldest last_access (ties by id).  The
+ * Eviction (least recently accessed first): after a batch of tokens or a
+ * screen is written, in the same transaction, count the table's rows and
+ * sum their lengths; while either bound is exceeded, delete the row with
+ * the oldest last_access (ties by id).  The
  * running totals are checked as they shrink: a row longer than what is left
  * of the sum means the file changed under us, and is reported as damage.
  *
@@ -35,9 +42,20 @@
  * refresh it or delete it under another row's id.
  *
  * Reads do not write.  Marking rows as accessed would otherwise cost a
- * commit (an fsync when durable) per lookup, so accesses are remembered in
- * memory and applied inside the next write transaction, or at close; losing
- * them in a crash only makes eviction a little less exact.
+ * commit (an fsync when durable) per lookup, so accesses (to tokens and to
+ * screens) are remembered in memory and applied inside the next write
+ * transaction, or at close; losing them in a crash only makes eviction a
+ * little less exact.
+ *
+ * One path in, one path out.  The reads by id (sdui_disk_get copying rows,
+ * sdui_disk_get_tokens parsing them into tokens) share one query loop,
+ * read_ids, which hands each checked row to a callback while SQLite's
+ * column pointers are valid: a token is parsed straight from the column,
+ * with one copy into its own storage.  The writes of token rows
+ * (sdui_disk_put from records, sdui_disk_put_tokens from token handles)
+ * share one writer, write_rows, which asks a row source for each row and
+ * binds the bytes where they are (SQLITE_STATIC), the token's own JSON
+ * included.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -76,7 +94,7 @@ struct sdui_disk {
     pthread_mutex_t mu;
     sdui_disk_options opts;
     int recovered;
-    uint64_t evictions;
+    uint64_t evictions, screen_evictions;
     char *path;
     sqlite3_stmt *put;
     touch *touches;
@@ -114,6 +132,15 @@ static const char *const schema_steps[SDUI_DISK_SCHEMA_VERSION] = {
     " json BLOB NOT NULL);"
     "CREATE INDEX IF NOT EXISTS tokens_last_access"
     " ON tokens(last_access, id);",
+    /* 2: the screens' last good payloads. */
+    "CREATE TABLE screens("
+    " id TEXT PRIMARY KEY NOT NULL,"
+    " etag TEXT NOT NULL,"
+    " fetched_at INTEGER NOT NULL,"
+    " last_access INTEGER NOT NULL,"
+    /* Last, as the tokens' JSON. */
+    " payload BLOB NOT NULL);"
+    "CREATE INDEX screens_last_access ON screens(last_access, id);",
 };
 
 /* Fills the defaults (disk.h). */
@@ -123,6 +150,8 @@ void sdui_disk_options_default(sdui_disk_options *out)
     out->max_entries = SDUI_CACHE_DEFAULT_MAX_ENTRIES;
     out->max_bytes = SDUI_CACHE_DEFAULT_MAX_BYTES;
     out->durable = 1;
+    out->max_screens = SDUI_DISK_DEFAULT_MAX_SCREENS;
+    out->max_screen_bytes = SDUI_DISK_DEFAULT_MAX_SCREEN_BYTES;
 }
 
 /* Reports SQLite's last error on the cache's connection after a step that
@@ -154,6 +183,13 @@ static const bounded tokens_table = {
     "SELECT count(*), coalesce(sum(length(json)),0) FROM tokens",
     "SELECT rowid, length(json) FROM tokens ORDER BY last_access, id",
     "DELETE FROM tokens WHERE rowid=?",
+};
+
+/* The screens: the payloads' lengths. */
+static const bounded screens_table = {
+    "SELECT count(*), coalesce(sum(length(payload)),0) FROM screens",
+    "SELECT rowid, length(payload) FROM screens ORDER BY last_access, id",
+    "DELETE FROM screens WHERE rowid=?",
 };
 
 /*
@@ -252,6 +288,10 @@ sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
         d->opts.max_entries = SDUI_CACHE_DEFAULT_MAX_ENTRIES;
     if (!d->opts.max_bytes)
         d->opts.max_bytes = SDUI_CACHE_DEFAULT_MAX_BYTES;
+    if (!d->opts.max_screens)
+        d->opts.max_screens = SDUI_DISK_DEFAULT_MAX_SCREENS;
+    if (!d->opts.max_screen_bytes)
+        d->opts.max_screen_bytes = SDUI_DISK_DEFAULT_MAX_SCREEN_BYTES;
     if (pthread_mutex_init(&d->mu, NULL) != 0) {
         sdui_free(d->path);
         sdui_free(d);
@@ -1076,30 +1116,198 @@ sdui_status sdui_disk_remove(sdui_disk *d, const char *const *ids,
                   "cannot remove", ids, lens, n, NULL, 0, removed, err);
 }
 
-/* Sizes and bounds (disk.h). */
+/* Sizes and bounds, of tokens and of screens (disk.h). */
 sdui_status sdui_disk_get_stats(sdui_disk *d, sdui_disk_stats *out,
                                 sdui_error *err)
 {
-    int64_t count = 0, bytes = 0;
-    int rc;
+    int64_t count = 0, bytes = 0, screens = 0, screen_bytes = 0;
+    int rc = SQLITE_OK;
     sdui_status st;
     sdui_error_clear(err);
     if (!d || !out)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "disk or out is NULL");
     pthread_mutex_lock(&d->mu);
     st = ready(d, err);
-    if (st == SDUI_OK &&
-        (rc = totals(d, &tokens_table, &count, &bytes)) != SQLITE_OK) {
-        st = step_fail(d, rc, "cannot count", err);
-        count = bytes = 0;
+    if (st == SDUI_OK) {
+        rc = totals(d, &tokens_table, &count, &bytes);
+        if (rc == SQLITE_OK)
+            rc = totals(d, &screens_table, &screens, &screen_bytes);
     }
+    if (st == SDUI_OK && rc != SQLITE_OK) {
+        st = step_fail(d, rc, "cannot count", err);
+        count = bytes = screens = screen_bytes = 0;
+    }
+    memset(out, 0, sizeof *out);
     out->entries = (size_t)count;
     out->bytes = (size_t)bytes;
     out->max_entries = d->opts.max_entries;
     out->max_bytes = d->opts.max_bytes;
     out->evictions = d->evictions;
+    out->screens = (size_t)screens;
+    out->screen_bytes = (size_t)screen_bytes;
+    out->max_screens = d->opts.max_screens;
+    out->max_screen_bytes = d->opts.max_screen_bytes;
+    out->screen_evictions = d->screen_evictions;
     pthread_mutex_unlock(&d->mu);
     return st;
+}
+
+/*
+ * Writes a screen's row and evicts screens to their bounds, in one
+ * transaction (disk.h).  The payload bound is checked first: a payload
+ * that could never fit is refused, not written and evicted at once.
+ */
+sdui_status sdui_disk_put_screen(sdui_disk *d, const char *id, size_t id_len,
+                                 const char *etag, size_t etag_len,
+                                 const char *payload, size_t payload_len,
+                                 int64_t fetched_at, int64_t now,
+                                 sdui_error *err)
+{
+    sqlite3_stmt *s = NULL;
+    sdui_status st;
+    int rc;
+
+    sdui_error_clear(err);
+    if (!d || !id || !id_len || (!etag && etag_len) ||
+        (!payload && payload_len) || id_len > INT32_MAX ||
+        etag_len > INT32_MAX)
+        return sdui__fail(err, SDUI_ARGUMENT, -1,
+                          "disk, screen id, etag or payload is missing");
+    if (payload_len > d->opts.max_screen_bytes || payload_len > INT32_MAX)
+        return sdui__fail(err, SDUI_LIMIT, -1,
+                          "screen \"%.*s\": payload of %zu bytes is over the "
+                          "bound of %zu (max_screen_bytes)",
+                          (int)(id_len > 200 ? 200 : id_len), id, payload_len,
+                          d->opts.max_screen_bytes);
+    pthread_mutex_lock(&d->mu);
+    st = ready(d, err);
+    if (st != SDUI_OK) {
+        pthread_mutex_unlock(&d->mu);
+        return st;
+    }
+    rc = exec(d, "BEGIN IMMEDIATE");
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(d->db,
+                                "INSERT OR REPLACE INTO screens(id, etag,"
+                                " fetched_at, last_access, payload)"
+                                " VALUES(?,?,?,?,?)",
+                                -1, &s, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(s, 1, id, (int)id_len, SQLITE_STATIC);
+        sqlite3_bind_text(s, 2, etag ? etag : "", (int)etag_len,
+                          SQLITE_STATIC);
+        sqlite3_bind_int64(s, 3, fetched_at);
+        sqlite3_bind_int64(s, 4, now);
+        sqlite3_bind_blob(s, 5, payload ? payload : "", (int)payload_len,
+                          SQLITE_STATIC);
+        rc = sqlite3_step(s);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+    }
+    sqlite3_finalize(s);
+    if (rc == SQLITE_OK)
+        rc = apply_touches(d);
+    if (rc == SQLITE_OK)
+        rc = evict(d, &screens_table, d->opts.max_screens,
+                   d->opts.max_screen_bytes, &d->screen_evictions);
+    st = end_write(d, rc, "cannot write a screen", err);
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}
+
+/*
+ * Copies the screen row q stands on (etag, payload, fetched_at) into one
+ * allocation: the struct, then the NUL-terminated ETag and payload.
+ */
+static sdui_disk_screen *copy_screen(sqlite3_stmt *q)
+{
+    const void *etag = sqlite3_column_blob(q, 1);
+    size_t etag_len = (size_t)sqlite3_column_bytes(q, 1);
+    const void *payload = sqlite3_column_blob(q, 2);
+    size_t payload_len = (size_t)sqlite3_column_bytes(q, 2);
+    sdui_disk_screen *sc =
+        sdui_malloc(sizeof *sc + etag_len + 1 + payload_len + 1);
+    char *bytes;
+    if (!sc)
+        return NULL;
+    bytes = (char *)(sc + 1);
+    if (etag_len)
+        memcpy(bytes, etag, etag_len);
+    bytes[etag_len] = '\0';
+    if (payload_len)
+        memcpy(bytes + etag_len + 1, payload, payload_len);
+    bytes[etag_len + 1 + payload_len] = '\0';
+    sc->etag = bytes;
+    sc->etag_len = etag_len;
+    sc->payload = bytes + etag_len + 1;
+    sc->payload_len = payload_len;
+    sc->fetched_at = sqlite3_column_int64(q, 3);
+    return sc;
+}
+
+/*
+ * Reads a screen's row by rowid from the id index, the table NOT INDEXED,
+ * and checks the id on the row itself (see the top): a row of another id
+ * is damage (disk.h).
+ */
+sdui_status sdui_disk_get_screen(sdui_disk *d, const char *id, size_t id_len,
+                                 int64_t now, sdui_disk_screen **out,
+                                 sdui_error *err)
+{
+    sqlite3_stmt *q = NULL;
+    sdui_disk_screen *sc = NULL;
+    sdui_status st;
+    int rc;
+
+    sdui_error_clear(err);
+    if (!d || !out || !id || id_len > INT32_MAX)
+        return sdui__fail(err, SDUI_ARGUMENT, -1,
+                          "disk, screen id or out is NULL");
+    *out = NULL;
+    pthread_mutex_lock(&d->mu);
+    st = ready(d, err);
+    if (st != SDUI_OK) {
+        pthread_mutex_unlock(&d->mu);
+        return st;
+    }
+    rc = sqlite3_prepare_v2(d->db,
+                            "SELECT id, etag, payload, fetched_at"
+                            " FROM screens NOT INDEXED WHERE rowid="
+                            "(SELECT rowid FROM screens WHERE id=?1)",
+                            -1, &q, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(q, 1, id, (int)id_len, SQLITE_STATIC);
+        rc = sqlite3_step(q);
+    }
+    if (rc == SQLITE_ROW) {
+        const void *got = sqlite3_column_blob(q, 0);
+        size_t got_len = (size_t)sqlite3_column_bytes(q, 0);
+        if (got_len != id_len || (id_len && memcmp(got, id, id_len) != 0)) {
+            d->damage_note = "a read found a screen not asked for";
+            rc = SQLITE_CORRUPT;
+        } else if ((sc = copy_screen(q)) == NULL) {
+            st = sdui__oom(err);
+        } else {
+            remember_touch(d, TOUCH_SCREEN, id, id_len, now);
+            rc = SQLITE_DONE;
+        }
+    }
+    /* finalize keeps the step's error on db for step_fail. */
+    sqlite3_finalize(q);
+    if (st == SDUI_OK && rc != SQLITE_DONE)
+        st = step_fail(d, rc, "cannot read a screen", err);
+    pthread_mutex_unlock(&d->mu);
+    if (st != SDUI_OK) {
+        sdui_free(sc);
+        return st;
+    }
+    *out = sc;
+    return SDUI_OK;
+}
+
+/* Frees a screen; NULL is a no-op (disk.h). */
+void sdui_disk_screen_free(sdui_disk_screen *s)
+{
+    sdui_free(s);
 }
 
 /* Rows of a result (disk.h); an accessor: rows must not be NULL. */

@@ -5,7 +5,10 @@
  * index, pages damaged while open), paths that cannot hold a cache
  * (directory, FIFO, socket, dangling link, unwritable folder, full disk),
  * and a writer SIGKILLed during hundreds of batches with every acknowledged
- * batch checked afterwards.
+ * batch checked afterwards.  Also: reads as tokens (sdui_disk_get_tokens)
+ * and writes from tokens (sdui_disk_put_tokens); screens (round trip,
+ * bounds, LRU eviction, damage, durability in the crash test); the
+ * upgrade of a version-1 file in place.
  */
 #define _DEFAULT_SOURCE /* usleep */
 #include <assert.h>
@@ -182,7 +185,11 @@ static void test_round_trip(void)
     raw_pragma(p, "PRAGMA journal_mode", buf, sizeof buf);
     CHECK_EQ_STR(buf, "wal");
     raw_pragma(p, "PRAGMA user_version", buf, sizeof buf);
-    CHECK_EQ_STR(buf, "1");
+    CHECK_EQ_STR(buf, "2");
+    raw_pragma(p, "SELECT group_concat(name, ' ') FROM (SELECT name FROM"
+                  " sqlite_master WHERE type='table' ORDER BY name)",
+               buf, sizeof buf);
+    CHECK_EQ_STR(buf, "screens tokens"); /* a new file: the whole schema */
 
     /* Everything is still there after reopening. */
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
@@ -707,6 +714,437 @@ static void test_put_tokens(void)
         sdui_token_release(toks[i]);
 }
 
+/* Opens a cache with small screen bounds (and roomy token bounds). */
+static sdui_status open_screens(const char *p, size_t max_screens,
+                                size_t max_screen_bytes, sdui_disk **d,
+                                sdui_error *err)
+{
+    sdui_disk_options o;
+    sdui_disk_options_default(&o);
+    o.max_screens = max_screens;
+    o.max_screen_bytes = max_screen_bytes;
+    o.durable = 0;
+    return sdui_disk_open(p, &o, d, err);
+}
+
+/* Stores screen id with payload "<id>:<fill>" padded with x to len bytes
+ * (at least the prefix) and ETag "\"<id>-<fetched>\"". */
+static sdui_status put_screen(sdui_disk *d, const char *id, size_t len,
+                              int64_t fetched, int64_t now)
+{
+    static char payload[4096];
+    char etag[64];
+    sdui_error err;
+    size_t n = (size_t)snprintf(payload, sizeof payload, "%s:%lld", id,
+                                (long long)fetched);
+    assert(len < sizeof payload);
+    if (len > n)
+        memset(payload + n, 'x', len - n);
+    snprintf(etag, sizeof etag, "\"%s-%lld\"", id, (long long)fetched);
+    return sdui_disk_put_screen(d, id, strlen(id), etag, strlen(etag),
+                                payload, len > n ? len : n, fetched, now,
+                                &err);
+}
+
+/* 1 if screen id is cached (-1 if the read failed); its fetched_at into
+ * *fetched when found. */
+static int has_screen(sdui_disk *d, const char *id, int64_t now,
+                      int64_t *fetched)
+{
+    sdui_disk_screen *sc = NULL;
+    sdui_error err;
+    if (sdui_disk_get_screen(d, id, strlen(id), now, &sc, &err) != SDUI_OK)
+        return -1;
+    if (!sc)
+        return 0;
+    if (fetched)
+        *fetched = sc->fetched_at;
+    sdui_disk_screen_free(sc);
+    return 1;
+}
+
+/*
+ * Screens: a payload (any bytes) and its ETag round-trip, a put replaces,
+ * a screen not cached is NULL, they survive reopening, arguments are
+ * checked, and a payload over the byte bound alone is refused.
+ */
+static void test_screens(void)
+{
+    const char *p = path_for("screens.db");
+    static const char payload[] = "{\"screen\":\"home\"}\0tail";
+    static char big[1001];
+    sdui_disk *d;
+    sdui_disk_screen *sc = (sdui_disk_screen *)1;
+    sdui_disk_stats s;
+    sdui_error err;
+    int64_t fetched = 0;
+
+    CHECK_STATUS(open_screens(p, 10, 1000, &d, &err), SDUI_OK);
+    CHECK_STATUS(sdui_disk_get_screen(d, "home", 4, 1, &sc, &err), SDUI_OK);
+    CHECK(sc == NULL); /* not cached */
+    CHECK_STATUS(sdui_disk_put_screen(d, "home", 4, "\"e1\"", 4, payload,
+                                      sizeof payload - 1, 100, 200, &err),
+                 SDUI_OK);
+    CHECK_STATUS(sdui_disk_get_screen(d, "home", 4, 300, &sc, &err), SDUI_OK);
+    if (CHECK(sc != NULL)) {
+        CHECK_EQ_INT(sc->payload_len, sizeof payload - 1);
+        CHECK(memcmp(sc->payload, payload, sizeof payload - 1) == 0);
+        CHECK(sc->payload[sc->payload_len] == '\0');
+        CHECK_EQ_STR(sc->etag, "\"e1\"");
+        CHECK_EQ_INT(sc->etag_len, 4);
+        CHECK_EQ_INT(sc->fetched_at, 100);
+    }
+    sdui_disk_screen_free(sc);
+    sdui_disk_screen_free(NULL);
+
+    /* Replaced: one row, the new body. */
+    CHECK_STATUS(sdui_disk_put_screen(d, "home", 4, "\"e2\"", 4, "{}", 2,
+                                      400, 400, &err),
+                 SDUI_OK);
+    CHECK_STATUS(sdui_disk_get_screen(d, "home", 4, 500, &sc, &err), SDUI_OK);
+    if (CHECK(sc != NULL)) {
+        CHECK_EQ_STR(sc->payload, "{}");
+        CHECK_EQ_STR(sc->etag, "\"e2\"");
+        CHECK_EQ_INT(sc->fetched_at, 400);
+    }
+    sdui_disk_screen_free(sc);
+    /* An empty payload and ETag are stored as such. */
+    CHECK_STATUS(sdui_disk_put_screen(d, "empty", 5, NULL, 0, NULL, 0, 1, 1,
+                                      &err),
+                 SDUI_OK);
+    CHECK_STATUS(sdui_disk_get_screen(d, "empty", 5, 2, &sc, &err), SDUI_OK);
+    CHECK(sc && sc->payload_len == 0 && sc->etag_len == 0 &&
+          sc->payload[0] == '\0' && sc->etag[0] == '\0');
+    sdui_disk_screen_free(sc);
+
+    /* Over the byte bound alone: SDUI_LIMIT, nothing written; at the
+     * bound: stored (and every other screen evicted). */
+    CHECK(put_screen(d, "huge", 1001, 1, 600) == SDUI_LIMIT);
+    memset(big, 'b', sizeof big);
+    CHECK_STATUS(sdui_disk_put_screen(d, "huge", 4, "e", 1, big, 1001, 1,
+                                      600, &err),
+                 SDUI_LIMIT);
+    CHECK_MSG_HAS("\"huge\"");
+    CHECK_MSG_HAS("1001");
+    CHECK_EQ_INT(has_screen(d, "huge", 600, NULL), 0);
+    CHECK_EQ_INT(has_screen(d, "home", 600, NULL), 1);
+
+    /* Arguments. */
+    sc = (sdui_disk_screen *)1;
+    CHECK_STATUS(sdui_disk_put_screen(NULL, "a", 1, "e", 1, "p", 1, 1, 1,
+                                      &err),
+                 SDUI_ARGUMENT);
+    CHECK_STATUS(sdui_disk_put_screen(d, "a", 0, "e", 1, "p", 1, 1, 1, &err),
+                 SDUI_ARGUMENT);
+    CHECK_STATUS(sdui_disk_put_screen(d, NULL, 1, "e", 1, "p", 1, 1, 1, &err),
+                 SDUI_ARGUMENT);
+    CHECK_STATUS(sdui_disk_put_screen(d, "a", 1, NULL, 1, "p", 1, 1, 1, &err),
+                 SDUI_ARGUMENT);
+    CHECK_STATUS(sdui_disk_put_screen(d, "a", 1, "e", 1, NULL, 1, 1, 1, &err),
+                 SDUI_ARGUMENT);
+    CHECK_STATUS(sdui_disk_get_screen(NULL, "a", 1, 1, &sc, &err),
+                 SDUI_ARGUMENT);
+    CHECK_STATUS(sdui_disk_get_screen(d, "a", 1, 1, NULL, &err),
+                 SDUI_ARGUMENT);
+    CHECK_STATUS(sdui_disk_get_screen(d, NULL, 1, 1, &sc, &err),
+                 SDUI_ARGUMENT);
+    CHECK(sc == (sdui_disk_screen *)1); /* unchanged (sdui.h) */
+
+    CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
+    CHECK_EQ_INT(s.screens, 2);
+    CHECK_EQ_INT(s.screen_bytes, 2);
+    CHECK_EQ_INT(s.max_screens, 10);
+    CHECK_EQ_INT(s.max_screen_bytes, 1000);
+    CHECK_EQ_INT(s.entries, 0); /* screens are not tokens */
+    CHECK_EQ_INT(s.bytes, 0);
+    sdui_disk_free(d);
+
+    /* Kept across reopening. */
+    CHECK_STATUS(open_screens(p, 10, 1000, &d, &err), SDUI_OK);
+    CHECK_EQ_INT(has_screen(d, "home", 700, &fetched), 1);
+    CHECK_EQ_INT(fetched, 400);
+    CHECK_STATUS(put_screen(d, "fits", 1000, 5, 800), SDUI_OK);
+    CHECK_EQ_INT(has_screen(d, "home", 900, NULL), 0);
+    CHECK_EQ_INT(has_screen(d, "fits", 900, NULL), 1);
+    sdui_disk_free(d);
+
+    /* The defaults. */
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
+    CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
+    CHECK_EQ_INT(s.max_screens, SDUI_DISK_DEFAULT_MAX_SCREENS);
+    CHECK_EQ_INT(s.max_screen_bytes, SDUI_DISK_DEFAULT_MAX_SCREEN_BYTES);
+    sdui_disk_free(d);
+}
+
+/*
+ * Screens are evicted by count and by payload bytes, least recently read
+ * first, and apart from the tokens: token batches do not evict screens,
+ * nor screens tokens.
+ */
+static void test_screen_eviction(void)
+{
+    sdui_disk *d;
+    sdui_disk_stats s;
+    sdui_disk_options o;
+    sdui_error err;
+    char id[16];
+    row r;
+    int i;
+
+    /* By count: s0..s2 at 1..3; reading s0 makes it recent, so s3 evicts
+     * s1; then s0 and s2 are read, so s4 evicts s3. */
+    CHECK_STATUS(open_screens(path_for("screen-count.db"), 3, 100000, &d,
+                              &err),
+                 SDUI_OK);
+    for (i = 0; i < 3; i++) {
+        snprintf(id, sizeof id, "s%d", i);
+        CHECK_STATUS(put_screen(d, id, 50, i + 1, i + 1), SDUI_OK);
+    }
+    CHECK_EQ_INT(has_screen(d, "s0", 10, NULL), 1);
+    CHECK_STATUS(put_screen(d, "s3", 50, 11, 11), SDUI_OK);
+    CHECK_EQ_INT(has_screen(d, "s1", 12, NULL), 0);
+    CHECK_EQ_INT(has_screen(d, "s0", 12, NULL), 1);
+    CHECK_EQ_INT(has_screen(d, "s2", 12, NULL), 1);
+    CHECK_STATUS(put_screen(d, "s4", 50, 13, 13), SDUI_OK);
+    CHECK_EQ_INT(has_screen(d, "s3", 14, NULL), 0);
+    CHECK_EQ_INT(has_screen(d, "s0", 14, NULL), 1);
+    CHECK_EQ_INT(has_screen(d, "s2", 14, NULL), 1);
+    CHECK_EQ_INT(has_screen(d, "s4", 14, NULL), 1);
+    /* s0, s2 and s4 read at 14: a tie, broken by id; s5 evicts s0. */
+    CHECK_STATUS(put_screen(d, "s5", 50, 15, 15), SDUI_OK);
+    CHECK_EQ_INT(has_screen(d, "s0", 16, NULL), 0);
+    CHECK_EQ_INT(has_screen(d, "s2", 16, NULL), 1);
+    CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
+    CHECK_EQ_INT(s.screens, 3);
+    CHECK_EQ_INT(s.screen_evictions, 3);
+    CHECK_EQ_INT(s.evictions, 0);
+    sdui_disk_free(d);
+
+    /* By bytes: payloads of 400 under 1,000 bytes keep two. */
+    CHECK_STATUS(open_screens(path_for("screen-bytes.db"), 100, 1000, &d,
+                              &err),
+                 SDUI_OK);
+    for (i = 0; i < 6; i++) {
+        snprintf(id, sizeof id, "b%d", i);
+        CHECK_STATUS(put_screen(d, id, 400, i, i), SDUI_OK);
+        CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
+        CHECK(s.screen_bytes <= 1000);
+    }
+    CHECK_EQ_INT(s.screens, 2);
+    CHECK_EQ_INT(s.screen_bytes, 800);
+    CHECK_EQ_INT(s.screen_evictions, 4);
+    CHECK_EQ_INT(has_screen(d, "b5", 20, NULL), 1);
+    CHECK_EQ_INT(has_screen(d, "b4", 20, NULL), 1);
+    sdui_disk_free(d);
+
+    /* Apart from the tokens: 2 token entries, 2 screens. */
+    sdui_disk_options_default(&o);
+    o.max_entries = 2;
+    o.max_screens = 2;
+    o.durable = 0;
+    CHECK_STATUS(sdui_disk_open(path_for("screen-apart.db"), &o, &d, &err),
+                 SDUI_OK);
+    CHECK_STATUS(put_screen(d, "x", 10, 1, 1), SDUI_OK);
+    CHECK_STATUS(put_screen(d, "y", 10, 2, 2), SDUI_OK);
+    for (i = 0; i < 10; i++) {
+        snprintf(id, sizeof id, "t%d", i);
+        make_row(&r, id, 1, 1, 1 << 30);
+        CHECK_STATUS(put_rows(d, &r, 1, 10 + i), SDUI_OK);
+    }
+    CHECK_STATUS(put_screen(d, "z", 10, 30, 30), SDUI_OK);
+    CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
+    CHECK_EQ_INT(s.entries, 2);
+    CHECK_EQ_INT(s.evictions, 8);
+    CHECK_EQ_INT(s.screens, 2);
+    CHECK_EQ_INT(s.screen_evictions, 1);
+    CHECK_EQ_INT(has_screen(d, "y", 40, NULL), 1);
+    sdui_disk_free(d);
+}
+
+/* The exact schema of version 1 (the first release), as it wrote it. */
+static const char v1_schema_sql[] =
+    "CREATE TABLE IF NOT EXISTS tokens("
+    " id TEXT PRIMARY KEY NOT NULL,"
+    " version INTEGER NOT NULL,"
+    " etag TEXT NOT NULL,"
+    " bytes INTEGER NOT NULL,"
+    " primitive_version INTEGER NOT NULL,"
+    " fetched_at INTEGER NOT NULL,"
+    " expires_at INTEGER NOT NULL,"
+    " last_access INTEGER NOT NULL,"
+    " json BLOB NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS tokens_last_access"
+    " ON tokens(last_access, id);";
+
+/* Writes a version-1 file at p holding rows[0, n), as version 1 did (WAL,
+ * the schema, user_version 1, then the rows), plus `extra` SQL. */
+static int make_v1_file(const char *p, const row *rows, size_t n,
+                        const char *extra)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    size_t i;
+    int rc = sqlite3_open(p, &db);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, v1_schema_sql, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, "PRAGMA user_version=1; COMMIT", NULL, NULL,
+                          NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(
+            db,
+            "INSERT OR REPLACE INTO tokens(id, version, etag, json, bytes,"
+            " primitive_version, fetched_at, expires_at, last_access)"
+            " VALUES(?,?,?,?,?,?,?,?,?)",
+            -1, &st, NULL);
+    for (i = 0; rc == SQLITE_OK && i < n; i++) {
+        const sdui_disk_record *r = &rows[i].rec;
+        sqlite3_bind_text(st, 1, r->id, (int)r->id_len, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 2, r->version);
+        sqlite3_bind_text(st, 3, r->etag, (int)r->etag_len, SQLITE_STATIC);
+        sqlite3_bind_blob(st, 4, r->json, (int)r->json_len, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 5, (sqlite3_int64)r->json_len);
+        sqlite3_bind_int64(st, 6, r->primitive_version);
+        sqlite3_bind_int64(st, 7, r->fetched_at);
+        sqlite3_bind_int64(st, 8, r->expires_at);
+        sqlite3_bind_int64(st, 9, 77);
+        rc = sqlite3_step(st);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        sqlite3_reset(st);
+    }
+    if (n)
+        sqlite3_finalize(st);
+    if (rc == SQLITE_OK && extra)
+        rc = sqlite3_exec(db, extra, NULL, NULL, NULL);
+    sqlite3_close(db);
+    return rc == SQLITE_OK;
+}
+
+/*
+ * A version-1 file is upgraded in place: every token is kept (as rows and
+ * as tokens), screens work, user_version is 2, and nothing is moved
+ * aside.  A file of version 3 is refused and untouched; a version-1 file
+ * with a table of its own, or with the screens table already, is moved
+ * aside.
+ */
+static void test_upgrade_from_v1(void)
+{
+    static row rows[12];
+    const char *ids[12];
+    size_t lens[12], i;
+    char p[512], buf[64];
+    sdui_disk *d = NULL;
+    sdui_disk_rows *got;
+    sdui_disk_tokens *t;
+    sdui_disk_stats s;
+    sdui_error err;
+
+    for (i = 0; i < 12; i++) {
+        snprintf(buf, sizeof buf, "old%zu", i);
+        make_row(&rows[i], buf, (int)i + 1, (int)i * 3, 4000 + (int)i);
+        ids[i] = rows[i].id;
+        lens[i] = rows[i].rec.id_len;
+    }
+    snprintf(p, sizeof p, "%s", path_for("v1.db"));
+    CHECK(make_v1_file(p, rows, 12, NULL));
+    raw_pragma(p, "PRAGMA user_version", buf, sizeof buf);
+    CHECK_EQ_STR(buf, "1");
+
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui_disk_recovered(d), 0);
+    CHECK(!moved_aside("v1.db"));
+    CHECK_STATUS(sdui_disk_get(d, ids, lens, 12, 5000, &got, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui_disk_rows_count(got), 12);
+    for (i = 0; i < sdui_disk_rows_count(got); i++) {
+        const sdui_disk_record *r = sdui_disk_rows_at(got, i);
+        int n = atoi(r->id + 3);
+        CHECK(r->json_len == rows[n].rec.json_len &&
+              memcmp(r->json, rows[n].json, r->json_len) == 0);
+        CHECK(r->etag_len == rows[n].rec.etag_len &&
+              memcmp(r->etag, rows[n].etag, r->etag_len) == 0);
+        CHECK_EQ_INT(r->version, n + 1);
+        CHECK_EQ_INT(r->expires_at, 4000 + n);
+        CHECK_EQ_INT(r->last_access, 77);
+    }
+    sdui_disk_rows_free(got);
+    CHECK_STATUS(sdui_disk_get_tokens(d, ids, lens, 12, 5000, NULL, &t, &err),
+                 SDUI_OK);
+    CHECK_EQ_INT(sdui_disk_tokens_count(t), 12);
+    for (i = 0; i < sdui_disk_tokens_count(t); i++)
+        CHECK(!sdui_disk_tokens_at(t, i)->bad);
+    sdui_disk_tokens_free(t);
+    CHECK_STATUS(put_screen(d, "home", 100, 1, 6000), SDUI_OK);
+    CHECK_EQ_INT(has_screen(d, "home", 6001, NULL), 1);
+    CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
+    CHECK_EQ_INT(s.entries, 12);
+    CHECK_EQ_INT(s.screens, 1);
+    sdui_disk_free(d);
+    raw_pragma(p, "PRAGMA user_version", buf, sizeof buf);
+    CHECK_EQ_STR(buf, "2");
+    raw_pragma(p, "SELECT count(*) FROM sqlite_master", buf, sizeof buf);
+    CHECK_EQ_STR(buf, "6"); /* 2 tables, their id indexes, 2 access indexes */
+    raw_pragma(p, "PRAGMA integrity_check", buf, sizeof buf);
+    CHECK_EQ_STR(buf, "ok");
+
+    /* Reopened as version 2: nothing more runs, everything is there. */
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui_disk_recovered(d), 0);
+    CHECK_EQ_INT(has_screen(d, "home", 7000, NULL), 1);
+    CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
+    CHECK_EQ_INT(s.entries, 12);
+    sdui_disk_free(d);
+
+    /* Version 3: refused, untouched (version, rows, no move). */
+    CHECK(raw_exec(p, "PRAGMA user_version=3") == SQLITE_OK);
+    d = (sdui_disk *)1;
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_SQLITE);
+    CHECK(d == NULL);
+    CHECK_MSG_HAS("newer version");
+    CHECK_MSG_HAS("schema 3");
+    raw_pragma(p, "PRAGMA user_version", buf, sizeof buf);
+    CHECK_EQ_STR(buf, "3");
+    raw_pragma(p, "SELECT count(*) FROM tokens", buf, sizeof buf);
+    CHECK_EQ_STR(buf, "12");
+    CHECK(!moved_aside("v1.db"));
+
+    /* Version 1 with a table of its own: not ours, moved aside. */
+    snprintf(p, sizeof p, "%s", path_for("v1-extra.db"));
+    CHECK(make_v1_file(p, rows, 3, "CREATE TABLE mine(x)"));
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui_disk_recovered(d), 1);
+    CHECK(moved_aside("v1-extra.db"));
+    CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
+    CHECK_EQ_INT(s.entries, 0);
+    sdui_disk_free(d);
+    raw_pragma(p, "PRAGMA user_version", buf, sizeof buf);
+    CHECK_EQ_STR(buf, "2");
+
+    /* Version 1 claiming the screens table already: not version 1's
+     * objects, moved aside. */
+    snprintf(p, sizeof p, "%s", path_for("v1-screens.db"));
+    CHECK(make_v1_file(p, rows, 3,
+                       "CREATE TABLE screens(id TEXT PRIMARY KEY NOT NULL,"
+                       " etag TEXT NOT NULL, fetched_at INTEGER NOT NULL,"
+                       " last_access INTEGER NOT NULL,"
+                       " payload BLOB NOT NULL)"));
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui_disk_recovered(d), 1);
+    CHECK(moved_aside("v1-screens.db"));
+    sdui_disk_free(d);
+
+    /* A version-1 file with no rows upgrades too. */
+    snprintf(p, sizeof p, "%s", path_for("v1-empty.db"));
+    CHECK(make_v1_file(p, rows, 0, NULL));
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui_disk_recovered(d), 0);
+    CHECK_STATUS(put_screen(d, "a", 10, 1, 1), SDUI_OK);
+    sdui_disk_free(d);
+}
+
 /*
  * Reads ids "<prefix><0..n)" and sums the JSON lengths of the rows found
  * into *bytes; returns the row count, or -1 if the read failed.
@@ -987,7 +1425,7 @@ static int damage_while_open(const char *p, int (*damage)(const char *))
     raw_pragma(p, "PRAGMA wal_checkpoint(TRUNCATE)", buf, sizeof buf);
     if (strcmp(buf, "0") != 0 || !damage(p))
         return 0;
-    return raw_exec(p, "PRAGMA user_version=1") == SQLITE_OK;
+    return raw_exec(p, "PRAGMA user_version=2") == SQLITE_OK;
 }
 
 /* The id index change of the tests below. */
@@ -1113,6 +1551,115 @@ static void test_damage_at_run_time(void)
         CHECKF(sdui_disk_recovered(d) == 1, "%s: not recovered", ops[op]);
         CHECKF(moved_aside(name), "%s: not moved aside", ops[op]);
         check_fresh(d);
+        sdui_disk_free(d);
+    }
+}
+
+/* Screens "sc-010", "sc-020", ... "sc-200": ids far apart in the index. */
+static void put_index_screens(sdui_disk *d)
+{
+    int i;
+    for (i = 0; i < 20; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "sc-%03d", (i + 1) * 10);
+        CHECK(put_screen(d, id, 20, 1, 1) == SDUI_OK);
+    }
+}
+
+/* One id changed in the screens' id index. */
+static int change_screen_index_id(const char *p)
+{
+    return patch_index(p, "sqlite_autoindex_screens_1", "sc-050", "sc-051");
+}
+
+/* Garbage over the roots of the screens table and of its id index. */
+static int smash_screen_roots(const char *p)
+{
+    return smash_root(p, "screens") &&
+           smash_root(p, "sqlite_autoindex_screens_1");
+}
+
+/* After a reset the screens work again, on an empty table. */
+static void check_fresh_screens(sdui_disk *d)
+{
+    sdui_disk_stats s;
+    sdui_error err;
+    CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
+    CHECK_EQ_INT(s.screens, 0);
+    CHECK(put_screen(d, "after", 10, 1, 10) == SDUI_OK);
+    CHECK_EQ_INT(has_screen(d, "after", 11, NULL), 1);
+}
+
+/*
+ * Damage in the screens, handled as in the tokens: an id index changed
+ * while closed is found at open (the file moved aside); changed under an
+ * open cache, the lookup of the changed id finds another screen's row,
+ * which is not returned: the read fails, saying the cache was reset.
+ * Pages smashed under an open cache fail a put or a get the same way.
+ */
+static void test_screen_damage(void)
+{
+    char p[512], name[32];
+    sdui_disk *d;
+    sdui_disk_screen *sc = NULL;
+    sdui_error err;
+    char buf[128];
+    int op;
+
+    /* At open. */
+    snprintf(p, sizeof p, "%s", path_for("screen-index.db"));
+    CHECK_STATUS(open_screens(p, 100, 100000, &d, &err), SDUI_OK);
+    put_index_screens(d);
+    sdui_disk_free(d);
+    CHECK(change_screen_index_id(p));
+    raw_pragma(p, "PRAGMA integrity_check", buf, sizeof buf);
+    CHECKF(strcmp(buf, "ok") != 0, "integrity_check misses it");
+    CHECK_STATUS(open_screens(p, 100, 100000, &d, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui_disk_recovered(d), 1);
+    CHECK(moved_aside("screen-index.db"));
+    CHECK_EQ_INT(has_screen(d, "sc-050", 2, NULL), 0);
+    sdui_disk_free(d);
+
+    /* At run time: the other row is not handed out. */
+    snprintf(p, sizeof p, "%s", path_for("screen-live-index.db"));
+    CHECK_STATUS(open_screens(p, 100, 100000, &d, &err), SDUI_OK);
+    put_index_screens(d);
+    CHECK(damage_while_open(p, change_screen_index_id));
+    CHECK_STATUS(sdui_disk_get_screen(d, "sc-051", 6, 5, &sc, &err),
+                 SDUI_SQLITE);
+    CHECK(sc == NULL);
+    CHECK_MSG_HAS("damaged");
+    CHECK_MSG_HAS("reset");
+    CHECK_MSG_HAS("a screen not asked for");
+    CHECK_MSG_HAS(p);
+    CHECK_EQ_INT(sdui_disk_recovered(d), 1);
+    CHECK(moved_aside("screen-live-index.db"));
+    check_fresh_screens(d);
+    check_fresh(d);
+    sdui_disk_free(d);
+
+    /* Smashed pages under a put and under a get. */
+    for (op = 0; op < 2; op++) {
+        sdui_status st;
+        snprintf(name, sizeof name, "screen-live-%d.db", op);
+        snprintf(p, sizeof p, "%s", path_for(name));
+        CHECK_STATUS(open_screens(p, 100, 100000, &d, &err), SDUI_OK);
+        put_index_screens(d);
+        CHECK(damage_while_open(p, smash_screen_roots));
+        sc = NULL;
+        if (op == 0)
+            st = sdui_disk_put_screen(d, "sc-999", 6, "e", 1, "p", 1, 1, 5,
+                                      &err);
+        else
+            st = sdui_disk_get_screen(d, "sc-030", 6, 5, &sc, &err);
+        CHECKF(st == SDUI_SQLITE, "op %d: status %s (%s)", op,
+               sdui_status_name(st), err.message);
+        CHECK(sc == NULL);
+        CHECKF(strstr(err.message, "damaged") && strstr(err.message, "reset"),
+               "op %d: message \"%s\"", op, err.message);
+        CHECK_EQ_INT(sdui_disk_recovered(d), 1);
+        CHECK(moved_aside(name));
+        check_fresh_screens(d);
         sdui_disk_free(d);
     }
 }
@@ -1477,13 +2024,22 @@ static void crash_writer(const char *p, int fd, int first)
         }
         if (put_rows(d, rows, 50, b) != SDUI_OK)
             _exit(4);
+        /* The screen "last" holds the batch number, durable likewise. */
+        {
+            char num[16];
+            int len = snprintf(num, sizeof num, "%d", b);
+            if (sdui_disk_put_screen(d, "last", 4, "e", 1, num, (size_t)len,
+                                     b, b, &err) != SDUI_OK)
+                _exit(4);
+        }
         /* Acknowledged only once the batch is committed. */
         if (write(fd, &b, sizeof b) != (ssize_t)sizeof b)
             _exit(5);
     }
 }
 
-/* Every acknowledged batch is whole and each etag matches its body. */
+/* Every acknowledged batch is whole and each etag matches its body; the
+ * screen "last" holds the last acknowledged batch number or a later one. */
 static int verify_batches(const char *p, const int *acked, size_t nacked)
 {
     sdui_disk *d;
@@ -1498,6 +2054,15 @@ static int verify_batches(const char *p, const int *acked, size_t nacked)
         return 0;
     }
     CHECK_EQ_INT(sdui_disk_recovered(d), 0);
+    if (nacked) {
+        sdui_disk_screen *sc = NULL;
+        CHECK_STATUS(sdui_disk_get_screen(d, "last", 4, 0, &sc, &err),
+                     SDUI_OK);
+        ok = sc && atoi(sc->payload) >= acked[nacked - 1];
+        CHECKF(ok, "the screen of batch %d is lost (holds %s)",
+               acked[nacked - 1], sc ? sc->payload : "nothing");
+        sdui_disk_screen_free(sc);
+    }
     for (i = 0; i < nacked && ok; i++) {
         char names[50][32];
         const char *ids[50];
@@ -1596,6 +2161,9 @@ int main(void)
     test_all_or_nothing();
     test_get_tokens();
     test_put_tokens();
+    test_screens();
+    test_screen_eviction();
+    test_upgrade_from_v1();
     test_newer_schema();
     test_damaged_files();
     test_damaged_bytes();
@@ -1603,6 +2171,7 @@ int main(void)
     test_index_damage_at_open();
     test_index_damage_at_run_time();
     test_damage_at_run_time();
+    test_screen_damage();
     test_error_cleared_after_recovery();
     test_full_disk();
     test_unusable_paths();

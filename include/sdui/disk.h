@@ -1,7 +1,8 @@
 /*
- * disk.h - the on-disk token cache: one SQLite file in WAL mode.
+ * disk.h - the on-disk token cache: one SQLite file in WAL mode, holding
+ * the cached tokens and the last good payload of each screen.
  *
- * Rows hold id, version, etag, json, primitive_version, fetched_at,
+ * Token rows hold id, version, etag, json, primitive_version, fetched_at,
  * expires_at and last_access (times are milliseconds since the Unix epoch,
  * always passed in by the caller, so tests can inject a clock).  A batch of
  * rows is written in one transaction; many ids are read with one query.
@@ -11,6 +12,21 @@
  * never a stored count, so no value in the file can lift the bound or stop
  * writes.  With the default synchronous setting every committed batch
  * survives a crash of the process or of the machine.
+ *
+ * Screens.  A screen row holds an id, the ETag and the payload bytes of
+ * the screen's last good answer (for offline starts), fetched_at and
+ * last_access.  Screens have bounds of their own, max_screens and
+ * max_screen_bytes (payload bytes), apart from the tokens': a burst of
+ * tokens cannot evict the payload an offline start needs, nor a large
+ * screen hundreds of tokens.  The file holds at most max_bytes of token
+ * JSON plus max_screen_bytes of payloads.  Each put of a screen is one
+ * durable transaction that evicts the least recently read screens to the
+ * bounds; a payload over max_screen_bytes alone is refused (SDUI_LIMIT).
+ *
+ * Schema versions.  Version 1 held the tokens; version 2 adds the
+ * screens.  A version-1 file is upgraded in place at open, its tokens
+ * kept; each file is checked against the objects of the version it
+ * claims.
  *
  * The cache is only a cache: a path that cannot hold one (a directory, a
  * FIFO or other non-regular file, a dangling symbolic link, a missing or
@@ -62,14 +78,21 @@ typedef struct sdui_disk sdui_disk;
 typedef struct sdui_disk_rows sdui_disk_rows;
 typedef struct sdui_disk_tokens sdui_disk_tokens;
 
-/* The schema version this build writes and reads. */
-#define SDUI_DISK_SCHEMA_VERSION 1
+/* The schema version this build writes and reads (older ones it
+ * upgrades). */
+#define SDUI_DISK_SCHEMA_VERSION 2
 
+#define SDUI_DISK_DEFAULT_MAX_SCREENS ((size_t)256)
+#define SDUI_DISK_DEFAULT_MAX_SCREEN_BYTES ((size_t)8 << 20)
+
+/* A zero bound means its default. */
 typedef struct sdui_disk_options {
-    size_t max_entries; /* default 5000                                   */
+    size_t max_entries; /* tokens; default 5000                           */
     size_t max_bytes;   /* bytes of token JSON; default 32 MiB            */
     int durable;        /* 1 (default): fsync each commit (synchronous=FULL);
                            0: survive a process crash only (NORMAL)        */
+    size_t max_screens; /* screens; default 256                           */
+    size_t max_screen_bytes; /* bytes of screen payloads; default 8 MiB   */
 } sdui_disk_options;
 
 /* One cached token.  In results every pointer is borrowed from the rows
@@ -88,11 +111,26 @@ typedef struct sdui_disk_record {
     int64_t last_access;
 } sdui_disk_record;
 
+/* Tokens first (entries, bytes: of token JSON), then screens. */
 typedef struct sdui_disk_stats {
     size_t entries, bytes;
     size_t max_entries, max_bytes;
-    uint64_t evictions; /* since open */
+    uint64_t evictions; /* of tokens, since open */
+    size_t screens, screen_bytes;
+    size_t max_screens, max_screen_bytes;
+    uint64_t screen_evictions; /* since open */
 } sdui_disk_stats;
+
+/* A cached screen (sdui_disk_get_screen): one allocation holding the
+ * struct and its bytes; etag and payload are NUL-terminated (the payload
+ * may hold NULs of its own: use payload_len). */
+typedef struct sdui_disk_screen {
+    const char *etag;
+    size_t etag_len;
+    const char *payload;
+    size_t payload_len;
+    int64_t fetched_at;
+} sdui_disk_screen;
 
 /* Fills *out with the defaults.  Thread-safe. */
 void sdui_disk_options_default(sdui_disk_options *out);
@@ -150,7 +188,36 @@ sdui_status sdui_disk_remove(sdui_disk *disk, const char *const *ids,
                              const size_t *lens, size_t n, size_t *removed,
                              sdui_error *err);
 
-/* Sizes, bounds and evictions since open. */
+/*
+ * Stores the last good payload of screen id (payload may hold any bytes)
+ * with its ETag, replacing the screen's earlier row, in one transaction
+ * (durable as a batch of tokens) that then evicts the least recently read
+ * screens to max_screens and max_screen_bytes.  last_access is set to now.
+ * The bytes are read during the call only.  Errors: SDUI_LIMIT (nothing
+ * written) when payload_len is over max_screen_bytes; SDUI_ARGUMENT when
+ * disk is NULL, the id empty, or etag or payload NULL with a length;
+ * SDUI_SQLITE (damage resets the cache, as above); SDUI_OOM.
+ */
+sdui_status sdui_disk_put_screen(sdui_disk *disk, const char *id,
+                                 size_t id_len, const char *etag,
+                                 size_t etag_len, const char *payload,
+                                 size_t payload_len, int64_t fetched_at,
+                                 int64_t now, sdui_error *err);
+
+/*
+ * Reads the cached payload of screen id and marks it read at now.  On
+ * SDUI_OK *out is a new screen (release with sdui_disk_screen_free), or
+ * NULL when the screen is not cached.  A row found under another id is
+ * damage: the cache is reset and the call fails with SDUI_SQLITE.
+ */
+sdui_status sdui_disk_get_screen(sdui_disk *disk, const char *id,
+                                 size_t id_len, int64_t now,
+                                 sdui_disk_screen **out, sdui_error *err);
+
+/* Frees a screen of sdui_disk_get_screen.  NULL is a no-op. */
+void sdui_disk_screen_free(sdui_disk_screen *s);
+
+/* Sizes, bounds and evictions since open, of tokens and of screens. */
 sdui_status sdui_disk_get_stats(sdui_disk *disk, sdui_disk_stats *out,
                                 sdui_error *err);
 
