@@ -94,6 +94,82 @@ public final class DiskCache: @unchecked Sendable {
     /// two-core phone).  Serial, like the C cache's own mutex.
     private static let writes = DispatchQueue(label: "sdui.disk-cache.writes", qos: .utility)
 
+    /// One cached row read as a token (``tokens(_:now:limits:)``).
+    public struct CachedToken: Sendable {
+        /// The token; nil when the row is cached but unusable (its JSON does
+        /// not make a token under the limits, or holds another id): fetch
+        /// it again, and the write replaces the row.
+        public var token: DesignToken?
+        public var etag: String
+        public var fetchedAt: Date
+        /// Fresh while the time is before this.
+        public var expiresAt: Date
+
+        /// Whether the row is past its TTL at `now`.
+        public func isStale(at now: Date) -> Bool { now >= expiresAt }
+    }
+
+    /// The cached rows among `ids` as tokens, read with one query and made
+    /// tokens inside the C core: each row's JSON goes from SQLite straight
+    /// into the token's own storage, parsed once under `limits`, with no
+    /// copy through Swift.  Each row is marked as read at `now`.
+    public func tokens(_ ids: [String], now: Date, limits: PackLimits = .default) throws -> [String: CachedToken] {
+        guard !ids.isEmpty else { return [:] }
+        var err = sdui_error()
+        var rows: OpaquePointer?
+        var cl = limits.c
+        let status = withCBytes(ids.map { Data($0.utf8) }) { ps, lens in
+            sdui_disk_get_tokens(handle, ps, lens, ids.count, Self.ms(now), &cl, &rows, &err)
+        }
+        try SDUIError.check(status, err, input: path)
+        defer { sdui_disk_tokens_free(rows) }
+        var out: [String: CachedToken] = [:]
+        for i in 0..<sdui_disk_tokens_count(rows) {
+            let r = sdui_disk_tokens_at(rows, i)!.pointee
+            let token = sdui_disk_tokens_take(rows, i).map { DesignToken(adopting: $0) }
+            out[String(cBytes: r.id, count: r.id_len)] = CachedToken(
+                token: token, etag: String(cBytes: r.etag, count: r.etag_len),
+                fetchedAt: Self.date(r.fetched_at), expiresAt: Self.date(r.expires_at))
+        }
+        return out
+    }
+
+    /// Writes tokens with their ETags in one transaction, all or none; each
+    /// row's id, versions and JSON are read by SQLite from the token's own
+    /// bytes (no copy on the way).  Blocks until durable; from async code
+    /// prefer ``write(tokens:fetchedAt:expiresAt:now:)``.
+    public func put(tokens: [(token: DesignToken, etag: String)], fetchedAt: Date, expiresAt: Date, now: Date) throws {
+        guard !tokens.isEmpty else { return }
+        var err = sdui_error()
+        // The DesignTokens keep their C tokens alive for the whole call.
+        let status = withExtendedLifetime(tokens) {
+            let handles: [OpaquePointer?] = tokens.map { $0.token.handle }
+            return withCBytes(tokens.map { Data($0.etag.utf8) }) { etags, lens in
+                handles.withUnsafeBufferPointer { hs in
+                    sdui_disk_put_tokens(handle, hs.baseAddress, etags, lens, tokens.count,
+                                         Self.ms(fetchedAt), Self.ms(expiresAt), Self.ms(now), &err)
+                }
+            }
+        }
+        try SDUIError.check(status, err, input: path)
+    }
+
+    /// ``put(tokens:fetchedAt:expiresAt:now:)`` on the write thread.
+    public func write(tokens: [(token: DesignToken, etag: String)], fetchedAt: Date, expiresAt: Date,
+                      now: Date) async throws {
+        guard !tokens.isEmpty else { return }
+        let batch = tokens.map { SendableTokenRow(token: $0.token, etag: $0.etag) }
+        try await offPool {
+            try self.put(tokens: batch.map { ($0.token, $0.etag) }, fetchedAt: fetchedAt, expiresAt: expiresAt, now: now)
+        }
+    }
+
+    /// A (token, ETag) pair that crosses to the write thread.
+    private struct SendableTokenRow: Sendable {
+        let token: DesignToken
+        let etag: String
+    }
+
     /// ``put(_:now:)`` on the write thread; the caller awaits it without
     /// holding a cooperative thread.
     public func write(_ entries: [Entry], now: Date) async throws {

@@ -138,13 +138,14 @@ public struct HTTPRegistryTransport: RegistryTransport {
                 continue
             }
             let range = body.startIndex + e.range.lowerBound ..< body.startIndex + e.range.upperBound
-            guard body[range.lowerBound] == UInt8(ascii: "\"") else { elements.append(body.subdata(in: range)); continue }
+            // Slices share the body's storage: no element is copied here.
+            guard body[range.lowerBound] == UInt8(ascii: "\"") else { elements.append(body[range]); continue }
             // A string (a compact JWS): its text without the quotes.  A JWS
             // is base64url and dots, so it holds no escape; one that does is
             // unescaped by the JSON value parser (the scan proved it valid).
             let inner = range.lowerBound + 1 ..< range.upperBound - 1
             if !body[inner].contains(UInt8(ascii: "\\")) {
-                elements.append(body.subdata(in: inner))
+                elements.append(body[inner])
             } else if case .string(let s) = try JSONValue(json: body.subdata(in: range), source: source) {
                 elements.append(Data(s.utf8))
             }

@@ -219,19 +219,18 @@ public actor TokenRepository {
         }
         var needed: [String] = []
         if let disk, !toDisk.isEmpty {
-            let rows: [String: DiskCache.Entry]
+            // Rows become tokens inside the C core: one parse, no copy
+            // through Swift.  A row that does not make a token of its own id
+            // is not served: it is fetched again and the row replaced.
+            let rows: [String: DiskCache.CachedToken]
             do {
-                rows = try disk.get(toDisk, now: now)
+                rows = try disk.tokens(toDisk, now: now, limits: config.limits)
             } catch {
                 diskFailed("read", error)
                 rows = [:]
             }
             for id in toDisk {
-                // A row that does not parse, or holds another id's token, is
-                // not served: the token is fetched again and the row replaced.
-                guard let row = rows[id],
-                      let t = try? DesignToken(json: row.json, source: disk.path, limits: config.limits),
-                      t.id == id else {
+                guard let row = rows[id], let t = row.token else {
                     if rows[id] != nil { logger.warning("ignoring a bad disk cache row", metadata: ["id": "\(id)"]) }
                     needed.append(id)
                     continue
@@ -372,7 +371,7 @@ public actor TokenRepository {
     private func store(_ elements: [Data], refused: [SDUIError], for b: Batch, now: Date,
                        ttl: TimeInterval) async -> [String: TokenLookup] {
         let wanted = Set(b.ids)
-        var tokens: [String: (DesignToken, Data)] = [:]
+        var tokens: [String: DesignToken] = [:]
         var failures: [SDUIError] = refused
         let policy = TokenPolicy(limits: config.limits, imagePolicy: config.imagePolicy)
         for element in elements {
@@ -390,7 +389,7 @@ public actor TokenRepository {
                     json = element
                 }
                 let t = try policy.admit(json, source: "registry").mapError(\.error).get()
-                if wanted.contains(t.id) { tokens[t.id] = (t, json) }
+                if wanted.contains(t.id) { tokens[t.id] = t }
             } catch let e as SDUIError {
                 failures.append(e)
                 logger.warning("refused a fetched token", metadata: ["error": "\(e)"])
@@ -399,24 +398,23 @@ public actor TokenRepository {
             }
         }
         let until = now.addingTimeInterval(ttl)
-        let entries = tokens.values.map { t, json in
-            DiskCache.Entry(id: t.id, version: t.version, primitiveVersion: t.primitiveVersion,
-                            etag: ETag.of(json: json), json: json, fetchedAt: now, expiresAt: until)
-        }
+        // Each token was parsed and checked once, into its own storage (the
+        // one copy from the answer); its ETag is hashed there, and SQLite
+        // reads it there (the second copy, into the file).
+        let rows = tokens.values.map { (token: $0, etag: ETag.of(token: $0)) }
         // Durable before it is handed out; the commit's fsync runs off the
         // cooperative pool while this actor waits.
-        do { try await disk?.write(entries, now: now) } catch {
+        do { try await disk?.write(tokens: rows, fetchedAt: now, expiresAt: until, now: now) } catch {
             // Shown anyway: refusing a verified token helps nobody.
             diskFailed("write", error)
         }
         var out: [String: TokenLookup] = [:]
-        for e in entries {
-            let (t, _) = tokens[e.id]!
-            let changed = meta[e.id].map { $0.etag != e.etag } ?? false
+        for (t, etag) in rows {
+            let changed = meta[t.id].map { $0.etag != etag } ?? false
             try? memory.put(t)
-            meta[e.id] = (until, e.etag)
-            if changed { notify(e.id, t) }
-            out[e.id] = found(t, .network)
+            meta[t.id] = (until, etag)
+            if changed { notify(t.id, t) }
+            out[t.id] = found(t, .network)
         }
         for id in b.ids where out[id] == nil {
             if let (t, _) = b.known[id] { out[id] = found(t, .stale); continue }

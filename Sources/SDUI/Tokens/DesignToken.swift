@@ -60,6 +60,14 @@ public final class DesignToken: @unchecked Sendable {
         return Data(bytes: p, count: len)
     }
 
+    /// Calls `body` with the token's exact JSON text where the C core holds
+    /// it (no copy); the bytes are valid during the call only.
+    public func withJSONBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        var len = 0
+        let p = sdui_token_json(handle, &len)
+        return try withExtendedLifetime(self) { try body(UnsafeRawBufferPointer(start: p, count: len)) }
+    }
+
     /// Size of the token's JSON text in bytes.
     public var byteCount: Int {
         var len = 0

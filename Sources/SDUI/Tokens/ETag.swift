@@ -16,6 +16,11 @@ public enum ETag {
         "\"" + hex(SHA256.hash(data: json)) + "\""
     }
 
+    /// The ETag of a token's JSON text, hashed where the C core holds it.
+    public static func of(token: DesignToken) -> String {
+        "\"" + hex(token.withJSONBytes { SHA256.hash(data: $0) }) + "\""
+    }
+
     /// The ETag of a batch, from its members' ETags in request order.
     public static func batch(_ memberETags: [String]) -> String {
         "\"" + hex(SHA256.hash(data: Data(memberETags.joined(separator: ",").utf8))) + "\""

@@ -95,4 +95,32 @@ import Testing
         #expect(try await disk.renew(["a0", "a1", "missing"], fetchedAt: later, expiresAt: later.addingTimeInterval(60)) == 2)
         #expect(try disk.get(["a0"], now: later)["a0"]?.isStale(at: later) == false)
     }
+
+    @Test func rowsComeBackAsTokensMadeInTheCore() async throws {
+        let path = Fixtures.temporaryDirectory().appendingPathComponent("tokens.db").path
+        let disk = try DiskCache(path: path)
+        let tokens = try (0..<3).map { try DesignToken(json: Fixtures.token("t\($0)", version: $0 + 1)) }
+        try await disk.write(tokens: tokens.map { ($0, ETag.of(token: $0)) }, fetchedAt: t0,
+                             expiresAt: t0.addingTimeInterval(60), now: t0)
+        // A row whose JSON holds another id, and one that is not a token.
+        try disk.put([DiskCache.Entry(id: "liar", version: 1, primitiveVersion: 1, etag: "\"x\"",
+                                      json: Data(Fixtures.token("someone_else").utf8), fetchedAt: t0, expiresAt: t0),
+                      DiskCache.Entry(id: "junk", version: 1, primitiveVersion: 1, etag: "\"y\"",
+                                      json: Data("[1,2".utf8), fetchedAt: t0, expiresAt: t0)], now: t0)
+        let later = t0.addingTimeInterval(120)
+        let rows = try disk.tokens(["t0", "t1", "t2", "liar", "junk", "absent"], now: later)
+        #expect(Set(rows.keys) == ["t0", "t1", "t2", "liar", "junk"])
+        for (i, t) in tokens.enumerated() {
+            let row = try #require(rows["t\(i)"])
+            #expect(row.token?.json == t.json && row.token?.version == i + 1)
+            #expect(row.etag == ETag.of(json: t.json) && row.isStale(at: later) && !row.isStale(at: t0))
+        }
+        #expect(rows["liar"]?.token == nil && rows["junk"]?.token == nil)
+        // The same rows read as entries hold the same bytes.
+        #expect(try disk.get(["t1"], now: later)["t1"]?.json == tokens[1].json)
+        // A token over the limits is a bad row, not an error.
+        var small = PackLimits.default
+        small.maxTokenBytes = 10
+        #expect(try disk.tokens(["t0"], now: later, limits: small)["t0"]?.token == nil)
+    }
 }
