@@ -982,7 +982,7 @@ static int make_v1_file(const char *p, const row *rows, size_t n,
                         const char *extra)
 {
     sqlite3 *db;
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     size_t i;
     int rc = sqlite3_open(p, &db);
     if (rc == SQLITE_OK)
@@ -1016,8 +1016,7 @@ static int make_v1_file(const char *p, const row *rows, size_t n,
         rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
         sqlite3_reset(st);
     }
-    if (n)
-        sqlite3_finalize(st);
+    sqlite3_finalize(st);
     if (rc == SQLITE_OK && extra)
         rc = sqlite3_exec(db, extra, NULL, NULL, NULL);
     sqlite3_close(db);
