@@ -51,6 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
             c.maxAge = maxAge
             c.refreshInterval = .milliseconds(refreshMs)
             c.idleTimeout = .seconds(idleTimeout)
+            // The command owns its process: SIGTERM and SIGINT stop it gracefully.
+            c.gracefulShutdownSignals = [.sigterm, .sigint]
             if let maxConnections {
                 guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
                 c.maxConnections = maxConnections

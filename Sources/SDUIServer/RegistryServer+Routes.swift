@@ -1,0 +1,257 @@
+// RegistryServer+Routes.swift - the routes: /screens, /design-tokens, /metrics, /health.
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import Prometheus
+import SDUI
+import ServiceLifecycle
+
+
+extension RegistryServer {
+
+    /// The router: limits and metrics on everything, auth on the API.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: RequestLogMiddleware(configuration.requestLogLevel,
+                                                    headers: [Self.primitivesField, .ifNoneMatch]))
+        router.add(middleware: RequestMetricsMiddleware(registry: metrics))
+        router.add(middleware: HeaderLimitMiddleware(maxHeaderBytes: configuration.maxHeaderBytes))
+        router.get("health") { [self] _, _ in
+            // 503 when the store has not answered for a while: the server
+            // still serves its last snapshot, but a balancer should know.
+            let (age, stale) = staleness()
+            let body = #"{"status":"\#(stale ? "stale" : "ok")","generation":\#(snapshot().generation),"#
+                + #""secondsSinceRefresh":\#(String(format: "%.1f", age))}"#
+            return Response(status: stale ? .serviceUnavailable : .ok,
+                            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+        router.get("metrics") { [metrics] _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
+        }
+        let api = router.group()
+        if let access = configuration.access { api.add(middleware: BearerAuthMiddleware(verifier: access)) }
+        api.get("screens/:id") { [self] request, context in
+            await screen(request, id: context.parameters.get("id") ?? "")
+        }
+        api.get("design-tokens") { [self] request, _ in await designTokens(request) }
+        // HEAD: the GET answer's status and headers, without its body.
+        api.head("screens/:id") { [self] request, context in
+            Self.head(await screen(request, id: context.parameters.get("id") ?? ""))
+        }
+        api.head("design-tokens") { [self] request, _ in Self.head(await designTokens(request)) }
+        return router
+    }
+
+    /// `response` for a HEAD request: the same headers, the GET body's
+    /// length, no body.
+    static func head(_ response: Response) -> Response {
+        var r = response
+        // A body that announces the GET body's length and writes nothing.
+        r.body = ResponseBody(contentLength: response.body.contentLength) { writer in try await writer.finish(nil) }
+        return r
+    }
+
+    static let primitivesField = HTTPField.Name("X-Primitives")!
+    static let primitivesRequired = "the X-Primitives header is required (e.g. Column@3,Text@4)"
+    static let missingField = HTTPField.Name("X-SDUI-Missing")!
+
+    /// Longest error message: its echoes of the request are cut to
+    /// ``EchoedInput/maxBytes`` each, and the whole to this.
+    static let maxMessageBytes = 1024
+
+    /// The JSON of an error answer: `{"error": code, "message": …}` plus `extra`.
+    static func errorBody(_ code: String, _ message: String, extra: [String: JSONValue] = [:]) -> Data {
+        var body: [String: JSONValue] = ["error": .string(code),
+                                          "message": .string(EchoedInput.clipped(message, maxBytes: maxMessageBytes))]
+        body.merge(extra) { _, new in new }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(body)) ?? Data("{}".utf8)
+    }
+
+    /// A JSON error answer: `{"error": code, "message": …}`, never cached.
+    static func error(_ status: HTTPResponse.Status, _ code: String, _ message: String,
+                      extra: [String: JSONValue] = [:], vary: Bool = false) -> Response {
+        let data = errorBody(code, message, extra: extra)
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        if vary { headers[.vary] = "X-Primitives" }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The client's primitives, or the 400 to send.
+    func primitives(_ request: Request) -> Result<PrimitiveMap, RegistryError> {
+        primitives(header: request.headers[Self.primitivesField])
+    }
+
+    /// `X-Primitives` parsed (once per distinct value), or the 400 to send.
+    func primitives(header: String?) -> Result<PrimitiveMap, RegistryError> {
+        guard let header else {
+            return .failure(RegistryError(.invalid, Self.primitivesRequired))
+        }
+        if let hit = headerCache.withLockedValue({ $0[header] }) { return .success(hit) }
+        do {
+            let map = try PrimitiveMap(parsing: header)
+            headerCache.withLockedValue { cache in
+                if cache.count >= 256 { cache.removeAll(keepingCapacity: true) }
+                cache[header] = map
+            }
+            return .success(map)
+        } catch let e as SDUIError {
+            return .failure(RegistryError(.invalid, EchoedInput.clipped(e.description, maxBytes: Self.maxMessageBytes)))
+        } catch {
+            return .failure(RegistryError(.invalid, EchoedInput.clipped("\(error)", maxBytes: Self.maxMessageBytes)))
+        }
+    }
+
+    /// Headers of a 200 or 304: ETag, Cache-Control, Vary.  Signed answers
+    /// are `private`: their ETag names the token JSON, not the signed bytes,
+    /// so a shared cache must not revalidate one across a key rotation.
+    func cacheHeaders(etag: String?) -> HTTPFields {
+        let control = "max-age=\(configuration.maxAge)" + (configuration.signer == nil ? "" : ", private")
+        var h: HTTPFields = [.cacheControl: control, .vary: "X-Primitives"]
+        if let etag { h[.eTag] = etag }
+        return h
+    }
+
+    /// Whether the request's `If-None-Match` names `etag`.  Only a
+    /// conditional request may get a 304 (RFC 9110 §15.4.5), so the `v`
+    /// hint of seed 000 §5.2 never does.
+    func notModified(_ request: Request, etag: String) -> Bool {
+        guard let inm = request.headers[.ifNoneMatch] else { return false }
+        return EntityTagMatch.matches(inm, current: etag)
+    }
+
+    /// `GET /screens/{id}`.
+    func screen(_ request: Request, id: String) async -> Response {
+        guard RegistryID.isValid(id) else {
+            return Self.error(.badRequest, "bad-id",
+                              "\(EchoedInput.quoted(id)) is not a screen id (1–128 of A–Z a–z 0–9 _ - . :)")
+        }
+        let map: PrimitiveMap
+        switch primitives(request) {
+        case .success(let m): map = m
+        case .failure(let e): return Self.error(.badRequest, "bad-primitives", e.message)
+        }
+        let snap = snapshot()
+        guard let screen = snap.screens[id] else {
+            return Self.error(.notFound, "not-found", "no screen \(EchoedInput.quoted(id))")
+        }
+        let incompatible = screen.tokenIDs.filter { tid in
+            guard let versions = snap.tokens[tid], !versions.isEmpty else { return false }
+            return !versions.contains { $0.isSupported(by: map) }
+        }
+        if !incompatible.isEmpty {
+            var extra: [String: JSONValue] = ["tokens": .array(incompatible.map { .string($0) })]
+            extra["fallbackScreenId"] = screen.stored.fallbackScreenID.map { .string($0) } ?? .null
+            return Self.error(.conflict, "Incompatible-Primitives",
+                              "no version of \(EchoedInput.clipped(incompatible.joined(separator: ", "))) fits "
+                                  + EchoedInput.clipped(map.headerValue),
+                              extra: extra, vary: true)
+        }
+        var headers = cacheHeaders(etag: screen.etag)
+        if notModified(request, etag: screen.etag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: screen.stored.payload)))
+    }
+
+    /// The ids of a `/design-tokens` request, or the 400 message.
+    func ids(_ request: Request) -> Result<[String], RegistryError> {
+        let given = request.uri.queryParameters.getAll("ids")
+        guard given.count <= 1 else {
+            return .failure(RegistryError(.invalid, "ids is given \(given.count) times; give one comma-separated list: "
+                                          + "/design-tokens?ids=a,b"))
+        }
+        guard let raw = given.first, !raw.isEmpty else {
+            return .failure(RegistryError(.invalid, "ids is required: /design-tokens?ids=a,b"))
+        }
+        let ids = raw.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard ids.count <= configuration.maxIDs else {
+            return .failure(RegistryError(.invalid, "\(ids.count) ids; at most \(configuration.maxIDs) per request"))
+        }
+        var seen = Set<String>()
+        for id in ids {
+            guard RegistryID.isValid(id) else {
+                return .failure(RegistryError(.invalid,
+                                              "\(EchoedInput.quoted(id)) is not a token id (1–128 of A–Z a–z 0–9 _ - . :)",
+                                              subject: id))
+            }
+            guard seen.insert(id).inserted else {
+                return .failure(RegistryError(.invalid, "\(EchoedInput.quoted(id)) is asked for twice", subject: id))
+            }
+        }
+        return .success(ids)
+    }
+
+    /// `GET /design-tokens?ids=…&v=…`.
+    ///
+    /// Answers are cached by registry generation, X-Primitives value and raw
+    /// query, so a repeated request skips parsing, validation and building;
+    /// a query is only cached after it passed validation.
+    func designTokens(_ request: Request) async -> Response {
+        guard let header = request.headers[Self.primitivesField] else {
+            return Self.error(.badRequest, "bad-primitives", Self.primitivesRequired)
+        }
+        let snap = snapshot()
+        let query = request.uri.query ?? ""
+        let key = "\(snap.generation)\u{0}\(header)\u{0}\(query)"
+        let answer: TokenAnswer
+        if let hit = answerCache.withLockedValue({ $0.answers[key] }) {
+            answer = hit
+        } else {
+            let asked: [String]
+            switch ids(request) {
+            case .success(let a): asked = a
+            case .failure(let e): return Self.error(.badRequest, "bad-ids", e.message)
+            }
+            let map: PrimitiveMap
+            switch primitives(header: header) {
+            case .success(let m): map = m
+            case .failure(let e): return Self.error(.badRequest, "bad-primitives", e.message)
+            }
+            answer = Self.answer(asked, snap, map)
+            answerCache.withLockedValue { cache in
+                let size = answer.body.readableBytes + key.utf8.count
+                if cache.answers.count >= 4096 || cache.bytes + size > Self.answerCacheBytes {
+                    cache = ([:], 0)
+                }
+                cache.answers[key] = answer
+                cache.bytes += size
+            }
+        }
+        guard let etag = answer.etag else {
+            return Self.error(.notFound, "not-found",
+                              "no version of \(EchoedInput.clipped(answer.missing.joined(separator: ", "))) fits "
+                                  + EchoedInput.clipped(header),
+                              extra: ["ids": .array(answer.missing.map { .string($0) })], vary: true)
+        }
+        var headers = cacheHeaders(etag: etag)
+        if !answer.missing.isEmpty { headers[Self.missingField] = answer.missing.joined(separator: ",") }
+        if notModified(request, etag: etag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: answer.body))
+    }
+
+    /// Builds the array of the best versions, its batch ETag and the misses.
+    static func answer(_ ids: [String], _ snap: RegistrySnapshot, _ map: PrimitiveMap) -> TokenAnswer {
+        var served: [ServedToken] = []
+        var missing: [String] = []
+        for id in ids {
+            if let best = snap.best(id, for: map) { served.append(best) } else { missing.append(id) }
+        }
+        var body = ByteBuffer()
+        body.reserveCapacity(served.reduce(2) { $0 + $1.element.count + 1 })
+        body.writeInteger(UInt8(ascii: "["))
+        for (i, t) in served.enumerated() {
+            if i > 0 { body.writeInteger(UInt8(ascii: ",")) }
+            body.writeBytes(t.element)
+        }
+        body.writeInteger(UInt8(ascii: "]"))
+        return TokenAnswer(etag: served.isEmpty ? nil : ETag.batch(served.map(\.etag)), body: body, missing: missing)
+    }
+}

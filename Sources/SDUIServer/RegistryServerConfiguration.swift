@@ -1,0 +1,47 @@
+// RegistryServerConfiguration.swift - how a registry server runs.
+import Foundation
+import Logging
+import UnixSignals
+import SDUI
+
+/// How a registry server runs.
+public struct RegistryServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    /// 0 picks a free port (see ``RunningRegistry/port``).
+    public var port = 8080
+    /// Signs every served token (HS256 JWS per §10, or EdDSA); nil serves plain JSON.
+    public var signer: TokenSigner?
+    /// Bearer-token auth on `/screens` and `/design-tokens`; nil turns it off.
+    public var access: AccessTokenVerifier?
+    /// `Cache-Control: max-age` of 200 and 304 answers (S-4).
+    public var maxAge = 86_400
+    /// How often the server asks the store whether anything was published.
+    public var refreshInterval: Duration = .seconds(1)
+    /// Idle connections are closed after this long.
+    public var idleTimeout: Duration = .seconds(60)
+    /// Most connections open at once.  Beyond it new connections wait in
+    /// the listen backlog, neither accepted nor refused, until one closes.
+    /// nil: what the descriptor limit (`RLIMIT_NOFILE`) leaves after the
+    /// descriptors open at start and a reserve (``DescriptorBudget``).  A
+    /// cap that does not fit under the limit is logged as a warning at start.
+    public var maxConnections: Int?
+    /// Requests whose header fields add up to more are refused with 431.
+    public var maxHeaderBytes = 16 * 1024
+    /// The API takes no request bodies; anything above this is refused with 413.
+    public var maxBodyBytes = 0
+    /// Most ids in one `/design-tokens` request (S-3).
+    public var maxIDs = 50
+    /// `/health` answers 503 when the store has not answered for this long
+    /// (nil: ten refresh intervals, and at least 30 s).
+    public var healthStaleAfter: Duration?
+    /// Level of the one structured log line per request (method, path,
+    /// X-Primitives; Authorization is never logged).
+    public var requestLogLevel: Logger.Level = .debug
+    /// Signals that stop the server gracefully.  None by default: a
+    /// library does not own its process; `sdui serve` passes SIGTERM and
+    /// SIGINT, and a service that runs the server in its own
+    /// `ServiceGroup` handles signals there.
+    public var gracefulShutdownSignals: [UnixSignal] = []
+
+    public init() {}
+}

@@ -1,0 +1,25 @@
+// RunningRegistry.swift - a registry server running in a task.
+import Foundation
+
+/// A registry server running in a task.
+public final class RunningRegistry: Sendable {
+    public let server: RegistryServer
+    let task: Task<Void, Error>
+    public let port: Int
+    /// `http://host:port/`.
+    public let baseURL: URL
+
+    init(server: RegistryServer, task: Task<Void, Error>, host: String, port: Int) {
+        self.server = server
+        self.task = task
+        self.port = port
+        let literal = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host   // IPv6
+        baseURL = URL(string: "http://\(literal):\(port)/")!
+    }
+
+    /// Stops serving (gracefully) and waits for the server to finish.
+    public func stop() async {
+        await server.shutdown()
+        _ = await task.result
+    }
+}
