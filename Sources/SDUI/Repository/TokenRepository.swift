@@ -4,52 +4,6 @@ import Logging
 import Metrics
 import SDUICore
 
-/// Where a token was found.
-public enum TokenSource: String, Sendable, CaseIterable {
-    /// The core pack shipped with the app.
-    case pack
-    /// The in-memory LRU.
-    case memory
-    /// The disk cache, fresh.
-    case disk
-    /// The registry, with a new body (HTTP 200).
-    case network
-    /// A stale copy the registry confirmed unchanged (HTTP 304).
-    case revalidated
-    /// A stale copy served because the registry could not be asked (stale-if-error).
-    case stale
-
-    /// Whether a lookup answered from here counts as a cache hit (pack,
-    /// memory, fresh disk): the one definition behind the hit ratio.
-    public var isCacheHit: Bool { self == .pack || self == .memory || self == .disk }
-
-    /// Cache hits over all lookups, from counts by source plus misses (0
-    /// when there were none): the ratio `token_cache_hit_ratio` reports.
-    public static func hitRatio(_ counts: [TokenSource: Int], misses: Int = 0) -> Double {
-        let all = counts.values.reduce(0, +) + misses
-        guard all > 0 else { return 0 }
-        return Double(counts.filter { $0.key.isCacheHit }.values.reduce(0, +)) / Double(all)
-    }
-}
-
-/// The outcome of looking a token up.
-public enum TokenLookup: Sendable {
-    /// The token, and where it came from.
-    case found(DesignToken, TokenSource)
-    /// Not cached and the registry cannot be reached: render a skeleton
-    /// (seed 000 C-5, §11).
-    case offline
-    /// Any other failure (unknown id, bad answer, bad signature…): render a
-    /// placeholder.
-    case unavailable(SDUIError)
-
-    /// The token, when found.
-    public var token: DesignToken? {
-        if case .found(let t, _) = self { return t }
-        return nil
-    }
-}
-
 /// Finds design tokens in the order of seed 000's flowchart:
 ///
 /// 1. the core pack (immutable, never revalidated);
@@ -103,33 +57,18 @@ public actor TokenRepository {
     private var diskFailuresLogged: Set<String> = []
 
     /// TTL and ETag of tokens held in memory that came from disk or network.
-    private var meta: [String: (expires: Date, etag: String)] = [:]
+    var meta: [String: (expires: Date, etag: String)] = [:]
     /// The open batches (one for misses, one for revalidations) and every
     /// id in flight, mapped to the batch that fetches it.
-    private var openMiss: Batch?
-    private var openRevalidation: Batch?
-    private var inFlight: [String: Batch] = [:]
+    var openMiss: Batch?
+    var openRevalidation: Batch?
+    var inFlight: [String: Batch] = [:]
     /// Hot updates by id (``observe(_:)``).
     private nonisolated let updates = Broadcast<String, DesignToken>()
-    private var hits: [TokenSource: Int] = [:]
-    private var misses = 0
+    /// Hit and miss counts and their metrics: the one place they are kept.
+    var metrics: RepositoryMetrics
     /// Requests sent so far (for tests and the demo).
-    public private(set) var requestCount = 0
-
-    /// A batch being gathered or fetched.
-    ///
-    /// `@unchecked Sendable`: created, read and changed only on the
-    /// repository actor; tasks hold it only to hand it back to the actor.
-    final class Batch: @unchecked Sendable {
-        var ids: [String] = []
-        var known: [String: (DesignToken, String)] = [:]
-        var task: Task<[String: TokenLookup], Never>?
-        /// Set once the batch may go: its window ended or it is full.
-        var fired = false
-        var waiting: CheckedContinuation<Void, Never>?
-        let revalidation: Bool
-        init(revalidation: Bool) { self.revalidation = revalidation }
-    }
+    public internal(set) var requestCount = 0
 
     /// A repository over the given tiers; each is optional but the memory
     /// cache.  `logger` receives lookups' failures (default label
@@ -143,6 +82,7 @@ public actor TokenRepository {
         self.transport = transport
         self.config = configuration
         self.logger = logger
+        self.metrics = RepositoryMetrics(factory: configuration.metricsFactory)
     }
 
     /// A repository that opens its disk cache at `diskPath` itself.  The
@@ -172,7 +112,7 @@ public actor TokenRepository {
     /// Logs a failed disk operation: the first failure of each kind at error
     /// level, later ones at debug level, so a broken cache does not flood
     /// the log while memory and network carry on.
-    private func diskFailed(_ what: String, _ error: Error) {
+    func diskFailed(_ what: String, _ error: Error) {
         if diskFailuresLogged.insert(what).inserted {
             logger.error("disk cache \(what) failed; going on without it where needed",
                          metadata: ["error": "\(error)"])
@@ -277,209 +217,20 @@ public actor TokenRepository {
     package nonisolated func observerCount(_ id: String) -> Int { updates.subscriberCount(for: id) }
 
     /// Lookups answered from each source, and misses.
-    public func hitCounts() -> (hits: [TokenSource: Int], misses: Int) { (hits, misses) }
+    public func hitCounts() -> (hits: [TokenSource: Int], misses: Int) { (metrics.hits, metrics.misses) }
 
-    // MARK: batching
-
-    /// Adds id to an open batch (or joins the batch already fetching it).
-    private func enqueue(_ id: String, known: (DesignToken, String)?) -> Batch {
-        if let b = inFlight[id] { return b }
-        let revalidation = known != nil
-        var batch = revalidation ? openRevalidation : openMiss
-        if batch == nil {
-            let b = Batch(revalidation: revalidation)
-            b.task = Task { await self.run(b) }
-            let window = config.coalescingWindow
-            Task {
-                try? await Task.sleep(for: window)
-                self.fire(b)
-            }
-            batch = b
-            if revalidation { openRevalidation = b } else { openMiss = b }
-        }
-        let b = batch!
-        b.ids.append(id)
-        if let known { b.known[id] = known }
-        inFlight[id] = b
-        if b.ids.count >= config.batchSize { fire(b) }  // full: send at once
-        return b
-    }
-
-    /// Closes the batch to new ids and lets its fetch start.
-    private func fire(_ b: Batch) {
-        if openMiss === b { openMiss = nil }
-        if openRevalidation === b { openRevalidation = nil }
-        guard !b.fired else { return }
-        b.fired = true
-        b.waiting?.resume()
-        b.waiting = nil
-    }
-
-    /// Waits until the batch fires, then fetches it.  (Not woken by
-    /// cancellation, which would also cancel the request.)
-    private func run(_ b: Batch) async -> [String: TokenLookup] {
-        if !b.fired {
-            await withCheckedContinuation { c in b.waiting = c }
-        }
-        let result = await fetch(b)
-        for id in b.ids where inFlight[id] === b { inFlight[id] = nil }
-        return result
-    }
-
-    /// One request for the batch, and what each id comes to.
-    private func fetch(_ b: Batch) async -> [String: TokenLookup] {
-        let ids = b.ids
-        guard let transport else { return fallback(b, error: SDUIError(.network, "no registry configured")) }
-        let request = TokenFetchRequest(
-            ids: ids, ifNoneMatch: b.revalidation ? ETag.batch(ids.map { b.known[$0]!.1 }) : nil)
-        requestCount += 1
-        let started = ContinuousClock.now
-        let response: TokenFetchResponse
-        do {
-            response = try await transport.fetch(request)
-        } catch {
-            let e = error as? SDUIError ?? SDUIError(.network, "\(error)")
-            logger.warning("token fetch failed", metadata: ["ids": "\(ids.count)", "error": "\(e)"])
-            return fallback(b, error: e)
-        }
-        timer("token_fetch_seconds").record(duration: ContinuousClock.now - started)
-        let now = config.now()
-        switch response {
-        case .notModified(let maxAge):
-            let until = now.addingTimeInterval(maxAge ?? config.defaultTTL)
-            do { try await disk?.renew(ids, fetchedAt: now, expiresAt: until) } catch {
-                diskFailed("refresh", error)
-            }
-            var out: [String: TokenLookup] = [:]
-            for id in ids {
-                guard let (t, _) = b.known[id] else {
-                    out[id] = .unavailable(SDUIError(.http, "304 for a token the client does not hold"))
-                    continue
-                }
-                meta[id]?.expires = until
-                try? memory.put(t)
-                out[id] = found(t, .revalidated)
-            }
-            return out
-        case .tokens(let elements, let maxAge, let refused):
-            for e in refused { logger.warning("refused a fetched token", metadata: ["error": "\(e)"]) }
-            return await store(elements, refused: refused, for: b, now: now, ttl: maxAge ?? config.defaultTTL)
-        }
-    }
-
-    /// Verifies, checks and persists a 200 answer, then hands tokens out.
-    private func store(_ elements: [Data], refused: [SDUIError], for b: Batch, now: Date,
-                       ttl: TimeInterval) async -> [String: TokenLookup] {
-        let wanted = Set(b.ids)
-        var tokens: [String: DesignToken] = [:]
-        var failures: [SDUIError] = refused
-        let policy = TokenPolicy(limits: config.limits, imagePolicy: config.imagePolicy)
-        for element in elements {
-            do {
-                let json: Data
-                if let verifier = config.verifier {
-                    guard element.first != UInt8(ascii: "{") else {
-                        throw SDUIError(.signature, "unsigned token in the answer, but a signature is required")
-                    }
-                    json = try verifier.verify(compact: element, source: "registry")
-                } else {
-                    guard element.first == UInt8(ascii: "{") else {
-                        throw SDUIError(.signature, "signed token in the answer, but no verifier is configured")
-                    }
-                    json = element
-                }
-                let t = try policy.admit(json, source: "registry").mapError(\.error).get()
-                if wanted.contains(t.id) { tokens[t.id] = t }
-            } catch let e as SDUIError {
-                failures.append(e)
-                logger.warning("refused a fetched token", metadata: ["error": "\(e)"])
-            } catch {
-                failures.append(SDUIError(.unknown, "\(error)"))
-            }
-        }
-        let until = now.addingTimeInterval(ttl)
-        // Each token was parsed and checked once, into its own storage (the
-        // one copy from the answer); its ETag is hashed there, and SQLite
-        // reads it there (the second copy, into the file).
-        let rows = tokens.values.map { (token: $0, etag: ETag.of(token: $0)) }
-        // Durable before it is handed out; the commit's fsync runs off the
-        // cooperative pool while this actor waits.
-        do { try await disk?.write(tokens: rows, fetchedAt: now, expiresAt: until, now: now) } catch {
-            // Shown anyway: refusing a verified token helps nobody.
-            diskFailed("write", error)
-        }
-        var out: [String: TokenLookup] = [:]
-        for (t, etag) in rows {
-            let changed = meta[t.id].map { $0.etag != etag } ?? false
-            try? memory.put(t)
-            meta[t.id] = (until, etag)
-            if changed { notify(t.id, t) }
-            out[t.id] = found(t, .network)
-        }
-        for id in b.ids where out[id] == nil {
-            if let (t, _) = b.known[id] { out[id] = found(t, .stale); continue }
-            let reason = failures.first ?? SDUIError(.notFound, "the registry has no token \"\(id)\"")
-            out[id] = lookupFailure(reason)
-        }
-        return out
-    }
-
-    /// Every id of a failed batch: its stale copy, else offline or unavailable.
-    private func fallback(_ b: Batch, error: SDUIError) -> [String: TokenLookup] {
-        var out: [String: TokenLookup] = [:]
-        for id in b.ids {
-            if let (t, _) = b.known[id] { out[id] = found(t, .stale) } else { out[id] = lookupFailure(error) }
-        }
-        return out
-    }
-
-    private func lookupFailure(_ e: SDUIError) -> TokenLookup {
-        misses += 1
-        let outcome = e.category == .network ? "offline" : "unavailable"
-        lookupCounter("outcome", outcome).increment()
-        publishRatio()
+    func lookupFailure(_ e: SDUIError) -> TokenLookup {
+        metrics.missed(offline: e.category == .network)
         return e.category == .network ? .offline : .unavailable(e)
     }
 
-    private func found(_ t: DesignToken, _ source: TokenSource) -> TokenLookup {
-        hits[source, default: 0] += 1
-        lookupCounter("source", source.rawValue).increment()
-        publishRatio()
+    func found(_ t: DesignToken, _ source: TokenSource) -> TokenLookup {
+        metrics.found(source)
         return .found(t, source)
     }
 
-    /// Cache hits (pack, memory, disk) over all lookups.
-    private func publishRatio() {
-        guard misses > 0 || !hits.isEmpty else { return }
-        if ratioGauge == nil {
-            ratioGauge = config.metricsFactory.map { Gauge(label: "token_cache_hit_ratio", factory: $0) }
-                ?? Gauge(label: "token_cache_hit_ratio")
-        }
-        ratioGauge!.record(TokenSource.hitRatio(hits, misses: misses))
-    }
-
-    /// Metric handles, made once each and reused: `token_lookups` by
-    /// dimension (`source` or `outcome`) and value.  The values are a few
-    /// constants, so a lookup builds no key.
-    private var lookupCounters: [String: [String: Counter]] = [:]
-    private var ratioGauge: Gauge?
-
-    private func lookupCounter(_ dimension: String, _ value: String) -> Counter {
-        if let c = lookupCounters[dimension]?[value] { return c }
-        let dims = [(dimension, value)]
-        let c = config.metricsFactory.map { Counter(label: "token_lookups", dimensions: dims, factory: $0) }
-            ?? Counter(label: "token_lookups", dimensions: dims)
-        lookupCounters[dimension, default: [:]][value] = c
-        return c
-    }
-
-    private func timer(_ label: String) -> Metrics.Timer {
-        if let f = config.metricsFactory { return Metrics.Timer(label: label, factory: f) }
-        return Metrics.Timer(label: label)
-    }
-
     /// Hands a new version of `id` to its observers.
-    private func notify(_ id: String, _ t: DesignToken) {
+    func notify(_ id: String, _ t: DesignToken) {
         updates.publish(t, to: id)
     }
 }
