@@ -11,13 +11,15 @@ import SDUIServer
 ///    from it (ranked by Examples/usage.json, cut to a small budget so the
 ///    network has work to do) and a Fallback Pack for checkout and login;
 /// 2. starts the registry on 127.0.0.1 (signed tokens, bearer auth);
-/// 3. loads every example screen through a TokenRepository over HTTP and
-///    prints, per screen, its first-paint time, where each token came from
-///    and the hit ratio, and writes HTML previews;
+/// 3. loads every example screen through a ``ScreenLoader`` (screen and
+///    tokens over HTTP, kept in the disk cache) and prints, per screen, its
+///    first-paint time, where the payload and each token came from and the
+///    hit ratio, and writes HTML previews;
 /// 4. does it again with an empty memory cache (the disk cache at work),
 ///    stops the server, and shows offline rendering: first with the warm
-///    disk cache, then as a new device with nothing cached (skeletons, and
-///    the Fallback Pack's screens for checkout and login).
+///    disk cache (payloads and tokens kept from the online runs), then as a
+///    new device with nothing cached (the Fallback Pack's screens for
+///    checkout and login; the other screens cannot be shown).
 ///
 /// The disk cache is kept in OUT between runs, so a second `sdui demo`
 /// starts warm; `--fresh` empties it.
@@ -121,53 +123,44 @@ struct DemoCommand: AsyncParsableCommand {
         // 3. and 4.
         let firstRepo = try repository(disk: cachePath, online: true)
         try await phase("1. online" + (FileManager.default.fileExists(atPath: cachePath) && !fresh ? " (disk cache kept from an earlier run)" : ""),
-                        screenIDs, repo: firstRepo, resolver: resolver, transport: transport, previews: previews, prefix: "")
+                        screenIDs, repo: firstRepo, resolver: resolver, previews: previews, prefix: "")
         try await phase("2. online again, with an empty memory cache: the disk cache at work", screenIDs,
-                        repo: try repository(disk: cachePath, online: true), resolver: resolver, transport: transport,
+                        repo: try repository(disk: cachePath, online: true), resolver: resolver,
                         previews: previews, prefix: nil)
         await running.stop()
         print("server stopped\n")
-        try await phase("3. offline, warm disk cache", screenIDs, repo: try repository(disk: cachePath, online: false),
-                        resolver: resolver, transport: nil, previews: previews, prefix: nil)
+        try await phase("3. offline, warm disk cache: payloads and tokens kept from the online runs", screenIDs,
+                        repo: try repository(disk: cachePath, online: false), resolver: resolver, previews: previews, prefix: nil)
         let emptyCache = dir.appendingPathComponent("cache-new-device.db").path
         Self.remove(emptyCache)
-        try await phase("4. offline, a new device (core pack only): skeletons and the Fallback Pack", screenIDs,
-                        repo: try repository(disk: emptyCache, online: false), resolver: resolver, transport: nil,
+        try await phase("4. offline, a new device (core pack only): the Fallback Pack's screens", screenIDs,
+                        repo: try repository(disk: emptyCache, online: false), resolver: resolver,
                         previews: previews, prefix: "offline-")
         print("HTML previews: \(previews.path)/<screen>.html (online) and offline-<screen>.html")
     }
 
     /// Loads every screen once and prints a line for each.
     func phase(_ title: String, _ ids: [String], repo: TokenRepository, resolver: ScreenResolver,
-               transport: HTTPRegistryTransport?, previews: URL, prefix: String?) async throws {
+               previews: URL, prefix: String?) async throws {
         print(title)
-        print("  screen              first paint   pack  memory  disk  network  skeleton  hit ratio  shown")
+        print("  screen              first paint  payload       pack  memory  disk  network  skeleton  hit ratio  shown")
+        let loader = ScreenLoader(repository: repo, resolver: resolver, logger: quietLogger("sdui.screens"))
         var totals: [TokenSource: Int] = [:]
         var lookups = 0
         for id in ids {
             let clock = ContinuousClock()
             let start = clock.now
-            var payload: ScreenPayload
-            if let transport {
-                switch try await transport.fetchScreen(id) {
-                case .screen(let p): payload = p
-                case .incompatible(let fb, _):
-                    guard let fb, case .screen(let p) = try await transport.fetchScreen(fb) else { continue }
-                    payload = p
-                }
-            } else {
-                // Offline: the payload the app saw before.
-                let url = URL(fileURLWithPath: examples).appendingPathComponent("screens/\(id).json")
-                payload = try ScreenPayload(json: try Data(contentsOf: url), source: url.path)
+            let screen: LoadedScreen
+            do {
+                screen = try await loader.load(id)
+            } catch let e as SDUIError where e.category == .network {
+                print("  " + id.padding(toLength: 18, withPad: " ", startingAt: 0) + "   not cached and offline: nothing to show")
+                continue
             }
-            var seen = Set<String>()
-            let unique = payload.tokens.map(\.id).filter { seen.insert($0).inserted }
-            let found = await repo.get(unique)
-            let tree = resolver.resolve(payload, lookups: found)
             let ms = (clock.now - start).milliseconds
             var count: [TokenSource: Int] = [:]
             var skeletons = 0
-            for l in found.values {
+            for l in screen.lookups.values {
                 switch l {
                 case .found(_, let s): count[s, default: 0] += 1
                 case .offline: skeletons += 1
@@ -175,12 +168,15 @@ struct DemoCommand: AsyncParsableCommand {
                 }
             }
             for (k, v) in count { totals[k, default: 0] += v }
-            lookups += unique.count
+            let asked = screen.lookups.count
+            lookups += asked
+            let tree = screen.tree
             let shown = tree.renderedScreen == id ? "" : "→ \(tree.renderedScreen)"
             print("  " + id.padding(toLength: 18, withPad: " ", startingAt: 0)
-                  + String(format: "%9.2f ms %6d %7d %5d %8d %9d %9.0f%%  ", ms, count[.pack] ?? 0, count[.memory] ?? 0,
+                  + String(format: "%9.2f ms  ", ms) + screen.source.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)
+                  + String(format: "%4d %7d %5d %8d %9d %9.0f%%  ", count[.pack] ?? 0, count[.memory] ?? 0,
                            (count[.disk] ?? 0) + (count[.stale] ?? 0), (count[.network] ?? 0) + (count[.revalidated] ?? 0),
-                           skeletons, TokenSource.hitRatio(count, misses: unique.count - count.values.reduce(0, +)) * 100)
+                           skeletons, TokenSource.hitRatio(count, misses: asked - count.values.reduce(0, +)) * 100)
                   + shown)
             if let prefix {
                 let html = HTMLPreview.render(tree, title: tree.renderedScreen)

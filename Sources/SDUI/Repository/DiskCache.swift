@@ -170,6 +170,55 @@ public final class DiskCache: @unchecked Sendable {
         let etag: String
     }
 
+    /// The last good payload of a screen, kept for offline starts.
+    public struct Screen: Sendable, Equatable {
+        public var id: String
+        /// The `ETag` it came with (quotes included; empty when none was sent).
+        public var etag: String
+        /// The payload exactly as the registry sent it.
+        public var payload: Data
+        public var fetchedAt: Date
+
+        public init(id: String, etag: String, payload: Data, fetchedAt: Date) {
+            self.id = id
+            self.etag = etag
+            self.payload = payload
+            self.fetchedAt = fetchedAt
+        }
+    }
+
+    /// The cached payload of screen `id`, marked as read at `now`; nil
+    /// when the screen is not cached.
+    public func screen(_ id: String, now: Date) throws -> Screen? {
+        var err = sdui_error()
+        var out: UnsafeMutablePointer<sdui_disk_screen>?
+        var key = id
+        let status = key.withUTF8 { sdui_disk_get_screen(handle, $0.baseAddress, $0.count, Self.ms(now), &out, &err) }
+        try SDUIError.check(status, err, input: path)
+        guard let s = out?.pointee else { return nil }
+        defer { sdui_disk_screen_free(out) }
+        return Screen(id: id, etag: String(cBytes: s.etag, count: s.etag_len),
+                      payload: Data(bytes: s.payload, count: s.payload_len), fetchedAt: Self.date(s.fetched_at))
+    }
+
+    /// Keeps `screen` as the last good payload of its id, replacing the one
+    /// before, durably; the least recently read screens are evicted to the
+    /// screen bounds.  A payload over the screen byte bound is a `.limit`
+    /// error.  Blocks until durable: from async code prefer ``writeScreen(_:now:)``.
+    public func putScreen(_ screen: Screen, now: Date) throws {
+        var err = sdui_error()
+        let status = withCBytes([Data(screen.id.utf8), Data(screen.etag.utf8), screen.payload]) { ps, lens in
+            sdui_disk_put_screen(handle, ps[0], lens[0], ps[1], lens[1], ps[2], lens[2],
+                                 Self.ms(screen.fetchedAt), Self.ms(now), &err)
+        }
+        try SDUIError.check(status, err, input: path)
+    }
+
+    /// ``putScreen(_:now:)`` on the write thread.
+    public func writeScreen(_ screen: Screen, now: Date) async throws {
+        try await offPool { try self.putScreen(screen, now: now) }
+    }
+
     /// ``put(_:now:)`` on the write thread; the caller awaits it without
     /// holding a cooperative thread.
     public func write(_ entries: [Entry], now: Date) async throws {

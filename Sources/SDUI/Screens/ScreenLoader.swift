@@ -1,0 +1,159 @@
+// ScreenLoader.swift - loads a screen as an app shows it: registry, disk, tokens, render tree.
+import Foundation
+import Logging
+import SDUICore
+
+/// Loads screens the way an app shows them (seed 000 §5.1, §11):
+///
+/// 1. asks the registry for `GET /screens/{id}` with the app's
+///    `X-Primitives`, sending the ETag of the payload it holds so an
+///    unchanged screen costs a 304;
+/// 2. on a 409 (the app's primitives cannot draw the screen) follows the
+///    answer's `fallbackScreenId`, up to ``maxFallbackHops`` hops, refusing
+///    a loop;
+/// 3. keeps the last good payload of each screen, with its ETag, in the
+///    repository's disk cache (the same SQLite file as the tokens), written
+///    durably before it is shown, so the next start can draw it offline;
+/// 4. when the registry cannot be reached (a `.network` error), uses that
+///    payload; with none, the Fallback Pack's screen for the id, if the
+///    resolver's context has one;
+/// 5. gets the payload's tokens through the repository (one batched
+///    request for the misses) and resolves the render tree.
+///
+/// A screen that came from a 409's fallback is also kept under the id that
+/// was asked for, so an offline start shows what the app showed last time.
+/// Other registry answers (404, 5xx, a bad body) are thrown: the app decides
+/// what to show.  `ScreenLoader` holds no state of its own; it is as safe
+/// to share as its repository and resolver.
+public struct ScreenLoader: Sendable {
+    public let repository: TokenRepository
+    public let resolver: ScreenResolver
+    /// Most 409 fallbacks followed for one load.
+    public var maxFallbackHops = 4
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    /// A loader over `repository` (its transport and disk cache are the
+    /// ones used for screens) and `resolver`.
+    public init(repository: TokenRepository, resolver: ScreenResolver,
+                logger: Logger = Logger(label: "sdui.screens")) {
+        self.repository = repository
+        self.resolver = resolver
+        self.logger = logger
+        self.now = repository.config.now
+    }
+
+    /// Loads and resolves screen `id`.
+    ///
+    /// - Throws: ``SDUIError`` `.network` when the registry cannot be
+    ///   reached and no payload of the screen is cached (nor a Fallback Pack
+    ///   screen); `.http` for a registry answer other than 200, 304 and
+    ///   409, for a 409 that names no fallback, and for a fallback loop or
+    ///   too many hops; `.json`/`.schema` for a payload that does not
+    ///   decode.
+    public func load(_ id: String) async throws -> LoadedScreen {
+        let (payload, source) = try await payload(for: id)
+        let items = payload.screenItems
+        var lookups = await repository.get(items.tokenIDs)
+        if source == .fallbackPack, let pack = resolver.context.fallbackPack?.pack {
+            // A Fallback Pack screen draws from its own pack's tokens.
+            for id in items.tokenIDs where lookups[id]?.token == nil {
+                if let l = ScreenResolver.lookup(id, in: pack) { lookups[id] = l }
+            }
+        }
+        return LoadedScreen(requested: id, payload: payload, source: source,
+                            tree: resolver.resolve(items, lookups: lookups), lookups: lookups)
+    }
+
+    /// The payload to show for `id`, and where it came from.
+    func payload(for id: String) async throws -> (ScreenPayload, ScreenSource) {
+        guard let transport = repository.transport else {
+            return try offline(id, SDUIError(.network, "no registry configured", input: id), cached: cachedScreen(id))
+        }
+        var current = id
+        var visited: [String] = [id]
+        while true {
+            let cached = cachedScreen(current)
+            let answer: ScreenFetchResult
+            do {
+                answer = try await transport.fetchScreen(ScreenFetchRequest(id: current, ifNoneMatch: cached?.etag))
+            } catch let e as SDUIError where e.category == .network {
+                logger.info("registry unreachable; using the cached screen", metadata: ["screen": "\(current)"])
+                return try offline(current, e, cached: cached)
+            }
+            switch answer {
+            case .fetched(let f):
+                await keep(f.json, etag: f.etag, under: visited)
+                return (f.payload, .network)
+            case .notModified:
+                guard let cached, let p = try? ScreenPayload(json: cached.payload, source: repository.disk?.path) else {
+                    throw SDUIError(.http, "HTTP 304 for screen \"\(current)\", but its cached payload is gone", input: current)
+                }
+                await keep(cached.payload, etag: cached.etag, under: visited)
+                return (p, .revalidated)
+            case .incompatible(let fallback, let message):
+                guard let fallback else {
+                    throw SDUIError(.http, "screen \"\(current)\" needs primitives this app lacks and names no fallback: \(message)",
+                                    input: id)
+                }
+                guard !visited.contains(fallback) else {
+                    throw SDUIError(.http, "the fallbacks of screen \"\(id)\" loop: "
+                                    + (visited + [fallback]).joined(separator: " → "), input: id)
+                }
+                guard visited.count <= maxFallbackHops else {
+                    throw SDUIError(.http, "screen \"\(id)\" needs more than \(maxFallbackHops) fallbacks: "
+                                    + (visited + [fallback]).joined(separator: " → "), input: id)
+                }
+                logger.notice("screen needs newer primitives; following its fallback",
+                              metadata: ["screen": "\(current)", "fallback": "\(fallback)"])
+                visited.append(fallback)
+                current = fallback
+            }
+        }
+    }
+
+    /// Offline: the cached payload of `id`, else the Fallback Pack's screen
+    /// for it, else `error`.
+    private func offline(_ id: String, _ error: SDUIError,
+                         cached: DiskCache.Screen?) throws -> (ScreenPayload, ScreenSource) {
+        if let c = cached {
+            do {
+                return (try ScreenPayload(json: c.payload, source: repository.disk?.path), .disk)
+            } catch {
+                logger.warning("ignoring a cached screen that does not decode",
+                               metadata: ["screen": "\(id)", "error": "\(error)"])
+            }
+        }
+        if let fallback = resolver.context.fallbackPack?.screen(for: id) {
+            return (fallback, .fallbackPack)
+        }
+        throw SDUIError(.network, "screen \"\(id)\" is not cached and the registry cannot be reached (\(error.message))",
+                        input: id)
+    }
+
+    /// The cached payload of `id`; nil when none, or the cache failed
+    /// (it is only a cache: the failure is logged).
+    private func cachedScreen(_ id: String) -> DiskCache.Screen? {
+        guard let disk = repository.disk else { return nil }
+        do {
+            return try disk.screen(id, now: now())
+        } catch {
+            logger.warning("screen cache read failed", metadata: ["screen": "\(id)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Keeps a payload under each id in `ids` (the one asked for and the
+    /// fallbacks that led to it), durably; after a 304 this renews its time.
+    private func keep(_ json: Data, etag: String?, under ids: [String]) async {
+        guard let disk = repository.disk else { return }
+        let at = now()
+        for id in Set(ids).sorted() {
+            do {
+                try await disk.writeScreen(DiskCache.Screen(id: id, etag: etag ?? "", payload: json, fetchedAt: at), now: at)
+            } catch {
+                logger.warning("screen cache write failed", metadata: ["screen": "\(id)", "error": "\(error)"])
+            }
+        }
+    }
+}
