@@ -6,6 +6,7 @@
  * go of NULL is a no-op; a NULL sdui_value is "absent" everywhere.
  */
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -13,16 +14,29 @@
 
 #include "check.h"
 
-/* A valid token for the calls that need one besides the NULL. */
-static sdui_token *a_token(void)
+/* Stands in for an out-pointer's old value: a failed call must leave it. */
+static char sentinel_;
+#define SENTINEL ((void *)&sentinel_)
+
+/* A valid token of the given (short) id. */
+static sdui_token *a_token_of(const char *id)
 {
-    static const char json[] =
-        "{\"id\":\"t\",\"version\":1,\"primitive\":\"Text\","
-        "\"primitiveVersion\":1,\"props\":{}}";
+    char json[160];
+    int n = snprintf(json, sizeof json,
+                     "{\"id\":\"%s\",\"version\":1,\"primitive\":\"Text\","
+                     "\"primitiveVersion\":1,\"props\":{}}",
+                     id);
     sdui_token *tok = NULL;
     sdui_error err;
-    sdui_token_parse(json, strlen(json), NULL, &tok, &err);
+    if (n > 0 && (size_t)n < sizeof json)
+        sdui_token_parse(json, (size_t)n, NULL, &tok, &err);
     return tok;
+}
+
+/* A valid token of id "t" for the calls that need one besides the NULL. */
+static sdui_token *a_token(void)
+{
+    return a_token_of("t");
 }
 
 /* Checks that call answers SDUI_ARGUMENT and fills its error record, which
@@ -46,6 +60,12 @@ static void test_status_functions(void)
     sdui_pack *pack = NULL;
     sdui_disk *disk = NULL;
     sdui_disk_rows *rows = NULL;
+    sdui_disk_tokens *toks = SENTINEL;
+    sdui_disk_screen *screen = SENTINEL;
+    sdui_json_doc *doc = SENTINEL;
+    const sdui_token *ctok = tok;
+    const char *etag = "\"e\"";
+    size_t etag_len = 3;
     sdui_disk_stats ds;
     sdui_disk_record rec;
     const char *id = "t", *member = NULL;
@@ -72,6 +92,18 @@ static void test_status_functions(void)
     CHECK_ARGUMENT(sdui_disk_remove(NULL, &id, &len, 1, &n, &e_));
     CHECK_EQ_INT(n, 0);
     CHECK_ARGUMENT(sdui_disk_get_stats(NULL, &ds, &e_));
+    CHECK_ARGUMENT(sdui_disk_get_tokens(NULL, &id, &len, 1, 0, NULL, &toks,
+                                        &e_));
+    CHECK(toks == SENTINEL);
+    CHECK_ARGUMENT(sdui_disk_put_tokens(NULL, &ctok, &etag, &etag_len, 1, 0,
+                                        0, 0, &e_));
+    CHECK_ARGUMENT(sdui_disk_put_screen(NULL, "home", 4, "e", 1, "{}", 2, 0,
+                                        0, &e_));
+    CHECK_ARGUMENT(sdui_disk_get_screen(NULL, "home", 4, 0, &screen, &e_));
+    CHECK(screen == SENTINEL);
+    CHECK_ARGUMENT(sdui_json_doc_parse("[1]", 3, 8, NULL, &e_));
+    CHECK_ARGUMENT(sdui_json_doc_parse(NULL, 3, 8, &doc, &e_));
+    CHECK(doc == SENTINEL);
     CHECK_ARGUMENT(sdui_token_parse("{}", 2, NULL, NULL, &e_));
     CHECK_ARGUMENT(sdui_gzip_decode("x", 1, 10, NULL, &len, NULL, &e_));
     CHECK_ARGUMENT(sdui_gzip_decode("x", 1, 10, &out, NULL, NULL, &e_));
@@ -87,7 +119,151 @@ static void test_status_functions(void)
     /* The error record itself is optional. */
     CHECK(sdui_pack_get(NULL, "t", 1, &got, NULL) == SDUI_ARGUMENT);
     CHECK(sdui_cache_put(NULL, tok, NULL) == SDUI_ARGUMENT);
+    CHECK(sdui_disk_get_tokens(NULL, &id, &len, 1, 0, NULL, &toks, NULL) ==
+          SDUI_ARGUMENT);
+    CHECK(sdui_disk_get_screen(NULL, "home", 4, 0, &screen, NULL) ==
+          SDUI_ARGUMENT);
+    CHECK(sdui_json_doc_parse(NULL, 3, 8, &doc, NULL) == SDUI_ARGUMENT);
+    CHECK(toks == SENTINEL && screen == SENTINEL && doc == SENTINEL);
+    /* NULL text of no bytes is the empty text: not JSON, not an argument
+     * fault. */
+    CHECK(sdui_json_doc_parse(NULL, 0, 8, &doc, NULL) == SDUI_JSON);
+    CHECK(doc == NULL);
     sdui_token_release(tok);
+}
+
+/* The entries and screens of disk, and their bytes, as one comparable
+ * value; SIZE_MAX fields when the stats cannot be read. */
+static sdui_disk_stats disk_stats(sdui_disk *disk)
+{
+    sdui_disk_stats ds;
+    sdui_error err;
+    memset(&ds, 0, sizeof ds);
+    if (sdui_disk_get_stats(disk, &ds, &err) != SDUI_OK)
+        ds.entries = ds.bytes = ds.screens = ds.screen_bytes = SIZE_MAX;
+    return ds;
+}
+
+/* 1 if the counts and bytes of two stats are the same. */
+static int same_contents(const sdui_disk_stats *a, const sdui_disk_stats *b)
+{
+    return a->entries == b->entries && a->bytes == b->bytes &&
+           a->screens == b->screens && a->screen_bytes == b->screen_bytes;
+}
+
+/*
+ * The other NULL arguments of the token and screen calls of an open
+ * cache: SDUI_ARGUMENT, out-pointers left as they were, nothing written
+ * (not even the first row of a batch whose second token or ETag is NULL).
+ * A NULL array with n == 0 is no fault.
+ */
+static void test_disk_arguments(void)
+{
+    char dir[64], path[96], cmd[128];
+    sdui_disk *disk = NULL;
+    sdui_disk_tokens *toks = SENTINEL;
+    sdui_disk_screen *screen = SENTINEL;
+    sdui_disk_stats before, after;
+    sdui_error err;
+    sdui_token *t = a_token_of("t"), *u = a_token_of("u");
+    const sdui_token *one[1], *two[2], *with_null[2];
+    const char *id = "t", *etags[2] = {"\"e\"", "\"e\""};
+    const char *etags_null[2] = {"\"e\"", NULL};
+    size_t len = 1, etag_lens[2] = {3, 3};
+
+    snprintf(dir, sizeof dir, "/tmp/sdui-test-null-XXXXXX");
+    if (!mkdtemp(dir)) {
+        CHECKF(0, "mkdtemp: cannot make a folder for the cache");
+        sdui_token_release(t);
+        sdui_token_release(u);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/cache.db", dir);
+    CHECK(t && u);
+    one[0] = t;
+    two[0] = u;
+    two[1] = t;
+    with_null[0] = u;
+    with_null[1] = NULL;
+    CHECK_STATUS(sdui_disk_open(path, NULL, &disk, &err), SDUI_OK);
+    if (!disk || !t || !u)
+        goto done;
+    CHECK_STATUS(sdui_disk_put_tokens(disk, one, etags, etag_lens, 1, 1, 100,
+                                      1, &err),
+                 SDUI_OK);
+    CHECK_STATUS(sdui_disk_put_screen(disk, "home", 4, "\"s\"", 3, "{}", 2,
+                                      1, 1, &err),
+                 SDUI_OK);
+    before = disk_stats(disk);
+    CHECK_EQ_INT(before.entries, 1);
+    CHECK_EQ_INT(before.screens, 1);
+
+    /* Reads. */
+    CHECK_ARGUMENT(sdui_disk_get_tokens(disk, NULL, &len, 1, 2, NULL, &toks,
+                                        &e_));
+    CHECK_ARGUMENT(sdui_disk_get_tokens(disk, &id, NULL, 1, 2, NULL, &toks,
+                                        &e_));
+    CHECK_ARGUMENT(sdui_disk_get_tokens(disk, &id, &len, 1, 2, NULL, NULL,
+                                        &e_));
+    CHECK(toks == SENTINEL);
+    CHECK_ARGUMENT(sdui_disk_get_screen(disk, NULL, 4, 2, &screen, &e_));
+    CHECK_ARGUMENT(sdui_disk_get_screen(disk, "home", 4, 2, NULL, &e_));
+    CHECK(screen == SENTINEL);
+
+    /* Writes. */
+    CHECK_ARGUMENT(sdui_disk_put_tokens(disk, NULL, etags, etag_lens, 1, 2,
+                                        100, 2, &e_));
+    CHECK_ARGUMENT(sdui_disk_put_tokens(disk, two, NULL, etag_lens, 2, 2, 100,
+                                        2, &e_));
+    CHECK_ARGUMENT(sdui_disk_put_tokens(disk, two, etags, NULL, 2, 2, 100, 2,
+                                        &e_));
+    CHECK_ARGUMENT(sdui_disk_put_tokens(disk, with_null, etags, etag_lens, 2,
+                                        2, 100, 2, &e_));
+    CHECK_ARGUMENT(sdui_disk_put_tokens(disk, two, etags_null, etag_lens, 2,
+                                        2, 100, 2, &e_));
+    CHECK_ARGUMENT(sdui_disk_put_screen(disk, NULL, 4, "\"s\"", 3, "[1]", 3,
+                                        2, 2, &e_));
+    CHECK_ARGUMENT(sdui_disk_put_screen(disk, "home", 0, "\"s\"", 3, "[1]",
+                                        3, 2, 2, &e_));
+    CHECK_ARGUMENT(sdui_disk_put_screen(disk, "home", 4, NULL, 3, "[1]", 3, 2,
+                                        2, &e_));
+    CHECK_ARGUMENT(sdui_disk_put_screen(disk, "home", 4, "\"s\"", 3, NULL, 3,
+                                        2, 2, &e_));
+    CHECK_ARGUMENT(sdui_disk_put_screen(disk, "s2", 2, "\"s\"", 3, NULL, 3,
+                                        2, 2, &e_));
+    after = disk_stats(disk);
+    CHECKF(same_contents(&before, &after),
+           "a refused call changed the cache: %zu entries, %zu screens",
+           after.entries, after.screens);
+
+    /* What was there is still there, as it was. */
+    CHECK_STATUS(sdui_disk_get_screen(disk, "home", 4, 3, &screen, &err),
+                 SDUI_OK);
+    CHECK(screen && screen != SENTINEL && screen->payload_len == 2 &&
+          memcmp(screen->payload, "{}", 2) == 0);
+    if (screen != SENTINEL)
+        sdui_disk_screen_free(screen);
+
+    /* No ids, no arrays: not a fault. */
+    toks = SENTINEL;
+    CHECK_STATUS(sdui_disk_get_tokens(disk, NULL, NULL, 0, 3, NULL, &toks,
+                                      &err),
+                 SDUI_OK);
+    CHECK(toks != SENTINEL && toks && sdui_disk_tokens_count(toks) == 0);
+    if (toks != SENTINEL)
+        sdui_disk_tokens_free(toks);
+    CHECK_STATUS(sdui_disk_put_tokens(disk, NULL, NULL, NULL, 0, 3, 100, 3,
+                                      &err),
+                 SDUI_OK);
+    after = disk_stats(disk);
+    CHECK(same_contents(&before, &after));
+done:
+    sdui_disk_free(disk);
+    sdui_token_release(t);
+    sdui_token_release(u);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
 }
 
 /* Letting go of NULL is a no-op; retaining NULL gives NULL. */
@@ -97,6 +273,9 @@ static void test_release_null(void)
     sdui_cache_free(NULL);
     sdui_disk_free(NULL);
     sdui_disk_rows_free(NULL);
+    sdui_disk_tokens_free(NULL);
+    sdui_disk_screen_free(NULL);
+    sdui_json_doc_free(NULL);
     sdui_token_release(NULL);
     sdui_free(NULL);
     sdui_error_clear(NULL);
@@ -164,6 +343,12 @@ static void cache_snapshot_null(void) { sdui_cache_snapshot(NULL, NULL, 0); }
 static void disk_recovered_null(void) { sdui_disk_recovered(NULL); }
 static void rows_count_null(void) { sdui_disk_rows_count(NULL); }
 static void rows_at_null(void) { sdui_disk_rows_at(NULL, 0); }
+/* The accessors of a token result (disk.h) and of a document
+ * (json_doc.h), called with NULL (each must abort). */
+static void tokens_count_null(void) { sdui_disk_tokens_count(NULL); }
+static void tokens_at_null(void) { sdui_disk_tokens_at(NULL, 0); }
+static void tokens_take_null(void) { sdui_disk_tokens_take(NULL, 0); }
+static void json_doc_root_null(void) { sdui_json_doc_root(NULL); }
 static void limits_default_null(void) { sdui_limits_default(NULL); }
 static void disk_options_null(void) { sdui_disk_options_default(NULL); }
 
@@ -192,6 +377,10 @@ static void test_accessors_assert(void)
         {"sdui_disk_recovered", disk_recovered_null},
         {"sdui_disk_rows_count", rows_count_null},
         {"sdui_disk_rows_at", rows_at_null},
+        {"sdui_disk_tokens_count", tokens_count_null},
+        {"sdui_disk_tokens_at", tokens_at_null},
+        {"sdui_disk_tokens_take", tokens_take_null},
+        {"sdui_json_doc_root", json_doc_root_null},
         {"sdui_limits_default", limits_default_null},
         {"sdui_disk_options_default", disk_options_null},
     };
@@ -209,6 +398,7 @@ static void test_accessors_assert(void)
 int main(void)
 {
     test_status_functions();
+    test_disk_arguments();
     test_release_null();
     test_null_values();
     test_accessors_assert();
