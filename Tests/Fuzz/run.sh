@@ -15,9 +15,10 @@
 #   corpus/<name>/     the growing corpus, kept between runs
 #   artifacts/<name>/  crash, timeout and out-of-memory inputs
 #   <name>.log         the fuzzer's output
-# The JSON harnesses get Tests/Fuzz/json.dict; disk_open (SQLite files)
-# none.  Prints the runs and executions per second of each harness and exits
-# non-zero if any harness crashed (or failed to build).
+# The JSON harnesses (all but disk_open) get Tests/Fuzz/json.dict;
+# disk_open (SQLite files) none.  Prints the runs and executions per second
+# of each harness and exits non-zero if any harness crashed (or failed to
+# build).
 # Needs: clang with the fuzzer runtime (the Swift toolchain's clang in
 # /opt/swift/usr/bin is used when present), libjansson-dev, libdeflate-dev,
 # libsqlite3-dev.
@@ -36,7 +37,7 @@ esac
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT" || exit 2
 WORK=build/fuzz
-HARNESSES="pack_open token_parse disk_open batch_split"
+HARNESSES="pack_open token_parse disk_open batch_split json_doc"
 
 # The harnesses to run: the names given, each one of HARNESSES.
 SELECTED="${*:-$HARNESSES}"
