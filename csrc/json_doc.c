@@ -42,12 +42,14 @@ sdui_status sdui_json_doc_parse(const char *text, size_t len,
                            JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
     if (!doc->root) {
         sdui_free(doc);
-        /* Valid text that jansson refuses: an integer past 64 bits, or
-         * memory.  jansson's position is a character count; report the
-         * start (its message says which number). */
+        /* Valid text that jansson refuses: a number past what an int64
+         * or a double holds, a NUL in a member name, or memory.  jansson's
+         * position is the byte just past the refused token. */
         if (json_error_code(&jerr) == json_error_out_of_memory)
             return sdui__oom(err);
-        return sdui__fail(err, SDUI_JSON, 0, "json document: %s", jerr.text);
+        return sdui__fail_at(err, SDUI_JSON, text ? text : "", len,
+                             jerr.position <= len ? (size_t)jerr.position : len,
+                             "json document: %s", jerr.text);
     }
     *out = doc;
     return SDUI_OK;

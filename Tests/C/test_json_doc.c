@@ -87,8 +87,13 @@ static void test_faults(void)
     sdui_json_doc_free(doc);
 
     /* Valid JSON, but past what an int64 holds: refused, not wrapped. */
-    CHECK(parse("[99999999999999999999]", &doc, &err) == SDUI_JSON);
+    CHECK(parse("[1, 99999999999999999999]", &doc, &err) == SDUI_JSON);
     CHECK(strstr(err.message, "json document") != NULL);
+    /* Placed just past the refused number, with a line and column. */
+    CHECK_EQ_INT(err.offset, 24);
+    CHECK_EQ_INT(err.line, 1);
+    CHECK(err.column > 0);
+    CHECK(parse("[1e400]", &doc, &err) == SDUI_JSON);
 }
 
 /* NUL bytes inside strings are kept; NULL arguments are refused. */

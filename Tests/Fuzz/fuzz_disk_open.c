@@ -26,7 +26,11 @@
  * library (schema version 1), repacked by SQLite with 512-byte pages so
  * they are small, some then changed on purpose: a huge, a REAL and a
  * negative `bytes` value, JSON stored as TEXT, one id changed in the id
- * index, a newer schema, a schema version without its table.
+ * index, a newer schema, a schema version without its table.  The v2_*
+ * seeds are version-2 files (tokens and screens): v2_rows (three of each),
+ * v2_bad_tokens (a row that is not JSON, a row holding another id),
+ * v2_text_payload (payloads stored as TEXT) and v2_screen_index (a screen
+ * filed under another id in the id index).
  */
 #include <dirent.h>
 #include <stdint.h>

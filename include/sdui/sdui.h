@@ -3,7 +3,7 @@
  *
  * NULL handles: one rule for every function of the core.  A handle is a
  * pointer to one of the core's opaque objects: sdui_pack, sdui_token,
- * sdui_cache, sdui_disk, sdui_disk_rows.
+ * sdui_cache, sdui_disk, sdui_disk_rows, sdui_disk_tokens, sdui_json_doc.
  *   - A function that returns an sdui_status and fills an sdui_error
  *     answers SDUI_ARGUMENT for a NULL handle (as for any other NULL
  *     argument it needs), with a message naming it, and changes nothing.
