@@ -5,22 +5,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One HTTP answer: status, header fields and the whole body (which the
-/// client has already checked against its size limit).
-public struct HTTPClientResponse: Sendable {
-    public var status: Int
-    /// Header fields as the server sent them (look them up with ``header(_:)``).
-    public var headers: [String: String]
-    public var body: Data
-
-    /// The value of a header field, by case-insensitive name.
-    public func header(_ name: String) -> String? {
-        if let v = headers[name] { return v }
-        let lower = name.lowercased()
-        return headers.first { $0.key.lowercased() == lower }?.value
-    }
-}
-
 /// Sends GET and POST requests with two bounds a hostile or broken server
 /// cannot get around:
 ///

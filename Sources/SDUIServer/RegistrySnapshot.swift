@@ -3,29 +3,6 @@ import Foundation
 import Logging
 import SDUI
 
-/// One stored version, parsed once: what its tree needs and its bytes.
-struct ServedToken: Sendable {
-    let stored: StoredToken
-    /// The highest version of each primitive anywhere in the tree.
-    let requirements: [(primitive: String, version: Int)]
-    /// Quoted SHA-256 of the token JSON (S-4).
-    let etag: String
-    /// The array element served: the JSON, or a quoted compact JWS.
-    let element: [UInt8]
-
-    /// Whether a client with `map` can draw every node of this version.
-    func isSupported(by map: PrimitiveMap) -> Bool {
-        requirements.allSatisfy { map.supports($0.primitive, version: $0.version) }
-    }
-}
-
-/// A screen with the ids it uses and its ETag.
-struct ServedScreen: Sendable {
-    let stored: StoredScreen
-    let tokenIDs: [String]
-    let etag: String
-}
-
 /// An immutable view of the registry at one sequence number.  Servers
 /// answer from a snapshot and replace it with ``applying(_:generation:signer:logger:)``
 /// when the store has moved on.  Rows that do not parse (written to the

@@ -78,25 +78,6 @@ func printJSON<T: Encodable>(_ value: T) throws {
     FileHandle.standardOutput.write(data)
 }
 
-/// The JSON shape of an error in `--json` output.
-struct ErrorJSON: Encodable {
-    var category: String
-    var message: String
-    var input: String?
-    var offset: Int?
-    var line: Int?
-    var column: Int?
-
-    init(_ e: SDUIError) {
-        category = e.category.rawValue
-        message = e.message
-        input = e.input
-        offset = e.offset
-        line = e.line
-        column = e.column
-    }
-}
-
 /// Milliseconds elapsed while running `body`.
 func measure<T>(_ body: () throws -> T) rethrows -> (T, Double) {
     let clock = ContinuousClock()

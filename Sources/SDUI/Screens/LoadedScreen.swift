@@ -1,18 +1,6 @@
 // LoadedScreen.swift - what ScreenLoader.load returns.
 import SDUICore
 
-/// Where a screen's payload came from.
-public enum ScreenSource: String, Sendable, CaseIterable {
-    /// The registry sent it (HTTP 200).
-    case network
-    /// The registry confirmed the cached payload (HTTP 304).
-    case revalidated
-    /// The registry could not be reached; the payload kept on disk.
-    case disk
-    /// Offline with nothing cached: the Fallback Pack's screen for the id.
-    case fallbackPack = "fallback-pack"
-}
-
 /// A loaded screen: the payload shown, where it came from, each token's
 /// lookup, and the render tree.
 public struct LoadedScreen: Sendable {

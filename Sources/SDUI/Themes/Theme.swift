@@ -2,11 +2,6 @@
 import Foundation
 import SDUICore
 
-/// Light or dark appearance (seed 003: the mode toggle swaps every colour).
-public enum ThemeMode: String, Sendable, Hashable, Codable, CaseIterable {
-    case light, dark
-}
-
 /// A theme: the named values tokens refer to as `@group.name`.
 ///
 /// Groups (seed 003): `colors` (each with a light and a dark value),

@@ -1,0 +1,16 @@
+// ScreenFetchRequest.swift - one screen request, with the ETag to revalidate.
+import Foundation
+import SDUICore
+
+/// One screen request: `GET /screens/{id}` (seed 000 §5.1).
+public struct ScreenFetchRequest: Sendable, Equatable {
+    public var id: String
+    /// When set, sent as `If-None-Match`: the ETag of the payload the
+    /// client holds, so an unchanged screen comes back as a 304.
+    public var ifNoneMatch: String?
+
+    public init(id: String, ifNoneMatch: String? = nil) {
+        self.id = id
+        self.ifNoneMatch = ifNoneMatch
+    }
+}

@@ -1,0 +1,11 @@
+// ServedScreen.swift - a stored screen as the server serves it.
+import Foundation
+import Logging
+import SDUI
+
+/// A screen with the ids it uses and its ETag.
+struct ServedScreen: Sendable {
+    let stored: StoredScreen
+    let tokenIDs: [String]
+    let etag: String
+}

@@ -1,0 +1,25 @@
+// ErrorJSON.swift - the --json form of an error.
+import ArgumentParser
+import Foundation
+import SDUI
+import SDUIBench
+import SDUIServer
+
+/// The JSON shape of an error in `--json` output.
+struct ErrorJSON: Encodable {
+    var category: String
+    var message: String
+    var input: String?
+    var offset: Int?
+    var line: Int?
+    var column: Int?
+
+    init(_ e: SDUIError) {
+        category = e.category.rawValue
+        message = e.message
+        input = e.input
+        offset = e.offset
+        line = e.line
+        column = e.column
+    }
+}
