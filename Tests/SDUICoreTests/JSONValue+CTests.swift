@@ -1,9 +1,9 @@
-// JSONValueParseTests.swift - JSON text into JSONValue with the C core's parser; strings written as JSON.
+// JSONValue+CTests.swift - JSON text into JSONValue with the C core's parser.
 import Foundation
 import SDUICore
 import Testing
 
-@Suite struct JSONValueParseTests {
+@Suite struct JSONValueCTests {
     @Test func everyValueParses() throws {
         #expect(try JSONValue(json: Data(#"{"a":[1,2.5,"x",true,null],"b":{"c":-7}}"#.utf8))
                 == .object(["a": [1, 2.5, "x", true, .null], "b": .object(["c": -7])]))
@@ -29,15 +29,5 @@ import Testing
         let deep = Data((String(repeating: "[", count: 40) + String(repeating: "]", count: 40)).utf8)
         #expect(throws: SDUIError.self) { try JSONValue(json: deep, maxDepth: 39) }
         #expect((try? JSONValue(json: deep, maxDepth: 40)) != nil)
-    }
-
-    @Test func literalsRoundTripThroughTheParser() throws {
-        for s in ["", "plain", "quote \" and \\ slash /", "line\nfeed\ttab\r", "\u{0}\u{1}\u{1f}", "é 🏃 \u{2028}"] {
-            let text = JSONValue.literal(s)
-            #expect(try JSONValue(json: Data(text.utf8)) == .string(s), "\(text)")
-            // JSONEncoder, an independent writer, reads it back the same.
-            #expect(try JSONDecoder().decode(String.self, from: Data(text.utf8)) == s)
-        }
-        #expect(JSONValue.literal("a\"b\u{1}") == #""a\"b\u0001""#)
     }
 }

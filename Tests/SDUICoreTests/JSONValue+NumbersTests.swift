@@ -1,4 +1,4 @@
-// JSONValueNumbersTests.swift - the one rule for numbers as text and as JSON.
+// JSONValue+NumbersTests.swift - the one rule for numbers as text and as JSON.
 import SDUICore
 import Testing
 
