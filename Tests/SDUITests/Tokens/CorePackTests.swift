@@ -5,22 +5,6 @@ import SDUITestSupport
 import Testing
 import SDUIRegistryKit
 
-/// Expects `body` to throw an SDUIError of `category`, and returns it.
-@discardableResult
-func expectError(_ category: SDUIError.Category, sourceLocation: SourceLocation = #_sourceLocation,
-                 _ body: () throws -> Void) -> SDUIError? {
-    do {
-        try body()
-        Issue.record("expected a \(category) error, got success", sourceLocation: sourceLocation)
-    } catch let e as SDUIError {
-        #expect(e.category == category, "\(e)", sourceLocation: sourceLocation)
-        return e
-    } catch {
-        Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
-}
-
 @Suite struct CorePackTests {
     @Test func opensFromMemoryAndFindsTokens() throws {
         let pack = try CorePack(data: Fixtures.pack(tokens: Fixtures.tokens(50)))
