@@ -156,10 +156,7 @@ import Testing
     }
 
     static func fallbackPack(screens: String) throws -> FallbackPack {
-        let tokens = [Fixtures.token("offline_notice", props: #"{"text":"You are offline: pay at pickup"}"#),
-                      Fixtures.token("offline_button", primitive: "Button", props: #"{"label":"Retry"}"#)]
-        let data = Fixtures.pack(tokens: tokens, extra: #""screens":\#(screens)"#)
-        return try FallbackPack(pack: CorePack(data: data, name: "fallback.json.gz"))
+        try FallbackPackTests.fallbackPack(screens: screens)
     }
 
     @Test func offlineSwitchesTheWholeScreenToItsFallback() throws {
@@ -185,14 +182,6 @@ import Testing
         // Online (no offline miss), the screen itself renders.
         lookups["away"] = .found(ok, .network)
         #expect(ScreenResolver(ctx).resolve(checkout, lookups: lookups).renderedScreen == "checkout")
-    }
-
-    @Test func badFallbackPacksAreErrors() {
-        #expect(throws: SDUIError.self) { try Self.fallbackPack(screens: #"[{"id":"x","tokens":[]}]"#) }
-        #expect(throws: SDUIError.self) { try Self.fallbackPack(screens: #"{"id":"x"}"#) }
-        #expect(throws: SDUIError.self) {
-            try Self.fallbackPack(screens: #"[{"id":"a","fallbackFor":"c","tokens":[]},{"id":"b","fallbackFor":"c","tokens":[]}]"#)
-        }
     }
 
     @Test func malformedNodesDegradeOneByOne() {
