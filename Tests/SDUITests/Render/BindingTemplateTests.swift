@@ -1,39 +1,15 @@
-// BindingTests.swift - `{{path}}` placeholders: lookup order, types, missing values, escaping.
+// BindingTemplateTests.swift - `{{path}}` placeholders filled: types, missing values, escaping, limits.
 import Foundation
 @testable import SDUI
 import Testing
 
-@Suite struct BindingTests {
-    let scope = BindingScope(
-        item: ["title": "Hello", "count": 3, "price": .double(19.5), "flag": true, "none": .null,
-               "team": .object(["name": "Stags", "players": .array([.object(["id": "p7"]), .object(["id": "p9"])])]),
-               "list": .array(["a", "b"])],
-        host: ["title": "from host", "user": .object(["name": "Anna"]), "locale": "de-CH"])
+@Suite struct BindingTemplateTests {
+    let scope = BindingFixtures.scope
 
     func fill(_ s: String) -> (JSONValue?, [BindingProblem]) {
         var problems: [BindingProblem] = []
         let v = BindingTemplate.fill(s, scope: scope, problems: &problems)
         return (v, problems)
-    }
-
-    @Test func itemComesBeforeHost() {
-        #expect(scope.lookup("title") == "Hello")
-        #expect(scope.lookup("user.name") == "Anna")
-        #expect(scope.lookup("locale") == "de-CH")
-        #expect(scope.lookup("missing") == nil)
-        // An explicit null in the item is found; the host is not consulted.
-        #expect(scope.lookup("none") == .null)
-    }
-
-    @Test func nestedAndIndexedPaths() {
-        #expect(scope.lookup("team.name") == "Stags")
-        #expect(scope.lookup("team.players[1].id") == "p9")
-        #expect(scope.lookup("team.players[2].id") == nil)
-        #expect(scope.lookup("team.players.id") == nil)
-        #expect(scope.lookup("list[0]") == "a")
-        for bad in ["", ".a", "a.", "a..b", "a[", "a[x]", "a[1", "a b", "[0]", "a[-1]", "a[1234567890]"] {
-            #expect(BindingScope.parse(Substring(bad)) == nil, "\(bad) should not parse")
-        }
     }
 
     @Test func wholeValueKeepsItsType() {
@@ -130,19 +106,5 @@ import Testing
         #expect(produced == 1002)
         #expect(BindingTemplate.fill("{{a}}", scope: s, problems: &p, limit: 1001, produced: &produced) == nil)
         #expect(p.map(\.kind) == [.limit])
-    }
-
-    /// Measuring a huge value stops at the budget.
-    @Test func sizeOfAValueIsBounded() {
-        let big = JSONValue.array(Array(repeating: .string(String(repeating: "y", count: 100)), count: 10_000))
-        #expect(BindingLimits.size(of: big, within: 1000) == nil)
-        #expect(BindingLimits.size(of: .array(["ab", 1, true, .null]), within: 1000) == 2 + 4 + 1 + 8 + 1 + 5 + 1 + 4 + 1)
-        #expect(BindingLimits.size(of: .object(["k": "v"]), within: 1000) == 2 + 1 + 4 + 3)
-    }
-
-    /// A value built from literals is looked up by path.
-    @Test func literalValuesAreLookedUp() {
-        let s = BindingScope(host: ["user": ["name": "Anna"]])
-        #expect(s.lookup("user.name") == "Anna")
     }
 }
