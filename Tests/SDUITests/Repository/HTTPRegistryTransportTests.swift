@@ -32,16 +32,6 @@ import Testing
         #expect(calls.allSatisfy { $0.primitives == "Column@3,Text@4,AsyncImage@2" && $0.authorization == "Bearer tok" })
     }
 
-    @Test func everyExampleScreenDecodes() throws {
-        let dir = examples.appendingPathComponent("screens")
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where name.hasSuffix(".json") {
-            let s = try ScreenPayload(json: try Data(contentsOf: dir.appendingPathComponent(name)), source: name)
-            #expect(!s.tokens.isEmpty, "\(name)")
-        }
-        let e = expectError(.schema) { _ = try ScreenPayload(json: Data(#"{"id":"x","tokens":[{"bind":{}}]}"#.utf8), source: "s.json") }
-        #expect(e?.message.contains("tokens[0]") == true)
-    }
-
     @Test func batchBodiesKeepExactBytes() async throws {
         let a = Data(#"{"id":"a", "version":1,"primitive":"Text","primitiveVersion":1,"props":{"t":"]\""}}"#.utf8)
         let registry = try await LoopbackRegistry.start(tokens: ["a": a])
