@@ -1,4 +1,4 @@
-// CorePackPlannerTests.swift - ranking, the budget, the delta gate, validation and the Fallback Pack.
+// CorePackPlannerTests.swift - ranking, the budget, the delta gate and validation.
 import Foundation
 import SDUI
 @testable import SDUIRegistryKit
@@ -6,11 +6,7 @@ import SDUITestSupport
 import Testing
 
 @Suite struct CorePackPlannerTests {
-    /// 60 tokens of varied text, so gzip sizes grow with the count.
-    static let candidates: [PackCandidate] = (0..<60).map { i in
-        let text = (0..<20).map { "w\((i * 7919 + $0 * 104_729) % 100_003)" }.joined(separator: " ")
-        return PackCandidate(id: "t\(i)", version: 1, json: Data(Fixtures.token("t\(i)", props: #"{"text":"\#(text)"}"#).utf8))
-    }
+    static let candidates = PackFixtures.candidates
 
     @Test func largestTopSliceWithinTheBudgetInUsageOrder() throws {
         let usage = UsageTelemetry(counts: Dictionary(uniqueKeysWithValues: (0..<60).map { ("t\($0)", $0 * 10) }))
@@ -73,35 +69,4 @@ import Testing
         #expect(throws: RegistryError.self) { try planner.build(Self.candidates, usage: nil) }
     }
 
-    @Test func usageFilesJSONAndCSV() throws {
-        let json = try UsageTelemetry(data: Data(#"{"format":"sdui-usage/1","period":"W1","counts":{"a":3,"b":0}}"#.utf8), source: "u")
-        #expect(json == UsageTelemetry(counts: ["a": 3, "b": 0], period: "W1"))
-        let csv = try UsageTelemetry(data: Data("# id,count\na, 3\n\nb,0\n".utf8), source: "u.csv")
-        #expect(csv.counts == ["a": 3, "b": 0])
-        let crlf = try UsageTelemetry(data: Data("promo_banner,18234\r\nteam_list,7\r\n".utf8), source: "u.csv")
-        #expect(crlf.counts == ["promo_banner": 18234, "team_list": 7])
-        for bad in [#"{"counts":{"a":-1}}"#, #"{"counts":[]}"#, "a,1\na,2", "a;1", "a,x"] {
-            #expect(throws: RegistryError.self, "\(bad)") { try UsageTelemetry(data: Data(bad.utf8), source: "u") }
-        }
-        let example = try UsageTelemetry(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Examples/usage.json"))
-        #expect(example.counts.count == 47 && example.period == "2026-W46")
-    }
-
-    @Test func fallbackPackHoldsScreensAndTheirTokens() throws {
-        let screens = ["checkout": screen("checkout", ["t1", "t2"], fallback: "checkout_offline"),
-                       "checkout_offline": screen("checkout_offline", ["t3"]),
-                       "login": screen("login", ["t4", "t5"])]
-        let byID = Dictionary(uniqueKeysWithValues: Self.candidates.map { ($0.id, $0) })
-        let data = try CorePackPlanner().fallbackPack(critical: ["checkout", "login"], screens: screens, tokens: { byID[$0] })
-        let fallback = try FallbackPack(pack: CorePack(data: data))
-        #expect(fallback.screen(for: "checkout")?.id == "checkout_offline")
-        #expect(fallback.screen(for: "login")?.id == "login")
-        #expect(Set(fallback.pack.ids) == ["t3", "t4", "t5"])
-        #expect(throws: RegistryError.self) {
-            try CorePackPlanner().fallbackPack(critical: ["nope"], screens: screens, tokens: { byID[$0] })
-        }
-        #expect(throws: RegistryError.self) {
-            try CorePackPlanner().fallbackPack(critical: ["login"], screens: screens, tokens: { _ in nil })
-        }
-    }
 }
