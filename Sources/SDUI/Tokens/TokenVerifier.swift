@@ -219,7 +219,8 @@ public struct TokenVerifier: Sendable {
         if let offset = utf8.firstIndex(where: { $0 >= 0x80 }).map({ utf8.distance(from: utf8.startIndex, to: $0) }) {
             throw fail("has a non-ASCII byte at offset \(offset), which is not a base64url character")
         }
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
+        // Split on the bytes (the text is ASCII): no grapheme breaking.
+        let parts = compact.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { Substring($0) }
         guard parts.count == 3 else {
             throw fail("compact serialization must have exactly 3 parts separated by \".\", found \(parts.count)")
         }
