@@ -102,3 +102,29 @@ extension SDUIError {
         return SDUIError(.json, "\(what): \(decoderError.localizedDescription)", input: input)
     }
 }
+
+extension SDUIError {
+    /// The error for a document `JSONDecoder` could not decode into a model
+    /// (a screen payload, a block screen): a missing member, a wrong type or
+    /// a null is a `.schema` error naming its path (`tokens[2].id`, or "the
+    /// top level"); text that is not JSON is ``notJSON(_:_:what:input:)``.
+    /// The one mapping of decoding errors for every model.
+    package static func decoding(_ error: Error, json: Data, what: String, input: String?) -> SDUIError {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let ctx)?:
+            return SDUIError(.schema, "missing \"\(key.stringValue)\" at \(path(ctx))", input: input)
+        case .typeMismatch(_, let ctx)?:
+            return SDUIError(.schema, "wrong type at \(path(ctx)): \(ctx.debugDescription)", input: input)
+        case .valueNotFound(_, let ctx)?:
+            return SDUIError(.schema, "null at \(path(ctx))", input: input)
+        default:
+            return notJSON(json, error, what: what, input: input)
+        }
+    }
+
+    /// A decoding path as members and indexes: `tokens[2].id`.
+    private static func path(_ ctx: DecodingError.Context) -> String {
+        let p = ctx.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return p.isEmpty ? "the top level" : String(p.drop(while: { $0 == "." }))
+    }
+}

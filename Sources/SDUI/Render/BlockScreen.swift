@@ -25,12 +25,8 @@ public struct BlockScreen: Sendable, Hashable, Codable {
     public init(json: Data, source: String? = nil) throws {
         do {
             self = try JSONDecoder().decode(BlockScreen.self, from: json)
-        } catch let DecodingError.keyNotFound(key, ctx) {
-            throw SDUIError(.schema, "missing \"\(key.stringValue)\" at \(ScreenPayload.path(ctx))", input: source)
-        } catch let DecodingError.typeMismatch(_, ctx) {
-            throw SDUIError(.schema, "wrong type at \(ScreenPayload.path(ctx))", input: source)
         } catch {
-            throw SDUIError.notJSON(json, error, what: "not a block screen", input: source)
+            throw SDUIError.decoding(error, json: json, what: "not a block screen", input: source)
         }
     }
 }

@@ -35,19 +35,8 @@ public struct ScreenPayload: Codable, Sendable, Equatable {
     public init(json: Data, source: String? = nil) throws {
         do {
             self = try JSONDecoder().decode(ScreenPayload.self, from: json)
-        } catch let DecodingError.keyNotFound(key, ctx) {
-            throw SDUIError(.schema, "missing \"\(key.stringValue)\" at \(Self.path(ctx))", input: source)
-        } catch let DecodingError.typeMismatch(_, ctx) {
-            throw SDUIError(.schema, "wrong type at \(Self.path(ctx)): \(ctx.debugDescription)", input: source)
-        } catch let DecodingError.valueNotFound(_, ctx) {
-            throw SDUIError(.schema, "null at \(Self.path(ctx))", input: source)
         } catch {
-            throw SDUIError.notJSON(json, error, what: "not a screen payload", input: source)
+            throw SDUIError.decoding(error, json: json, what: "not a screen payload", input: source)
         }
-    }
-
-    static func path(_ ctx: DecodingError.Context) -> String {
-        let p = ctx.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return p.isEmpty ? "the top level" : String(p.drop(while: { $0 == "." }))
     }
 }
