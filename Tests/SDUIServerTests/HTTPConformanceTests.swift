@@ -63,34 +63,6 @@ enum RawClient {
     }
 }
 
-/// A log handler that keeps every line, for tests that read the log.
-final class CapturedLog: @unchecked Sendable {
-    /// Each line as "message key=value…", metadata sorted by key.
-    let lines = NIOLockedValueBox<[String]>([])
-
-    var logger: Logger {
-        var logger = Logger(label: "sdui.server.test") { _ in Handler(log: self) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    struct Handler: LogHandler {
-        let log: CapturedLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?,
-                 source: String, file: String, function: String, line: UInt) {
-            let all = metadata.merging(extra ?? [:]) { _, new in new }
-            let text = "\(message) " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            log.lines.withLockedValue { $0.append(text) }
-        }
-    }
-}
-
 @Suite struct HTTPConformanceTests {
     static let modern = RegistryServerTests.modern
 
@@ -258,15 +230,6 @@ final class CapturedLog: @unchecked Sendable {
         }
     }
 
-    @Test func echoedInputIsQuotedEscapedAndCut() {
-        #expect(EchoedInput.quoted("plain") == #""plain""#)
-        #expect(EchoedInput.quoted("a\u{0}b\u{1B}\u{7F}\u{85}\u{202E}\u{2028}\"\\\n") == #""a\u0000b\u001b\u007f\u0085\u202e\u2028\"\\\n""#)
-        #expect(EchoedInput.quoted(String(repeating: "z", count: 500)) == "\"" + String(repeating: "z", count: 200) + "…\"")
-        #expect(EchoedInput.quoted(String(repeating: "\u{1}", count: 100)).utf8.count <= 200 + 5)
-        #expect(EchoedInput.clipped("short") == "short")
-        #expect(EchoedInput.clipped(String(repeating: "é", count: 150)) == String(repeating: "é", count: 100) + "…")
-        #expect(EchoedInput.visible("ok\u{9B}") == #"ok\u009b"#)
-    }
 }
 
 extension RawAnswer {

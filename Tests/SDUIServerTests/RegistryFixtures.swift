@@ -1,5 +1,7 @@
-// RegistryFixtures.swift - stores of both kinds, tokens and servers for the registry tests.
+// RegistryFixtures.swift - stores of both kinds, a seeded registry, servers and a captured log for the registry tests.
 import Foundation
+import Logging
+import NIOConcurrencyHelpers
 import SDUI
 import SDUIServer
 import SDUITestSupport
@@ -49,4 +51,68 @@ func startServer(_ store: any RegistryStore, _ configure: (inout RegistryServerC
     c.refreshInterval = .milliseconds(50)
     configure(&c)
     return try await RegistryServer(store: store, configuration: c).start()
+}
+
+/// The client primitives the server suites send: `modern` draws every
+/// seeded version, `old` only those needing Text@4 at most.
+enum RegistrySeed {
+    static let modern = "Column@3,Row@2,Text@5,AsyncImage@2,Spacer@1"
+    static let old = "Column@3,Row@2,Text@4,AsyncImage@2,Spacer@1"
+}
+
+/// Suites that seed a registry and ask it over HTTP.
+protocol RegistryServerFixtures {}
+
+extension RegistryServerFixtures {
+    static var modern: String { RegistrySeed.modern }
+    static var old: String { RegistrySeed.old }
+
+    /// A registry where `card` has v1 (Text@4 inside) and v2 (Text@5 inside),
+    /// `plain` one version, and `future` only a version needing Text@9.
+    static func seed(_ store: any RegistryStore) async throws {
+        let nested = { (v: Int) in
+            #"{"children":[{"primitive":"Text","primitiveVersion":\#(v),"props":{"text":"v"}}]}"#
+        }
+        try await store.publish([
+            stored("card", version: 1, primitive: "Column", primitiveVersion: 3, props: nested(4)),
+            stored("card", version: 2, primitive: "Column", primitiveVersion: 3, props: nested(5)),
+            stored("plain"),
+            stored("future", primitive: "Column", primitiveVersion: 3, props: nested(9)),
+        ])
+        try await store.putScreens([screen("home", ["card", "plain"]),
+                                    screen("lab", ["card", "future"], fallback: "home")])
+    }
+
+    func get(_ r: RunningRegistry, _ path: String, _ headers: [String: String] = ["X-Primitives": RegistrySeed.modern])
+        async throws -> HTTPAnswer {
+        try await HTTPProbe.get(URL(string: path, relativeTo: r.baseURL)!.absoluteURL, headers: headers)
+    }
+}
+
+/// A log handler that keeps every line, for tests that read the log.
+final class CapturedLog: @unchecked Sendable {
+    /// Each line as "message key=value…", metadata sorted by key.
+    let lines = NIOLockedValueBox<[String]>([])
+
+    var logger: Logger {
+        var logger = Logger(label: "sdui.server.test") { _ in Handler(log: self) }
+        logger.logLevel = .trace
+        return logger
+    }
+
+    struct Handler: LogHandler {
+        let log: CapturedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?,
+                 source: String, file: String, function: String, line: UInt) {
+            let all = metadata.merging(extra ?? [:]) { _, new in new }
+            let text = "\(message) " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            log.lines.withLockedValue { $0.append(text) }
+        }
+    }
 }

@@ -1,4 +1,4 @@
-// RegistryStoreTests.swift - SQLite and PostgreSQL stores: one suite, both stores.
+// RegistryStoreTests.swift - the store contract, run against SQLite and PostgreSQL alike, and closing().
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -71,11 +71,6 @@ import Testing
         }
     }
 
-    @Test func requireTLSIsAccepted() async throws {
-        let store = try PostgresRegistryStore(url: "postgres://u:p@127.0.0.1:1/d?sslmode=require")
-        try await store.close()
-    }
-
     @Test(arguments: StoreKind.allCases)
     func unicodeEquivalentButDifferentBytesIsAConflict(kind: StoreKind) async throws {
         try await withStore(kind) { store in
@@ -89,39 +84,38 @@ import Testing
         }
     }
 
-    @Test func sqliteFileSurvivesReopening() async throws {
-        let path = Fixtures.temporaryDirectory().appendingPathComponent("r.db").path
-        let a = try await SQLiteRegistryStore(path: path)
-        try await a.migrate()
-        try await a.publish([stored("kept")])
-        try await a.close()
-        let b = try await SQLiteRegistryStore(path: path)
-        try await b.migrate()
-        #expect(try await b.changes(after: 0).tokens.map(\.id) == ["kept"])
-        try await b.close()
-    }
-
-    @Test func badPostgresURLsAndSchemasAreErrors() {
-        #expect(throws: RegistryError.self) { try PostgresRegistryStore(url: "mysql://x@y/z") }
-        #expect(throws: RegistryError.self) { try PostgresRegistryStore(url: "postgres://u@h/d", schema: "a; DROP") }
-        #expect(throws: RegistryError.self) { try PostgresRegistryStore(url: "postgres://u@h/d", schema: "Upper") }
-        #expect(throws: RegistryError.self) { try PostgresRegistryStore(url: "postgres://u@h/d?sslmode=verify-full") }
-        #expect(throws: RegistryError.self) { try PostgresRegistryStore(url: "postgres://u@h/d?application_name=x") }
-        // The designated initializer checks the schema too: it is spliced into CREATE SCHEMA.
-        let config = PostgresClient.Configuration(host: "h", username: "u", password: nil, database: "d", tls: .disable)
-        #expect(throws: RegistryError.self) {
-            try PostgresRegistryStore(configuration: config, name: "h", schema: "x; DROP TABLE design_tokens")
+    /// A store that only counts how often it was closed, and can fail to close.
+    final class ClosingProbe: RegistryStore, @unchecked Sendable {
+        // Guarded by `lock`.
+        private let lock = NSLock()
+        private var count = 0
+        let closeFails: Bool
+        init(closeFails: Bool = false) { self.closeFails = closeFails }
+        var closes: Int { lock.withLock { count } }
+        func migrate() async throws {}
+        func publish(_ tokens: [StoredToken]) async throws -> Int { 0 }
+        func putScreens(_ screens: [StoredScreen]) async throws {}
+        func generation() async throws -> Int64 { 0 }
+        func changes(after seq: Int64) async throws -> (tokens: [StoredToken], screens: [StoredScreen]) { ([], []) }
+        func close() async throws {
+            lock.withLock { count += 1 }
+            if closeFails { throw RegistryError(.store, "close failed") }
         }
     }
 
-    @Test func unreachablePostgresIsAStoreError() async throws {
-        let store = try PostgresRegistryStore(url: "postgres://nobody:x@127.0.0.1:1/none", startupTimeout: .seconds(2))
-        do {
-            try await store.migrate()
-            Issue.record("reached a server on port 1")
-        } catch let e as RegistryError {
-            #expect(e.code == .store && e.subject == "127.0.0.1:1/none")
-        }
-        try await store.close()
+    struct BodyFailed: Error {}
+
+    /// `closing` closes the store once, after the body and when it throws;
+    /// the body's error wins over a failing close.
+    @Test func closingClosesAfterTheBodyAndWhenItThrows() async throws {
+        let store = ClosingProbe()
+        #expect(try await store.closing { 42 } == 42)
+        #expect(store.closes == 1)
+        await #expect(throws: BodyFailed.self) { try await store.closing { throw BodyFailed() } }
+        #expect(store.closes == 2)
+        let failing = ClosingProbe(closeFails: true)
+        await #expect(throws: BodyFailed.self) { try await failing.closing { throw BodyFailed() } }
+        #expect(failing.closes == 1)
+        await #expect(throws: RegistryError.self) { try await ClosingProbe(closeFails: true).closing { 1 } }
     }
 }

@@ -1,0 +1,90 @@
+// RegistryServer+SnapshotTests.swift - the snapshot kept current: new versions without a restart, a restored store, an outage in /health.
+import Foundation
+import SDUI
+@testable import SDUIServer
+import SDUITestSupport
+import Testing
+
+@Suite struct RegistryServerSnapshotTests: RegistryServerFixtures {
+    /// A store that can be swapped for another or made to fail, as a
+    /// restored database or an outage looks to a running server.
+    final class SwitchableStore: RegistryStore, @unchecked Sendable {
+        // Guarded by `lock`.
+        private let lock = NSLock()
+        private var current: any RegistryStore
+        private var failing = false
+        init(_ store: any RegistryStore) { current = store }
+        func swap(to store: any RegistryStore) { lock.withLock { current = store } }
+        func fail(_ on: Bool) { lock.withLock { failing = on } }
+        private func store() throws -> any RegistryStore {
+            try lock.withLock {
+                if failing { throw RegistryError(.store, "switched off", subject: "test") }
+                return current
+            }
+        }
+        func migrate() async throws { try await store().migrate() }
+        func publish(_ tokens: [StoredToken]) async throws -> Int { try await store().publish(tokens) }
+        func putScreens(_ screens: [StoredScreen]) async throws { try await store().putScreens(screens) }
+        func generation() async throws -> Int64 { try await store().generation() }
+        func changes(after seq: Int64) async throws -> (tokens: [StoredToken], screens: [StoredScreen]) {
+            try await store().changes(after: seq)
+        }
+        func close() async throws {}
+    }
+
+    /// Asks `path` every 50 ms until `done` holds or 20 s pass; the last answer.
+    func poll(_ r: RunningRegistry, _ path: String, until done: (HTTPAnswer) -> Bool) async throws -> HTTPAnswer {
+        var last = try await get(r, path, [:])
+        for _ in 0..<400 where !done(last) {
+            try await Task.sleep(for: .milliseconds(50))
+            last = try await get(r, path, [:])
+        }
+        return last
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func publishedVersionsAppearWithoutARestart(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await Self.seed(store)
+            let r = try await startServer(store)
+            let before = try await get(r, "design-tokens?ids=plain")
+            try await store.publish([stored("plain", version: 2, props: #"{"text":"new"}"#)])
+            try await r.server.refresh()
+            let after = try await get(r, "design-tokens?ids=plain")
+            #expect(after.header("ETag") != before.header("ETag"))
+            #expect(try DesignToken(json: try HTTPRegistryTransport.elements(of: after.body, source: "t")[0]).version == 2)
+            // An old ETag now answers 200, not 304.
+            #expect(try await get(r, "design-tokens?ids=plain",
+                                  ["X-Primitives": Self.modern, "If-None-Match": before.header("ETag")!]).status == 200)
+            await r.stop()
+        }
+    }
+
+    @Test func restoredStoreIsReloadedAndAnOutageShowsInHealth() async throws {
+        try await withStore(.sqlite) { big in
+            try await Self.seed(big)   // generation 6
+            try await withStore(.sqlite) { small in
+                try await small.publish([stored("only")])   // generation 1
+                let store = SwitchableStore(big)
+                let r = try await startServer(store) { $0.healthStaleAfter = .milliseconds(1500) }
+                #expect(try await get(r, "design-tokens?ids=plain").status == 200)
+                // Polled, not timed: a loaded machine may delay a refresh past the window.
+                let health = try await poll(r, "health") { $0.status == 200 }
+                #expect(health.status == 200 && health.json?["status"] as? String == "ok" && health.json?["generation"] as? Int == 6)
+                // The database is restored to an older state: its sequence went backwards.
+                store.swap(to: small)
+                try await r.server.refresh()
+                #expect(try await get(r, "design-tokens?ids=plain").status == 404)
+                #expect(try await get(r, "design-tokens?ids=only").status == 200)
+                // The store stops answering: requests are still served from the snapshot, health turns 503.
+                store.fail(true)
+                let stale = try await poll(r, "health") { $0.status == 503 }
+                #expect(try await get(r, "design-tokens?ids=only").status == 200)
+                #expect(stale.status == 503 && stale.json?["status"] as? String == "stale")
+                store.fail(false)
+                #expect(try await poll(r, "health") { $0.status == 200 }.status == 200)
+                await r.stop()
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+// RequestMetricsMiddlewareTests.swift - latency histograms, counts and errors per route on /metrics.
+import Foundation
+import SDUI
+@testable import SDUIServer
+import SDUITestSupport
+import Testing
+
+@Suite struct RequestMetricsMiddlewareTests: RegistryServerFixtures {
+    @Test func metricsExposeLatencyHistogramsAndErrors() async throws {
+        try await withStore(.sqlite) { store in
+            try await Self.seed(store)
+            let r = try await startServer(store)
+            for _ in 0..<3 { _ = try await get(r, "design-tokens?ids=plain") }
+            _ = try await get(r, "design-tokens?ids=..")
+            let m = try await get(r, "metrics", [:]).text
+            #expect(m.contains(#"sdui_http_request_duration_seconds_bucket{route="/design-tokens",method="GET",le="0.001"}"#), "\(m.prefix(2000))")
+            #expect(m.contains(#"sdui_http_requests_total{route="/design-tokens",method="GET",status="200"} 3"#))
+            #expect(m.contains(#"sdui_http_errors_total{route="/design-tokens",status="400"} 1"#))
+            #expect(m.contains("sdui_registry_token_ids 3"))
+            // The Grafana dashboard queries these names.
+            let dashboard = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("dashboards/registry.json"),
+                                       encoding: .utf8)
+            for name in ["sdui_http_request_duration_seconds_bucket", "sdui_http_errors_total", "sdui_http_requests_total"] {
+                #expect(dashboard.contains(name) && m.contains(name), "\(name)")
+            }
+            await r.stop()
+        }
+    }
+}
