@@ -33,13 +33,15 @@ extension RegistryStore {
     /// Runs `body`, then closes this store, also when `body` throws.
     public func closing<T>(isolation: isolated (any Actor)? = #isolation,
                            _ body: () async throws -> T) async throws -> T {
+        let result: T
         do {
-            let result = try await body()
-            try await close()
-            return result
+            result = try await body()
         } catch {
             try? await close()
             throw error
         }
+        // Closed once: a failure to close after a good body is reported.
+        try await close()
+        return result
     }
 }

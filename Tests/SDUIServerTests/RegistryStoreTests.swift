@@ -116,6 +116,9 @@ import Testing
         let failing = ClosingProbe(closeFails: true)
         await #expect(throws: BodyFailed.self) { try await failing.closing { throw BodyFailed() } }
         #expect(failing.closes == 1)
-        await #expect(throws: RegistryError.self) { try await ClosingProbe(closeFails: true).closing { 1 } }
+        // A good body and a failing close: the close error, after one close.
+        let closeOnly = ClosingProbe(closeFails: true)
+        await #expect(throws: RegistryError.self) { try await closeOnly.closing { 1 } }
+        #expect(closeOnly.closes == 1)
     }
 }
