@@ -10,6 +10,7 @@ struct SDUICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdui",
         abstract: "SDUIKit: Core-Token Packs, design tokens, render trees, themes and benchmarks.",
+        version: SDUIKitVersion.string,
         subcommands: [PackCommand.self, TokenCommand.self, RenderCommand.self, ThemeCommand.self,
                       RegistryCommand.self, ServeCommand.self, DemoCommand.self, BenchCommand.self]
     )

@@ -58,6 +58,11 @@ private func runSDUI(_ args: [String], stdin: Data? = nil) throws -> (status: In
 @Suite struct CommandLineTests {
     let examples = Fixtures.repositoryRoot.appendingPathComponent("Examples")
 
+    @Test func versionPrintsTheOneVersion() async throws {
+        let r = try await sdui(["--version"])
+        #expect(r.status == 0 && r.out.trimmingCharacters(in: .whitespacesAndNewlines) == SDUIKitVersion.string, "\(r)")
+    }
+
     @Test func buildThenInspectAPack() async throws {
         let out = Fixtures.temporaryDirectory().appendingPathComponent("pack.json.gz").path
         let built = try await sdui(["pack", "build", examples.appendingPathComponent("tokens").path, "--out", out, "--json"])

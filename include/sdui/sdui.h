@@ -23,11 +23,7 @@
 #ifndef SDUI_SDUI_H
 #define SDUI_SDUI_H
 
-#define SDUI_VERSION_MAJOR 0
-#define SDUI_VERSION_MINOR 1
-#define SDUI_VERSION_PATCH 0
-#define SDUI_VERSION_STRING "0.1.0"
-
+#include "version.h"
 #include "error.h"
 #include "alloc.h"
 #include "limits.h"
