@@ -48,7 +48,7 @@ sdui_status sdui_json_doc_parse(const char *text, size_t len,
         if (json_error_code(&jerr) == json_error_out_of_memory)
             return sdui__oom(err);
         return sdui__fail_at(err, SDUI_JSON, text ? text : "", len,
-                             jerr.position <= len ? (size_t)jerr.position : len,
+                             jerr.position >= 0 && (size_t)jerr.position <= len ? (size_t)jerr.position : len,
                              "json document: %s", jerr.text);
     }
     *out = doc;
