@@ -7,9 +7,13 @@ import SDUI
 /// File format (`sdui pack build --usage FILE`), either
 /// - JSON: `{"format": "sdui-usage/1", "period": "2026-W46", "counts": {"promo_banner": 18234, …}}`
 ///   (`format` and `period` optional), or
-/// - CSV: one `token_id,count` per line; blank lines and lines starting with `#` are skipped.
+/// - CSV: one `token_id,count` per line, quoted as CSV quotes (`"a,b",3`;
+///   `""` inside quotes is one `"`); blank lines and lines starting with `#`
+///   are skipped; a first row `token_id,count` (or `id,count`) is a header
+///   and skipped; a UTF-8 byte-order mark is skipped.
 ///
-/// Counts are non-negative integers; an id may appear once.
+/// Counts are non-negative integers; an id may appear once.  Any other line
+/// is an error naming its number and what was expected.
 public struct UsageTelemetry: Sendable, Equatable {
     public var counts: [String: Int]
     public var period: String?
@@ -30,9 +34,11 @@ public struct UsageTelemetry: Sendable, Equatable {
     }
 
     public init(data: Data, source: String) throws {
+        // A byte-order mark is not part of the text.
+        let data = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
         let text = String(decoding: data, as: UTF8.self)
         if text.drop(while: { $0.isWhitespace }).first == "{" {
-            guard let root = try? JSONDecoder().decode([String: JSONValue].self, from: data),
+            guard let root = (try? JSONValue(json: Data(data)))?.objectValue,
                   let counts = root["counts"]?.objectValue else {
                 throw RegistryError(.invalid, "expected {\"counts\": {\"token_id\": count, …}}", subject: source)
             }
@@ -47,20 +53,74 @@ public struct UsageTelemetry: Sendable, Equatable {
             return
         }
         var out: [String: Int] = [:]
+        var sawRow = false
         // Lines split on LF bytes: "\r\n" is one Character, so a CRLF file
         // would not split on Character "\n".
         let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
         for (i, rawBytes) in lines.enumerated() {
             let line = String(decoding: rawBytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
-            let parts = line.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let n = Int(parts[1].trimmingCharacters(in: .whitespaces)), n >= 0 else {
+            let fields: [String]
+            do {
+                fields = try Self.csvFields(line)
+            } catch let why as CSVFault {
+                throw RegistryError(.invalid, "line \(i + 1): \(why.message)", subject: source)
+            }
+            defer { sawRow = true }
+            if !sawRow, fields.count == 2, ["token_id", "id"].contains(fields[0].lowercased()),
+               fields[1].lowercased() == "count" {
+                continue   // the header row
+            }
+            guard fields.count == 2, let n = Int(fields[1]), n >= 0 else {
                 throw RegistryError(.invalid, "line \(i + 1): expected token_id,count", subject: source)
             }
-            let id = parts[0].trimmingCharacters(in: .whitespaces)
+            let id = fields[0]
             guard out[id] == nil else { throw RegistryError(.invalid, "line \(i + 1): \(id) appears twice", subject: source) }
             out[id] = n
         }
         self.init(counts: out)
+    }
+
+    /// Why a CSV line could not be split.
+    struct CSVFault: Error {
+        var message: String
+    }
+
+    /// The fields of one CSV line (RFC 4180 quoting): a field is text up to
+    /// the next comma, or `"…"` in which `""` is one quote; spaces around a
+    /// field are dropped.
+    static func csvFields(_ line: String) throws -> [String] {
+        var fields: [String] = []
+        var chars = Substring(line)
+        while true {
+            chars = chars.drop { $0 == " " || $0 == "\t" }
+            var field = ""
+            if chars.first == "\"" {
+                chars = chars.dropFirst()
+                var closed = false
+                while let c = chars.first {
+                    chars = chars.dropFirst()
+                    if c == "\"" {
+                        if chars.first == "\"" { field.append("\""); chars = chars.dropFirst(); continue }
+                        closed = true
+                        break
+                    }
+                    field.append(c)
+                }
+                guard closed else { throw CSVFault(message: "a quoted field is not closed") }
+                chars = chars.drop { $0 == " " || $0 == "\t" }
+                guard chars.isEmpty || chars.first == "," else {
+                    throw CSVFault(message: "text after a closing quote; expected , or the end of the line")
+                }
+            } else {
+                let end = chars.firstIndex(of: ",") ?? chars.endIndex
+                field = String(chars[..<end]).trimmingCharacters(in: .whitespaces)
+                if field.contains("\"") { throw CSVFault(message: "a quote inside an unquoted field") }
+                chars = chars[end...]
+            }
+            fields.append(field)
+            guard chars.first == "," else { return fields }
+            chars = chars.dropFirst()
+        }
     }
 }

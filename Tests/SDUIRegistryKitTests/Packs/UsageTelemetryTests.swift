@@ -33,3 +33,23 @@ import Testing
         #expect(missing?.code == .notFound && missing?.subject == "/nonexistent/usage.csv")
     }
 }
+
+extension UsageTelemetryTests {
+    @Test func csvHeadersBOMsAndQuotes() throws {
+        let bom = Data([0xEF, 0xBB, 0xBF]) + Data("token_id,count\r\n\"a,b\",3\n\"say \"\"hi\"\"\", 4\n c , 5 \n".utf8)
+        #expect(try UsageTelemetry(data: bom, source: "u.csv").counts == ["a,b": 3, "say \"hi\"": 4, "c": 5])
+        #expect(try UsageTelemetry(data: Data("ID,Count\nx,1".utf8), source: "u.csv").counts == ["x": 1])
+        // A BOM before JSON too.
+        #expect(try UsageTelemetry(data: Data([0xEF, 0xBB, 0xBF]) + Data(#"{"counts":{"a":1}}"#.utf8), source: "u").counts == ["a": 1])
+        // A header anywhere but first, or any other first row, is a bad line.
+        for (text, message) in [("x,1\ntoken_id,count", "line 2: expected token_id,count"),
+                                ("name,views\nx,1", "line 1: expected token_id,count"),
+                                ("\"open,1", "line 1: a quoted field is not closed"),
+                                ("\"a\"b,1", "line 1: text after a closing quote; expected , or the end of the line"),
+                                ("a\"b,1", "line 1: a quote inside an unquoted field"),
+                                ("a,1,2", "line 1: expected token_id,count")] {
+            let e = #expect(throws: RegistryError.self, "\(text)") { try UsageTelemetry(data: Data(text.utf8), source: "u.csv") }
+            #expect(e?.message == message && e?.subject == "u.csv", "\(String(describing: e))")
+        }
+    }
+}
