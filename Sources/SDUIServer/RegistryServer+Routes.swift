@@ -20,9 +20,15 @@ extension RegistryServer {
                                                     headers: [Self.primitivesField, .ifNoneMatch]))
         router.add(middleware: RequestMetricsMiddleware(registry: metrics))
         router.add(middleware: HeaderLimitMiddleware(maxHeaderBytes: configuration.maxHeaderBytes))
-        router.get("health") { [self] _, _ in
-            // 503 when the store has not answered for a while: the server
-            // still serves its last snapshot, but a balancer should know.
+        // Liveness: the process answers.  Readiness: the snapshot is fresh
+        // (503 when the store has not answered for a while: the server still
+        // serves its last snapshot, but a balancer should send traffic
+        // elsewhere; restarting it would not help).  /health is readiness.
+        let live: @Sendable (Request, BasicRequestContext) async throws -> Response = { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                     body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+        }
+        let ready: @Sendable (Request, BasicRequestContext) async throws -> Response = { [self] _, _ in
             let (age, stale) = staleness()
             let body = #"{"status":"\#(stale ? "stale" : "ok")","generation":\#(snapshot().generation),"#
                 + #""secondsSinceRefresh":\#(String(format: "%.1f", age))}"#
@@ -30,9 +36,19 @@ extension RegistryServer {
                             headers: [.contentType: "application/json", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: body)))
         }
-        router.get("metrics") { [metrics] _, _ in
+        let metricsPage: @Sendable (Request, BasicRequestContext) async throws -> Response = { [metrics] _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
+        }
+        for (path, handler) in [("health/live", live), ("health/ready", ready), ("health", ready), ("metrics", metricsPage)] {
+            router.get(RouterPath(path), use: handler)
+            router.head(RouterPath(path)) { request, context in Self.head(try await handler(request, context)) }
+        }
+        // Every route is read-only: any other method is 405 with Allow (RFC 9110 §15.5.6).
+        for path in ["health/live", "health/ready", "health", "metrics", "screens/:id", "design-tokens"] {
+            for method in [HTTPRequest.Method.post, .put, .delete, .patch] {
+                router.on(RouterPath(path), method: method) { _, _ in Self.methodNotAllowed() }
+            }
         }
         let api = router.group()
         if let access = configuration.access { api.add(middleware: BearerAuthMiddleware(verifier: access)) }
@@ -46,6 +62,14 @@ extension RegistryServer {
         }
         api.head("design-tokens") { [self] request, _ in Self.head(await designTokens(request)) }
         return router
+    }
+
+    /// 405 for a method a route does not take: `Allow: GET, HEAD` and the
+    /// JSON error body every error has.
+    static func methodNotAllowed() -> Response {
+        var r = error(.methodNotAllowed, "method-not-allowed", "this resource answers GET and HEAD only")
+        r.headers[.allow] = "GET, HEAD"
+        return r
     }
 
     /// `response` for a HEAD request: the same headers, the GET body's

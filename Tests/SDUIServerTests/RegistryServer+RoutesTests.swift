@@ -140,3 +140,34 @@ import Testing
         }
     }
 }
+
+extension RegistryServerRoutesTests {
+    /// The method corpus: GET and HEAD wherever GET is, 405 with `Allow` and
+    /// a JSON error for every other method, liveness and readiness apart.
+    @Test func methodsAndHealthEndpoints() async throws {
+        try await withStore(.sqlite) { store in
+            try await Self.seed(store)
+            let r = try await startServer(store)
+            defer { Task { await r.stop() } }
+            let paths = ["health", "health/live", "health/ready", "metrics", "screens/home", "design-tokens?ids=plain"]
+            for path in paths {
+                let got = try await HTTPProbe.get(URL(string: path, relativeTo: r.baseURL)!.absoluteURL,
+                                                  headers: ["X-Primitives": Self.modern])
+                #expect(got.status == 200, "GET \(path)")
+                let head = try await HTTPProbe.get(URL(string: path, relativeTo: r.baseURL)!.absoluteURL,
+                                                   headers: ["X-Primitives": Self.modern], method: "HEAD")
+                #expect(head.status == 200 && head.body.isEmpty, "HEAD \(path)")
+                for method in ["POST", "PUT", "DELETE", "PATCH"] {
+                    let wrong = try await HTTPProbe.get(URL(string: path, relativeTo: r.baseURL)!.absoluteURL,
+                                                        headers: ["X-Primitives": Self.modern], method: method)
+                    #expect(wrong.status == 405 && wrong.header("Allow") == "GET, HEAD", "\(method) \(path)")
+                    #expect(wrong.json?["error"] as? String == "method-not-allowed", "\(method) \(path)")
+                }
+            }
+            let live = try await get(r, "health/live", [:])
+            #expect(live.json?["status"] as? String == "ok")
+            let ready = try await get(r, "health/ready", [:])
+            #expect(ready.json?["status"] as? String == "ok" && ready.json?["generation"] != nil)
+        }
+    }
+}
