@@ -44,8 +44,8 @@ $(BUILD)/libsdui.a: $(OBJS)
 
 # The shared library exports the public API only (sdui_ followed by a
 # letter: not the core's internal sdui__ functions).
-$(BUILD)/$(SHLIB): $(OBJS) csrc/exports.map
-	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=csrc/exports.map $(LDFLAGS) \
+$(BUILD)/$(SHLIB): $(OBJS) libsdui.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=libsdui.map $(LDFLAGS) \
 	    -o $@ $(OBJS) $(LIBS)
 	ln -sf $(SHLIB) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/libsdui.so

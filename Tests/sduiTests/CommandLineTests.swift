@@ -1,5 +1,6 @@
 // CommandLineTests.swift - the `sdui` command run as a separate process.
 import Foundation
+import SDUI
 import SDUITestSupport
 import Testing
 
