@@ -121,8 +121,10 @@ struct DemoCommand: AsyncParsableCommand {
         let screenIDs = ["onboarding_welcome", "onboarding_goal", "onboarding_profile", "login", "checkout", "team_page"]
 
         // 3. and 4.
+        // Asked before the repository opens (and so creates) the file.
+        let keptCache = FileManager.default.fileExists(atPath: cachePath)
         let firstRepo = try repository(disk: cachePath, online: true)
-        try await phase("1. online" + (FileManager.default.fileExists(atPath: cachePath) && !fresh ? " (disk cache kept from an earlier run)" : ""),
+        try await phase("1. online" + (keptCache ? " (disk cache kept from an earlier run)" : ""),
                         screenIDs, repo: firstRepo, resolver: resolver, previews: previews, prefix: "")
         try await phase("2. online again, with an empty memory cache: the disk cache at work", screenIDs,
                         repo: try repository(disk: cachePath, online: true), resolver: resolver,

@@ -175,12 +175,15 @@ final class ServeProcess: @unchecked Sendable {
 
     @Test func demoRunsOnlineWarmAndOffline() async throws {
         let out = Fixtures.temporaryDirectory().path
-        let first = try await sdui(["demo", "--examples", examples.path, "--out", out, "--fresh"])
+        // A new folder, without --fresh: the first run must not claim a kept cache.
+        let first = try await sdui(["demo", "--examples", examples.path, "--out", out])
         #expect(first.status == 0, "\(first.err)")
         for phase in ["1. online", "2. online again, with an empty memory cache", "3. offline, warm disk cache", "4. offline, a new device"] {
             #expect(first.out.contains(phase), "\(phase)")
         }
         #expect(first.out.contains("→ checkout_offline") && first.out.contains("→ login_offline"))
+        // A first run has no cache from an earlier one to speak of.
+        #expect(!first.out.contains("kept from an earlier run"))
         #expect(first.out.contains("token_cache_hit_ratio over 55 lookups: 1.00"))
         for name in ["checkout.html", "offline-checkout.html", "team_page.html"] {
             #expect(FileManager.default.fileExists(atPath: out + "/previews/" + name), "\(name)")
@@ -381,6 +384,22 @@ extension ServeCommandTests {
         #expect(log.components(separatedBy: "out of file descriptors: cannot accept").count == 2, "logged once: \(log)")
         #expect(log.contains("Too many open files"))
         #expect(server.stop() == 0)
+    }
+
+    /// The option corpus: each number out of range is a usage error naming
+    /// the option, before anything is opened or listened on.
+    @Test func numericOptionsAreRangeChecked() async throws {
+        for (args, says) in [(["--port", "80000"], "--port must be between 0 and 65535; got 80000"),
+                             (["--port=-1"], "--port must be between 0 and 65535"),
+                             (["--refresh-ms", "0"], "--refresh-ms must be between 10 and 3600000 milliseconds; got 0"),
+                             (["--max-age=-1"], "--max-age must be between 0 and 31536000 seconds"),
+                             (["--idle-timeout", "0"], "--idle-timeout must be between 1 and 86400 seconds"),
+                             (["--log-level", "loud"], "--log-level must be one of")] {
+            let r = try await sdui(["serve", "--db", "/nonexistent/r.db"] + args)
+            #expect(r.status == 64 && r.err.contains(says), "\(args): \(r.status) \(r.err)")
+            // The serve command's own usage, not the top level's.
+            #expect(r.err.contains("Usage: sdui serve"), "\(args): \(r.err)")
+        }
     }
 
     @Test func maxConnectionsMustBePositive() async throws {
