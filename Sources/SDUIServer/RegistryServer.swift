@@ -71,6 +71,11 @@ public final class RegistryServer: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.state = NIOLockedValueBox(State())
+        // `sdui_build_info{version} 1`: which build answers, for a fleet.
+        metrics.makeGauge(descriptor: MetricNameDescriptor(namespace: "sdui", subsystem: "build", metricName: "info",
+                                                           unitName: "", helpText: "The SDUIKit version of this server; always 1"),
+                          labels: [("version", SDUIKitVersion.string)])
+            .set(Double(1))
     }
 
 

@@ -15,12 +15,23 @@ import Testing
             let m = try await get(r, "metrics", [:]).text
             #expect(m.contains(#"sdui_http_request_duration_seconds_bucket{route="/design-tokens",method="GET",le="0.001"}"#), "\(m.prefix(2000))")
             #expect(m.contains(#"sdui_http_requests_total{route="/design-tokens",method="GET",status="200"} 3"#))
-            #expect(m.contains(#"sdui_http_errors_total{route="/design-tokens",status="400"} 1"#))
+            // A 400 is counted by status, not as a server error.
+            #expect(m.contains(#"sdui_http_requests_total{route="/design-tokens",method="GET",status="400"} 1"#))
+            #expect(!m.contains(#"sdui_http_errors_total{route="/design-tokens",status="400"}"#))
+            // Buckets from 50 µs to 5 s, and the build.
+            #expect(m.contains(#"sdui_http_request_duration_seconds_bucket{route="/design-tokens",method="GET",le="5e-05"}"#)
+                    || m.contains(#"sdui_http_request_duration_seconds_bucket{route="/design-tokens",method="GET",le="0.00005"}"#), "\(m.prefix(3000))")
+            #expect(m.contains(#"sdui_http_request_duration_seconds_bucket{route="/design-tokens",method="GET",le="5.0"}"#)
+                    || m.contains(#"sdui_http_request_duration_seconds_bucket{route="/design-tokens",method="GET",le="5"}"#))
+            #expect(m.contains(#"sdui_build_info{version="\#(SDUIKitVersion.string)"} 1"#), "\(m.prefix(3000))")
             #expect(m.contains("sdui_registry_token_ids 3"))
             // The Grafana dashboard queries these names.
             let dashboard = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("dashboards/registry.json"),
                                        encoding: .utf8)
-            for name in ["sdui_http_request_duration_seconds_bucket", "sdui_http_errors_total", "sdui_http_requests_total"] {
+            // A fleet's dashboard: job and instance variables, the rate window Grafana picks.
+            #expect(!dashboard.contains("[5m]") && dashboard.contains("[$__rate_interval]"))
+            #expect(dashboard.contains(#""name": "job""#) && dashboard.contains(#""name": "instance""#))
+            for name in ["sdui_http_request_duration_seconds_bucket", "sdui_http_requests_total"] {
                 #expect(dashboard.contains(name) && m.contains(name), "\(name)")
             }
             await r.stop()

@@ -5,11 +5,11 @@ import Metrics
 /// by each ``TokenSource``, misses, and the swift-metrics handles that
 /// report them:
 ///
-/// - `token_lookups` (counter) with dimension `source` for a hit or a
+/// - `sdui_token_lookups_total` (counter) with dimension `source` for a hit or a
 ///   network answer, `outcome` (`offline` or `unavailable`) for a miss;
-/// - `token_cache_hit_ratio` (gauge): ``TokenSource/hitRatio(_:misses:)``
+/// - `sdui_token_cache_hit_ratio` (gauge): ``TokenSource/hitRatio(_:misses:)``
 ///   over everything counted so far, recorded after each lookup;
-/// - `token_fetch_seconds` (timer): one registry request.
+/// - `sdui_token_fetch_seconds` (timer): one registry request.
 ///
 /// Handles are made once each (the dimension values are a few constants),
 /// through the injected factory or else the process-wide `MetricsSystem`.
@@ -44,8 +44,8 @@ struct RepositoryMetrics {
     /// One registry request took `duration`.
     mutating func fetched(in duration: Duration) {
         if fetchTimer == nil {
-            fetchTimer = factory.map { Metrics.Timer(label: "token_fetch_seconds", factory: $0) }
-                ?? Metrics.Timer(label: "token_fetch_seconds")
+            fetchTimer = factory.map { Metrics.Timer(label: "sdui_token_fetch_seconds", factory: $0) }
+                ?? Metrics.Timer(label: "sdui_token_fetch_seconds")
         }
         fetchTimer!.record(duration: duration)
     }
@@ -53,17 +53,17 @@ struct RepositoryMetrics {
     /// Records the hit ratio (cache hits over all lookups).
     private mutating func publishRatio() {
         if ratio == nil {
-            ratio = factory.map { Gauge(label: "token_cache_hit_ratio", factory: $0) } ?? Gauge(label: "token_cache_hit_ratio")
+            ratio = factory.map { Gauge(label: "sdui_token_cache_hit_ratio", factory: $0) } ?? Gauge(label: "sdui_token_cache_hit_ratio")
         }
         ratio!.record(TokenSource.hitRatio(hits, misses: misses))
     }
 
-    /// The `token_lookups` counter for one dimension value, made once.
+    /// The `sdui_token_lookups_total` counter for one dimension value, made once.
     private mutating func counter(_ dimension: String, _ value: String) -> Counter {
         if let c = counters[dimension]?[value] { return c }
         let dims = [(dimension, value)]
-        let c = factory.map { Counter(label: "token_lookups", dimensions: dims, factory: $0) }
-            ?? Counter(label: "token_lookups", dimensions: dims)
+        let c = factory.map { Counter(label: "sdui_token_lookups_total", dimensions: dims, factory: $0) }
+            ?? Counter(label: "sdui_token_lookups_total", dimensions: dims)
         counters[dimension, default: [:]][value] = c
         return c
     }

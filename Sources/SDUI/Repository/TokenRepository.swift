@@ -21,8 +21,8 @@ import SDUICore
 /// reached, a stale token is served (stale-if-error); a miss is
 /// ``TokenLookup/offline``; any other failure is ``TokenLookup/unavailable(_:)``.
 ///
-/// Telemetry: `token_cache_hit_ratio` (gauge), `token_lookups` (counter by
-/// `source`, plus `outcome` for misses) and `token_fetch_seconds` (timer)
+/// Telemetry: `sdui_token_cache_hit_ratio` (gauge), `sdui_token_lookups_total` (counter by
+/// `source`, plus `outcome` for misses) and `sdui_token_fetch_seconds` (timer)
 /// through swift-metrics; events through swift-log.
 public actor TokenRepository {
     public struct Configuration: Sendable {

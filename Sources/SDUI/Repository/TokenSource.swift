@@ -20,7 +20,7 @@ public enum TokenSource: String, Sendable, CaseIterable {
     public var isCacheHit: Bool { self == .pack || self == .memory || self == .disk }
 
     /// Cache hits over all lookups, from counts by source plus misses (0
-    /// when there were none): the ratio `token_cache_hit_ratio` reports.
+    /// when there were none): the ratio `sdui_token_cache_hit_ratio` reports.
     public static func hitRatio(_ counts: [TokenSource: Int], misses: Int = 0) -> Double {
         let all = counts.values.reduce(0, +) + misses
         guard all > 0 else { return 0 }

@@ -83,15 +83,15 @@ import SDUIRegistryKit
         _ = await repo.get("n1")             // memory
         _ = await repo.get("gone")           // unavailable
         func count(_ dims: [(String, String)]) throws -> Int64 {
-            try metrics.expectCounter("token_lookups", dims).totalValue
+            try metrics.expectCounter("sdui_token_lookups_total", dims).totalValue
         }
         #expect(try count([("source", "pack")]) == 1)
         #expect(try count([("source", "network")]) == 2)
         #expect(try count([("source", "memory")]) == 1)
         #expect(try count([("outcome", "unavailable")]) == 1)
         // Cache hits (pack, memory, disk) over all lookups: 2 of 5.
-        #expect(try metrics.expectGauge("token_cache_hit_ratio").lastValue == 0.4)
-        #expect(try metrics.expectTimer("token_fetch_seconds").values.count == 2)
+        #expect(try metrics.expectGauge("sdui_token_cache_hit_ratio").lastValue == 0.4)
+        #expect(try metrics.expectTimer("sdui_token_fetch_seconds").values.count == 2)
     }
 
     @Test func aDiskRowHoldingAnotherIdsTokenIsRefetched() async throws {
