@@ -153,6 +153,8 @@ let package = Package(
                 "SDUIServer", "SDUI", "SDUITestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/SDUIServerTests"
         ),

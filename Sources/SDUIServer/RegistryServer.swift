@@ -34,7 +34,7 @@ import ServiceLifecycle
 ///   each keeps a snapshot and a background task applies the store's newer
 ///   rows; requests never wait on the store.  `/health` is 503 when the
 ///   store has not answered for ten intervals (at least 30 s).
-public final class RegistryServer: Sendable {
+public final class RegistryServer: Service, Sendable {
     let store: any RegistryStore
     let configuration: RegistryServerConfiguration
     public let metrics: PrometheusCollectorRegistry
@@ -79,7 +79,15 @@ public final class RegistryServer: Sendable {
     }
 
 
-    /// Migrates the store, loads the snapshot and serves until cancelled.
+    /// Migrates the store, loads the snapshot and serves until cancelled, or
+    /// until the service group this runs in shuts down gracefully: the
+    /// ServiceLifecycle ``Service`` requirement.
+    public func run() async throws {
+        try await run(onRunning: { _ in })
+    }
+
+    /// Migrates the store, loads the snapshot and serves until cancelled;
+    /// `onRunning` is told the port once it is bound.
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try await store.migrate()
         try await refresh()
@@ -111,11 +119,13 @@ public final class RegistryServer: Sendable {
                 await onRunning(channel.localAddress?.port ?? 0)
             },
             logger: logger)
-        let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: configuration.gracefulShutdownSignals,
+        // The application and the snapshot refresher, as one structured group.
+        let services = ServiceGroup(configuration: .init(services: [.init(service: app),
+                                                                   .init(service: RegistryRefresher(self),
+                                                                         successTerminationBehavior: .ignore)],
+                                                         gracefulShutdownSignals: configuration.gracefulShutdownSignals,
                                                          logger: logger))
         group.withLockedValue { $0 = services }
-        let refresher = Task { await refreshLoop() }
-        defer { refresher.cancel() }
         try await services.run()
     }
 

@@ -1,0 +1,74 @@
+// RegistryRefresherTests.swift - the registry inside a host's ServiceGroup: its
+// routes mounted in the host's own application, publishes still arriving.
+import Foundation
+import Hummingbird
+import Logging
+import SDUI
+@testable import SDUIServer
+import SDUITestSupport
+import ServiceLifecycle
+import Testing
+
+@Suite struct RegistryRefresherTests: RegistryServerFixtures {
+    @Test func routesMountedInAHostAppSeeNewPublishes() async throws {
+        try await withStore(.sqlite) { store in
+            try await Self.seed(store)
+            var config = RegistryServerConfiguration()
+            config.refreshInterval = .milliseconds(50)
+            var quiet = Logger(label: "host")
+            quiet.logLevel = .critical
+            let registry = RegistryServer(store: store, configuration: config, logger: quiet)
+            try await registry.refresh()
+            let ports = AsyncStream<Int>.makeStream()
+            let app = Application(router: registry.makeRouter(),
+                                  configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                                  onServerRunning: { ports.continuation.yield($0.localAddress?.port ?? 0) },
+                                  logger: quiet)
+            let group = ServiceGroup(services: [app, RegistryRefresher(registry)], logger: quiet)
+            let running = Task { try await group.run() }
+            var port = 0
+            for await p in ports.stream { port = p; break }
+            let base = URL(string: "http://127.0.0.1:\(port)/")!
+            func status(_ path: String) async throws -> Int {
+                try await HTTPProbe.get(URL(string: path, relativeTo: base)!.absoluteURL,
+                                        headers: ["X-Primitives": Self.modern]).status
+            }
+            #expect(try await status("design-tokens?ids=plain") == 200)
+            #expect(try await status("design-tokens?ids=newcomer") == 404)
+            try await store.publish([stored("newcomer")])
+            // The refresher applies it within a few intervals; poll, no fixed sleep.
+            var seen = false
+            for _ in 0..<100 where !seen {
+                seen = try await status("design-tokens?ids=newcomer") == 200
+                if !seen { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(seen, "a publish reached the host's routes")
+            await group.triggerGracefulShutdown()
+            try await running.value
+        }
+    }
+
+    @Test func theServerIsAServiceOfTheHostsGroup() async throws {
+        try await withStore(.sqlite) { store in
+            try await Self.seed(store)
+            var config = RegistryServerConfiguration()
+            config.port = 0
+            var quiet = Logger(label: "host")
+            quiet.logLevel = .critical
+            let server = RegistryServer(store: store, configuration: config, logger: quiet)
+            #expect(config.gracefulShutdownSignals.isEmpty, "a library installs no signal handler by default")
+            let group = ServiceGroup(services: [server], logger: quiet)
+            let running = Task { try await group.run() }
+            // Serving: the snapshot was loaded by run().
+            var loaded = false
+            for _ in 0..<200 where !loaded {
+                loaded = server.snapshot().generation > 0
+                if !loaded { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(loaded)
+            // The host's graceful shutdown stops the server, and run returns.
+            await group.triggerGracefulShutdown()
+            try await running.value
+        }
+    }
+}
