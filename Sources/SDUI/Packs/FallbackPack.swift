@@ -16,6 +16,7 @@ import SDUICore
 /// Every token those screens use should be in the same pack, so they draw
 /// with no network at all.
 public final class FallbackPack: Sendable {
+    /// The underlying pack: the screens' tokens, looked up like any core pack's.
     public let pack: CorePack
     /// Fallback screens by the id of the screen they stand in for.
     public let screens: [String: ScreenPayload]

@@ -20,9 +20,13 @@ public final class CorePack: @unchecked Sendable {
 
     /// Sizes and counts of an open pack.
     public struct Info: Sendable, Equatable, Codable {
+        /// Number of tokens in the pack.
         public var tokens: Int
+        /// Size of the gzip input, in bytes.
         public var compressedBytes: Int
+        /// Size of the inflated JSON document, in bytes.
         public var rawBytes: Int
+        /// Number of gzip members the input held (usually 1).
         public var members: Int
     }
 
@@ -70,6 +74,7 @@ public final class CorePack: @unchecked Sendable {
     /// Number of tokens.
     public var count: Int { sdui_pack_count(handle) }
 
+    /// Sizes and counts of the pack, read from the C core (no token is parsed).
     public var info: Info {
         var i = sdui_pack_info()
         sdui_pack_get_info(handle, &i)

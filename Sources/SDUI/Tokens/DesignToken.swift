@@ -16,9 +16,13 @@ import SDUICore
 public final class DesignToken: @unchecked Sendable {
     let handle: OpaquePointer
 
+    /// The token's id, as in its JSON; unique within a pack.
     public let id: String
+    /// The token's own version, an integer of at least 1.
     public let version: Int
+    /// The name of the root node's primitive (`"Column"`, `"Text"`, ...).
     public let primitive: String
+    /// The version of the root primitive the token needs, at least 1.
     public let primitiveVersion: Int
 
     /// Takes ownership of one reference to a C token.
@@ -138,6 +142,7 @@ extension DesignToken: Equatable, Hashable {
         a.handle == b.handle || (a.id == b.id && a.json == b.json)
     }
 
+    /// Hashes the id and version, which tokens equal by `==` always share.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(version)
@@ -145,5 +150,6 @@ extension DesignToken: Equatable, Hashable {
 }
 
 extension DesignToken: CustomStringConvertible {
+    /// `id@version (Primitive@primitiveVersion)`, for logs and messages.
     public var description: String { "\(id)@\(version) (\(primitive)@\(primitiveVersion))" }
 }

@@ -21,8 +21,11 @@ public struct PackLimits: Sendable, Equatable {
     /// The outcome is the same either way.
     public var parallelScanBytes: Int
 
+    /// The default limits: 16 MiB compressed, 64 MiB inflated, 32,768 bytes per
+    /// token, depth 128, 100,000 tokens.
     public static let `default` = PackLimits()
 
+    /// Limits with each value given or left at its default (see the properties).
     public init(maxCompressedBytes: Int = 16 << 20, maxInflatedBytes: Int = 64 << 20,
                 maxTokenBytes: Int = 32_768, maxDepth: Int = 128, maxTokens: Int = 100_000,
                 parallelScanBytes: Int = 1 << 20) {
