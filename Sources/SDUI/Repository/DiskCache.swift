@@ -25,18 +25,25 @@ public final class DiskCache: @unchecked Sendable {
 
     /// One cached token.
     public struct Entry: Sendable, Equatable {
+        /// The token's id, the row's key.
         public var id: String
+        /// The token's version, as in its JSON.
         public var version: Int
+        /// The version of the root primitive the token needs.
         public var primitiveVersion: Int
         /// The ETag as the server sent it (quotes included).
         public var etag: String
         /// The token's JSON text.
         public var json: Data
+        /// When the token was fetched or last renewed (stored to the millisecond).
         public var fetchedAt: Date
         /// Fresh while the time is before this.
         public var expiresAt: Date
+        /// When the row was last read, as stored before this read; ignored by
+        /// ``DiskCache/put(_:now:)``, which sets it to `now`.
         public var lastAccess: Date
 
+        /// An entry to write; `lastAccess` may be left out (a write sets it).
         public init(id: String, version: Int, primitiveVersion: Int, etag: String, json: Data,
                     fetchedAt: Date, expiresAt: Date, lastAccess: Date = .distantPast) {
             self.id = id
@@ -53,11 +60,17 @@ public final class DiskCache: @unchecked Sendable {
         public func isStale(at now: Date) -> Bool { now >= expiresAt }
     }
 
+    /// Sizes, bounds and evictions of the cached tokens (not of the screens).
     public struct Stats: Sendable, Equatable {
+        /// Tokens cached.
         public var entries: Int
+        /// Bytes of token JSON cached.
         public var bytes: Int
+        /// The entry bound given at open.
         public var maxEntries: Int
+        /// The byte bound given at open, in bytes of token JSON.
         public var maxBytes: Int
+        /// Tokens evicted to the bounds since the cache was opened.
         public var evictions: UInt64
     }
 
@@ -100,7 +113,9 @@ public final class DiskCache: @unchecked Sendable {
         /// not make a token under the limits, or holds another id): fetch
         /// it again, and the write replaces the row.
         public var token: DesignToken?
+        /// The ETag as the server sent it (quotes included).
         public var etag: String
+        /// When the token was fetched or last renewed.
         public var fetchedAt: Date
         /// Fresh while the time is before this.
         public var expiresAt: Date
@@ -172,13 +187,18 @@ public final class DiskCache: @unchecked Sendable {
 
     /// The last good payload of a screen, kept for offline starts.
     public struct Screen: Sendable, Equatable {
+        /// The id the payload is kept under, the row's key.  ``ScreenLoader`` also
+        /// keeps a 409's fallback payload under the id first asked for, so it may
+        /// differ from the payload's own id.
         public var id: String
         /// The `ETag` it came with (quotes included; empty when none was sent).
         public var etag: String
         /// The payload exactly as the registry sent it.
         public var payload: Data
+        /// When the payload was fetched.
         public var fetchedAt: Date
 
+        /// A screen to keep with ``putScreen(_:now:)``.
         public init(id: String, etag: String, payload: Data, fetchedAt: Date) {
             self.id = id
             self.etag = etag
@@ -302,6 +322,8 @@ public final class DiskCache: @unchecked Sendable {
         try perID(ids) { ps, lens, n, out, err in sdui_disk_remove(handle, ps, lens, n, out, err) }
     }
 
+    /// Sizes, bounds and evictions of the cached tokens, read with one query.
+    /// Throws an `SDUIError` (`.sqlite`) when the file cannot be read.
     public func stats() throws -> Stats {
         var s = sdui_disk_stats()
         var err = sdui_error()

@@ -16,6 +16,8 @@ import SDUICore
 /// are checked on what the registry sent.  `Cache-Control: max-age` is
 /// passed on as the TTL.
 public struct HTTPRegistryTransport: RegistryTransport {
+    /// The registry's base URL; `design-tokens` and `screens/{id}` are resolved
+    /// against it.
     public var baseURL: URL
     /// Sent as `X-Primitives`, e.g. `Column@3,Text@4`.
     public var primitives: String?
@@ -29,6 +31,8 @@ public struct HTTPRegistryTransport: RegistryTransport {
     public var maxBodyBytes: Int { client.maxBodyBytes }
     let client: HTTPClient
 
+    /// A transport to the registry at `baseURL`.  `timeout` is in seconds (default
+    /// 10); `maxBodyBytes` defaults to 50 tokens of 32 KB, doubled for framing.
     public init(baseURL: URL, primitives: String? = nil, bearerToken: String? = nil,
                 timeout: TimeInterval = 10, maxBodyBytes: Int = 50 * 32_768 * 2) {
         self.baseURL = baseURL
@@ -56,6 +60,10 @@ public struct HTTPRegistryTransport: RegistryTransport {
         return try await client.get(url, headers: headers)
     }
 
+    /// `GET {base}/screens/{id}`: 200 is decoded, 304 is ``ScreenFetchResult/notModified``
+    /// (only when the request had an ETag) and 409 is ``ScreenFetchResult/incompatible(fallbackScreenId:message:)``.
+    /// Throws an `SDUIError`: `.network` when the registry cannot be reached, `.limit` for a
+    /// body over ``maxBodyBytes``, `.http` for any other status, `.json` or `.schema` for a bad payload.
     public func fetchScreen(_ request: ScreenFetchRequest) async throws -> ScreenFetchResult {
         let id = request.id
         guard let url = URL(string: "screens/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id),
@@ -80,6 +88,11 @@ public struct HTTPRegistryTransport: RegistryTransport {
         }
     }
 
+    /// `GET {base}/design-tokens?ids=…`: a 200 is split into its elements (see
+    /// ``split(_:source:limits:)``), a 304 is ``TokenFetchResponse/notModified(maxAge:)``.
+    /// Throws an `SDUIError`: `.network` when the registry cannot be reached, `.limit` for a
+    /// body over ``maxBodyBytes``, `.http` for any other status, `.json` or `.schema` for a body
+    /// that is not a JSON array.
     public func fetch(_ request: TokenFetchRequest) async throws -> TokenFetchResponse {
         guard let url = url(for: request) else {
             throw SDUIError(.argument, "cannot build a request URL", input: baseURL.absoluteString)

@@ -13,12 +13,19 @@ public final class TokenCache: @unchecked Sendable {
 
     /// Counters and sizes at one instant.
     public struct Stats: Sendable, Equatable {
+        /// Tokens cached.
         public var entries: Int
+        /// Bytes of token JSON cached.
         public var bytes: Int
+        /// The entry bound.
         public var maxEntries: Int
+        /// The byte bound, in bytes of token JSON.
         public var maxBytes: Int
+        /// Lookups that found their token, since the cache was made.
         public var hits: UInt64
+        /// Lookups that did not, since the cache was made.
         public var misses: UInt64
+        /// Tokens evicted to the bounds, since the cache was made.
         public var evictions: UInt64
 
         /// hits / (hits + misses), or 0 before the first lookup.
@@ -27,9 +34,13 @@ public final class TokenCache: @unchecked Sendable {
         }
     }
 
+    /// The default entry bound: 5,000 tokens.
     public static let defaultMaxEntries = 5_000
+    /// The default byte bound: 32 MiB of token JSON.
     public static let defaultMaxBytes = 32 << 20
 
+    /// An empty cache with the given bounds.  Throws an `SDUIError` (`.argument`)
+    /// when either bound is not positive.
     public init(maxEntries: Int = TokenCache.defaultMaxEntries,
                 maxBytes: Int = TokenCache.defaultMaxBytes) throws {
         guard maxEntries > 0, maxBytes > 0 else {
@@ -68,6 +79,7 @@ public final class TokenCache: @unchecked Sendable {
     /// Removes every entry; the counters are kept.
     public func removeAll() { sdui_cache_clear(handle) }
 
+    /// Counters and sizes now.  Does not count as use.
     public var stats: Stats {
         var s = sdui_cache_stats()
         sdui_cache_get_stats(handle, &s)

@@ -10,6 +10,7 @@ public struct TokenFetchRequest: Sendable, Equatable {
     /// client already holds (see ``ETag/batch(_:)``), for revalidation.
     public var ifNoneMatch: String?
 
+    /// A request for `ids`, revalidating `ifNoneMatch` when given.
     public init(ids: [String], ifNoneMatch: String? = nil) {
         self.ids = ids
         self.ifNoneMatch = ifNoneMatch

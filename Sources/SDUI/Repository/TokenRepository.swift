@@ -25,6 +25,8 @@ import SDUICore
 /// `source`, plus `outcome` for misses) and `sdui_token_fetch_seconds` (timer)
 /// through swift-metrics; events through swift-log.
 public actor TokenRepository {
+    /// Batching, TTL, checks, clock and metrics of a repository; every
+    /// property has a default.
     public struct Configuration: Sendable {
         /// Most ids in one request (seed §5.2: 50).
         public var batchSize = 50
@@ -33,6 +35,7 @@ public actor TokenRepository {
         public var coalescingWindow: Duration = .milliseconds(2)
         /// TTL when the registry sends no `max-age` (seed S-4: one day).
         public var defaultTTL: TimeInterval = 86_400
+        /// Size and depth limits for fetched and disk-cached tokens (the defaults of packs).
         public var limits: PackLimits = .default
         /// When set, every fetched token must be a JWS it accepts.
         public var verifier: TokenVerifier?
@@ -43,6 +46,8 @@ public actor TokenRepository {
         /// Where metrics go; nil for the process-wide `MetricsSystem`.
         public var metricsFactory: (any MetricsFactory)?
 
+        /// The defaults: batches of 50, a 2 ms window, a one-day TTL, no verifier
+        /// and no image policy.
         public init() {}
     }
 
