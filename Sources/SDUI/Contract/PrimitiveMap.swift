@@ -35,7 +35,10 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
     /// every run.
     private var rules: [String: [(name: String, rule: PropRule)]] = [:]
 
+    /// Longest `X-Primitives` value ``init(parsing:)`` accepts, in bytes (4,096);
+    /// a longer one is a `.limit` error.
     public static let maxHeaderBytes = 4096
+    /// Most primitives ``init(parsing:)`` accepts in one header (256).
     public static let maxItems = 256
 
     /// The built-in primitives: Appendix A (Column 3, Row 2, Text 4,
@@ -174,8 +177,11 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
 
     /// The header value, in entry order: `Column@3,Text@4`.
     public var headerValue: String { entries.map { "\($0.name)@\($0.version)" }.joined(separator: ",") }
+    /// The header value (``headerValue``).
     public var description: String { headerValue }
 
+    /// Maps are equal when they list the same primitives at the same versions in
+    /// the same order, with the same prop rules.
     public static func == (a: PrimitiveMap, b: PrimitiveMap) -> Bool {
         a.entries.count == b.entries.count && zip(a.entries, b.entries).allSatisfy { $0 == $1 }
             && a.rules.count == b.rules.count
@@ -188,11 +194,14 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
     public struct Unsupported: Sendable, Equatable, CustomStringConvertible {
         /// Where in the token: `root`, `props.children[1]`, …
         public var path: String
+        /// The primitive the node names.
         public var primitive: String
+        /// The version the node needs: its `primitiveVersion`, 1 when a child leaves it out.
         public var requiredVersion: Int
         /// What the client has (nil: it does not know the primitive).
         public var clientVersion: Int?
 
+        /// A failing node from its parts.
         public init(path: String, primitive: String, requiredVersion: Int, clientVersion: Int?) {
             self.path = path
             self.primitive = primitive
@@ -200,6 +209,8 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
             self.clientVersion = clientVersion
         }
 
+        /// `path: Primitive@required (client has Primitive@n)`, or `none` when
+        /// the client lacks the primitive.
         public var description: String {
             "\(path): \(primitive)@\(requiredVersion) (client has \(clientVersion.map { "\(primitive)@\($0)" } ?? "none"))"
         }

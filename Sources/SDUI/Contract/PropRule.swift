@@ -11,6 +11,7 @@ import SDUICore
 /// are: renderers ignore props they do not know (the version rule in
 /// ``PrimitiveMap``).
 public struct PropRule: Sendable, Hashable, CustomStringConvertible {
+    /// The kind of value a prop must hold once resolved.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case string, number, bool
         /// A hex colour string.
@@ -27,17 +28,24 @@ public struct PropRule: Sendable, Hashable, CustomStringConvertible {
         case any
     }
 
+    /// The kind of value the prop must hold.
     public var kind: Kind
+    /// Whether the node becomes a placeholder when the prop is missing or of
+    /// the wrong kind; an optional prop of the wrong kind is only dropped.
     public var required: Bool
 
+    /// A rule for a prop of `kind`, optional unless `required` is true.
     public init(_ kind: Kind, required: Bool = false) {
         self.kind = kind
         self.required = required
     }
 
+    /// A rule for a prop the node cannot do without.
     public static func required(_ kind: Kind) -> PropRule { PropRule(kind, required: true) }
+    /// A rule for a prop that is dropped when its value is of the wrong kind.
     public static func optional(_ kind: Kind) -> PropRule { PropRule(kind) }
 
+    /// The kind's name, after `required ` when the prop is required: `required string`.
     public var description: String { (required ? "required " : "") + kind.rawValue }
 
     /// Whether a resolved value satisfies the rule's kind.

@@ -12,7 +12,10 @@ public enum SDUIKitVersion {
     /// The version of the C core actually linked (`sdui_version()`): the
     /// same as ``string`` unless a different libsdui is loaded.
     public static var linked: String { String(cString: sdui_version()) }
+    /// The major part of ``string``.
     public static let major = Int(SDUI_VERSION_MAJOR)
+    /// The minor part of ``string``.
     public static let minor = Int(SDUI_VERSION_MINOR)
+    /// The patch part of ``string``.
     public static let patch = Int(SDUI_VERSION_PATCH)
 }

@@ -8,7 +8,9 @@ import SDUICore
 /// and checks, under `limits`), then its image URLs (when an
 /// ``ImageURLPolicy`` is set).  One rule for every place a token comes in.
 public struct TokenPolicy: Sendable {
+    /// The size and depth limits a token's JSON must keep to.
     public var limits: PackLimits
+    /// The image URL policy; nil checks no URL.
     public var imagePolicy: ImageURLPolicy?
 
     /// - Parameters:
@@ -28,8 +30,12 @@ public struct TokenPolicy: Sendable {
     /// Why a token was refused: the first rule it broke, the error, and for
     /// image URLs every violation.
     public struct Refusal: Error, Sendable {
+        /// The first rule the token broke.
         public var rule: Rule
+        /// The error to report: `.limit` for size, the parse's own category for
+        /// schema, `.schema` listing the violations for image URLs.
         public var error: SDUIError
+        /// Every image URL violation found (empty unless `rule` is `.imageURL`).
         public var violations: [ImageURLPolicy.Violation]
     }
 
