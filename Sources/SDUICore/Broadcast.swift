@@ -128,6 +128,7 @@ extension Broadcast {
     /// The values published to one key after the subscription was made, as
     /// an AsyncSequence.  See ``Broadcast`` for when iteration ends.
     public struct Subscription: AsyncSequence, Sendable {
+        /// The values published to the subscription's key.
         public typealias Element = Value
         /// Iteration never throws; it ends with nil.
         public typealias Failure = Never

@@ -22,7 +22,11 @@ import FoundationNetworking
 /// URLSession and invalidates it when released.  Thread-safe: a request's
 /// state lives in its own box, reached under a lock.
 public final class HTTPClient: Sendable {
+    /// The deadline for a whole request, in seconds: the value given to
+    /// ``init(timeout:maxBodyBytes:)``, kept within 1 ms and one day.
     public let timeout: TimeInterval
+    /// The largest response body accepted, in bytes (never negative); a
+    /// longer body, announced or received, fails the request with `.limit`.
     public let maxBodyBytes: Int
     private let session: URLSession
     private let tasks: TaskTable
@@ -49,11 +53,20 @@ public final class HTTPClient: Sendable {
     deinit { session.invalidateAndCancel() }
 
     /// `GET url` with the given header fields.
+    ///
+    /// Any status is an answer (a 404 or a 500 is returned, not thrown).
+    ///
+    /// - Throws: ``SDUIError`` `.limit` for a body over ``maxBodyBytes``,
+    ///   `.network` for an unreachable server, a broken transfer or a missed
+    ///   deadline, `.http` when the answer is not HTTP; `CancellationError`
+    ///   when the calling task is cancelled.
     public func get(_ url: URL, headers: [String: String] = [:]) async throws -> HTTPClientResponse {
         try await send(url, method: "GET", headers: headers, body: nil)
     }
 
     /// `POST url` with a body and the given header fields.
+    ///
+    /// Any status is an answer; errors as for ``get(_:headers:)``.
     public func post(_ url: URL, body: Data, headers: [String: String] = [:]) async throws -> HTTPClientResponse {
         try await send(url, method: "POST", headers: headers, body: body)
     }

@@ -4,6 +4,11 @@ import Foundation
 /// A JSON value decodes from any JSON and encodes back to the same JSON;
 /// an integer that fits 64 bits decodes as `.int`, any other number as `.double`.
 extension JSONValue: Codable {
+    /// Decodes whatever JSON value the decoder holds, through a single-value
+    /// container: null, a boolean, a number that decodes as `Int64` (`.int`),
+    /// any other number (`.double`), a string, an array or an object.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` when the value is none of these.
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() { self = .null }
@@ -16,6 +21,8 @@ extension JSONValue: Codable {
         else { throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a JSON value") }
     }
 
+    /// Encodes the value as the JSON it stands for, through a single-value
+    /// container: `.int` as an integer, `.double` as a floating-point number.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {

@@ -4,12 +4,19 @@
 /// other JSON the client modules hold as data.  Integers and decimals stay
 /// apart (`.int` for integers that fit 64 bits, `.double` otherwise).
 public enum JSONValue: Sendable, Hashable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integer that fits in 64 bits.
     case int(Int64)
+    /// A number not held as `.int`: one with a fraction or an exponent, say.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array, its elements in order.
     case array([JSONValue])
+    /// An object, its members by name (member order is not kept).
     case object([String: JSONValue])
 
     /// The member `key` of an object, else nil.
@@ -24,6 +31,7 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
+    /// The text of a `.string`, else nil.
     public var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
@@ -38,6 +46,8 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// The number of an `.int` or a `.double` as a `Double` (an integer past
+    /// 2^53 in magnitude is rounded to the nearest double), else nil.
     public var doubleValue: Double? {
         switch self {
         case .int(let i): return Double(i)
@@ -46,16 +56,19 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// The value of a `.bool`, else nil (numbers and strings are not booleans).
     public var boolValue: Bool? {
         if case .bool(let b) = self { return b }
         return nil
     }
 
+    /// The elements of an `.array`, else nil.
     public var arrayValue: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
+    /// The members of an `.object`, else nil.
     public var objectValue: [String: JSONValue]? {
         if case .object(let o) = self { return o }
         return nil
@@ -66,10 +79,15 @@ public enum JSONValue: Sendable, Hashable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    /// A `.string` from a string literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A `.bool` from `true` or `false`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An `.int` from an integer literal.
     public init(integerLiteral value: Int64) { self = .int(value) }
+    /// A `.double` from a floating-point literal (`2.0` stays a `.double`).
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// An `.array` from an array literal.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// A repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {

@@ -105,7 +105,10 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
         self.description = text
     }
 
+    /// Whether two paths have the same components, however their text was
+    /// written (`a.b` equals `a['b']`).
     public static func == (a: KeyPath, b: KeyPath) -> Bool { a.components == b.components }
+    /// Hashes the components, so equal paths hash alike.
     public func hash(into hasher: inout Hasher) { hasher.combine(components) }
 }
 

@@ -3,8 +3,11 @@ import Foundation
 
 /// An sRGB colour parsed from `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
 public struct RGBColor: Sendable, Hashable, CustomStringConvertible {
+    /// The red, green, blue and alpha channels, 0 to 255 each; an `alpha` of
+    /// 255 is opaque, 0 fully transparent.
     public var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
 
+    /// A colour from its channels; `alpha` defaults to 255 (opaque).
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
@@ -51,6 +54,8 @@ public struct RGBColor: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The colour as uppercase hex: `#RRGGBB` when opaque, else `#RRGGBBAA`.
+    /// It parses back with ``init(hex:)``.
     public var description: String {
         alpha == 255 ? String(format: "#%02X%02X%02X", red, green, blue)
             : String(format: "#%02X%02X%02X%02X", red, green, blue, alpha)

@@ -9,17 +9,29 @@ package import CSDUI
 public struct SDUIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The category of a failure, matching the C core's status table.
     public enum Category: String, Sendable, CaseIterable {
+        /// `io`: a file could not be opened, read or written (``code`` holds
+        /// `errno` when the C core reports it); `gzip`: a broken gzip stream;
+        /// `json`: text that is not valid JSON; `schema`: valid JSON of the wrong
+        /// shape (also a duplicate key); `limit`: a size, depth or count bound
+        /// was passed; `oom`: memory could not be allocated.
         case io, gzip, json, schema, limit, oom
+        /// What was asked for does not exist (a token, a file, a part of a path).
         case notFound = "not-found"
+        /// `argument`: the caller passed something unusable (a malformed key
+        /// path, say); `signature`: a signed token (JWS) that is malformed or
+        /// does not verify; `sqlite`: the disk cache's database failed (``code``
+        /// holds SQLite's extended result code).
         case argument, signature, sqlite
         /// Swift only: the registry could not be reached (offline, refused,
         /// timed out).  The repository treats it as offline.
         case network
         /// Swift only: the registry answered with an unexpected HTTP status.
         case http
+        /// A status the C core reported that this table does not name.
         case unknown
     }
 
+    /// What kind of failure this is.
     public var category: Category
     /// What went wrong, without the position (see `offset`, `line`, `column`).
     public var message: String
@@ -30,11 +42,15 @@ public struct SDUIError: Error, Sendable, Equatable, CustomStringConvertible {
     public var offset: Int?
     /// 1-based line and column (in Unicode scalars) in the JSON text.
     public var line: Int?
+    /// The 1-based column in the JSON text, counted in Unicode scalars; nil
+    /// when the error has no position.
     public var column: Int?
     /// The underlying library's code, when there is one: SQLite's extended
     /// result code for `sqlite` errors, `errno` for `io` errors from the C core.
     public var code: Int?
 
+    /// An error of `category` with `message`; `input` and the position are
+    /// nil when not known, and ``code`` starts as nil.
     public init(_ category: Category, _ message: String, input: String? = nil,
                 offset: Int? = nil, line: Int? = nil, column: Int? = nil) {
         self.category = category
@@ -62,6 +78,7 @@ public struct SDUIError: Error, Sendable, Equatable, CustomStringConvertible {
 /// `localizedDescription` reads like ``SDUIError/description``, the form
 /// every message of the library takes.
 extension SDUIError: LocalizedError {
+    /// The same text as ``description``.
     public var errorDescription: String? { description }
 }
 
