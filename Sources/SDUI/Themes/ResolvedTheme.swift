@@ -12,7 +12,10 @@ import SDUICore
 /// A scale outside ``scaleRange`` is clamped into it (one that is not a
 /// number counts as 1).
 public struct ResolvedTheme: Sendable {
+    /// The theme the values come from, as given (the resolver passes it already
+    /// merged over the SDK fallback).
     public let theme: Theme
+    /// The mode whose colours the references yield.
     public let mode: ThemeMode
     /// Every reference by its full text, `@color.primary`: one lookup per use.
     let references: [String: JSONValue]
@@ -31,6 +34,8 @@ public struct ResolvedTheme: Sendable {
         scale.isNaN ? 1 : min(max(scale, scaleRange.lowerBound), scaleRange.upperBound)
     }
 
+    /// Flattens `theme` for `mode`.  Both scales default to 1 and are clamped into
+    /// ``scaleRange`` (NaN counts as 1).
     public init(_ theme: Theme, mode: ThemeMode, textScale: Double = 1, spacingScale: Double = 1) {
         self.theme = theme
         self.mode = mode

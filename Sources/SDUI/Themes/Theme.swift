@@ -18,22 +18,33 @@ import SDUICore
 public struct Theme: Sendable, Hashable {
     /// A colour in each mode.
     public struct ColorPair: Sendable, Hashable {
+        /// The colour in light mode.
         public var light: RGBColor
+        /// The colour in dark mode.
         public var dark: RGBColor
+        /// A pair with a colour for each mode.
         public init(light: RGBColor, dark: RGBColor) {
             self.light = light
             self.dark = dark
         }
+        /// The same colour in both modes.
         public init(_ both: RGBColor) { self.init(light: both, dark: both) }
+        /// The colour for `mode`.
         public subscript(mode: ThemeMode) -> RGBColor { mode == .light ? light : dark }
     }
 
     /// A text style.  `lineHeight` is in points.
     public struct Typography: Sendable, Hashable {
+        /// Font size in points.
         public var size: Double
+        /// Line height in points.
         public var lineHeight: Double
+        /// Font weight, a whole number from 1 to 1,000 (400 regular, 700 bold).
         public var weight: Int
+        /// Font family; `system` is the platform's font, or the theme's `font`
+        /// setting when it has one.
         public var family: String
+        /// A text style; `weight` defaults to 400 and `family` to `system`.
         public init(size: Double, lineHeight: Double, weight: Int = 400, family: String = "system") {
             self.size = size
             self.lineHeight = lineHeight
@@ -44,10 +55,13 @@ public struct Theme: Sendable, Hashable {
 
     /// A text colour on a background colour, as theme lint checks it.
     public struct ContrastPair: Sendable, Hashable, Codable {
+        /// The name of the text colour, a key of ``Theme/colors``.
         public var text: String
+        /// The name of the background colour, a key of ``Theme/colors``.
         public var background: String
         /// Large text (≥ 18 pt, or ≥ 14 pt bold) needs 3:1 instead of 4.5:1.
         public var largeText: Bool
+        /// A pair to check as body text, or as large text when `largeText` is true.
         public init(text: String, background: String, largeText: Bool = false) {
             self.text = text
             self.background = background
@@ -55,12 +69,20 @@ public struct Theme: Sendable, Hashable {
         }
     }
 
+    /// The theme's id, which a screen names in its `themeId`.
     public var id: String
+    /// Colours by name (`primary`, `textPrimary`, …), each with a light and a dark value.
     public var colors: [String: ColorPair]
+    /// Text styles by name (`headingLarge`, `body`, …).
     public var typography: [String: Typography]
+    /// Spacing by name (`xs`, `sm`, `md`, …), in points.
     public var spacing: [String: Double]
+    /// Corner radii by name (`sm`, `md`, `lg`), in points.
     public var radius: [String: Double]
+    /// Animation durations by name (`quickTransition`, …), in milliseconds.
     public var animations: [String: Double]
+    /// Free-form settings by name: `buttonStyle` (`filled` or `outline`),
+    /// `radius` (`sm`, `md` or `lg`) and `font` (a family name).
     public var settings: [String: String]
     /// Pairs to check besides those derived from colour names (see ThemeLint).
     public var contrastPairs: [ContrastPair]
@@ -70,6 +92,7 @@ public struct Theme: Sendable, Hashable {
     /// scaled values stay finite.
     public static let maxLength: Double = 10_000
 
+    /// A theme from its groups; every group defaults to empty.
     public init(id: String, colors: [String: ColorPair] = [:], typography: [String: Typography] = [:],
                 spacing: [String: Double] = [:], radius: [String: Double] = [:],
                 animations: [String: Double] = [:], settings: [String: String] = [:],

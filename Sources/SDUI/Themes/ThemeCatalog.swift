@@ -15,8 +15,11 @@ import SDUICore
 /// resolves.
 public struct ThemeCatalog: Sendable {
     public private(set) var themes: [String: Theme]
+    /// The theme of the last step, and the base every chosen theme is merged
+    /// over (default ``Theme/sdkFallback``).
     public var sdkFallback: Theme
 
+    /// A catalog of `themes` by id (when two share an id, the last one wins).
     public init(_ themes: [Theme] = [], sdkFallback: Theme = .sdkFallback) {
         self.themes = Dictionary(themes.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
         self.sdkFallback = sdkFallback
@@ -25,6 +28,7 @@ public struct ThemeCatalog: Sendable {
     /// Adds or replaces a theme.
     public mutating func add(_ theme: Theme) { themes[theme.id] = theme }
 
+    /// The theme with `id` as it was added (not merged); nil when unknown.
     public subscript(id: String) -> Theme? { themes[id] }
 
     /// The theme for a screen, the step that chose it, and an issue for each

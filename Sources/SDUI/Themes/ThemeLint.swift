@@ -4,19 +4,30 @@ import SDUICore
 
 /// One problem theme lint found.
 public struct ThemeLintFinding: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// How bad a finding is: an `error` makes `sdui theme lint` exit 1, a
+    /// `warning` does not.
     public enum Severity: String, Sendable, Codable { case error, warning }
+    /// The rule a finding breaks; the raw value is the name printed
+    /// (`contrast`, `spacing-grid`, `animation-duration`, `typography-scale`).
     public enum Rule: String, Sendable, Codable {
         case contrast, spacingGrid = "spacing-grid", animationDuration = "animation-duration"
         case typographyScale = "typography-scale"
     }
 
+    /// Whether the finding is an error or a warning.
     public var severity: Severity
+    /// The rule broken.
     public var rule: Rule
     /// What is at fault: `textSecondary on surface`, `spacing.md`, …
     public var subject: String
+    /// The mode a contrast finding is about; nil for rules that do not depend
+    /// on the mode.
     public var mode: ThemeMode?
+    /// What is wrong, with the values involved.
     public var message: String
 
+    /// `severity: rule: subject (mode): message`, as `sdui theme lint` prints it
+    /// after the file name.
     public var description: String {
         "\(severity.rawValue): \(rule.rawValue): \(subject)\(mode.map { " (\($0.rawValue))" } ?? ""): \(message)"
     }
@@ -41,10 +52,16 @@ public struct ThemeLintFinding: Sendable, Hashable, Codable, CustomStringConvert
 /// - **Typography** (warnings): line height at least the font size, and
 ///   sizes that do not grow from `headingLarge` down to `caption`.
 public enum ThemeLint {
+    /// The durations, in milliseconds, the named transitions must match:
+    /// `quickTransition` 200, `standardTransition` 300, `slowTransition` 500.
     public static let webTimings: [String: Double] = [
         "quickTransition": 200, "standardTransition": 300, "slowTransition": 500,
     ]
+    /// How far, in milliseconds, a named transition may be from its duration in
+    /// ``webTimings`` (50).
     public static let timingTolerance = 50.0
+    /// The longest any other animation may be, in milliseconds (1,000); it must
+    /// also be above 0.
     public static let maxDuration = 1000.0
     static let scaleOrder = ["headingLarge", "headingMedium", "bodyLarge", "bodyMedium", "bodySmall", "caption"]
 
