@@ -7,6 +7,8 @@ import SDUI
 /// Store errors (SQLite, PostgreSQL) are converted here, in ``wrap(_:_:)``,
 /// and nowhere else; errors from the SDUI module keep their own type.
 public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of registry failure; the raw value is the code's text
+    /// (`not-found` for ``notFound``), the first word of ``description``.
     public enum Code: String, Sendable {
         /// The store could not be opened, read or written.
         case store
@@ -14,22 +16,29 @@ public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible
         case conflict
         /// Input that breaks a rule: bad id, bad token, §10 violation.
         case invalid
+        /// What was asked for does not exist: a screen, a file or folder, a token
+        /// a screen uses.
         case notFound = "not-found"
         /// A pack build gate: budget, size delta, schema.
         case gate
     }
 
+    /// What kind of failure this is.
     public var code: Code
     /// The input at fault: a token id, a file, a database.
     public var subject: String?
+    /// What went wrong, in words.
     public var message: String
 
+    /// An error of `code` with `message`, about `subject` (nil: no particular
+    /// input).
     public init(_ code: Code, _ message: String, subject: String? = nil) {
         self.code = code
         self.message = message
         self.subject = subject
     }
 
+    /// `code: subject: message`, or `code: message` without a subject.
     public var description: String {
         "\(code.rawValue): " + (subject.map { "\($0): " } ?? "") + message
     }

@@ -8,11 +8,14 @@ import SDUICore
 /// each token minified, the whole gzipped.  The builder of a later issue adds
 /// ranking and size budgets on top.
 public struct CorePackBuilder: Sendable {
+    /// The limits each added token is checked against (size, depth) and the
+    /// built pack is opened with.
     public let limits: PackLimits
     private var entries: [(id: String, source: String, version: Int, json: Data)] = []
     /// Position of each id in `entries`, for the duplicate check.
     private var index: [String: Int] = [:]
 
+    /// An empty builder checking tokens against `limits`.
     public init(limits: PackLimits = .default) { self.limits = limits }
 
     /// Ids added so far, in order.
@@ -24,6 +27,11 @@ public struct CorePackBuilder: Sendable {
 
     /// Validates one token's JSON and adds it.  `source` names the input in
     /// errors.  A second token with an id already added is refused, naming both.
+    ///
+    /// Returns the token as parsed.
+    ///
+    /// - Throws: ``SDUIError``: the token's own error when it does not parse
+    ///   or breaks `limits`; `.schema` for a duplicate id.
     @discardableResult
     public mutating func add(json: Data, source: String) throws -> DesignToken {
         let token = try DesignToken(json: json, source: source, limits: limits)
@@ -67,6 +75,9 @@ public struct CorePackBuilder: Sendable {
 
     /// The gzipped pack.  `level` is 0 (store) to 12 (smallest; slowest to
     /// write).  The pack is opened and read back before it is returned.
+    ///
+    /// - Throws: ``SDUIError`` when compressing fails or the pack written
+    ///   does not open and read back (see ``verify(_:tokens:limits:source:)``).
     public func build(level: Int = 12) throws -> Data {
         let pack = try Self.gzip(document(), level: level)
         try Self.verify(pack, tokens: entries.count, limits: limits, source: "the built pack")

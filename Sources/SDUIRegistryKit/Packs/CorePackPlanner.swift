@@ -16,16 +16,34 @@ import SDUI
 /// 4. against a previous pack, a size change of more than `maxDeltaBytes`
 ///    (either way) fails the build (the CI gate).
 public struct CorePackPlanner: Sendable {
+    /// The largest gzipped pack allowed, in bytes (default 600,000).
     public var budgetBytes = 600_000
+    /// The largest change in pack size against a previous pack, either way,
+    /// in bytes (default 200,000).
     public var maxDeltaBytes = 200_000
     /// gzip level of the pack, 0 to 12 (libdeflate's scale).
     public var gzipLevel = 12
+    /// When set, every candidate's image URLs must satisfy it; nil (the
+    /// default) checks no image URLs.
     public var imagePolicy: ImageURLPolicy?
+    /// The limits candidates are checked against and the pack is built with
+    /// (default `PackLimits.default`).
     public var limits: PackLimits = .default
 
+    /// A planner with the defaults: a 600,000-byte budget, a 200,000-byte
+    /// delta gate, gzip level 12, no image policy, the default limits.
     public init() {}
 
     /// Builds the pack from `candidates` ranked by `usage`.
+    ///
+    /// `usage` nil ranks every token by id alone.  `previous`, the last
+    /// gzipped pack, turns on the size-change gate.
+    ///
+    /// - Throws: ``RegistryError`` `.gate` when any candidate fails its
+    ///   checks (every one is listed), when not even an empty pack or the
+    ///   first token fits ``budgetBytes``, when there is no candidate, or
+    ///   when the size changes by more than ``maxDeltaBytes``; ``SDUIError``
+    ///   when a candidate cannot be minified or compressed.
     public func build(_ candidates: [PackCandidate], usage: UsageTelemetry?, previous: Data? = nil) throws -> CorePackBuild {
         var problems: [String] = []
         var checked: [(PackCandidate, DesignToken)] = []

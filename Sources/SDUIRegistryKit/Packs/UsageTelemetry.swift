@@ -15,15 +15,24 @@ import SDUI
 /// Counts are non-negative integers; an id may appear once.  Any other line
 /// is an error naming its number and what was expected.
 public struct UsageTelemetry: Sendable, Equatable {
+    /// How often each token was shown, by token id; every count is ≥ 0.
     public var counts: [String: Int]
+    /// The period the counts cover (`2026-W46`, say); nil when the file names
+    /// none, and always nil for CSV.
     public var period: String?
 
+    /// Telemetry from counts already in hand (not checked).
     public init(counts: [String: Int], period: String? = nil) {
         self.counts = counts
         self.period = period
     }
 
     /// Reads a telemetry file; errors name the file and the line or key.
+    ///
+    /// The file is read with a 16 MiB bound (`FileInput.documentLimit`).
+    ///
+    /// - Throws: ``RegistryError`` `.notFound` when the file cannot be read,
+    ///   `.invalid` when it is over the bound or its content breaks the format.
     public init(contentsOf url: URL) throws {
         let data: Data
         do { data = try FileInput.read(url.path, limit: FileInput.documentLimit) } catch let e as SDUIError {
@@ -33,6 +42,12 @@ public struct UsageTelemetry: Sendable, Equatable {
         try self.init(data: data, source: url.path)
     }
 
+    /// Parses telemetry in either format: JSON when the first character that
+    /// is not white space is `{`, CSV otherwise.  A leading UTF-8 byte-order
+    /// mark is skipped.  `source` names the input in errors.
+    ///
+    /// - Throws: ``RegistryError`` `.invalid` naming `source` and the line (CSV)
+    ///   or the member (JSON) at fault.
     public init(data: Data, source: String) throws {
         // A byte-order mark is not part of the text.
         let data = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
