@@ -42,9 +42,12 @@ import SDUICore
 /// filled string is taken as a spacing or typography name, as a written one
 /// would be (`"style": "{{st}}"` with `st` = `"caption"`).
 public struct BindingScope: Sendable {
+    /// The screen item's `bind` values, looked up first.
     public var item: [String: JSONValue]
+    /// The host app's bindings, looked up when the item's values lack a path.
     public var host: [String: JSONValue]
 
+    /// A scope over the given values; both default to empty.
     public init(item: [String: JSONValue] = [:], host: [String: JSONValue] = [:]) {
         self.item = item
         self.host = host

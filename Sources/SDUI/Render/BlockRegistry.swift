@@ -12,9 +12,13 @@ import SDUICore
 /// a `.schema` ``SDUIError`` for fields it cannot use.  An unknown type, or a thrown
 /// error, becomes a placeholder and a `render_error` event.
 public struct BlockRegistry: Sendable {
+    /// A block renderer: takes the block's JSON object (`type` included) and the
+    /// theme's style, returns one node in token form; throws a `.schema` `SDUIError`
+    /// for fields it cannot use.
     public typealias Renderer = @Sendable ([String: JSONValue], BlockStyle) throws -> JSONValue
     private var renderers: [String: Renderer]
 
+    /// An empty registry; ``builtIn`` has the ten built-in blocks.
     public init() { renderers = [:] }
 
     /// Adds or replaces the renderer of `type`.
@@ -28,6 +32,7 @@ public struct BlockRegistry: Sendable {
         renderers[type] = { fields, _ in try renderer(fields) }
     }
 
+    /// The renderer of block `type`; nil when none is registered.
     public func renderer(for type: String) -> Renderer? { renderers[type] }
 
     /// Block types with a renderer, sorted.

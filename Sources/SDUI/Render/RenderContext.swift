@@ -7,12 +7,16 @@ import SDUICore
 public struct RenderContext: Sendable {
     /// What the app renders, with prop rules (the `X-Primitives` contract).
     public var primitives: PrimitiveMap = .builtIn
+    /// The themes screens may choose from (default: none, so every screen
+    /// gets the SDK fallback).
     public var themes = ThemeCatalog()
     /// The flow's default theme (second in the resolution order).
     public var flowThemeID: String?
+    /// Light or dark colours (default light).
     public var mode: ThemeMode = .light
     /// Accessibility scales (see ``ResolvedTheme``).
     public var textScale: Double = 1
+    /// Multiplies spacing, rounded to the 4 pt grid; clamped to 0.5–4 (default 1).
     public var spacingScale: Double = 1
     /// The host app's bindings, consulted after each item's `bind`.
     public var hostBindings: [String: JSONValue] = [:]
@@ -29,7 +33,11 @@ public struct RenderContext: Sendable {
     /// Bounds on what `{{…}}` fills may produce; a node whose fills pass one
     /// becomes a placeholder with a `limit` issue.
     public var bindingLimits = BindingLimits()
+    /// Where unknown primitives, block errors and switches to a fallback
+    /// screen are logged (label `sdui.render`).
     public var logger = Logger(label: "sdui.render")
 
+    /// The defaults: built-in primitives and blocks, no themes but the SDK
+    /// fallback, light mode, scales of 1, no host bindings and no Fallback Pack.
     public init() {}
 }

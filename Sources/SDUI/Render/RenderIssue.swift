@@ -43,13 +43,16 @@ public struct RenderIssue: Sendable, Hashable, Codable, CustomStringConvertible 
         case limit
     }
 
+    /// What kind of degradation it is; its raw value is the stable code.
     public var kind: Kind
     /// The token (or, for blocks, `block[i]`) the issue is in.
     public var token: String?
     /// Where in the token or block: `root`, `props.children[2].props.text`, …
     public var path: String
+    /// What happened, in words, with the values involved.
     public var message: String
 
+    /// An issue from its parts.
     public init(_ kind: Kind, token: String?, path: String, _ message: String) {
         self.kind = kind
         self.token = token
@@ -57,6 +60,8 @@ public struct RenderIssue: Sendable, Hashable, Codable, CustomStringConvertible 
         self.message = message
     }
 
+    /// `kind: token path: message` on one line, as `sdui render` prints it
+    /// after `warning:`.
     public var description: String {
         "\(kind.rawValue): \(token.map { "\($0) " } ?? "")\(path): \(message)"
     }

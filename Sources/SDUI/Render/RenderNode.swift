@@ -16,10 +16,12 @@ import SDUICore
 /// - ``Kind/skeleton``: the token is not cached and the registry cannot be
 ///   reached; draw a loading shape until it arrives.
 public struct RenderNode: Sendable, Hashable, Codable {
+    /// What a node is: a primitive to draw, a placeholder or a skeleton (see above).
     public enum Kind: String, Sendable, Codable, CaseIterable {
         case primitive, placeholder, skeleton
     }
 
+    /// Whether to draw the primitive, a placeholder or a skeleton.
     public var kind: Kind
     /// The primitive to draw (for a placeholder: the one that was asked for,
     /// or empty when unknown).
@@ -28,6 +30,7 @@ public struct RenderNode: Sendable, Hashable, Codable {
     public var version: Int
     /// Fully resolved props, without `children`.
     public var props: [String: JSONValue]
+    /// The child nodes, in order (empty for a leaf).
     public var children: [RenderNode]
     /// The design token this node came from (nil for nodes a block made).
     public var token: String?
@@ -35,6 +38,8 @@ public struct RenderNode: Sendable, Hashable, Codable {
     /// (see ``RenderIssue/Kind``).
     public var reason: String?
 
+    /// A node from its parts; by default a primitive with no props, children,
+    /// token or reason.
     public init(kind: Kind = .primitive, primitive: String, version: Int,
                 props: [String: JSONValue] = [:], children: [RenderNode] = [],
                 token: String? = nil, reason: String? = nil) {
@@ -75,6 +80,8 @@ public struct RenderNode: Sendable, Hashable, Codable {
         case kind, primitive, version, props, children, token, reason
     }
 
+    /// Decodes a node as ``encode(to:)`` writes it; absent `props` and
+    /// `children` are empty.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         kind = try c.decode(Kind.self, forKey: .kind)
@@ -86,6 +93,8 @@ public struct RenderNode: Sendable, Hashable, Codable {
         reason = try c.decodeIfPresent(String.self, forKey: .reason)
     }
 
+    /// Encodes the node in the shape of schemas/render-tree.json, leaving out
+    /// empty `props` and `children` and a nil `token` or `reason`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .kind)

@@ -13,7 +13,9 @@ public struct RenderTree: Sendable, Hashable, Codable {
     public var renderedScreen: String
     /// The theme used and the step of the resolution order that chose it.
     public var theme: String
+    /// The step of the resolution order that chose ``theme``.
     public var themeSource: ThemeSource
+    /// The mode the colours were resolved for.
     public var mode: ThemeMode
     /// A scrolling `Column` holding one child per screen item or block.
     public var root: RenderNode
@@ -22,6 +24,7 @@ public struct RenderTree: Sendable, Hashable, Codable {
     /// Analytics events (`unknown_primitive`, `render_error`).
     public var events: [RenderEvent]
 
+    /// A tree from its parts.
     public init(screen: String, renderedScreen: String, theme: String, themeSource: ThemeSource,
                 mode: ThemeMode, root: RenderNode, issues: [RenderIssue], events: [RenderEvent]) {
         self.screen = screen

@@ -17,11 +17,14 @@ public struct ScreenItems: Sendable, Equatable {
         case block(JSONValue)
     }
 
+    /// The screen's id.
     public var id: String
     /// The screen's theme, first in seed 001's resolution order.
     public var themeId: String?
+    /// What to draw, top to bottom.
     public var items: [Item]
 
+    /// A screen from its parts.
     public init(id: String, themeId: String? = nil, items: [Item]) {
         self.id = id
         self.themeId = themeId
@@ -44,6 +47,7 @@ public protocol ScreenItemsConvertible: Sendable {
 }
 
 extension ScreenItems: ScreenItemsConvertible {
+    /// The items themselves.
     public var screenItems: ScreenItems { self }
 }
 

@@ -26,9 +26,13 @@ import SDUICore
 /// Resolution never throws: every degradation is a ``RenderIssue`` in the
 /// tree, and the rest of the screen renders.
 public struct ScreenResolver: Sendable {
+    /// Primitives, themes, mode, bindings and fallbacks every resolve uses.
     public let context: RenderContext
     private let themeCache = ThemeCache()
 
+    /// A resolver over `context` (by default built-in primitives, the SDK
+    /// fallback theme, light mode).  Safe to share between tasks: each theme
+    /// it flattens is cached, under a lock, for its later resolves.
     public init(_ context: RenderContext = RenderContext()) {
         self.context = context
     }
