@@ -26,7 +26,10 @@ import SDUICore
 /// what to show.  `ScreenLoader` holds no state of its own; it is as safe
 /// to share as its repository and resolver.
 public struct ScreenLoader: Sendable {
+    /// Where tokens come from; its transport and disk cache also serve screens.
     public let repository: TokenRepository
+    /// Resolves the payload into a render tree; its context's Fallback Pack is
+    /// the last resort offline.
     public let resolver: ScreenResolver
     /// Most 409 fallbacks followed for one load.
     public var maxFallbackHops = 4
