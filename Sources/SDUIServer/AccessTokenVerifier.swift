@@ -4,15 +4,22 @@ import SDUI
 
 /// Checks `Authorization: Bearer <jwt>` headers.
 public struct AccessTokenVerifier: Sendable {
+    /// Checks the tokens' signatures.
     public let verifier: TokenVerifier
     /// Clock skew allowed on `iat`, `nbf` and `exp`, in seconds.
     public var leeway: TimeInterval = 30
+    /// The clock the time claims are checked against (default: the system
+    /// clock); tests set their own.
     public var now: @Sendable () -> Date = { Date() }
 
+    /// A verifier checking signatures with `verifier`, with 30 s of leeway and
+    /// the system clock.
     public init(verifier: TokenVerifier) { self.verifier = verifier }
 
     /// Why a request was refused (the `error_description` of the 401).
     public struct Failure: Error, Sendable, Equatable {
+        /// Why, in words: `missing bearer token`, `token expired`, `bad token
+        /// signature`…
         public var reason: String
     }
 

@@ -20,6 +20,8 @@ public struct DescriptorBudget: Sendable, Equatable {
         DescriptorBudget(limit: softLimit(), open: openCount())
     }
 
+    /// A budget from a known limit and open count; nil for either means
+    /// unlimited or unknown, as in ``current()``.
     public init(limit: Int?, open: Int?) {
         self.limit = limit
         self.open = open

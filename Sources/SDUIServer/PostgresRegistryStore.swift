@@ -75,6 +75,13 @@ public final class PostgresRegistryStore: RegistryStore {
         runTask = Task { await client.run() }
     }
 
+    /// Waits for the database (see ``reachable()``), then creates the schema
+    /// (when one was given), the tables and the sequence row when they are
+    /// missing, in one transaction.  Servers that migrate at the same time
+    /// take turns on an advisory lock.
+    ///
+    /// - Throws: ``RegistryError`` `.store` when the database does not answer
+    ///   within ``startupTimeout`` or a statement fails.
     public func migrate() async throws {
         try await reachable()
         try await RegistryError.wrap(name) {
@@ -145,6 +152,14 @@ public final class PostgresRegistryStore: RegistryStore {
         try await c.query("UPDATE registry_meta SET value = \(v) WHERE key = 'seq'", logger: logger)
     }
 
+    /// Publishes token versions in one transaction that holds the sequence
+    /// row's lock: a version already stored with the same bytes is skipped,
+    /// and each new one takes the next sequence number.  Returns how many
+    /// were new.
+    ///
+    /// - Throws: ``RegistryError`` `.conflict` when an (id, version) is stored
+    ///   with other JSON (nothing of the batch is written); `.store` when the
+    ///   database fails.
     @discardableResult
     public func publish(_ tokens: [StoredToken]) async throws -> Int {
         try await RegistryError.wrap(name) {
@@ -177,6 +192,10 @@ public final class PostgresRegistryStore: RegistryStore {
         }
     }
 
+    /// Adds or replaces screens in one transaction that holds the sequence
+    /// row's lock; each write takes the next sequence number.
+    ///
+    /// - Throws: ``RegistryError`` `.store` when the database fails.
     public func putScreens(_ screens: [StoredScreen]) async throws {
         try await RegistryError.wrap(name) {
             try await transaction { c in
@@ -196,6 +215,9 @@ public final class PostgresRegistryStore: RegistryStore {
         }
     }
 
+    /// The highest sequence number written; 0 for an empty registry.
+    ///
+    /// - Throws: ``RegistryError`` `.store` when the database fails.
     public func generation() async throws -> Int64 {
         try await RegistryError.wrap(name) {
             let rows = try await client.query("SELECT value FROM registry_meta WHERE key = 'seq'", logger: logger)
@@ -204,6 +226,11 @@ public final class PostgresRegistryStore: RegistryStore {
         }
     }
 
+    /// Every token version and screen written after `seq`, each list in
+    /// sequence order, read in one repeatable-read transaction so both come
+    /// from the same state.
+    ///
+    /// - Throws: ``RegistryError`` `.store` when the database fails.
     public func changes(after seq: Int64) async throws -> (tokens: [StoredToken], screens: [StoredScreen]) {
         try await RegistryError.wrap(name) {
             try await transaction { c in
@@ -227,6 +254,7 @@ public final class PostgresRegistryStore: RegistryStore {
         }
     }
 
+    /// Stops the connection pool and waits until it has shut down.
     public func close() async throws {
         runTask.cancel()
         await runTask.value

@@ -5,8 +5,10 @@
 /// without `..`.  Import refuses any other id, so every stored id can be
 /// asked for.
 public enum RegistryID {
+    /// The longest id: 128 characters (all ASCII, so also 128 bytes).
     public static let maxLength = 128
 
+    /// Whether `id` follows the grammar.
     public static func isValid<S: StringProtocol>(_ id: S) -> Bool {
         let u = id.utf8
         guard !u.isEmpty, u.count <= maxLength, u.first != UInt8(ascii: ".") else { return false }

@@ -16,9 +16,14 @@ import SDUI
 /// folder of token files, or a Core-Token Pack (`.gz`).  A screen file may
 /// carry `"fallbackScreenId"`, the screen the 409 answer names.
 public struct RegistryImporter: Sendable {
+    /// The image-URL rule tokens are checked against (the `image-url` rule).
     public var imagePolicy: ImageURLPolicy
+    /// Token size and depth limits (the `size` and `schema` rules), also used
+    /// to open a pack.
     public var limits: PackLimits
 
+    /// An importer with an image-URL policy and limits (default
+    /// `PackLimits.default`).
     public init(imagePolicy: ImageURLPolicy, limits: PackLimits = .default) {
         self.imagePolicy = imagePolicy
         self.limits = limits
@@ -26,16 +31,26 @@ public struct RegistryImporter: Sendable {
 
     /// What a source holds, checked.
     public struct Batch: Sendable {
+        /// The token versions, in the order read (files by name, or the pack's
+        /// order); `seq` is 0 until a store writes them.
         public var tokens: [StoredToken] = []
+        /// The screens, in file-name order; only a folder with `tokens/` and
+        /// `screens/` has any.
         public var screens: [StoredScreen] = []
     }
 
     /// One broken rule.
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// The token or screen at fault: its id, or the file name when no id
+        /// could be read.
         public var subject: String
+        /// The name of the file it came from (its last path component).
         public var file: String
+        /// The rule broken: `id`, `size`, `schema`, `image-url` or `duplicate`.
         public var rule: String
+        /// What exactly is wrong.
         public var detail: String
+        /// `subject (file): rule: detail`.
         public var description: String { "\(subject) (\(file)): \(rule): \(detail)" }
     }
 

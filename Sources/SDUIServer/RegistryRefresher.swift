@@ -20,6 +20,10 @@ import ServiceLifecycle
 public struct RegistryRefresher: Service {
     let server: RegistryServer
 
+    /// A refresher for `server`'s snapshot, at the server's configured
+    /// ``RegistryServerConfiguration/refreshInterval``.  Its first refresh
+    /// comes one interval after it starts, so load the first snapshot with
+    /// ``RegistryServer/refresh()`` before serving.
     public init(_ server: RegistryServer) {
         self.server = server
     }

@@ -37,6 +37,9 @@ import ServiceLifecycle
 public final class RegistryServer: Service, Sendable {
     let store: any RegistryStore
     let configuration: RegistryServerConfiguration
+    /// The Prometheus registry the server records its metrics in (requests,
+    /// latency, the applied sequence number, `sdui_build_info`) and
+    /// `GET /metrics` exports.
     public let metrics: PrometheusCollectorRegistry
     let logger: Logger
     let state: NIOLockedValueBox<State>
@@ -63,6 +66,16 @@ public final class RegistryServer: Service, Sendable {
         var missing: [String]
     }
 
+    /// A server over `store`; nothing is read or bound until ``run()``,
+    /// ``start()`` or ``refresh()``.
+    ///
+    /// - Parameters:
+    ///   - store: where the tokens and screens are published.
+    ///   - configuration: how to listen and answer (default: `127.0.0.1:8080`,
+    ///     unsigned, no auth).
+    ///   - metrics: where metrics go; pass the service's own registry to export
+    ///     them together.
+    ///   - logger: the server's log (label `sdui.server` by default).
     public init(store: any RegistryStore, configuration: RegistryServerConfiguration = .init(),
                 metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
                 logger: Logger = Logger(label: "sdui.server")) {

@@ -6,6 +6,7 @@ import SDUI
 
 /// How a registry server runs.
 public struct RegistryServerConfiguration: Sendable {
+    /// The address to listen on (default `127.0.0.1`: loopback only).
     public var host = "127.0.0.1"
     /// 0 picks a free port (see ``RunningRegistry/port``).
     public var port = 8080
@@ -43,5 +44,9 @@ public struct RegistryServerConfiguration: Sendable {
     /// `ServiceGroup` handles signals there.
     public var gracefulShutdownSignals: [UnixSignal] = []
 
+    /// The defaults: `127.0.0.1:8080`, unsigned, no auth, `max-age` one day,
+    /// a refresh every second, a 60 s idle timeout, a connection cap from the
+    /// descriptor limit, 16 KiB of headers, no request bodies, 50 ids per
+    /// request, no signal handling.
     public init() {}
 }

@@ -3,8 +3,11 @@ import Foundation
 
 /// A registry server running in a task.
 public final class RunningRegistry: Sendable {
+    /// The server that is running.
     public let server: RegistryServer
     let task: Task<Void, Error>
+    /// The port it listens on: the one bound, also when the configuration
+    /// asked for 0.
     public let port: Int
     /// `http://host:port/`.
     public let baseURL: URL

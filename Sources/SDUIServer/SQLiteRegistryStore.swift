@@ -13,6 +13,7 @@ import SQLiteNIO
 /// transaction at a time on the connection.
 public actor SQLiteRegistryStore: RegistryStore {
     let connection: SQLiteConnection
+    /// The path of the registry file.
     public nonisolated let path: String
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
@@ -41,6 +42,10 @@ public actor SQLiteRegistryStore: RegistryStore {
         }
     }
 
+    /// Creates the tables, the index on `seq` and the sequence row when they
+    /// are missing.
+    ///
+    /// - Throws: ``RegistryError`` `.store` when SQLite fails.
     public func migrate() async throws {
         try await exclusive { try await RegistryError.wrap(path) {
             for sql in [
@@ -87,6 +92,13 @@ public actor SQLiteRegistryStore: RegistryStore {
         return Int64(v)
     }
 
+    /// Publishes token versions in one `BEGIN IMMEDIATE` transaction: a
+    /// version already stored with the same bytes is skipped, and each new
+    /// one takes the next sequence number.  Returns how many were new.
+    ///
+    /// - Throws: ``RegistryError`` `.conflict` when an (id, version) is stored
+    ///   with other JSON (nothing of the batch is written); `.store` when
+    ///   SQLite fails.
     @discardableResult
     public func publish(_ tokens: [StoredToken]) async throws -> Int {
         try await write {
@@ -113,6 +125,10 @@ public actor SQLiteRegistryStore: RegistryStore {
         }
     }
 
+    /// Adds or replaces screens in one `BEGIN IMMEDIATE` transaction; each
+    /// write takes the next sequence number.
+    ///
+    /// - Throws: ``RegistryError`` `.store` when SQLite fails.
     public func putScreens(_ screens: [StoredScreen]) async throws {
         try await write {
             for s in screens {
@@ -129,6 +145,9 @@ public actor SQLiteRegistryStore: RegistryStore {
         }
     }
 
+    /// The highest sequence number written; 0 for an empty registry.
+    ///
+    /// - Throws: ``RegistryError`` `.store` when SQLite fails.
     public func generation() async throws -> Int64 {
         try await exclusive { try await RegistryError.wrap(path) {
             let rows = try await connection.query("SELECT value FROM registry_meta WHERE key = 'seq'")
@@ -136,6 +155,11 @@ public actor SQLiteRegistryStore: RegistryStore {
         } }
     }
 
+    /// Every token version and screen written after `seq`, each list in
+    /// sequence order, read in one transaction so both come from the same
+    /// state.
+    ///
+    /// - Throws: ``RegistryError`` `.store` when SQLite fails.
     public func changes(after seq: Int64) async throws -> (tokens: [StoredToken], screens: [StoredScreen]) {
         try await exclusive { try await RegistryError.wrap(path) {
             // One read transaction, so both lists come from the same state.
@@ -166,6 +190,9 @@ public actor SQLiteRegistryStore: RegistryStore {
         } }
     }
 
+    /// Closes the connection.
+    ///
+    /// - Throws: ``RegistryError`` `.store` when closing fails.
     public func close() async throws {
         try await RegistryError.wrap(path) { try await connection.close() }
     }
