@@ -15,7 +15,7 @@ struct PackCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Open a pack and print its token count, sizes, gzip members and open time.")
 
-        @Argument(help: "The pack file (gzipped JSON).")
+        @Argument(help: "The pack file (gzipped JSON; - for standard input).")
         var path: String
 
         @Flag(help: "Print one JSON object on stdout.")
@@ -38,8 +38,12 @@ struct PackCommand: AsyncParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let url = URL(fileURLWithPath: path)
-                let (pack, ms) = try measure { try CorePack(contentsOf: url) }
+                // `-`: the pack on standard input (read first, then opened from memory).
+                let stdin = path == "-" ? try readFile(path, limit: PackLimits.default.maxCompressedBytes) : nil
+                let (pack, ms) = try measure {
+                    try stdin.map { try CorePack(data: $0, name: inputName(path)) }
+                        ?? CorePack(contentsOf: URL(fileURLWithPath: path))
+                }
                 var checked: Int?
                 var bad: [SDUIError] = []
                 if checkTokens {
@@ -98,7 +102,7 @@ struct PackCommand: AsyncParsableCommand {
         @Option(name: .customLong("bearer"), help: "Bearer token for --registry-url.")
         var bearer: String?
 
-        @Option(help: "Where to write the pack.")
+        @Option(help: "Where to write the pack (- for standard output; the report then goes to standard error).")
         var out: String
 
         @Option(help: "Usage telemetry (token id → count).")
@@ -134,6 +138,13 @@ struct PackCommand: AsyncParsableCommand {
         @Flag(help: "Print one JSON object on stdout (the manifest's totals).")
         var json = false
 
+        /// Standard output can hold the pack or the JSON report, not both.
+        func validate() throws {
+            if json && out == "-" {
+                throw ValidationError("--json and --out - both use standard output; give --out a file")
+            }
+        }
+
         struct Report: Encodable {
             var out: String
             var tokens: Int
@@ -161,7 +172,7 @@ struct PackCommand: AsyncParsableCommand {
                     candidates = try await Self.fetch(registryURL, ids: (telemetry?.counts.keys).map { Array($0).sorted() } ?? [],
                                                       primitives: map, bearer: bearer)
                 } else {
-                    let contents = try await store.with { try await RegistryContents.load($0) }
+                    let contents = try await store.with(readOnly: true) { try await RegistryContents.load($0) }
                     candidates = contents.packCandidates(for: map)
                     screens = contents.screens
                 }
@@ -191,6 +202,12 @@ struct PackCommand: AsyncParsableCommand {
                     if !json { print("wrote \(fallbackOut): Fallback Pack for \(ids.joined(separator: ", "))") }
                 }
                 let m = build.manifest
+                // The pack went to stdout: the report must not follow it there.
+                if out == "-" && !json {
+                    let line = "wrote the pack to standard output: \(m.tokens.count) of \(m.candidates) tokens, \(m.packBytes) bytes gzipped\n"
+                    FileHandle.standardError.write(Data(line.utf8))
+                    return
+                }
                 if json {
                     try printJSON(Report(out: out, tokens: m.tokens.count, candidates: m.candidates,
                                          compressedBytes: m.packBytes, rawBytes: m.rawBytes, budgetBytes: m.budgetBytes,

@@ -68,7 +68,7 @@ struct RegistryCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let contents = try await store.with { try await RegistryContents.load($0) }
+                let contents = try await store.with(readOnly: true) { try await RegistryContents.load($0) }
                 let rows = contents.ids.map { id -> Row in
                     let v = contents.versions(of: id)
                     return Row(id: id, versions: v.map(\.version), primitiveVersion: v[0].primitiveVersion, bytes: v[0].json.count)

@@ -63,8 +63,13 @@ func readFile(_ path: String, limit: Int) throws -> Data {
 /// How errors name an input path: `-` is standard input.
 func inputName(_ path: String) -> String { path == "-" ? "standard input" : path }
 
-/// Writes a file in one step (atomically); an `io` error names it.
+/// Writes a file in one step (atomically); `-` is standard output.  An
+/// `io` error names the file.
 func writeFile(_ data: Data, to path: String) throws {
+    if path == "-" {
+        FileHandle.standardOutput.write(data)
+        return
+    }
     do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
         throw SDUIError(.io, "cannot write: \(error.localizedDescription)", input: path)
     }

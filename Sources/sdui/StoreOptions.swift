@@ -7,31 +7,36 @@ import SDUIServer
 
 /// Where the registry lives: an SQLite file (default) or PostgreSQL.
 struct StoreOptions: ParsableArguments {
-    @Option(help: "The registry's SQLite file (created when missing).")
+    @Option(help: "The registry's SQLite file (created when missing by commands that write; read-only commands need it to exist).")
     var db: String?
 
     @Option(help: "A PostgreSQL URL, postgres://user:password@host:port/database (or $SDUI_POSTGRES_URL).")
     var postgres: String?
 
     /// Runs `body` with the opened store and closes it afterwards, also
-    /// when `body` throws.
-    func with<T>(isolation: isolated (any Actor)? = #isolation,
+    /// when `body` throws.  `readOnly` commands (list, pack build) neither
+    /// create a missing SQLite file nor migrate: a mistyped `--db` is an
+    /// error naming the file, not a new empty registry.
+    func with<T>(readOnly: Bool = false, isolation: isolated (any Actor)? = #isolation,
                  _ body: (any RegistryStore) async throws -> T) async throws -> T {
-        let store = try await open()
+        let store = try await open(readOnly: readOnly)
         return try await store.closing { try await body(store) }
     }
 
-    /// Opens and migrates the store.
-    func open() async throws -> any RegistryStore {
+    /// Opens the store, and migrates it unless `readOnly`.
+    func open(readOnly: Bool = false) async throws -> any RegistryStore {
         let store: any RegistryStore
         if let url = postgres ?? (db == nil ? ProcessInfo.processInfo.environment["SDUI_POSTGRES_URL"] : nil) {
             store = try PostgresRegistryStore(url: url, logger: quietLogger("sdui.registry.postgres"))
         } else if let db {
+            if readOnly && !FileManager.default.fileExists(atPath: db) {
+                throw SDUIError(.notFound, "no registry file here (a read-only command does not create one)", input: db)
+            }
             store = try await SQLiteRegistryStore(path: db, logger: quietLogger("sdui.registry.sqlite"))
         } else {
             throw ValidationError("give --db FILE or --postgres URL")
         }
-        try await store.migrate()
+        if !readOnly { try await store.migrate() }
         return store
     }
 }

@@ -64,6 +64,41 @@ private func runSDUI(_ args: [String], stdin: Data? = nil) throws -> (status: In
         #expect(r.status == 0 && r.out.trimmingCharacters(in: .whitespacesAndNewlines) == SDUIKitVersion.string, "\(r)")
     }
 
+    /// `-` is standard output for the pack, and standard input for the
+    /// reader: a pipe works, and the report stays off the pipe.
+    @Test func aPackGoesThroughAPipe() async throws {
+        let exe = sduiExecutable().path
+        let tokens = examples.appendingPathComponent("tokens").path
+        let sh = Process()
+        sh.executableURL = URL(fileURLWithPath: "/bin/sh")
+        sh.arguments = ["-c", "'\(exe)' pack build '\(tokens)' --out - 2>/dev/null | '\(exe)' pack inspect - --json"]
+        let pipe = Pipe()
+        sh.standardOutput = pipe
+        try sh.run()
+        let out = pipe.fileHandleForReading.readDataToEndOfFile()
+        sh.waitUntilExit()
+        #expect(sh.terminationStatus == 0)
+        let obj = try JSONSerialization.jsonObject(with: out) as? [String: Any]
+        let count = try FileManager.default.contentsOfDirectory(atPath: tokens).filter { $0.hasSuffix(".json") }.count
+        #expect(obj?["tokens"] as? Int == count, "\(String(decoding: out, as: UTF8.self))")
+        // The report of a pack written to stdout goes to stderr.
+        let r = try await sdui(["pack", "build", tokens, "--out", "-"])
+        #expect(r.status == 0 && r.err.contains("wrote the pack to standard output") && !r.out.contains("wrote"))
+        // --json and --out - cannot share stdout: a usage error, nothing written.
+        let both = try await sdui(["pack", "build", tokens, "--out", "-", "--json"])
+        #expect(both.status == 64 && both.err.contains("--json and --out - both use standard output") && both.out.isEmpty)
+    }
+
+    /// A read-only command never creates the registry file it was pointed at.
+    @Test func readOnlyCommandsCreateNoFiles() async throws {
+        let typo = Fixtures.temporaryDirectory().appendingPathComponent("typo.db").path
+        let list = try await sdui(["registry", "list", "--db", typo])
+        #expect(list.status == 1 && list.err.contains(typo) && list.err.contains("no registry file"), "\(list.err)")
+        let pack = try await sdui(["pack", "build", "--db", typo, "--out", typo + ".gz"])
+        #expect(pack.status == 1 && pack.err.contains("no registry file"), "\(pack.err)")
+        #expect(!FileManager.default.fileExists(atPath: typo) && !FileManager.default.fileExists(atPath: typo + ".gz"))
+    }
+
     @Test func buildThenInspectAPack() async throws {
         let out = Fixtures.temporaryDirectory().appendingPathComponent("pack.json.gz").path
         let built = try await sdui(["pack", "build", examples.appendingPathComponent("tokens").path, "--out", out, "--json"])
