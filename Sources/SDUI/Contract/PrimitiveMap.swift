@@ -62,7 +62,8 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses an `X-Primitives` header value.  Errors are `.schema`, with
-    /// the input `X-Primitives` and the byte offset of the fault.
+    /// the input `X-Primitives` and the byte offset of the fault; a header
+    /// over ``maxHeaderBytes`` is `.limit`.
     public init(parsing header: String) throws {
         self.entries = []
         self.index = [:]
