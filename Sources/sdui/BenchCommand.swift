@@ -100,7 +100,7 @@ struct BenchCommand: ParsableCommand {
 
             enum CodingKeys: String, CodingKey {
                 case pack, tokens, compressedBytes, rawBytes, floor, libdeflate, sdui
-                case sduiOneThread = "sdui_1thread"
+                case sduiOneThread
                 case jansson, jsondecoder, jsonserialization, peakBytes
             }
         }

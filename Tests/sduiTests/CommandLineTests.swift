@@ -99,6 +99,32 @@ private func runSDUI(_ args: [String], stdin: Data? = nil) throws -> (status: In
         #expect(!FileManager.default.fileExists(atPath: typo) && !FileManager.default.fileExists(atPath: typo + ".gz"))
     }
 
+    /// One key style, camelCase, in every `--json` output.
+    @Test func jsonKeysAreCamelCase() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        let pack = dir.appendingPathComponent("p.gz").path
+        let tokens = examples.appendingPathComponent("tokens").path
+        let runs: [[String]] = [
+            ["pack", "build", tokens, "--out", pack, "--json"],
+            ["pack", "inspect", pack, "--json"],
+            ["bench", "resolve", "--examples", examples.path, "--rounds", "2", "--json"],
+            ["bench", "disk", "--directory", dir.path, "--rounds", "1", "--no-sync", "--json"],
+        ]
+        func keys(_ v: Any) -> [String] {
+            if let o = v as? [String: Any] { return o.keys.map { $0 } + o.values.flatMap(keys) }
+            if let a = v as? [Any] { return a.flatMap(keys) }
+            return []
+        }
+        for args in runs {
+            let r = try await sdui(args)
+            #expect(r.status == 0, "\(args): \(r.err)")
+            let value = try JSONSerialization.jsonObject(with: Data(r.out.utf8))
+            for key in keys(value) {
+                #expect(key.range(of: "^[a-z][A-Za-z0-9]*$", options: .regularExpression) != nil, "\(args): \(key)")
+            }
+        }
+    }
+
     @Test func buildThenInspectAPack() async throws {
         let out = Fixtures.temporaryDirectory().appendingPathComponent("pack.json.gz").path
         let built = try await sdui(["pack", "build", examples.appendingPathComponent("tokens").path, "--out", out, "--json"])

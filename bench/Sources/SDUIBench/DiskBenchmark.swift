@@ -8,17 +8,17 @@ import SDUI
 /// (an fsync per commit) as the repository uses it.
 public struct DiskBenchmark {
     public enum Method: String, CaseIterable, Sendable {
-        case batchWrite = "batch_write_50"
-        case rowWrites = "row_writes_50"
-        case batchRead = "batch_read_50"
-        case rowReads = "row_reads_50"
+        case batchWrite
+        case rowWrites
+        case batchRead
+        case rowReads
         /// `TokenRepository.get(id)` answered from memory (50 calls).
-        case warmGet = "repository_warm_get_50"
+        case warmGet
         /// `TokenRepository.get(ids)` for 50 ids answered from memory.
-        case warmGetBatch = "repository_warm_get_batch_50"
+        case warmGetBatch
         /// `TokenRepository.get(ids)` for 50 ids with an empty memory cache:
         /// every token read from disk and made a token.
-        case diskGetBatch = "repository_disk_get_batch_50"
+        case diskGetBatch
     }
 
     let directory: URL

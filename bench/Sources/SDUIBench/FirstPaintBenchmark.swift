@@ -9,7 +9,7 @@ import SDUI
 /// - `floor`: zlib inflate alone (the least any JSON pack can cost),
 /// - `libdeflate`: libdeflate inflate alone (for reference),
 /// - `sdui`: this engine, open + 20 tokens parsed,
-/// - `sdui_1thread`: the same with the pack scanned on one thread,
+/// - `sduiOneThread`: the same with the pack scanned on one thread,
 /// - `jansson`: zlib inflate + jansson whole-document parse,
 /// - `jsondecoder`: zlib inflate + Foundation JSONDecoder into Codable types,
 /// - `jsonserialization`: zlib inflate + JSONSerialization.
@@ -18,7 +18,7 @@ import SDUI
 public struct FirstPaintBenchmark {
     public enum Method: String, CaseIterable, Sendable {
         case floor, libdeflate, sdui
-        case sduiOneThread = "sdui_1thread"
+        case sduiOneThread
         case jansson, jsondecoder, jsonserialization
     }
 

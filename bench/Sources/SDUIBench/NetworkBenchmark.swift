@@ -13,15 +13,15 @@ import SDUIServer
 public struct NetworkBenchmark {
     public enum Method: String, CaseIterable, Sendable {
         /// `HTTPClient.get` of the batch URL, the body ignored.
-        case httpGet = "http_get_50"
+        case httpGet
         /// `JSONSerialization.jsonObject` of the unsigned answer.
-        case jsonSerialization = "jsonserialization_answer_50"
+        case jsonSerialization
         /// `TokenRepository.get(ids)`, memory and disk empty, no disk cache.
-        case coldNoDisk = "repository_network_50_no_disk"
+        case coldNoDisk
         /// Same, with a durable disk cache (one fsync'd batch).
-        case cold = "repository_network_50"
+        case cold
         /// Same, the registry signs (HS256) and the client verifies.
-        case coldSigned = "repository_network_50_signed"
+        case coldSigned
     }
 
     let directory: URL

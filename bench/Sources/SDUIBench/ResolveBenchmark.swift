@@ -11,9 +11,9 @@ import SDUI
 /// resolve round looks every id up in the cache and resolves the screen.
 public struct ResolveBenchmark {
     public enum Method: String, CaseIterable, Sendable {
-        case resolve = "resolve_warm_cache"
-        case jsonDecoder = "jsondecoder_tree"
-        case jsonSerialization = "jsonserialization_tree"
+        case resolve
+        case jsonDecoder
+        case jsonSerialization
     }
 
     public struct Result: Sendable {
