@@ -8,7 +8,7 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Resolve a screen into a render tree (JSON) or an HTML preview.",
         discussion: """
-        SCREEN is a ScreenPayload (token ids with bindings; needs --pack) or a seed 001 \
+        SCREEN is a ScreenPayload (token ids with bindings; needs --pack) or a block screen \
         block screen ("blocks"). Themes come from --theme files; the screen's themeId wins \
         when one of them has it, then --flow-theme (default: the first --theme), then the \
         SDK fallback theme. Every degradation is listed on stderr; the exit status is 0 \
@@ -23,7 +23,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "The Core-Token Pack the screen's tokens come from.")
     var pack: String?
 
-    @Option(help: "A theme file: schemas/theme.json, seed 001's form, or W3C Design Tokens (repeatable).")
+    @Option(help: "A theme file: schemas/theme.json, the flat block-theme form, or W3C Design Tokens (repeatable).")
     var theme: [String] = []
 
     @Option(name: .customLong("flow-theme"), help: "The flow's default theme id.")

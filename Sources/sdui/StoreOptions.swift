@@ -36,7 +36,10 @@ struct StoreOptions: ParsableArguments {
         } else {
             throw ValidationError("give --db FILE or --postgres URL")
         }
-        if !readOnly { try await store.migrate() }
+        // A read-only command does not change an SQLite file; PostgreSQL is
+        // migrated (idempotent, under its advisory lock), which is also what
+        // turns an unreachable server into one clear error.
+        if !readOnly || store is PostgresRegistryStore { try await store.migrate() }
         return store
     }
 }

@@ -15,7 +15,7 @@ struct ThemeCommand: ParsableCommand {
             abstract: "Check a theme: WCAG AA contrast, the 4 pt spacing grid, animation durations.",
             discussion: "Exit status: 0 when there are no errors (warnings allowed), 1 otherwise.")
 
-        @Argument(help: "The theme file (schemas/theme.json, seed 001's form, or W3C Design Tokens).")
+        @Argument(help: "The theme file (schemas/theme.json, the flat block-theme form, or W3C Design Tokens).")
         var path: String
 
         @Flag(help: "Print one JSON object on stdout.")

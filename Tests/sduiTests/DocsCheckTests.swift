@@ -40,4 +40,27 @@ import Testing
         let r = try check([])
         #expect(r.status == 0, "\(r.out)")
     }
+
+    /// No text a user sees (messages, help, the OpenAPI document) cites the
+    /// requirement documents, which a user does not have.
+    @Test func userFacingTextCitesNoRequirementDocument() throws {
+        let root = Fixtures.repositoryRoot
+        var found: [String] = []
+        let sources = FileManager.default.enumerator(at: root.appendingPathComponent("Sources"), includingPropertiesForKeys: nil)!
+        for case let url as URL in sources where url.pathExtension == "swift" {
+            for (n, line) in try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                guard !code.hasPrefix("//") else { continue }
+                // Text in quotes on a code line, or a multi-line help string.
+                let quoted = code.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
+                    .filter { $0.offset % 2 == 1 }.map(\.element).joined(separator: " ")
+                if quoted.range(of: #"seed 0\d\d|seed \d{3}"#, options: .regularExpression) != nil {
+                    found.append("\(url.lastPathComponent):\(n + 1)")
+                }
+            }
+        }
+        let openapi = try String(contentsOf: root.appendingPathComponent("schemas/openapi.json"), encoding: .utf8)
+        if openapi.contains("seed 0") { found.append("schemas/openapi.json") }
+        #expect(found.isEmpty, "\(found)")
+    }
 }

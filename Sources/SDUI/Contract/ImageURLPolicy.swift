@@ -291,7 +291,7 @@ public struct ImageURLPolicy: Sendable, Equatable {
     // MARK: Rules
 
     private static func error(_ r: Rejection, _ url: String) -> SDUIError {
-        SDUIError(.schema, "image URL refused: \(r) (seed 000 §10: HTTPS on the configured CDN hosts only)",
+        SDUIError(.schema, "image URL refused: \(r) (only HTTPS on the configured CDN hosts is allowed)",
                   input: url)
     }
 
