@@ -129,8 +129,9 @@ struct PackCommand: AsyncParsableCommand {
         @Option(name: .customLong("fallback-out"), help: "Where to write the Fallback Pack.")
         var fallbackOut: String?
 
-        @Option(name: .customLong("cdn-host"), help: "Hosts image URLs may use (repeatable).")
-        var cdnHosts: [String] = ["cdn.sdui.example.com"]
+        @Option(name: .customLong("cdn-host"),
+                help: "Hosts image URLs may use (repeatable). Without it any host passes; URLs must be HTTPS either way.")
+        var cdnHosts: [String] = []
 
         @Option(help: "gzip level, 0 (store) to 12 (smallest).")
         var level = 12
@@ -154,6 +155,14 @@ struct PackCommand: AsyncParsableCommand {
             var budgetBytes: Int
             var budgetUsed: Double
             var deltaBytes: Int?
+            /// The hosts image URLs were checked against; empty: any HTTPS host.
+            var imageHosts: [String]
+        }
+
+        /// What the image-URL check did, for the report.
+        var imageCheck: String {
+            cdnHosts.isEmpty ? "image URLs checked for HTTPS, any host (give --cdn-host to restrict)"
+                : "image URLs checked for HTTPS on " + cdnHosts.joined(separator: ", ")
         }
 
         func run() async throws {
@@ -182,7 +191,7 @@ struct PackCommand: AsyncParsableCommand {
                 planner.maxDeltaBytes = maxDelta
                 guard (0...12).contains(level) else { throw ValidationError("--level must be 0 to 12") }
                 planner.gzipLevel = level
-                planner.imagePolicy = try ImageURLPolicy(allowedHosts: cdnHosts)
+                planner.imagePolicy = cdnHosts.isEmpty ? .anyHTTPSHost : try ImageURLPolicy(allowedHosts: cdnHosts)
                 let previousData = try previous.map { try readFile($0, limit: PackLimits.default.maxCompressedBytes) }
                 let build = try planner.build(candidates, usage: telemetry, previous: previousData)
                 try writeFile(build.pack, to: out)
@@ -204,19 +213,20 @@ struct PackCommand: AsyncParsableCommand {
                 let m = build.manifest
                 // The pack went to stdout: the report must not follow it there.
                 if out == "-" && !json {
-                    let line = "wrote the pack to standard output: \(m.tokens.count) of \(m.candidates) tokens, \(m.packBytes) bytes gzipped\n"
+                    let line = "wrote the pack to standard output: \(m.tokens.count) of \(m.candidates) tokens, \(m.packBytes) bytes gzipped\n\(imageCheck)\n"
                     FileHandle.standardError.write(Data(line.utf8))
                     return
                 }
                 if json {
                     try printJSON(Report(out: out, tokens: m.tokens.count, candidates: m.candidates,
                                          compressedBytes: m.packBytes, rawBytes: m.rawBytes, budgetBytes: m.budgetBytes,
-                                         budgetUsed: m.budgetUsed, deltaBytes: m.deltaBytes))
+                                         budgetUsed: m.budgetUsed, deltaBytes: m.deltaBytes, imageHosts: cdnHosts))
                     return
                 }
                 print("wrote \(out): \(m.tokens.count) of \(m.candidates) tokens, \(m.packBytes) bytes gzipped "
                       + "(\(String(format: "%.1f", m.budgetUsed * 100))% of \(m.budgetBytes)), \(m.rawBytes) bytes of JSON"
                       + (m.deltaBytes.map { "; \($0 >= 0 ? "+" : "")\($0) bytes against the previous pack" } ?? ""))
+                print(imageCheck)
             }
         }
 

@@ -125,6 +125,24 @@ private func runSDUI(_ args: [String], stdin: Data? = nil) throws -> (status: In
         }
     }
 
+    /// Image URLs must be HTTPS whatever the options; hosts are checked only
+    /// against the --cdn-host list given, and the output says which was done.
+    @Test func packBuildChecksHostsOnlyWhenGiven() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        let out = dir.appendingPathComponent("p.gz").path
+        try Data(Fixtures.token("img", primitive: "AsyncImage", props: #"{"url":"https://img.team.example/a.png"}"#).utf8)
+            .write(to: dir.appendingPathComponent("img.json"))
+        let any = try await sdui(["pack", "build", dir.path, "--out", out])
+        #expect(any.status == 0 && any.out.contains("image URLs checked for HTTPS, any host"), "\(any.err)")
+        let strict = try await sdui(["pack", "build", dir.path, "--out", out, "--cdn-host", "cdn.sdui.example.com"])
+        #expect(strict.status == 1 && strict.err.contains("img"), "\(strict.err)")
+        let ours = try await sdui(["pack", "build", dir.path, "--out", out, "--cdn-host", "img.team.example"])
+        #expect(ours.status == 0 && ours.out.contains("image URLs checked for HTTPS on img.team.example"))
+        try Data(Fixtures.token("img", primitive: "AsyncImage", props: #"{"url":"http://img.team.example/a.png"}"#).utf8)
+            .write(to: dir.appendingPathComponent("img.json"))
+        #expect(try await sdui(["pack", "build", dir.path, "--out", out]).status == 1)
+    }
+
     @Test func buildThenInspectAPack() async throws {
         let out = Fixtures.temporaryDirectory().appendingPathComponent("pack.json.gz").path
         let built = try await sdui(["pack", "build", examples.appendingPathComponent("tokens").path, "--out", out, "--json"])

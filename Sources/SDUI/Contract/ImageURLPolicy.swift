@@ -212,6 +212,11 @@ public struct ImageURLPolicy: Sendable, Equatable {
 
     private static let anyHostPolicy = ImageURLPolicy(anyHost: ())
 
+    /// A policy that checks everything but the host: HTTPS, a well-formed
+    /// literal DNS name, no credentials or odd ports.  For tools that have
+    /// no CDN list to check against (`sdui pack build` without `--cdn-host`).
+    public static var anyHTTPSHost: ImageURLPolicy { anyHostPolicy }
+
     /// Checks a URL template (see ``rejection(forTemplate:)``); throws a
     /// `schema` error when it is refused.
     public func checkTemplate(_ template: String) throws {
