@@ -106,7 +106,21 @@ import Testing
         let url = Fixtures.repositoryRoot.appendingPathComponent("schemas/openapi.json")
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         let paths = try #require(doc["paths"] as? [String: [String: Any]])
-        #expect(Set(paths.keys) == ["/screens/{id}", "/design-tokens", "/metrics", "/health"])
+        #expect(Set(paths.keys) == ["/screens/{id}", "/design-tokens", "/metrics", "/health", "/health/live", "/health/ready"])
+        // Every operation has an operationId (unique) and tags; GET has HEAD beside it.
+        var operationIDs: [String] = []
+        for (path, ops) in paths {
+            #expect(ops["get"] != nil && ops["head"] != nil, "\(path)")
+            for (method, op) in ops where ["get", "head"].contains(method) {
+                let op = op as? [String: Any]
+                if let id = op?["operationId"] as? String { operationIDs.append(id) } else { Issue.record("\(method) \(path): no operationId") }
+                #expect((op?["tags"] as? [String])?.isEmpty == false, "\(method) \(path): no tags")
+            }
+        }
+        #expect(Set(operationIDs).count == operationIDs.count)
+        // A server entry a user can point elsewhere.
+        let server = (doc["servers"] as? [[String: Any]])?.first
+        #expect((server?["variables"] as? [String: Any])?.keys.sorted() == ["host", "port", "scheme"])
         func documented(_ path: String) -> Set<Int> {
             let get = paths[path]?["get"] as? [String: Any]
             return Set(((get?["responses"] as? [String: Any]) ?? [:]).keys.compactMap { Int($0) })
@@ -124,6 +138,8 @@ import Testing
                 ("/design-tokens", "design-tokens?ids=a,a", ["X-Primitives": Self.modern]),
                 ("/metrics", "metrics", [:]),
                 ("/health", "health", [:]),
+                ("/health/live", "health/live", [:]),
+                ("/health/ready", "health/ready", [:]),
             ]
             var seen: [String: Set<Int>] = [:]
             for (path, target, headers) in probes {
