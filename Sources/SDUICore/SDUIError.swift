@@ -5,7 +5,7 @@ package import CSDUI
 /// An error from SDUIKit: what kind of failure, a message, and where.
 ///
 /// The C core's status and error record are turned into this type in exactly
-/// one place, ``SDUIError/check(_:_:input:)``.
+/// one place, `SDUIError.check(_:_:input:)`.
 public struct SDUIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The category of a failure, matching the C core's status table.
     public enum Category: String, Sendable, CaseIterable {

@@ -4,7 +4,7 @@ import SDUI
 
 /// A registry failure: a code, what it was about, and a message.
 ///
-/// Store errors (SQLite, PostgreSQL) are converted here, in ``wrap(_:_:)``,
+/// Store errors (SQLite, PostgreSQL) are converted here, in `wrap(_:_:)`,
 /// and nowhere else; errors from the SDUI module keep their own type.
 public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of registry failure; the raw value is the code's text

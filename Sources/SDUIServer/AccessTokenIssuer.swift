@@ -3,7 +3,7 @@ import Foundation
 import SDUI
 
 /// Short-lived bearer tokens: a JWT (JWS compact, HS256 or EdDSA, through
-/// ``TokenSigner``/``TokenVerifier``) with `sub`, `iat` and `exp`.  Seed 000
+/// `TokenSigner`/`TokenVerifier`) with `sub`, `iat` and `exp`.  Seed 000
 /// §10 says tokens expire after one hour, so a token that claims a longer
 /// life is refused, as is one without `exp`.
 public struct AccessTokenIssuer: Sendable {
@@ -20,7 +20,7 @@ public struct AccessTokenIssuer: Sendable {
     /// `iat` is `now` in whole seconds and `exp` is `iat` plus `lifetime`;
     /// the answer is the compact JWS.
     ///
-    /// - Throws: ``RegistryError`` `.invalid` when `lifetime` is not above 0
+    /// - Throws: `RegistryError` `.invalid` when `lifetime` is not above 0
     ///   and at most ``maxLifetime``; the signer's error when signing fails.
     public func issue(subject: String, lifetime: TimeInterval = 3600, now: Date = Date()) throws -> String {
         guard lifetime > 0, lifetime <= Self.maxLifetime else {

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A request can carry kilobytes (an `ids` query, an X-Primitives header) and
 /// characters a terminal acts on (a percent-encoded ESC or NUL in an id).
-/// Whatever is echoed goes through here: ``quoted(_:)`` writes it as a JSON
+/// Whatever is echoed goes through here: ``quoted(_:maxBytes:)`` writes it as a JSON
 /// string literal with every invisible character escaped (`"\u001b[2J"`),
 /// and both functions stop after ``maxBytes`` bytes with an ellipsis, so an
 /// error answer stays small whatever the request held.

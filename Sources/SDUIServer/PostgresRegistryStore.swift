@@ -80,7 +80,7 @@ public final class PostgresRegistryStore: RegistryStore {
     /// missing, in one transaction.  Servers that migrate at the same time
     /// take turns on an advisory lock.
     ///
-    /// - Throws: ``RegistryError`` `.store` when the database does not answer
+    /// - Throws: `RegistryError` `.store` when the database does not answer
     ///   within ``startupTimeout`` or a statement fails.
     public func migrate() async throws {
         try await reachable()
@@ -130,7 +130,7 @@ public final class PostgresRegistryStore: RegistryStore {
         }
     }
 
-    /// Runs `body` in a transaction; a ``RegistryError`` it throws comes
+    /// Runs `body` in a transaction; a `RegistryError` it throws comes
     /// out as itself, not inside PostgresNIO's transaction error.
     private func transaction<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
         do {
@@ -157,7 +157,7 @@ public final class PostgresRegistryStore: RegistryStore {
     /// and each new one takes the next sequence number.  Returns how many
     /// were new.
     ///
-    /// - Throws: ``RegistryError`` `.conflict` when an (id, version) is stored
+    /// - Throws: `RegistryError` `.conflict` when an (id, version) is stored
     ///   with other JSON (nothing of the batch is written); `.store` when the
     ///   database fails.
     @discardableResult
@@ -195,7 +195,7 @@ public final class PostgresRegistryStore: RegistryStore {
     /// Adds or replaces screens in one transaction that holds the sequence
     /// row's lock; each write takes the next sequence number.
     ///
-    /// - Throws: ``RegistryError`` `.store` when the database fails.
+    /// - Throws: `RegistryError` `.store` when the database fails.
     public func putScreens(_ screens: [StoredScreen]) async throws {
         try await RegistryError.wrap(name) {
             try await transaction { c in
@@ -217,7 +217,7 @@ public final class PostgresRegistryStore: RegistryStore {
 
     /// The highest sequence number written; 0 for an empty registry.
     ///
-    /// - Throws: ``RegistryError`` `.store` when the database fails.
+    /// - Throws: `RegistryError` `.store` when the database fails.
     public func generation() async throws -> Int64 {
         try await RegistryError.wrap(name) {
             let rows = try await client.query("SELECT value FROM registry_meta WHERE key = 'seq'", logger: logger)
@@ -230,7 +230,7 @@ public final class PostgresRegistryStore: RegistryStore {
     /// sequence order, read in one repeatable-read transaction so both come
     /// from the same state.
     ///
-    /// - Throws: ``RegistryError`` `.store` when the database fails.
+    /// - Throws: `RegistryError` `.store` when the database fails.
     public func changes(after seq: Int64) async throws -> (tokens: [StoredToken], screens: [StoredScreen]) {
         try await RegistryError.wrap(name) {
             try await transaction { c in

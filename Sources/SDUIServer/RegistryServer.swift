@@ -24,7 +24,7 @@ import ServiceLifecycle
 ///   version, or unknown, are left out of the array and listed in
 ///   `X-SDUI-Missing`; when none is left the answer is 404.
 /// - `ETag` is the quoted SHA-256 of the token JSON; a batch gets
-///   ``ETag/batch(_:)`` over its members in request order; a screen the
+///   `ETag.batch(_:)` over its members in request order; a screen the
 ///   SHA-256 of its payload.  `If-None-Match` (strong, weak, lists, `*`)
 ///   answers 304 with the same ETag, Cache-Control and Vary; the `v` hint
 ///   is accepted but never makes a 304 (only conditional requests may).
@@ -94,7 +94,7 @@ public final class RegistryServer: Service, Sendable {
 
     /// Migrates the store, loads the snapshot and serves until cancelled, or
     /// until the service group this runs in shuts down gracefully: the
-    /// ServiceLifecycle ``Service`` requirement.
+    /// ServiceLifecycle `Service` requirement.
     public func run() async throws {
         try await run(onRunning: { _ in })
     }

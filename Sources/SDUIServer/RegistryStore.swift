@@ -9,7 +9,7 @@ import Foundation
 /// value of one registry-wide sequence, and writes are serialised, so a
 /// reader that has seen sequence `n` finds everything newer with
 /// ``changes(after:)``; servers keep an in-memory snapshot and apply those
-/// changes (see ``RegistrySnapshot``).
+/// changes (see `RegistrySnapshot`).
 public protocol RegistryStore: Sendable {
     /// Creates the tables when they are missing.
     func migrate() async throws

@@ -9,7 +9,7 @@ import SQLiteNIO
 /// sequence stays in commit order.
 ///
 /// An actor with one connection.  Actors are reentrant at every `await`,
-/// so operations also take a FIFO turn (``exclusive(_:)``): one
+/// so operations also take a FIFO turn (`exclusive(_:)`): one
 /// transaction at a time on the connection.
 public actor SQLiteRegistryStore: RegistryStore {
     let connection: SQLiteConnection
@@ -45,7 +45,7 @@ public actor SQLiteRegistryStore: RegistryStore {
     /// Creates the tables, the index on `seq` and the sequence row when they
     /// are missing.
     ///
-    /// - Throws: ``RegistryError`` `.store` when SQLite fails.
+    /// - Throws: `RegistryError` `.store` when SQLite fails.
     public func migrate() async throws {
         try await exclusive { try await RegistryError.wrap(path) {
             for sql in [
@@ -96,7 +96,7 @@ public actor SQLiteRegistryStore: RegistryStore {
     /// version already stored with the same bytes is skipped, and each new
     /// one takes the next sequence number.  Returns how many were new.
     ///
-    /// - Throws: ``RegistryError`` `.conflict` when an (id, version) is stored
+    /// - Throws: `RegistryError` `.conflict` when an (id, version) is stored
     ///   with other JSON (nothing of the batch is written); `.store` when
     ///   SQLite fails.
     @discardableResult
@@ -128,7 +128,7 @@ public actor SQLiteRegistryStore: RegistryStore {
     /// Adds or replaces screens in one `BEGIN IMMEDIATE` transaction; each
     /// write takes the next sequence number.
     ///
-    /// - Throws: ``RegistryError`` `.store` when SQLite fails.
+    /// - Throws: `RegistryError` `.store` when SQLite fails.
     public func putScreens(_ screens: [StoredScreen]) async throws {
         try await write {
             for s in screens {
@@ -147,7 +147,7 @@ public actor SQLiteRegistryStore: RegistryStore {
 
     /// The highest sequence number written; 0 for an empty registry.
     ///
-    /// - Throws: ``RegistryError`` `.store` when SQLite fails.
+    /// - Throws: `RegistryError` `.store` when SQLite fails.
     public func generation() async throws -> Int64 {
         try await exclusive { try await RegistryError.wrap(path) {
             let rows = try await connection.query("SELECT value FROM registry_meta WHERE key = 'seq'")
@@ -159,7 +159,7 @@ public actor SQLiteRegistryStore: RegistryStore {
     /// sequence order, read in one transaction so both come from the same
     /// state.
     ///
-    /// - Throws: ``RegistryError`` `.store` when SQLite fails.
+    /// - Throws: `RegistryError` `.store` when SQLite fails.
     public func changes(after seq: Int64) async throws -> (tokens: [StoredToken], screens: [StoredScreen]) {
         try await exclusive { try await RegistryError.wrap(path) {
             // One read transaction, so both lists come from the same state.
@@ -192,7 +192,7 @@ public actor SQLiteRegistryStore: RegistryStore {
 
     /// Closes the connection.
     ///
-    /// - Throws: ``RegistryError`` `.store` when closing fails.
+    /// - Throws: `RegistryError` `.store` when closing fails.
     public func close() async throws {
         try await RegistryError.wrap(path) { try await connection.close() }
     }

@@ -30,7 +30,7 @@ public struct CorePackBuilder: Sendable {
     ///
     /// Returns the token as parsed.
     ///
-    /// - Throws: ``SDUIError``: the token's own error when it does not parse
+    /// - Throws: `SDUIError`: the token's own error when it does not parse
     ///   or breaks `limits`; `.schema` for a duplicate id.
     @discardableResult
     public mutating func add(json: Data, source: String) throws -> DesignToken {
@@ -76,7 +76,7 @@ public struct CorePackBuilder: Sendable {
     /// The gzipped pack.  `level` is 0 (store) to 12 (smallest; slowest to
     /// write).  The pack is opened and read back before it is returned.
     ///
-    /// - Throws: ``SDUIError`` when compressing fails or the pack written
+    /// - Throws: `SDUIError` when compressing fails or the pack written
     ///   does not open and read back (see ``verify(_:tokens:limits:source:)``).
     public func build(level: Int = 12) throws -> Data {
         let pack = try Self.gzip(document(), level: level)

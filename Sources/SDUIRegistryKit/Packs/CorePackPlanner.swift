@@ -42,7 +42,7 @@ public struct CorePackPlanner: Sendable {
     /// - Throws: ``RegistryError`` `.gate` when any candidate fails its
     ///   checks (every one is listed), when not even an empty pack or the
     ///   first token fits ``budgetBytes``, when there is no candidate, or
-    ///   when the size changes by more than ``maxDeltaBytes``; ``SDUIError``
+    ///   when the size changes by more than ``maxDeltaBytes``; `SDUIError`
     ///   when a candidate cannot be minified or compressed.
     public func build(_ candidates: [PackCandidate], usage: UsageTelemetry?, previous: Data? = nil) throws -> CorePackBuild {
         var problems: [String] = []

@@ -30,7 +30,7 @@ public struct TokenSigner: Sendable {
     private let secret: [UInt8]
 
     /// An HS256 signer.  Throws an `argument` error for secrets shorter than
-    /// ``TokenVerifier/Key/minimumHS256SecretBytes``.
+    /// `TokenVerifier.Key.minimumHS256SecretBytes`.
     public init(hs256Secret: Data, kid: String? = nil, limits: PackLimits = .default) throws {
         let key = try TokenVerifier.Key.hs256(secret: hs256Secret, kid: kid)
         self.init(key: key, limits: limits, secret: key.bytes)
