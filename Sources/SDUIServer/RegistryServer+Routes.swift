@@ -19,6 +19,7 @@ extension RegistryServer {
         router.add(middleware: RequestLogMiddleware(configuration.requestLogLevel,
                                                     headers: [Self.primitivesField, .ifNoneMatch]))
         router.add(middleware: RequestMetricsMiddleware(registry: metrics))
+        router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: HeaderLimitMiddleware(maxHeaderBytes: configuration.maxHeaderBytes))
         // Liveness: the process answers.  Readiness: the snapshot is fresh
         // (503 when the store has not answered for a while: the server still

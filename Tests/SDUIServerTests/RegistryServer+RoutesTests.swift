@@ -164,6 +164,10 @@ extension RegistryServerRoutesTests {
                     #expect(wrong.json?["error"] as? String == "method-not-allowed", "\(method) \(path)")
                 }
             }
+            // The router's own 404 is the same JSON error as every other.
+            let nowhere = try await get(r, "nowhere/at/all", [:])
+            #expect(nowhere.status == 404 && nowhere.json?["error"] as? String == "not-found"
+                    && nowhere.header("Cache-Control") == "no-store", "\(String(decoding: nowhere.body, as: UTF8.self))")
             let live = try await get(r, "health/live", [:])
             #expect(live.json?["status"] as? String == "ok")
             let ready = try await get(r, "health/ready", [:])
