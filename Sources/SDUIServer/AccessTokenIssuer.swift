@@ -3,9 +3,9 @@ import Foundation
 import SDUI
 
 /// Short-lived bearer tokens: a JWT (JWS compact, HS256 or EdDSA, through
-/// `TokenSigner`/`TokenVerifier`) with `sub`, `iat` and `exp`.  Seed 000
-/// §10 says tokens expire after one hour, so a token that claims a longer
-/// life is refused, as is one without `exp`.
+/// `TokenSigner`/`TokenVerifier`) with `sub`, `iat` and `exp`.  Access
+/// tokens expire within one hour, so a token that claims a longer life is
+/// refused, as is one without `exp`.
 public struct AccessTokenIssuer: Sendable {
     /// Signs the tokens' claims (HS256 or EdDSA).
     public let signer: TokenSigner

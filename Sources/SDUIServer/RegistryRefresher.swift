@@ -13,6 +13,7 @@ import ServiceLifecycle
 /// the application, so publishes keep reaching it:
 ///
 ///     let registry = RegistryServer(store: store)
+///     try await store.migrate()                     // run() does this itself
 ///     try await registry.refresh()                  // the first snapshot
 ///     let app = Application(router: registry.makeRouter(), …)
 ///     let group = ServiceGroup(services: [app, RegistryRefresher(registry)], logger: logger)

@@ -5,10 +5,10 @@ import SDUICore
 /// The values a token's `{{path}}` placeholders are filled from: the screen
 /// item's `bind` first, then the host app's bindings.
 ///
-/// **Paths.** A ``KeyPath`` that starts with a name, e.g.
+/// **Paths.** A `KeyPath` that starts with a name, e.g.
 /// `team.players[0].id` or `items[*].price` (the list of every price);
 /// spaces inside the braces are ignored (`{{ title }}`).  Each template is
-/// parsed once, when its token is planned (``BindingTemplate``).  A path is
+/// parsed once, when its token is planned (`BindingTemplate`).  A path is
 /// looked up whole in the item's `bind`; only if
 /// it is not found there is it looked up in the host's.  An explicit `null`
 /// counts as found.
@@ -68,7 +68,7 @@ public struct BindingScope: Sendable {
     /// template cannot ask for element two billion.
     static let maxIndex = 999_999_999
 
-    /// Parses a binding path: a ``KeyPath`` whose first step is a name and
+    /// Parses a binding path: a `KeyPath` whose first step is a name and
     /// whose indexes have at most nine digits (`items[*].price` is a list).
     /// Nil when malformed.
     static func parse(_ text: Substring) -> KeyPath? {

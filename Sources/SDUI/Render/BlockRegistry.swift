@@ -9,7 +9,7 @@ import SDUICore
 /// `{"primitive", "primitiveVersion", "props"}`, which then resolves like
 /// any token: `@group.name` theme references, `{{path}}` host bindings,
 /// prop rules and version checks all apply.  A renderer throws
-/// a `.schema` ``SDUIError`` for fields it cannot use.  An unknown type, or a thrown
+/// a `.schema` `SDUIError` for fields it cannot use.  An unknown type, or a thrown
 /// error, becomes a placeholder and a `render_error` event.
 public struct BlockRegistry: Sendable {
     /// A block renderer: takes the block's JSON object (`type` included) and the

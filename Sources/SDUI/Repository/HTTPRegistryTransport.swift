@@ -27,7 +27,7 @@ public struct HTTPRegistryTransport: RegistryTransport {
     /// byte (then reported as `.network`).
     public var timeout: TimeInterval { client.timeout }
     /// Largest body accepted: 50 tokens of 32 KB, plus framing.  Enforced
-    /// as bytes arrive (``HTTPClient``).
+    /// as bytes arrive (`HTTPClient`).
     public var maxBodyBytes: Int { client.maxBodyBytes }
     let client: HTTPClient
 
@@ -127,7 +127,7 @@ public struct HTTPRegistryTransport: RegistryTransport {
 
     /// The exact bytes of each good element of a JSON array; a string
     /// element (a compact JWS) is returned without its quotes.  Elements
-    /// that cannot be kept are left out (see ``split(_:source:)``).
+    /// that cannot be kept are left out (see ``split(_:source:limits:)``).
     public static func elements(of body: Data, source: String) throws -> [Data] {
         try split(body, source: source).elements
     }

@@ -5,7 +5,7 @@ import SDUICore
 /// Fetches token batches and screens.  ``HTTPRegistryTransport`` talks to a registry over
 /// HTTP; tests and apps may supply their own.
 ///
-/// Errors: an ``SDUIError`` of category `.network` means the registry could
+/// Errors: an `SDUIError` of category `.network` means the registry could
 /// not be reached (the repository treats it as offline); any other failure
 /// (`.http` for a bad status, `.json` for a bad body, …) means it answered
 /// but not usefully.

@@ -48,7 +48,7 @@ public struct ScreenLoader: Sendable {
 
     /// Loads and resolves screen `id`.
     ///
-    /// - Throws: ``SDUIError`` `.network` when the registry cannot be
+    /// - Throws: `SDUIError` `.network` when the registry cannot be
     ///   reached and no payload of the screen is cached (nor a Fallback Pack
     ///   screen); `.http` for a registry answer other than 200, 304 and
     ///   409, for a 409 that names no fallback, and for a fallback loop or

@@ -12,7 +12,7 @@ import SDUICore
 /// Verifies JWS compact serializations of token JSON against configured keys
 /// and returns the payload only when the signature holds.
 ///
-/// The rules, each failure an ``SDUIError`` whose message names the rule:
+/// The rules, each failure an `SDUIError` whose message names the rule:
 /// - the text is at most ``maxCompactBytes`` and the payload decodes to at
 ///   most `limits.maxTokenBytes` bytes (both `limit` errors, checked before
 ///   anything is decoded or verified);
