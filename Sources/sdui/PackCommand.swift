@@ -139,11 +139,20 @@ struct PackCommand: AsyncParsableCommand {
         @Flag(help: "Print one JSON object on stdout (the manifest's totals).")
         var json = false
 
-        /// Standard output can hold the pack or the JSON report, not both.
+        /// Every option checked before anything is read or written: standard
+        /// output holds the pack or the JSON report, not both; numbers in
+        /// range; a Fallback Pack needs somewhere to go; tokens need a source.
         func validate() throws {
             if json && out == "-" {
                 throw ValidationError("--json and --out - both use standard output; give --out a file")
             }
+            guard (0...12).contains(level) else { throw ValidationError("--level must be between 0 and 12; got \(level)") }
+            guard budget >= 1 else { throw ValidationError("--budget must be at least 1 byte; got \(budget)") }
+            guard maxDelta >= 0 else { throw ValidationError("--max-delta must be 0 or more bytes; got \(maxDelta)") }
+            if fallbackScreens != nil && fallbackOut == nil {
+                throw ValidationError("--fallback-screens needs --fallback-out")
+            }
+            if dir == nil && registryURL == nil { try store.validateGiven() }
         }
 
         struct Report: Encodable {
@@ -189,7 +198,6 @@ struct PackCommand: AsyncParsableCommand {
                 var planner = CorePackPlanner()
                 planner.budgetBytes = budget
                 planner.maxDeltaBytes = maxDelta
-                guard (0...12).contains(level) else { throw ValidationError("--level must be 0 to 12") }
                 planner.gzipLevel = level
                 planner.imagePolicy = cdnHosts.isEmpty ? .anyHTTPSHost : try ImageURLPolicy(allowedHosts: cdnHosts)
                 let previousData = try previous.map { try readFile($0, limit: PackLimits.default.maxCompressedBytes) }
@@ -202,7 +210,7 @@ struct PackCommand: AsyncParsableCommand {
                     try writeFile(manifestData + Data("\n".utf8), to: path)
                 }
                 if let list = fallbackScreens {
-                    guard let fallbackOut else { throw ValidationError("--fallback-screens needs --fallback-out") }
+                    guard let fallbackOut else { return }   // validate() requires it
                     guard !screens.isEmpty else {
                         throw SDUIError(.argument, "a Fallback Pack needs the registry's screens (--db or --postgres)")
                     }

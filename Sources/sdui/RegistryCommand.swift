@@ -37,6 +37,9 @@ struct RegistryCommand: AsyncParsableCommand {
         @Option(name: .customLong("cdn-host"), help: "Hosts image URLs may use (repeatable).")
         var cdnHosts: [String] = ["cdn.sdui.example.com"]
 
+        /// A store must be named; otherwise a usage error with this command's usage.
+        func validate() throws { try store.validateGiven() }
+
         func run() async throws {
             try await reportingErrors {
                 let importer = RegistryImporter(imagePolicy: try ImageURLPolicy(allowedHosts: cdnHosts))
@@ -53,6 +56,9 @@ struct RegistryCommand: AsyncParsableCommand {
 
         @Flag(help: "Print one JSON object on stdout.")
         var json = false
+
+        /// A store must be named; otherwise a usage error with this command's usage.
+        func validate() throws { try store.validateGiven() }
 
         struct Row: Encodable {
             var id: String

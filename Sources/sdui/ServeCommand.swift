@@ -46,6 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// Every number in range before anything starts; a bad one is a usage
     /// error that names the option (and prints this command's usage).
     func validate() throws {
+        try store.validateGiven()
         try Self.check(port, in: 0...65_535, "--port")
         try Self.check(maxAge, in: 0...31_536_000, "--max-age", unit: "seconds (at most a year)")
         try Self.check(refreshMs, in: 10...3_600_000, "--refresh-ms", unit: "milliseconds")

@@ -13,6 +13,14 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "A PostgreSQL URL, postgres://user:password@host:port/database (or $SDUI_POSTGRES_URL).")
     var postgres: String?
 
+    /// For commands that need a store: a usage error (with the command's
+    /// usage) when neither `--db`, `--postgres` nor `$SDUI_POSTGRES_URL` names one.
+    func validateGiven() throws {
+        guard db != nil || postgres != nil || ProcessInfo.processInfo.environment["SDUI_POSTGRES_URL"] != nil else {
+            throw ValidationError("give --db FILE or --postgres URL")
+        }
+    }
+
     /// Runs `body` with the opened store and closes it afterwards, also
     /// when `body` throws.  `readOnly` commands (list, pack build) neither
     /// create a missing SQLite file nor migrate: a mistyped `--db` is an

@@ -143,6 +143,28 @@ private func runSDUI(_ args: [String], stdin: Data? = nil) throws -> (status: In
         #expect(try await sdui(["pack", "build", dir.path, "--out", out]).status == 1)
     }
 
+    /// Usage errors come before anything is read or written, exit 64, and
+    /// show the subcommand's own usage.
+    @Test func usageErrorsNameTheOptionAndShowTheSubcommand() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        let out = dir.appendingPathComponent("p.gz").path
+        let tokens = examples.appendingPathComponent("tokens").path
+        let cases: [([String], String, String)] = [
+            (["registry", "list"], "give --db FILE or --postgres URL", "Usage: sdui registry list"),
+            (["registry", "import", tokens], "give --db FILE or --postgres URL", "Usage: sdui registry import"),
+            (["pack", "build", "--out", out], "give --db FILE or --postgres URL", "Usage: sdui pack build"),
+            (["pack", "build", tokens, "--out", out, "--level", "13"], "--level must be between 0 and 12; got 13", "Usage: sdui pack build"),
+            (["pack", "build", tokens, "--out", out, "--budget", "0"], "--budget must be at least 1 byte", "Usage: sdui pack build"),
+            (["pack", "build", tokens, "--out", out, "--fallback-screens", "login"], "--fallback-screens needs --fallback-out",
+             "Usage: sdui pack build"),
+        ]
+        for (args, says, usage) in cases {
+            let r = try await sdui(args)
+            #expect(r.status == 64 && r.err.contains(says) && r.err.contains(usage), "\(args): \(r.status) \(r.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out), "nothing is written before the options are checked")
+    }
+
     @Test func buildThenInspectAPack() async throws {
         let out = Fixtures.temporaryDirectory().appendingPathComponent("pack.json.gz").path
         let built = try await sdui(["pack", "build", examples.appendingPathComponent("tokens").path, "--out", out, "--json"])
