@@ -35,6 +35,12 @@ struct BenchCommand: ParsableCommand {
         @Option(help: .hidden)
         var probe: String?
 
+        /// Numbers in range before anything is generated or measured.
+        func validate() throws {
+            try checkRange(iterations, in: 1...10_000, "--iterations")
+            try checkRange(budget, in: 1...(1 << 30), "--budget", unit: "bytes")
+        }
+
         func run() throws {
             try reportingErrors {
                 if let probe {
@@ -148,6 +154,9 @@ struct BenchCommand: ParsableCommand {
         @Option(help: "Rounds.")
         var rounds = 30
 
+        /// Rounds in range before anything is measured.
+        func validate() throws { try checkRange(rounds, in: 1...1_000_000, "--rounds") }
+
         @Flag(help: "Sync each commit only as far as the OS (survives a process crash, not a power cut).")
         var noSync = false
 
@@ -197,6 +206,9 @@ struct BenchCommand: ParsableCommand {
         @Option(help: "Rounds.")
         var rounds = 200
 
+        /// Rounds in range before anything is measured.
+        func validate() throws { try checkRange(rounds, in: 1...1_000_000, "--rounds") }
+
         @Flag(help: "Print one JSON object: median ms per method.")
         var json = false
 
@@ -231,6 +243,9 @@ struct BenchCommand: ParsableCommand {
 
         @Option(help: "Rounds.")
         var rounds = 30
+
+        /// Rounds in range before anything is measured.
+        func validate() throws { try checkRange(rounds, in: 1...1_000_000, "--rounds") }
 
         @Flag(help: "Sync each commit only as far as the OS.")
         var noSync = false

@@ -37,6 +37,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Core pack budget for the demo, in gzip bytes (small, so some tokens come over the network).")
     var budget = 2500
 
+    /// The budget in range before anything starts.
+    func validate() throws { try checkRange(budget, in: 1...(1 << 30), "--budget", unit: "bytes") }
+
     @Flag(help: "Start with an empty disk cache.")
     var fresh = false
 

@@ -119,6 +119,9 @@ struct RegistryCommand: AsyncParsableCommand {
         @Option(help: "Lifetime in seconds (at most 3600).")
         var ttl = 3600
 
+        /// Access tokens live at most an hour (the server refuses longer).
+        func validate() throws { try checkRange(ttl, in: 1...3600, "--ttl", unit: "seconds") }
+
         func run() throws {
             try reportingErrors {
                 print(try AccessTokenIssuer(signer: try KeyFile.signer(accessKey)).issue(subject: subject, lifetime: TimeInterval(ttl)))

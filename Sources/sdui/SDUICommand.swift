@@ -54,6 +54,15 @@ func printError(_ error: SDUIError) {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
 }
 
+/// Throws a usage error naming `option` when `value` is outside `range`
+/// (called from commands' `validate()`, so the subcommand's usage follows).
+func checkRange(_ value: Int, in range: ClosedRange<Int>, _ option: String, unit: String = "") throws {
+    guard range.contains(value) else {
+        throw ValidationError("\(option) must be between \(range.lowerBound) and \(range.upperBound)"
+                              + (unit.isEmpty ? "" : " \(unit)") + "; got \(value)")
+    }
+}
+
 /// The bytes of a file (`-`: standard input), at most `limit` of them; an
 /// error names the file and the real cause (``FileInput``).
 func readFile(_ path: String, limit: Int) throws -> Data {

@@ -47,21 +47,13 @@ struct ServeCommand: AsyncParsableCommand {
     /// error that names the option (and prints this command's usage).
     func validate() throws {
         try store.validateGiven()
-        try Self.check(port, in: 0...65_535, "--port")
-        try Self.check(maxAge, in: 0...31_536_000, "--max-age", unit: "seconds (at most a year)")
-        try Self.check(refreshMs, in: 10...3_600_000, "--refresh-ms", unit: "milliseconds")
-        try Self.check(idleTimeout, in: 1...86_400, "--idle-timeout", unit: "seconds")
+        try checkRange(port, in: 0...65_535, "--port")
+        try checkRange(maxAge, in: 0...31_536_000, "--max-age", unit: "seconds (at most a year)")
+        try checkRange(refreshMs, in: 10...3_600_000, "--refresh-ms", unit: "milliseconds")
+        try checkRange(idleTimeout, in: 1...86_400, "--idle-timeout", unit: "seconds")
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-    }
-
-    /// Throws a usage error naming `option` when `value` is outside `range`.
-    static func check(_ value: Int, in range: ClosedRange<Int>, _ option: String, unit: String = "") throws {
-        guard range.contains(value) else {
-            throw ValidationError("\(option) must be between \(range.lowerBound) and \(range.upperBound)"
-                                  + (unit.isEmpty ? "" : " \(unit)") + "; got \(value)")
         }
     }
 

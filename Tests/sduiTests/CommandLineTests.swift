@@ -157,6 +157,11 @@ private func runSDUI(_ args: [String], stdin: Data? = nil) throws -> (status: In
             (["pack", "build", tokens, "--out", out, "--budget", "0"], "--budget must be at least 1 byte", "Usage: sdui pack build"),
             (["pack", "build", tokens, "--out", out, "--fallback-screens", "login"], "--fallback-screens needs --fallback-out",
              "Usage: sdui pack build"),
+            (["bench", "resolve", "--rounds", "0"], "--rounds must be between 1 and 1000000; got 0", "Usage: sdui bench resolve"),
+            (["bench", "first-paint", "--iterations", "0"], "--iterations must be between 1 and 10000", "Usage: sdui bench first-paint"),
+            (["registry", "token", "--access-key", out, "--ttl", "7200"], "--ttl must be between 1 and 3600 seconds; got 7200",
+             "Usage: sdui registry token"),
+            (["demo", "--budget", "0"], "--budget must be between 1 and 1073741824 bytes; got 0", "Usage: sdui demo"),
         ]
         for (args, says, usage) in cases {
             let r = try await sdui(args)
