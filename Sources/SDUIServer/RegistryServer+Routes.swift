@@ -18,7 +18,7 @@ extension RegistryServer {
         let router = Router()
         router.add(middleware: RequestLogMiddleware(configuration.requestLogLevel,
                                                     headers: [Self.primitivesField, .ifNoneMatch]))
-        router.add(middleware: RequestMetricsMiddleware(registry: metrics))
+        router.add(middleware: RequestMetricsMiddleware(factory: metricsFactory))
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: HeaderLimitMiddleware(maxHeaderBytes: configuration.maxHeaderBytes))
         // Liveness: the process answers.  Readiness: the snapshot is fresh

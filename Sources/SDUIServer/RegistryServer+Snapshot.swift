@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
+import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
@@ -35,12 +36,8 @@ extension RegistryServer {
             if base.generation == 0 || $0.snapshot.generation < next.generation { $0.snapshot = next }
             $0.refreshed = .now
         }
-        metrics.makeGauge(descriptor: MetricNameDescriptor(namespace: "sdui", subsystem: "registry", metricName: "generation",
-                                                           unitName: "", helpText: "The registry sequence number this server has applied"))
-            .set(Double(next.generation))
-        metrics.makeGauge(descriptor: MetricNameDescriptor(namespace: "sdui", subsystem: "registry", metricName: "token",
-                                                           unitName: "ids", helpText: "Token ids this server serves"))
-            .set(Double(next.tokens.count))
+        Gauge(label: "sdui_registry_generation", factory: metricsFactory).record(Double(next.generation))
+        Gauge(label: "sdui_registry_token_ids", factory: metricsFactory).record(Double(next.tokens.count))
     }
 
     /// The snapshot requests answer from (never waits for the store).

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
+import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
@@ -37,10 +38,13 @@ import ServiceLifecycle
 public final class RegistryServer: Service, Sendable {
     let store: any RegistryStore
     let configuration: RegistryServerConfiguration
-    /// The Prometheus registry the server records its metrics in (requests,
-    /// latency, the applied sequence number, `sdui_build_info`) and
-    /// `GET /metrics` exports.
+    /// The Prometheus registry `GET /metrics` exports: where the metrics go
+    /// unless another swift-metrics factory was given.
     public let metrics: PrometheusCollectorRegistry
+    /// Where the server's metrics are recorded (requests, latency, the
+    /// applied sequence number, `sdui_build_info`): through swift-metrics,
+    /// so a service may use any backend.
+    let metricsFactory: any MetricsFactory
     let logger: Logger
     let state: NIOLockedValueBox<State>
     /// Parsed X-Primitives values, so a header is parsed once.
@@ -73,22 +77,31 @@ public final class RegistryServer: Service, Sendable {
     ///   - store: where the tokens and screens are published.
     ///   - configuration: how to listen and answer (default: `127.0.0.1:8080`,
     ///     unsigned, no auth).
-    ///   - metrics: where metrics go; pass the service's own registry to export
-    ///     them together.
+    ///   - metrics: the Prometheus registry `/metrics` exports; pass the
+    ///     service's own to export them together.
+    ///   - metricsFactory: where the metrics are recorded; nil (the default)
+    ///     records them in `metrics` through a `PrometheusMetricsFactory`
+    ///     (latency buckets from 50 µs to 5 s).  Pass the service's factory
+    ///     to use another backend; `/metrics` then exports only what
+    ///     `metrics` holds.
     ///   - logger: the server's log (label `sdui.server` by default).
     public init(store: any RegistryStore, configuration: RegistryServerConfiguration = .init(),
                 metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+                metricsFactory: (any MetricsFactory)? = nil,
                 logger: Logger = Logger(label: "sdui.server")) {
         self.store = store
         self.configuration = configuration
         self.metrics = metrics
+        self.metricsFactory = metricsFactory ?? {
+            var prometheus = PrometheusMetricsFactory(registry: metrics)
+            prometheus.durationHistogramBuckets[RequestMetrics.durationLabel] = RequestMetrics.buckets
+            return prometheus
+        }()
         self.logger = logger
         self.state = NIOLockedValueBox(State())
         // `sdui_build_info{version} 1`: which build answers, for a fleet.
-        metrics.makeGauge(descriptor: MetricNameDescriptor(namespace: "sdui", subsystem: "build", metricName: "info",
-                                                           unitName: "", helpText: "The SDUIKit version of this server; always 1"),
-                          labels: [("version", SDUIKitVersion.string)])
-            .set(Double(1))
+        Gauge(label: "sdui_build_info", dimensions: [("version", SDUIKitVersion.string)], factory: self.metricsFactory)
+            .record(1)
     }
 
 

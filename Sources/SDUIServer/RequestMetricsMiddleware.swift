@@ -5,9 +5,9 @@ import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
-import Prometheus
+import Metrics
 
-/// Records every request in Prometheus: latency histograms per route
+/// Records every request through swift-metrics (Prometheus by default): latency histograms per route
 /// (`sdui_http_request_duration_seconds{route,method}`, so the p95 of
 /// `/design-tokens` can be read, seed 000 §9), counts per route and status
 /// (`sdui_http_requests_total`), and server errors (`sdui_http_errors_total`,
@@ -18,31 +18,25 @@ import Prometheus
 /// The latency buckets run from 50 µs to 5 s: a warm answer takes well under
 /// a millisecond, and p50 and p95 must fall between bucket bounds that tell
 /// them apart, not all in the lowest one.
-struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
-    let registry: PrometheusCollectorRegistry
-    /// The metric objects by label values, so a request does one lookup.
-    let instruments = NIOLockedValueBox<[String: (DurationHistogram, Counter, Counter?)]>([:])
-
-    init(registry: PrometheusCollectorRegistry) { self.registry = registry }
-
-    static var duration: MetricNameDescriptor {
-        MetricNameDescriptor(namespace: "sdui", subsystem: "http", metricName: "request_duration",
-                             unitName: "seconds", helpText: "Time to answer a request, by route")
-    }
-    static var requests: MetricNameDescriptor {
-        MetricNameDescriptor(namespace: "sdui", subsystem: "http", metricName: "requests",
-                             unitName: "total", helpText: "Requests answered, by route and status")
-    }
-    static var errors: MetricNameDescriptor {
-        MetricNameDescriptor(namespace: "sdui", subsystem: "http", metricName: "errors",
-                             unitName: "total", helpText: "Requests answered with a status of 500 or more")
-    }
+/// The names and latency buckets of the request metrics.
+enum RequestMetrics {
+    static let durationLabel = "sdui_http_request_duration_seconds"
+    static let requestsLabel = "sdui_http_requests_total"
+    static let errorsLabel = "sdui_http_errors_total"
 
     static var buckets: [Duration] {
         [.microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
          .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
          .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5)]
     }
+}
+
+struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let factory: any MetricsFactory
+    /// The metric objects by label values, so a request does one lookup.
+    let instruments = NIOLockedValueBox<[String: (Metrics.Timer, Counter, Counter?)]>([:])
+
+    init(factory: any MetricsFactory) { self.factory = factory }
 
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -62,18 +56,18 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         let route = context.endpointPath ?? "NotFound"
         let method = request.method.rawValue
         let key = "\(route) \(method) \(status)"
-        let (histogram, counter, errors) = instruments.withLockedValue { cache in
+        let (timer, counter, errors) = instruments.withLockedValue { cache in
             if let hit = cache[key] { return hit }
-            let made = (registry.makeDurationHistogram(descriptor: Self.duration, labels: [("route", route), ("method", method)],
-                                                       buckets: Self.buckets),
-                        registry.makeCounter(descriptor: Self.requests,
-                                             labels: [("route", route), ("method", method), ("status", String(status))]),
-                        status >= 500 ? registry.makeCounter(descriptor: Self.errors,
-                                                             labels: [("route", route), ("status", String(status))]) : nil)
+            let made = (Metrics.Timer(label: RequestMetrics.durationLabel, dimensions: [("route", route), ("method", method)],
+                                      factory: factory),
+                        Counter(label: RequestMetrics.requestsLabel,
+                                dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory),
+                        status >= 500 ? Counter(label: RequestMetrics.errorsLabel,
+                                                dimensions: [("route", route), ("status", String(status))], factory: factory) : nil)
             if cache.count < 10_000 { cache[key] = made }
             return made
         }
-        histogram.record(ContinuousClock.now - start)
+        timer.record(duration: ContinuousClock.now - start)
         counter.increment()
         errors?.increment()
     }

@@ -3,6 +3,7 @@ import Foundation
 import SDUI
 @testable import SDUIServer
 import SDUITestSupport
+import MetricsTestKit
 import Testing
 
 @Suite struct RequestMetricsMiddlewareTests: RegistryServerFixtures {
@@ -34,6 +35,28 @@ import Testing
             for name in ["sdui_http_request_duration_seconds_bucket", "sdui_http_requests_total"] {
                 #expect(dashboard.contains(name) && m.contains(name), "\(name)")
             }
+            await r.stop()
+        }
+    }
+}
+
+extension RequestMetricsMiddlewareTests {
+    /// A service that uses another swift-metrics backend gets every metric there.
+    @Test func metricsGoThroughAnInjectedFactory() async throws {
+        try await withStore(.sqlite) { store in
+            try await Self.seed(store)
+            let test = TestMetrics()
+            var c = RegistryServerConfiguration()
+            c.port = 0
+            let r = try await RegistryServer(store: store, configuration: c, metricsFactory: test).start()
+            _ = try await get(r, "design-tokens?ids=plain")
+            _ = try await get(r, "design-tokens?ids=..")
+            #expect(try test.expectCounter("sdui_http_requests_total",
+                                           [("route", "/design-tokens"), ("method", "GET"), ("status", "200")]).totalValue == 1)
+            #expect(try test.expectTimer("sdui_http_request_duration_seconds",
+                                         [("route", "/design-tokens"), ("method", "GET")]).values.count == 2)
+            #expect(try test.expectGauge("sdui_build_info", [("version", SDUIKitVersion.string)]).lastValue == 1)
+            #expect(try test.expectGauge("sdui_registry_generation").lastValue ?? 0 > 0)
             await r.stop()
         }
     }
