@@ -3,15 +3,24 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
+import ServiceLifecycle
 
 /// The registry in PostgreSQL, through PostgresNIO's pooled client.  The
 /// same tables as the SQLite store; `json` and `payload` are `text`, so the
 /// bytes served are the bytes published.  Publishers serialise on the
 /// sequence row (`SELECT … FOR UPDATE`), so sequence numbers commit in
 /// order and a server that has seen `n` misses nothing newer.
-public final class PostgresRegistryStore: RegistryStore {
+///
+/// The pooled client needs a task that runs it.  By default the store
+/// starts one itself (and ``close()`` ends it).  In a service, pass
+/// `startsClient: false` and put the store in the `ServiceGroup` (it is a
+/// ServiceLifecycle `Service` whose ``run()`` runs the client), before the
+/// ``RegistryServer`` that uses it: the client then lives in the group's
+/// structured task tree and stops with it.
+public final class PostgresRegistryStore: RegistryStore, Service {
     let client: PostgresClient
-    let runTask: Task<Void, Never>
+    /// The task that runs the client when the store started it itself.
+    let runTask: Task<Void, Never>?
     let logger: Logger
     /// `host:port/database`, for errors.
     public let name: String
@@ -28,6 +37,7 @@ public final class PostgresRegistryStore: RegistryStore {
     /// system's trust store).  With `schema` (lowercase letters, digits and
     /// `_`), the tables live in that schema, created by ``migrate()``.
     public convenience init(url: String, schema: String? = nil, startupTimeout: Duration = .seconds(10),
+                            startsClient: Bool = true,
                             logger: Logger = Logger(label: "sdui.registry.postgres")) throws {
         guard let c = URLComponents(string: url), ["postgres", "postgresql"].contains(c.scheme ?? ""),
               let host = c.host, let user = c.user else {
@@ -49,13 +59,16 @@ public final class PostgresRegistryStore: RegistryStore {
                                                   password: c.password, database: database.isEmpty ? nil : database,
                                                   tls: tls)
         try self.init(configuration: config, name: "\(host):\(c.port ?? 5432)/\(database)", schema: schema,
-                      startupTimeout: startupTimeout, logger: logger)
+                      startupTimeout: startupTimeout, startsClient: startsClient, logger: logger)
     }
 
     /// Connects with a PostgresNIO configuration.  `schema`, when given, is
     /// checked (lowercase letters, digits, `_`) and set as the search_path.
+    /// `startsClient: false` leaves running the client to ``run()`` (see
+    /// the type's documentation).
     public init(configuration: PostgresClient.Configuration, name: String, schema: String? = nil,
-                startupTimeout: Duration = .seconds(10), logger: Logger = Logger(label: "sdui.registry.postgres")) throws {
+                startupTimeout: Duration = .seconds(10), startsClient: Bool = true,
+                logger: Logger = Logger(label: "sdui.registry.postgres")) throws {
         var configuration = configuration
         if let schema {
             let u = schema.utf8
@@ -72,7 +85,15 @@ public final class PostgresRegistryStore: RegistryStore {
         self.logger = logger
         self.name = name
         self.schema = schema
-        runTask = Task { await client.run() }
+        runTask = startsClient ? Task { await client.run() } : nil
+    }
+
+    /// Runs the pooled client until the task is cancelled or the service
+    /// group shuts down gracefully: for a store made with
+    /// `startsClient: false`, in the host's `ServiceGroup`.
+    public func run() async throws {
+        precondition(runTask == nil, "this store runs its own client; make it with startsClient: false to run it in a group")
+        await cancelWhenGracefulShutdown { await self.client.run() }
     }
 
     /// Waits for the database (see ``reachable()``), then creates the schema
@@ -254,9 +275,10 @@ public final class PostgresRegistryStore: RegistryStore {
         }
     }
 
-    /// Stops the connection pool and waits until it has shut down.
+    /// Stops the connection pool and waits until it has shut down, when the
+    /// store runs its own client; otherwise the group's shutdown does.
     public func close() async throws {
-        runTask.cancel()
-        await runTask.value
+        runTask?.cancel()
+        await runTask?.value
     }
 }
