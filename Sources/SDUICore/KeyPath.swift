@@ -365,21 +365,7 @@ extension KeyPath {
                 if n > 0 { out += "." }
                 out += k
             case .key(let k):
-                out += "['"
-                for u in k.unicodeScalars {
-                    switch u {
-                    case "'": out += "\\'"
-                    case "\\": out += "\\\\"
-                    case "\u{08}": out += "\\b"
-                    case "\u{0C}": out += "\\f"
-                    case "\n": out += "\\n"
-                    case "\r": out += "\\r"
-                    case "\t": out += "\\t"
-                    case _ where u.value < 0x20: out += "\\u" + hex4(u.value)
-                    default: out.unicodeScalars.append(u)
-                    }
-                }
-                out += "']"
+                out += "['" + JSONValue.escaped(k, quote: "'") + "']"
             case .index(let i):
                 out += "[\(i)]"
             case .wildcard:
