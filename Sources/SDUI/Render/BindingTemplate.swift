@@ -40,18 +40,10 @@ struct BindingTemplate: Sendable {
     /// Whether the string is exactly one placeholder.
     let isWholeValue: Bool
 
-    /// Every path the template binds, in order (repeats kept once).
+    /// Every path the template binds, in order (a repeat appears again;
+    /// ``NodePlan`` keeps each path once per node).
     var paths: [KeyPath] {
-        var seen = Set<KeyPath>()
-        return parts.compactMap { part in
-            if case .path(let p, _) = part, seen.insert(p).inserted { return p }
-            return nil
-        }
-    }
-
-    /// Whether `s` may hold a placeholder or an escape (a cheap pre-check).
-    static func mayContainPlaceholder(_ s: String) -> Bool {
-        s.utf8.contains(UInt8(ascii: "{"))
+        parts.compactMap { if case .path(let p, _) = $0 { p } else { nil } }
     }
 
     /// Splits `s` into parts (see the type's documentation).

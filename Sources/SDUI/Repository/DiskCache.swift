@@ -173,16 +173,7 @@ public final class DiskCache: @unchecked Sendable {
     public func write(tokens: [(token: DesignToken, etag: String)], fetchedAt: Date, expiresAt: Date,
                       now: Date) async throws {
         guard !tokens.isEmpty else { return }
-        let batch = tokens.map { SendableTokenRow(token: $0.token, etag: $0.etag) }
-        try await offPool {
-            try self.put(tokens: batch.map { ($0.token, $0.etag) }, fetchedAt: fetchedAt, expiresAt: expiresAt, now: now)
-        }
-    }
-
-    /// A (token, ETag) pair that crosses to the write thread.
-    private struct SendableTokenRow: Sendable {
-        let token: DesignToken
-        let etag: String
+        try await offPool { try self.put(tokens: tokens, fetchedAt: fetchedAt, expiresAt: expiresAt, now: now) }
     }
 
     /// The last good payload of a screen, kept for offline starts.

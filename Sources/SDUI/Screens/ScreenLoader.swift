@@ -57,10 +57,11 @@ public struct ScreenLoader: Sendable {
     public func load(_ id: String) async throws -> LoadedScreen {
         let (payload, source) = try await payload(for: id)
         let items = payload.screenItems
-        var lookups = await repository.get(items.tokenIDs)
+        let ids = items.tokenIDs
+        var lookups = await repository.get(ids)
         if source == .fallbackPack, let pack = resolver.context.fallbackPack?.pack {
             // A Fallback Pack screen draws from its own pack's tokens.
-            for id in items.tokenIDs where lookups[id]?.token == nil {
+            for id in ids where lookups[id]?.token == nil {
                 if let l = ScreenResolver.lookup(id, in: pack) { lookups[id] = l }
             }
         }
@@ -92,7 +93,9 @@ public struct ScreenLoader: Sendable {
                 guard let cached, let p = try? ScreenPayload(json: cached.payload, source: repository.disk?.path) else {
                     throw SDUIError(.http, "HTTP 304 for screen \"\(current)\", but its cached payload is gone", input: current)
                 }
-                await keep(cached.payload, etag: cached.etag, under: visited)
+                // `current` holds it already; the ids that led here by
+                // fallback get it too, so an offline start shows it.
+                await keep(cached.payload, etag: cached.etag, under: visited.dropLast())
                 return (p, .revalidated)
             case .incompatible(let fallback, let message):
                 guard let fallback else {
@@ -147,8 +150,8 @@ public struct ScreenLoader: Sendable {
     }
 
     /// Keeps a payload under each id in `ids` (the one asked for and the
-    /// fallbacks that led to it), durably; after a 304 this renews its time.
-    private func keep(_ json: Data, etag: String?, under ids: [String]) async {
+    /// fallbacks that led to it), durably.
+    private func keep(_ json: Data, etag: String?, under ids: some Sequence<String>) async {
         guard let disk = repository.disk else { return }
         let at = now()
         for id in Set(ids).sorted() {
