@@ -67,15 +67,10 @@ struct ServeCommand: AsyncParsableCommand {
             c.idleTimeout = .seconds(idleTimeout)
             // The command owns its process: SIGTERM and SIGINT stop it gracefully.
             c.gracefulShutdownSignals = [.sigterm, .sigint]
-            if let maxConnections {
-                guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
-                c.maxConnections = maxConnections
-            }
+            c.maxConnections = maxConnections   // validate() checked it
             if let signingKey { c.signer = try KeyFile.signer(signingKey) }
             if let accessKey { c.access = AccessTokenVerifier(verifier: try KeyFile.verifier(accessKey)) }
-            guard let level = Logger.Level(rawValue: logLevel) else {
-                throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
+            let level = Logger.Level(rawValue: logLevel) ?? .info   // validate() checked it
             var logger = Logger(label: "sdui.server")
             logger.logLevel = level
             if logRequests { c.requestLogLevel = level }

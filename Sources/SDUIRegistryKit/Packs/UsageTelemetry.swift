@@ -53,7 +53,7 @@ public struct UsageTelemetry: Sendable, Equatable {
         let data = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
         let text = String(decoding: data, as: UTF8.self)
         if text.drop(while: { $0.isWhitespace }).first == "{" {
-            guard let root = (try? JSONValue(json: Data(data)))?.objectValue,
+            guard let root = (try? JSONValue(json: data))?.objectValue,
                   let counts = root["counts"]?.objectValue else {
                 throw RegistryError(.invalid, "expected {\"counts\": {\"token_id\": count, …}}", subject: source)
             }
