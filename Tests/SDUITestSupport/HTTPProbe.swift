@@ -66,6 +66,59 @@ public enum HTTPProbe {
         await offPool { exchange(port: port, request, timeout: timeout, untilClosed: true).text }
     }
 
+    /// A TCP socket connected to 127.0.0.1:`port`, or -1.  Connecting
+    /// completes once the kernel has queued the connection, whether or not
+    /// the server accepted it.  With `receiveTimeout` (seconds), a read
+    /// waits at most that long.  The caller closes it.
+    public static func connect(port: Int, receiveTimeout: Int? = nil) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return -1 }
+        if let receiveTimeout {
+            var tv = timeval(tv_sec: receiveTimeout, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let ok = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                #if canImport(Glibc)
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                #else
+                Darwin.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                #endif
+            }
+        }
+        if ok != 0 { close(fd); return -1 }
+        return fd
+    }
+
+    /// Sends `GET /health` on a connected socket.
+    public static func sendHealth(_ fd: Int32) {
+        let request = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        _ = request.withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// The status code of the next answer on `fd`, or nil when none comes
+    /// within `seconds` (or the connection closes).  Waits off the
+    /// cooperative pool.
+    public static func status(_ fd: Int32, within seconds: Int) async -> Int? {
+        await offPool {
+            var tv = timeval(tv_sec: seconds, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+            var received = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !received.contains(UInt8(ascii: "\n")) {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n <= 0 { return nil }
+                received += buffer[0..<n]
+            }
+            let line = String(decoding: received.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self).split(separator: " ")
+            return line.count >= 2 ? Int(line[1]) : nil
+        }
+    }
+
     /// Sends `bytes` in one go and returns what the server sent until it
     /// closed the connection (or `timeout` seconds passed without a byte, or
     /// 4 MiB came), and whether it closed.  With `firstLine`, stops at the
@@ -73,19 +126,9 @@ public enum HTTPProbe {
     /// pipelined ones.  Blocking: call it off the cooperative pool.
     public static func roundTrip(port: Int, _ bytes: [UInt8], timeout: Int,
                                  firstLine: Bool = false) -> (data: Data, closed: Bool) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = connect(port: port, receiveTimeout: timeout)
         guard fd >= 0 else { return (Data(), false) }
         defer { close(fd) }
-        var tv = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return (Data(), false) }
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -273,49 +273,6 @@ final class LimitedServeProcess: @unchecked Sendable {
     }
 }
 
-/// Plain blocking TCP connections to 127.0.0.1, for holding a server's
-/// descriptors and for requests on a chosen connection.
-enum Loopback {
-    /// A connected socket, or -1.  Completes as soon as the kernel has
-    /// queued the connection, whether or not the server accepted it.
-    static func connect(port: Int) -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return -1 }
-        var tv = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let ok = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        if ok != 0 { close(fd); return -1 }
-        return fd
-    }
-
-    /// Sends `GET /health` on `fd`.
-    static func sendHealth(_ fd: Int32) {
-        let request = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        _ = request.withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
-
-    /// The status code of the answer on `fd` (waiting up to 30 s), or nil.
-    static func readStatus(_ fd: Int32) async -> Int? {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let n = recv(fd, &buffer, buffer.count, 0)
-                guard n > 0 else { return continuation.resume(returning: nil) }
-                let line = String(decoding: buffer[0..<n], as: UTF8.self).prefix { $0 != "\r" }.split(separator: " ")
-                continuation.resume(returning: line.count >= 2 ? Int(line[1]) : nil)
-            }
-        }
-    }
-}
-
 /// The server under a descriptor limit it can exhaust: it must neither spin
 /// nor go silent, and it must serve again.
 extension ServeCommandTests {
@@ -333,7 +290,7 @@ extension ServeCommandTests {
 
     /// Holds `count` idle connections open; the first ones are accepted, the rest queue.
     func holdIdle(_ count: Int, port: Int) -> [Int32] {
-        (0..<count).map { _ in Loopback.connect(port: port) }.filter { $0 >= 0 }
+        (0..<count).map { _ in HTTPProbe.connect(port: port, receiveTimeout: 30) }.filter { $0 >= 0 }
     }
 
     /// Checks the server behind `server` while `idle` connections hold it at
@@ -341,17 +298,17 @@ extension ServeCommandTests {
     /// server uses little CPU, then a new connection queued behind the idle
     /// ones is served once they close.
     func servesAtTheLimitWithoutSpinning(_ server: LimitedServeProcess, idle: [Int32]) async throws {
-        Loopback.sendHealth(idle[0])
-        #expect(await Loopback.readStatus(idle[0]) == 200, "an accepted connection is still served")
+        HTTPProbe.sendHealth(idle[0])
+        #expect(await HTTPProbe.status(idle[0], within: 30) == 200, "an accepted connection is still served")
         // A behaviour check with a generous bound, not a benchmark: a
         // spinning accept loop uses a whole core (share ≈ 1).
         let share = try await server.cpuShare(over: 3)
         #expect(share < 0.5, "the server used \(share) of a core while its connections were exhausted")
-        let queued = Loopback.connect(port: server.port)
+        let queued = HTTPProbe.connect(port: server.port, receiveTimeout: 30)
         #expect(queued >= 0)
-        Loopback.sendHealth(queued)
+        HTTPProbe.sendHealth(queued)
         for fd in idle { close(fd) }
-        #expect(await Loopback.readStatus(queued) == 200, "a queued connection is served once others close")
+        #expect(await HTTPProbe.status(queued, within: 30) == 200, "a queued connection is served once others close")
         close(queued)
     }
 
