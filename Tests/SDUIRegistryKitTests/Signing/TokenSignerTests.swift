@@ -5,33 +5,8 @@ import SDUI
 import SDUITestSupport
 import Testing
 
-/// Expects `body` to throw an SDUIError of `category`, and returns it.
-@discardableResult
-private func expectError(_ category: SDUIError.Category, sourceLocation: SourceLocation = #_sourceLocation,
-                         _ body: () throws -> Void) -> SDUIError? {
-    do {
-        try body()
-        Issue.record("expected a \(category) error, got success", sourceLocation: sourceLocation)
-    } catch let e as SDUIError {
-        #expect(e.category == category, "\(e)", sourceLocation: sourceLocation)
-        return e
-    } catch {
-        Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
-}
-
 @Suite struct TokenSignerTests {
     static let secret = Data((0..<32).map { UInt8($0 * 7 + 1) })
-
-    /// Expects verification of `compact` to fail with a signature error whose
-    /// message contains `fragment`.
-    func expectRefused(_ verifier: TokenVerifier, _ compact: String, _ fragment: String,
-                       sourceLocation: SourceLocation = #_sourceLocation) {
-        let e = expectError(.signature, sourceLocation: sourceLocation) { _ = try verifier.verify(compact: compact) }
-        #expect(e?.message.contains(fragment) == true, "\(e.map(String.init(describing:)) ?? "no error")",
-                sourceLocation: sourceLocation)
-    }
 
     // MARK: Published vectors
 

@@ -18,15 +18,6 @@ import SDUIRegistryKit
         try TokenSigner(hs256Secret: Self.secret).sign(Data(payload.utf8), protectedHeader: header)
     }
 
-    /// Expects verification of `compact` to fail with a signature error whose
-    /// message contains `fragment`.
-    func expectRefused(_ verifier: TokenVerifier, _ compact: String, _ fragment: String,
-                       sourceLocation: SourceLocation = #_sourceLocation) {
-        let e = expectError(.signature, sourceLocation: sourceLocation) { _ = try verifier.verify(compact: compact) }
-        #expect(e?.message.contains(fragment) == true, "\(e.map(String.init(describing:)) ?? "no error")",
-                sourceLocation: sourceLocation)
-    }
-
     // MARK: Published vectors
 
     @Test func rfc7515AppendixA1Verifies() throws {
