@@ -157,18 +157,38 @@ static void after_call(sdui_disk *d, sdui_status st, const sdui_error *err)
     }
 }
 
-/* Reads the ids; every row must be one asked for, once. */
-static void read_rows(sdui_disk *d, int64_t now)
+/* Fills lens with the lengths of read_ids and clears found. */
+static void start_reads(size_t *lens, int *found)
 {
-    size_t lens[NREAD], i, j;
-    int found[NREAD];
-    sdui_disk_rows *rows = (sdui_disk_rows *)1;
-    sdui_error err;
-    sdui_status st;
+    size_t i;
     for (i = 0; i < NREAD; i++) {
         lens[i] = strlen(read_ids[i]);
         found[i] = 0;
     }
+}
+
+/* A returned id must be one of read_ids, and be returned once. */
+static void require_asked_once(const char *id, size_t len, const size_t *lens,
+                               int *found)
+{
+    size_t j;
+    for (j = 0; j < NREAD; j++)
+        if (len == lens[j] && memcmp(id, read_ids[j], lens[j]) == 0)
+            break;
+    REQUIRE(j < NREAD); /* asked for */
+    REQUIRE(!found[j]); /* once */
+    found[j] = 1;
+}
+
+/* Reads the ids; every row must be one asked for, once. */
+static void read_rows(sdui_disk *d, int64_t now)
+{
+    size_t lens[NREAD], i;
+    int found[NREAD];
+    sdui_disk_rows *rows = (sdui_disk_rows *)1;
+    sdui_error err;
+    sdui_status st;
+    start_reads(lens, found);
     st = sdui_disk_get(d, read_ids, lens, NREAD, now, &rows, &err);
     after_call(d, st, &err);
     if (st != SDUI_OK) {
@@ -181,13 +201,7 @@ static void read_rows(sdui_disk *d, int64_t now)
         REQUIRE(r && r->id && r->etag && r->json);
         REQUIRE(r->id[r->id_len] == '\0' && r->etag[r->etag_len] == '\0' &&
                 r->json[r->json_len] == '\0');
-        for (j = 0; j < NREAD; j++)
-            if (r->id_len == lens[j] &&
-                memcmp(r->id, read_ids[j], lens[j]) == 0)
-                break;
-        REQUIRE(j < NREAD);  /* asked for */
-        REQUIRE(!found[j]);  /* once */
-        found[j] = 1;
+        require_asked_once(r->id, r->id_len, lens, found);
     }
     REQUIRE(sdui_disk_rows_at(rows, i) == NULL);
     sdui_disk_rows_free(rows);
@@ -197,16 +211,13 @@ static void read_rows(sdui_disk *d, int64_t now)
  * bad; one taken reference is used after the result is freed. */
 static void read_tokens(sdui_disk *d, int64_t now)
 {
-    size_t lens[NREAD], i, j;
+    size_t lens[NREAD], i;
     int found[NREAD];
     sdui_disk_tokens *t = (sdui_disk_tokens *)1;
     sdui_token *kept = NULL;
     sdui_error err;
     sdui_status st;
-    for (i = 0; i < NREAD; i++) {
-        lens[i] = strlen(read_ids[i]);
-        found[i] = 0;
-    }
+    start_reads(lens, found);
     st = sdui_disk_get_tokens(d, read_ids, lens, NREAD, now, NULL, &t, &err);
     after_call(d, st, &err);
     if (st != SDUI_OK) {
@@ -218,13 +229,7 @@ static void read_tokens(sdui_disk *d, int64_t now)
         const sdui_disk_token *it = sdui_disk_tokens_at(t, i);
         REQUIRE(it && it->id && it->etag);
         REQUIRE(it->id[it->id_len] == '\0' && it->etag[it->etag_len] == '\0');
-        for (j = 0; j < NREAD; j++)
-            if (it->id_len == lens[j] &&
-                memcmp(it->id, read_ids[j], lens[j]) == 0)
-                break;
-        REQUIRE(j < NREAD); /* asked for */
-        REQUIRE(!found[j]); /* once */
-        found[j] = 1;
+        require_asked_once(it->id, it->id_len, lens, found);
         REQUIRE(it->bad == (it->token == NULL));
         if (it->token) {
             size_t tl;
