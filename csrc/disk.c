@@ -103,16 +103,35 @@ struct sdui_disk {
     const char *damage_note;
 };
 
+/*
+ * The strings a read copies out of SQLite: NUL-terminated copies in a chain
+ * of blocks that never move, so a row's id, ETag and JSON can be pointed at
+ * as soon as they are copied.  A block holds at least ARENA_BLOCK bytes, or
+ * one string that is longer; a string that does not fit what is left of the
+ * newest block starts a new one.  The result owns the chain.
+ */
+#define ARENA_BLOCK 4096
+
+typedef struct arena_block {
+    struct arena_block *next; /* the block made before this one */
+    size_t used, cap;
+    char bytes[];
+} arena_block;
+
+typedef struct arena {
+    arena_block *head; /* the newest block, or NULL */
+} arena;
+
 struct sdui_disk_rows {
     sdui_disk_record *recs;
     size_t count;
-    char *arena;
+    arena arena;            /* the ids, ETags and JSON */
 };
 
 struct sdui_disk_tokens {
     sdui_disk_token *items; /* each holds one reference to its token */
     size_t count;
-    char *arena;            /* the ids and ETags */
+    arena arena;            /* the ids and ETags */
 };
 
 /* The schema's history (sqlite_util.h): steps[v - 1] makes version v.
@@ -700,30 +719,6 @@ static void remember_touch(sdui_disk *d, int kind, const char *id,
     d->ntouches++;
 }
 
-/* Appends bytes to a growing arena; returns the offset or (size_t)-1. */
-static size_t arena_add(char **arena, size_t *used, size_t *cap,
-                        const void *p, size_t n)
-{
-    size_t off = *used;
-    if (*used + n + 1 > *cap) {
-        size_t c = *cap ? *cap : 1024;
-        char *na;
-        while (*used + n + 1 > c)
-            c *= 2;
-        na = sdui_realloc(*arena, c);
-        if (!na)
-            return (size_t)-1;
-        *arena = na;
-        *cap = c;
-    }
-    assert(*used + n + 1 <= *cap);
-    if (n)
-        memcpy(*arena + *used, p, n);
-    (*arena)[*used + n] = '\0';
-    *used += n + 1;
-    return off;
-}
-
 /* An id to look up: the IN lists bind these (sqlite_util.h). */
 typedef sdui_sql_text idref;
 
@@ -853,28 +848,56 @@ static int grow(void **items, size_t *cap, size_t count, size_t size)
     return 1;
 }
 
-/* A growing arena of NUL-terminated copies, addressed by offset until the
- * end (a realloc moves it). */
-typedef struct arena {
-    char *bytes;
-    size_t used, cap;
-} arena;
+/* Copies n bytes and a NUL; the copy, or NULL when memory runs out. */
+static const char *arena_copy(arena *a, const void *p, size_t n)
+{
+    arena_block *b = a->head;
+    char *at;
+    if (!b || b->cap - b->used < n + 1) {
+        size_t cap = n + 1 > ARENA_BLOCK ? n + 1 : ARENA_BLOCK;
+        if (n + 1 == 0 || cap > SIZE_MAX - sizeof *b)
+            return NULL;
+        b = sdui_malloc(sizeof *b + cap);
+        if (!b)
+            return NULL;
+        b->next = a->head;
+        b->used = 0;
+        b->cap = cap;
+        a->head = b;
+    }
+    assert(b->cap - b->used >= n + 1);
+    at = b->bytes + b->used;
+    if (n)
+        memcpy(at, p, n);
+    at[n] = '\0';
+    b->used += n + 1;
+    return at;
+}
 
-/* Copies column c of q into the arena; its offset, or (size_t)-1. */
-static size_t arena_column(arena *a, sqlite3_stmt *q, int c, size_t *len)
+/* Frees every block; the arena is empty again. */
+static void arena_free(arena *a)
+{
+    while (a->head) {
+        arena_block *next = a->head->next;
+        sdui_free(a->head);
+        a->head = next;
+    }
+}
+
+/* Copies column c of q into the arena; the copy (its length in *len), or
+ * NULL when memory runs out. */
+static const char *arena_column(arena *a, sqlite3_stmt *q, int c, size_t *len)
 {
     const void *p = sqlite3_column_blob(q, c);
     *len = (size_t)sqlite3_column_bytes(q, c);
-    return arena_add(&a->bytes, &a->used, &a->cap, p, *len);
+    return arena_copy(a, p, *len);
 }
 
 /* What sdui_disk_get gathers. */
 typedef struct get_ctx {
     sdui_disk_record *recs;
     size_t count, cap;
-    size_t *offs;    /* id, etag and json of each record: arena offsets */
-    size_t cap_offs; /* in records */
-    arena text;
+    arena text; /* id, etag and json of each record */
 } get_ctx;
 
 /* sdui_disk_get's row: copies id, etag and JSON (row_fn). */
@@ -882,21 +905,13 @@ static sdui_status get_row(void *ctx, sqlite3_stmt *q, sdui_error *err)
 {
     get_ctx *g = ctx;
     sdui_disk_record *r;
-    size_t *o;
-    if (!grow((void **)&g->recs, &g->cap, g->count, sizeof *g->recs) ||
-        !grow((void **)&g->offs, &g->cap_offs, g->count, 3 * sizeof *g->offs))
+    if (!grow((void **)&g->recs, &g->cap, g->count, sizeof *g->recs))
         return sdui__oom(err);
     r = &g->recs[g->count];
-    o = &g->offs[g->count * 3];
     memset(r, 0, sizeof *r);
-    o[0] = arena_column(&g->text, q, COL_ID, &r->id_len);
-    o[1] = o[0] == (size_t)-1 ? o[0]
-                              : arena_column(&g->text, q, COL_ETAG,
-                                             &r->etag_len);
-    o[2] = o[1] == (size_t)-1 ? o[1]
-                              : arena_column(&g->text, q, COL_JSON,
-                                             &r->json_len);
-    if (o[2] == (size_t)-1)
+    if (!(r->id = arena_column(&g->text, q, COL_ID, &r->id_len)) ||
+        !(r->etag = arena_column(&g->text, q, COL_ETAG, &r->etag_len)) ||
+        !(r->json = arena_column(&g->text, q, COL_JSON, &r->json_len)))
         return sdui__oom(err);
     r->version = sqlite3_column_int64(q, COL_VERSION);
     r->primitive_version = sqlite3_column_int64(q, COL_PRIMITIVE_VERSION);
@@ -915,7 +930,6 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
     sdui_disk_rows *rows;
     get_ctx g;
     sdui_status st;
-    size_t i;
 
     sdui_error_clear(err);
     if (!d || !out || (n && (!ids || !lens)))
@@ -929,19 +943,12 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
         st = sdui__oom(err);
     if (st != SDUI_OK) {
         sdui_free(g.recs);
-        sdui_free(g.offs);
-        sdui_free(g.text.bytes);
+        arena_free(&g.text);
         return st;
     }
-    for (i = 0; i < g.count; i++) {
-        g.recs[i].id = g.text.bytes + g.offs[i * 3];
-        g.recs[i].etag = g.text.bytes + g.offs[i * 3 + 1];
-        g.recs[i].json = g.text.bytes + g.offs[i * 3 + 2];
-    }
-    sdui_free(g.offs);
     rows->recs = g.recs;
     rows->count = g.count;
-    rows->arena = g.text.bytes;
+    rows->arena = g.text;
     *out = rows;
     return SDUI_OK;
 }
@@ -950,9 +957,7 @@ sdui_status sdui_disk_get(sdui_disk *d, const char *const *ids,
 typedef struct tokens_ctx {
     sdui_disk_token *items;
     size_t count, cap;
-    size_t *offs;    /* id and etag of each item: arena offsets */
-    size_t cap_offs; /* in items */
-    arena text;
+    arena text; /* id and etag of each item */
     const sdui_limits *limits;
 } tokens_ctx;
 
@@ -970,19 +975,14 @@ static sdui_status token_row(void *ctx, sqlite3_stmt *q, sdui_error *err)
     sdui_error perr;
     sdui_status st;
     const char *json, *tid;
-    size_t len, tid_len = 0, *o;
+    size_t len, tid_len = 0;
 
-    if (!grow((void **)&g->items, &g->cap, g->count, sizeof *g->items) ||
-        !grow((void **)&g->offs, &g->cap_offs, g->count, 2 * sizeof *g->offs))
+    if (!grow((void **)&g->items, &g->cap, g->count, sizeof *g->items))
         return sdui__oom(err);
     t = &g->items[g->count];
-    o = &g->offs[g->count * 2];
     memset(t, 0, sizeof *t);
-    o[0] = arena_column(&g->text, q, COL_ID, &t->id_len);
-    o[1] = o[0] == (size_t)-1 ? o[0]
-                              : arena_column(&g->text, q, COL_ETAG,
-                                             &t->etag_len);
-    if (o[1] == (size_t)-1)
+    if (!(t->id = arena_column(&g->text, q, COL_ID, &t->id_len)) ||
+        !(t->etag = arena_column(&g->text, q, COL_ETAG, &t->etag_len)))
         return sdui__oom(err);
     json = sqlite3_column_blob(q, COL_JSON);
     len = (size_t)sqlite3_column_bytes(q, COL_JSON);
@@ -992,7 +992,7 @@ static sdui_status token_row(void *ctx, sqlite3_stmt *q, sdui_error *err)
     if (st == SDUI_OK) {
         tid = sdui_token_id(tok, &tid_len);
         if (tid_len != t->id_len ||
-            memcmp(tid, g->text.bytes + o[0], tid_len) != 0) {
+            memcmp(tid, t->id, tid_len) != 0) {
             sdui_token_release(tok); /* a body of another id */
             tok = NULL;
         }
@@ -1032,18 +1032,12 @@ sdui_status sdui_disk_get_tokens(sdui_disk *d, const char *const *ids,
         for (i = 0; i < g.count; i++)
             sdui_token_release(g.items[i].token);
         sdui_free(g.items);
-        sdui_free(g.offs);
-        sdui_free(g.text.bytes);
+        arena_free(&g.text);
         return st;
     }
-    for (i = 0; i < g.count; i++) {
-        g.items[i].id = g.text.bytes + g.offs[i * 2];
-        g.items[i].etag = g.text.bytes + g.offs[i * 2 + 1];
-    }
-    sdui_free(g.offs);
     res->items = g.items;
     res->count = g.count;
-    res->arena = g.text.bytes;
+    res->arena = g.text;
     *out = res;
     return SDUI_OK;
 }
@@ -1331,7 +1325,7 @@ void sdui_disk_rows_free(sdui_disk_rows *rows)
     if (!rows)
         return;
     sdui_free(rows->recs);
-    sdui_free(rows->arena);
+    arena_free(&rows->arena);
     sdui_free(rows);
 }
 
@@ -1366,6 +1360,6 @@ void sdui_disk_tokens_free(sdui_disk_tokens *t)
     for (i = 0; i < t->count; i++)
         sdui_token_release(t->items[i].token);
     sdui_free(t->items);
-    sdui_free(t->arena);
+    arena_free(&t->arena);
     sdui_free(t);
 }
