@@ -220,7 +220,9 @@ struct AttemptFailed: Error, Equatable { var attempt: Int }
         #expect(clock.now.offset == .seconds(3))
     }
 
-    @Test func givesUpAfterMaxAttemptsWithTheLastError() async throws {
+    /// Runs `policy` on a test clock with an operation that fails every
+    /// time, numbering its attempts.
+    func startFailingEveryTime() -> (TestClock, CallCounter, Task<Int, any Error>) {
         let clock = TestClock()
         let calls = CallCounter()
         let policy = self.policy
@@ -229,6 +231,11 @@ struct AttemptFailed: Error, Equatable { var attempt: Int }
                 throw AttemptFailed(attempt: calls.next())
             }
         }
+        return (clock, calls, task)
+    }
+
+    @Test func givesUpAfterMaxAttemptsWithTheLastError() async throws {
+        let (clock, calls, task) = startFailingEveryTime()
         var requests = clock.sleepRequests.makeAsyncIterator()
         let expected: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(5)]
         for (i, wait) in expected.enumerated() {
@@ -294,14 +301,7 @@ struct AttemptFailed: Error, Equatable { var attempt: Int }
     }
 
     @Test func cancellationDuringASleepStopsTheLoop() async throws {
-        let clock = TestClock()
-        let calls = CallCounter()
-        let policy = self.policy
-        let task = Task {
-            try await policy.run(clock: clock) { () async throws -> Int in
-                throw AttemptFailed(attempt: calls.next())
-            }
-        }
+        let (clock, calls, task) = startFailingEveryTime()
         var requests = clock.sleepRequests.makeAsyncIterator()
         #expect(await requests.next() == .seconds(1))
         task.cancel()
