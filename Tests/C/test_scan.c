@@ -82,13 +82,13 @@ static int record(void *ctx, const sdui_scan_event *ev)
 }
 
 /* Scans text with the recorder and the given levels; returns the status. */
-static sdui_status run(recorder *r, const char *text, unsigned vlev,
-                       unsigned klev, unsigned max_depth, sdui_error *err)
+/* A scan of text (NUL-terminated) recorded into r, at most max_depth deep;
+ * the caller sets the levels and anything else it needs. */
+static sdui_scan_config config(recorder *r, const char *text,
+                               unsigned max_depth, sdui_error *err)
 {
     sdui_scan_config cfg;
     r->text = text;
-    r->used = 0;
-    r->log[0] = '\0';
     memset(&cfg, 0, sizeof cfg);
     cfg.text = text;
     cfg.len = strlen(text);
@@ -96,6 +96,16 @@ static sdui_status run(recorder *r, const char *text, unsigned vlev,
     cfg.err = err;
     cfg.hook = record;
     cfg.ctx = r;
+    return cfg;
+}
+
+/* Scans text with the given value and key levels, into a cleared log. */
+static sdui_status run(recorder *r, const char *text, unsigned vlev,
+                       unsigned klev, unsigned max_depth, sdui_error *err)
+{
+    sdui_scan_config cfg = config(r, text, max_depth, err);
+    r->used = 0;
+    r->log[0] = '\0';
     cfg.value_levels = vlev;
     cfg.key_levels = klev;
     return sdui__scan(&cfg, NULL);
@@ -157,14 +167,7 @@ static void test_key_filter(void)
     sdui_error err;
     first['i'] = 1;
     first['\\'] = 1;
-    r.text = doc;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.text = doc;
-    cfg.len = strlen(doc);
-    cfg.max_depth = 8;
-    cfg.err = &err;
-    cfg.hook = record;
-    cfg.ctx = &r;
+    cfg = config(&r, doc, 8, &err);
     cfg.key_levels = 2;
     cfg.key_first[1] = first;
     CHECK_STATUS(sdui__scan(&cfg, NULL), SDUI_OK);
@@ -195,14 +198,7 @@ static void test_envelopes(void)
     /* Limit 1: [[2]] is too deep, at its inner bracket, with the words. */
     r = plain();
     r.envelope_depth = 0;
-    r.text = doc;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.text = doc;
-    cfg.len = strlen(doc);
-    cfg.max_depth = 1;
-    cfg.err = &err;
-    cfg.hook = record;
-    cfg.ctx = &r;
+    cfg = config(&r, doc, 1, &err);
     cfg.value_levels = 1;
     cfg.level_from = from;
     cfg.level_from_count = 2;
@@ -239,14 +235,7 @@ static void test_stop_and_resume(void)
     int stopped = 0;
 
     r.stop_at = split;
-    r.text = doc;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.text = doc;
-    cfg.len = strlen(doc);
-    cfg.max_depth = 8;
-    cfg.err = &err;
-    cfg.hook = record;
-    cfg.ctx = &r;
+    cfg = config(&r, doc, 8, &err);
     cfg.value_levels = 3;
     CHECK_STATUS(sdui__scan(&cfg, &stopped), SDUI_OK);
     CHECK_EQ_INT(stopped, 1);
