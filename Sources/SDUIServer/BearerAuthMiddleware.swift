@@ -3,9 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
-import Prometheus
 
 /// Requires a valid bearer token (seed 000 §10): 401 with
 /// `WWW-Authenticate: Bearer error="invalid_token"` otherwise.

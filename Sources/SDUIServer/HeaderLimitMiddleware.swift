@@ -3,9 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
-import Prometheus
 
 /// Refuses a request whose request line and header fields add up to more
 /// than `maxHeaderBytes` (431) before any work.  Bodies are refused earlier,

@@ -2,13 +2,11 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdCore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
 import SDUI
-import ServiceLifecycle
 
 
 extension RegistryServer {

@@ -1,15 +1,11 @@
 // RegistryServer+Snapshot.swift - the in-memory snapshot and the task that keeps it current.
 import Foundation
-import HTTPTypes
 import Hummingbird
-import HummingbirdCore
 import Logging
 import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
-import Prometheus
 import SDUI
-import ServiceLifecycle
 
 
 extension RegistryServer {

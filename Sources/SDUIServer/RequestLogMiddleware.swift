@@ -3,9 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
-import Prometheus
 
 /// Logs one line per request at `level`: method, target and the
 /// `headers` asked for.  The target and header values are the client's

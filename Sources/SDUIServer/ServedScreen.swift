@@ -1,6 +1,5 @@
 // ServedScreen.swift - a stored screen as the server serves it.
 import Foundation
-import Logging
 import SDUI
 
 /// A screen with the ids it uses and its ETag.

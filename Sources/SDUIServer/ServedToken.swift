@@ -1,6 +1,5 @@
 // ServedToken.swift - a stored token version as the server serves it.
 import Foundation
-import Logging
 import SDUI
 
 /// One stored version, parsed once: what its tree needs and its bytes.

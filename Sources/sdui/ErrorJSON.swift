@@ -1,9 +1,6 @@
 // ErrorJSON.swift - the --json form of an error.
-import ArgumentParser
 import Foundation
 import SDUI
-import SDUIBench
-import SDUIServer
 
 /// The JSON shape of an error in `--json` output.
 struct ErrorJSON: Encodable {

@@ -1,7 +1,6 @@
 // KeyFile.swift - reads signing and verification keys from files.
 import ArgumentParser
 import Foundation
-import Logging
 import SDUI
 import SDUIServer
 
