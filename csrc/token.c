@@ -115,7 +115,8 @@ static sdui_status check_props(check_ctx *c, json_t *props, unsigned depth)
     return SDUI_OK;
 }
 
-/* Checks the root fields of seed 000 §6.1 and every nested node. */
+/* Checks the root fields of a token (schemas/design-token.json) and every
+ * nested node. */
 static sdui_status check_token(check_ctx *c, sdui_token *t)
 {
     json_t *root = t->root, *v;

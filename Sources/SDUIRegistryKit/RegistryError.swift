@@ -14,7 +14,8 @@ public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible
         case store
         /// A published version would change: an (id, version) is immutable.
         case conflict
-        /// Input that breaks a rule: bad id, bad token, §10 violation.
+        /// Input that breaks a rule: bad id, bad token, token JSON over 32 KB,
+        /// an image URL that is not HTTPS on the configured CDN.
         case invalid
         /// What was asked for does not exist: a screen, a file or folder, a token
         /// a screen uses.

@@ -8,8 +8,8 @@
  *
  * NULL handles follow the rule of sdui.h; a NULL sdui_value is "absent".
  *
- * Schema (seed 000 §6.1): an object with a non-empty string "id", an integer
- * "version" >= 1, a non-empty string "primitive", an integer
+ * Schema (schemas/design-token.json): an object with a non-empty string
+ * "id", an integer "version" >= 1, a non-empty string "primitive", an integer
  * "primitiveVersion" >= 1 and a "props" object.  props.children, when present,
  * is an array of nodes: objects with a non-empty string "primitive", an
  * optional integer "primitiveVersion" >= 1 (default 1) and a "props" object,

@@ -1,9 +1,9 @@
-// ImageURLPolicy.swift - image URLs must be HTTPS on the configured CDN (seed 000 §10).
+// ImageURLPolicy.swift - image URLs must be HTTPS on the configured CDN.
 import Foundation
 import SDUICore
 
 /// Which image URLs a client may load: HTTPS only, on the configured CDN
-/// host(s) only (seed 000 §10).
+/// host(s) only.
 ///
 /// Foundation's `URLComponents` parses; the policy then checks what it
 /// returned, plus a few things on the raw text that parsing would hide.

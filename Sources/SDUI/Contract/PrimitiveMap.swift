@@ -1,4 +1,4 @@
-// PrimitiveMap.swift - the primitive-version contract (seed 000 C-1, C-4, Appendix A).
+// PrimitiveMap.swift - the primitive-version contract: the primitives a client draws, at which versions.
 import Foundation
 internal import CSDUI
 import SDUICore
@@ -11,7 +11,7 @@ import SDUICore
 /// only if every node of its tree is: the root and each nested child, whose
 /// `primitiveVersion` defaults to 1.
 ///
-/// **Minor feature flags (seed 000 open issue 2): none.**  A change that an
+/// **Minor feature flags: none.**  A change that an
 /// older client can safely ignore — a new optional prop — needs no new
 /// version, because renderers ignore props they do not know.  A change that
 /// an older client would draw wrongly needs the next integer version.  So
@@ -41,8 +41,8 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
     /// Most primitives ``init(parsing:)`` accepts in one header (256).
     public static let maxItems = 256
 
-    /// The built-in primitives: Appendix A (Column 3, Row 2, Text 4,
-    /// AsyncImage 2, Spacer 1) and those seed 001's blocks are drawn with.
+    /// The built-in primitives: the core five (Column 3, Row 2, Text 4,
+    /// AsyncImage 2, Spacer 1) and those the built-in blocks are drawn with.
     /// Each comes with the prop rules of ``PropRule/builtIn``.
     public static let builtIn: PrimitiveMap = {
         var map = try! PrimitiveMap([

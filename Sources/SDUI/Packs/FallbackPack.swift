@@ -1,4 +1,4 @@
-// FallbackPack.swift - the pack of critical screens shown offline (seed 000 §11).
+// FallbackPack.swift - the pack of critical screens shown offline.
 import Foundation
 import SDUICore
 

@@ -2,7 +2,7 @@
 import Foundation
 import SDUICore
 
-/// Routes each block type to a renderer (seed 001's Block Registry).
+/// Routes each block type to a renderer (the Block Registry).
 ///
 /// A renderer turns a block's fields, and the theme's ``BlockStyle``, into
 /// one node in token form,
@@ -38,7 +38,7 @@ public struct BlockRegistry: Sendable {
     /// Block types with a renderer, sorted.
     public var types: [String] { renderers.keys.sorted() }
 
-    /// Seed 001's ten V1 blocks: header, media, choice, text_input, slider,
+    /// The ten built-in blocks: header, media, choice, text_input, slider,
     /// benefits_list, testimonial, cta, spacer and footer.
     public static let builtIn: BlockRegistry = {
         var r = BlockRegistry()

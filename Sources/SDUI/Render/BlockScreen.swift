@@ -1,8 +1,9 @@
-// BlockScreen.swift - a seed 001 screen: an ordered list of blocks.
+// BlockScreen.swift - a block screen: an ordered list of blocks.
 import Foundation
 import SDUICore
 
-/// A seed 001 screen: an ordered list of blocks in one scrolling column.
+/// A block screen (schemas/block-screen.json): an ordered list of blocks in
+/// one scrolling column.
 ///
 ///     {"id": "screen_goal", "type": "standard", "themeId": "theme_mint_dark",
 ///      "blocks": [{"type": "header", "title": "What is your goal?"}, …]}

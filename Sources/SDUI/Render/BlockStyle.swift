@@ -2,7 +2,7 @@
 import Foundation
 import SDUICore
 
-/// What a theme's seed 001 settings ask of every block: the button style
+/// What a theme's settings ask of every block: the button style
 /// (`"buttonStyle": "filled" | "outline"`, default filled) and the corner
 /// radius name (`"radius": "sm" | "md" | "lg"`) for cards, images and
 /// buttons.  Other values fall back to the defaults.

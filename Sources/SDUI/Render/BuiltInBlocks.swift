@@ -1,8 +1,8 @@
-// BuiltInBlocks.swift - the renderers of the ten seed 001 blocks.
+// BuiltInBlocks.swift - the renderers of the ten built-in blocks.
 import Foundation
 import SDUICore
 
-/// The built-in block renderers.  Layout follows seed 001's rules: one
+/// The built-in block renderers.  Layout follows these rules: one
 /// vertical column, consistent horizontal padding, token-based spacing, and
 /// the CTA pinned to the bottom safe area.
 enum Blocks {

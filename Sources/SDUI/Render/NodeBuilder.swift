@@ -61,7 +61,7 @@ struct NodeBuilder {
         }
     }
 
-    /// The node for a seed 001 block; nil when it is not visible.
+    /// The node for a block of a block screen; nil when it is not visible.
     mutating func block(_ block: JSONValue, index: Int, style: BlockStyle) -> RenderNode? {
         let label = "block[\(index)]"
         guard let type = block["type"]?.stringValue else {

@@ -22,9 +22,9 @@ public struct RenderContext: Sendable {
     public var hostBindings: [String: JSONValue] = [:]
     /// Reported in `unknown_primitive` and `render_error` events.
     public var appVersion = SDUIKitVersion.string
-    /// Screens to switch to when offline (seed 000 §11).
+    /// Screens to switch to when offline.
     public var fallbackPack: FallbackPack?
-    /// Renderers for seed 001 block screens.
+    /// Renderers for the blocks of block screens.
     public var blocks: BlockRegistry = .builtIn
     /// When set, a block whose node holds an image URL off these CDN hosts
     /// becomes a placeholder (`bad_block` and a `render_error` event).

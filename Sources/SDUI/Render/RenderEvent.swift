@@ -2,7 +2,7 @@
 import Foundation
 import SDUICore
 
-/// An analytics event raised while resolving (seed 000 §9, seed 001).
+/// An analytics event raised while resolving.
 public struct RenderEvent: Sendable, Hashable, Codable {
     /// `unknown_primitive` or `render_error`.
     public var name: String

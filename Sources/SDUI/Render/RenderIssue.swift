@@ -28,7 +28,7 @@ public struct RenderIssue: Sendable, Hashable, Codable, CustomStringConvertible 
         case badBinding = "bad_binding"
         /// `@group.name` the theme does not define: the prop is dropped.
         case unknownThemeReference = "unknown_theme_reference"
-        /// A seed 001 block type with no renderer: placeholder and a
+        /// A block type with no renderer: placeholder and a
         /// `render_error` event.
         case unknownBlock = "unknown_block"
         /// A block whose fields its renderer refused: placeholder and a

@@ -9,7 +9,7 @@ public struct RenderTree: Sendable, Hashable, Codable {
     /// The screen that was asked for.
     public var screen: String
     /// The screen that was drawn: the same, or the Fallback Pack's screen
-    /// for it when the device was offline (seed 000 §11).
+    /// for it when the device was offline.
     public var renderedScreen: String
     /// The theme used and the step of the resolution order that chose it.
     public var theme: String

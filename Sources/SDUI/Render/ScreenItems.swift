@@ -3,23 +3,24 @@ import SDUICore
 
 /// A screen as the resolver takes it: an id, an optional theme, and an
 /// ordered list of items, each a design token (by id, with its bindings) or
-/// a seed 001 block.  ``ScreenResolver/resolve(_:lookups:)`` takes this one
-/// shape; each payload format is an adapter to it (``ScreenPayload`` and
-/// ``BlockScreen`` conform to ``ScreenItemsConvertible``), so a new format
-/// adds a conformance, not another `resolve`.
+/// a block (schemas/block-screen.json).
+/// ``ScreenResolver/resolve(_:lookups:)`` takes this one shape; each payload
+/// format is an adapter to it (``ScreenPayload`` and ``BlockScreen`` conform
+/// to ``ScreenItemsConvertible``), so a new format adds a conformance, not
+/// another `resolve`.
 public struct ScreenItems: Sendable, Equatable {
     /// One thing to draw.
     public enum Item: Sendable, Equatable {
         /// A design token, looked up by id; `bind` fills its placeholders.
         case token(id: String, bind: [String: JSONValue]?)
-        /// A seed 001 block: an object with a string `type`, drawn by that
+        /// A block: an object with a string `type`, drawn by that
         /// type's renderer (``RenderContext/blocks``).
         case block(JSONValue)
     }
 
     /// The screen's id.
     public var id: String
-    /// The screen's theme, first in seed 001's resolution order.
+    /// The screen's theme, first in ``ThemeCatalog``'s resolution order.
     public var themeId: String?
     /// What to draw, top to bottom.
     public var items: [Item]

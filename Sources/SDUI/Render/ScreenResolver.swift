@@ -1,4 +1,4 @@
-// ScreenResolver.swift - resolves a screen into a render tree (seed 000 C-5, §6.2).
+// ScreenResolver.swift - resolves a screen into a render tree, with placeholders where it cannot.
 import Foundation
 import Logging
 import SDUICore
@@ -15,7 +15,7 @@ import SDUICore
 ///   points; a Text's bare `style` name becomes its typography.  Then the
 ///   primitive's ``PropRule``s are checked.  A node whose `visible` is false
 ///   is left out.
-/// - **Fallbacks** (seed 000 C-5): an unknown primitive becomes a
+/// - **Fallbacks**: an unknown primitive becomes a
 ///   placeholder and raises an `unknown_primitive` event (token id, app
 ///   version); a node needing a newer version than the client has becomes a
 ///   placeholder; a token that is not cached while offline becomes a
@@ -45,7 +45,7 @@ public struct ScreenResolver: Sendable {
         var entries: [String: (ResolvedTheme, ThemeSource, [RenderIssue])] = [:]
     }
 
-    /// The theme for a screen by seed 001's order, flattened for the mode.
+    /// The theme for a screen by ``ThemeCatalog``'s order, flattened for the mode.
     private func theme(screenThemeID: String?) -> (theme: ResolvedTheme, source: ThemeSource, issues: [RenderIssue]) {
         let key = "\(screenThemeID ?? "")\u{0}\(context.flowThemeID ?? "")"
         themeCache.lock.lock()

@@ -1,10 +1,10 @@
-// DiskCache.swift - the on-disk token cache (SQLite, WAL) of seed 000 §11.
+// DiskCache.swift - the on-disk token cache (SQLite, WAL).
 import Foundation
 internal import CSDUI
 import SDUICore
 
 /// Tokens persisted in one SQLite file in WAL mode, so every fetched token
-/// survives restarts and crashes (seed 000 §11).
+/// survives restarts and crashes.
 ///
 /// A batch is written in one transaction and many ids are read with one
 /// query.  Rows carry their ETag and a TTL; stale rows are still returned

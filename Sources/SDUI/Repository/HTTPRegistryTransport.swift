@@ -8,11 +8,11 @@ import SDUICore
 
 /// Fetches token batches and screens from a registry: `GET {base}/design-tokens?ids=…`
 /// and `GET {base}/screens/{id}`,
-/// with `Accept: application/json`, `X-Primitives` (seed 000 C-4), a bearer
+/// with `Accept: application/json`, `X-Primitives`, a bearer
 /// token when one is set, `If-None-Match` when revalidating, and a timeout.
 ///
-/// A 200 body is a JSON array (seed §5.2) of token objects or compact JWS
-/// strings; each element's exact bytes are kept, so ETags and signatures
+/// A 200 body is a JSON array (schemas/openapi.json) of token objects or
+/// compact JWS strings; each element's exact bytes are kept, so ETags and signatures
 /// are checked on what the registry sent.  `Cache-Control: max-age` is
 /// passed on as the TTL.
 public struct HTTPRegistryTransport: RegistryTransport {

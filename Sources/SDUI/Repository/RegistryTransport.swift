@@ -11,7 +11,7 @@ import SDUICore
 /// but not usefully.
 public protocol RegistryTransport: Sendable {
     func fetch(_ request: TokenFetchRequest) async throws -> TokenFetchResponse
-    /// `GET /screens/{id}`, sending the client's `X-Primitives` (seed C-4)
+    /// `GET /screens/{id}`, sending the client's `X-Primitives`
     /// and `If-None-Match` when the request has an ETag.
     func fetchScreen(_ request: ScreenFetchRequest) async throws -> ScreenFetchResult
 }

@@ -2,7 +2,7 @@
 import Foundation
 import SDUICore
 
-/// One screen request: `GET /screens/{id}` (seed 000 §5.1).
+/// One screen request: `GET /screens/{id}` (see schemas/openapi.json).
 public struct ScreenFetchRequest: Sendable, Equatable {
     /// The id of the screen asked for (percent-encoded into the path).
     public var id: String

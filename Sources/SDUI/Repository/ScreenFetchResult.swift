@@ -2,7 +2,7 @@
 import Foundation
 import SDUICore
 
-/// What `GET /screens/{id}` answered (seed 000 §5.1).
+/// What `GET /screens/{id}` answered (see schemas/openapi.json).
 public enum ScreenFetchResult: Sendable, Equatable {
     /// 200: the payload.
     case fetched(FetchedScreen)

@@ -1,4 +1,4 @@
-// ScreenPayload.swift - a screen as the registry sends it (seed 000 §6.2).
+// ScreenPayload.swift - a screen as the registry sends it (schemas/screen-payload.json).
 import Foundation
 import SDUICore
 
@@ -24,7 +24,7 @@ public struct ScreenPayload: Codable, Sendable, Equatable {
     public var id: String
     /// The tokens the screen shows, top to bottom.
     public var tokens: [Item]
-    /// The screen's theme, first in seed 001's resolution order (optional).
+    /// The screen's theme, first in ``ThemeCatalog``'s resolution order (optional).
     public var themeId: String?
     /// In a Fallback Pack: the screen this one stands in for when offline.
     public var fallbackFor: String?

@@ -1,4 +1,4 @@
-// TokenCache.swift - the in-memory LRU of tokens (seed 000 C-3).
+// TokenCache.swift - the in-memory LRU of tokens.
 internal import CSDUI
 import SDUICore
 

@@ -2,7 +2,7 @@
 import Foundation
 import SDUICore
 
-/// One batched fetch: `GET /design-tokens?ids=a,b,c&v=…` (seed 000 §5.2).
+/// One batched fetch: `GET /design-tokens?ids=a,b,c&v=…` (see schemas/openapi.json).
 public struct TokenFetchRequest: Sendable, Equatable {
     /// 1 to 50 ids, in the order the answer should list them.
     public var ids: [String]

@@ -5,8 +5,7 @@ import SDUICore
 public enum TokenLookup: Sendable {
     /// The token, and where it came from.
     case found(DesignToken, TokenSource)
-    /// Not cached and the registry cannot be reached: render a skeleton
-    /// (seed 000 C-5, §11).
+    /// Not cached and the registry cannot be reached: render a skeleton.
     case offline
     /// Any other failure (unknown id, bad answer, bad signature…): render a
     /// placeholder.

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import SDUICore
 
-/// The batcher (seed 000 §5.2): misses from every caller gather in one open
+/// The batcher: misses from every caller gather in one open
 /// batch, revalidations of stale tokens in another; a batch goes when its
 /// coalescing window ends or it holds `batchSize` ids, and an id already in
 /// flight is joined, never asked twice.  One request per batch; its answer

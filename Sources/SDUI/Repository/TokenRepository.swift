@@ -1,10 +1,10 @@
-// TokenRepository.swift - finds tokens: pack → memory → disk → network (seed 000 C-3).
+// TokenRepository.swift - finds tokens: pack → memory → disk → network.
 import Foundation
 import Logging
 import Metrics
 import SDUICore
 
-/// Finds design tokens in the order of seed 000's flowchart:
+/// Finds design tokens in this order:
 ///
 /// 1. the core pack (immutable, never revalidated);
 /// 2. the memory LRU (bounded by count, default 5,000, and bytes);
@@ -28,12 +28,12 @@ public actor TokenRepository {
     /// Batching, TTL, checks, clock and metrics of a repository; every
     /// property has a default.
     public struct Configuration: Sendable {
-        /// Most ids in one request (seed §5.2: 50).
+        /// Most ids in one request: 50, the registry's limit (schemas/openapi.json).
         public var batchSize = 50
         /// How long a batch waits for more misses before it is sent
         /// (a full batch goes at once).
         public var coalescingWindow: Duration = .milliseconds(2)
-        /// TTL when the registry sends no `max-age` (seed S-4: one day).
+        /// TTL when the registry sends no `max-age`: one day, the registry's default.
         public var defaultTTL: TimeInterval = 86_400
         /// Size and depth limits for fetched and disk-cached tokens (the defaults of packs).
         public var limits: PackLimits = .default

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import SDUICore
 
-/// Loads screens the way an app shows them (seed 000 §5.1, §11):
+/// Loads screens the way an app shows them:
 ///
 /// 1. asks the registry for `GET /screens/{id}` with the app's
 ///    `X-Primitives`, sending the ETag of the payload it holds so an

@@ -5,10 +5,10 @@ import SDUICore
 /// A theme flattened for one mode and accessibility scale: every reference
 /// is one dictionary lookup that yields the final prop value.
 ///
-/// Accessibility (seed 003 state transitions): `textScale` multiplies font
+/// Accessibility: `textScale` multiplies font
 /// sizes and line heights; `spacingScale` multiplies spacing, rounded to the
 /// nearest multiple of 4 so the grid holds.  Radius and colours do not scale.
-/// A `font` setting (seed 001) is the family of every style left at "system".
+/// A `font` setting is the family of every style left at "system".
 /// A scale outside ``scaleRange`` is clamped into it (one that is not a
 /// number counts as 1).
 public struct ResolvedTheme: Sendable {
@@ -40,7 +40,7 @@ public struct ResolvedTheme: Sendable {
         self.theme = theme
         self.mode = mode
         let textScale = Self.clamped(textScale), spacingScale = Self.clamped(spacingScale)
-        let font = theme.settings["font"].flatMap { $0.isEmpty ? nil : $0 }   // seed 001's theme-wide font
+        let font = theme.settings["font"].flatMap { $0.isEmpty ? nil : $0 }   // the theme-wide font setting
         typography = theme.typography.mapValues { t in
             .object(["size": JSONValue.number(t.size * textScale),
                      "lineHeight": JSONValue.number(t.lineHeight * textScale),
@@ -67,7 +67,7 @@ public struct ResolvedTheme: Sendable {
         references["@\(group).\(name)"]
     }
 
-    /// A spacing name (seed 001's `xs/s/m/l/xl` or seed 003's
+    /// A spacing name (the short `xs/s/m/l/xl` or the long
     /// `xs/sm/md/lg/xl`) in points.
     public func spacing(named name: String) -> JSONValue? {
         if let v = spacing[name] { return v }

@@ -1,17 +1,17 @@
-// Theme.swift - themes: seed 003's token groups with light and dark values.
+// Theme.swift - themes: groups of named values, colours with light and dark values.
 import Foundation
 import SDUICore
 
 /// A theme: the named values tokens refer to as `@group.name`.
 ///
-/// Groups (seed 003): `colors` (each with a light and a dark value),
+/// Groups: `colors` (each with a light and a dark value),
 /// `typography`, `spacing` (points, on a 4 pt grid), `radius` (points) and
-/// `animations` (milliseconds).  `settings` holds seed 001's free-form
+/// `animations` (milliseconds).  `settings` holds the free-form
 /// choices (`buttonStyle`, `font`, `radius`).  A theme need not define
 /// everything: ``merged(over:)`` fills the gaps from another theme, and the
 /// resolver merges every theme over ``sdkFallback``.
 ///
-/// The JSON form is schemas/theme.json.  Seed 001's flat form,
+/// The JSON forms are in schemas/theme.json.  The flat form,
 /// `{"id": …, "tokens": {"background": "#0B1220", "radius": "lg", …}}`, is
 /// read too: hex strings become colours (the same in both modes) and other
 /// strings become settings.
@@ -119,8 +119,9 @@ public struct Theme: Sendable, Hashable {
     }
 
     /// The theme used when neither screen nor flow names one: neutral light
-    /// and dark colours that pass AA, seed 003's spacing and animation
-    /// scales, and seed 001's title/body/caption next to seed 003's names.
+    /// and dark colours that pass AA, spacing on the 4 pt grid, three
+    /// animation timings, and the short typography names title/body/caption
+    /// next to the long ones (headingLarge, bodyMedium, …).
     public static let sdkFallback: Theme = {
         func c(_ light: String, _ dark: String) -> ColorPair {
             ColorPair(light: try! RGBColor(hex: light), dark: try! RGBColor(hex: dark))
@@ -163,7 +164,7 @@ public struct Theme: Sendable, Hashable {
 // MARK: JSON
 
 extension Theme {
-    /// Reads a theme from its JSON (schemas/theme.json, or seed 001's flat
+    /// Reads a theme from its JSON (schemas/theme.json: the full or the flat
     /// form).  Errors are `.schema` and name `source` and the member.
     public init(json: Data, source: String? = nil) throws {
         let value: JSONValue
@@ -175,7 +176,7 @@ extension Theme {
         try self.init(value: value, source: source)
     }
 
-    /// Reads a theme file: schemas/theme.json or seed 001's form when the
+    /// Reads a theme file: schemas/theme.json (full, or flat) when the
     /// top level has a string `id`, otherwise the W3C Design Tokens format
     /// (``DTCGImport``), whose theme id is the file name without
     /// `.tokens.json` or `.json`.
@@ -209,7 +210,7 @@ extension Theme {
         self.init(id: id)
 
         if let flat = root["tokens"] {
-            // Seed 001's form.
+            // The flat form.
             guard let members = flat.objectValue else { throw fail("tokens", "must be an object") }
             for (name, v) in members {
                 guard let s = v.stringValue else { throw fail("tokens.\(name)", "must be a string") }

@@ -1,9 +1,9 @@
-// ThemeCatalog.swift - the themes an app knows and seed 001's resolution order.
+// ThemeCatalog.swift - the themes an app knows and the order in which a screen's theme is chosen.
 import Foundation
 import SDUICore
 
 /// The themes an app knows, by id, and the order in which a screen's theme
-/// is chosen (seed 001):
+/// is chosen:
 ///
 /// 1. the screen's `themeId`, when the catalog has it;
 /// 2. the flow's default theme, when the catalog has it;

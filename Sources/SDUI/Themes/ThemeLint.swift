@@ -1,4 +1,4 @@
-// ThemeLint.swift - seed 003's validation rules for a theme.
+// ThemeLint.swift - the validation rules for a theme.
 import Foundation
 import SDUICore
 
@@ -33,7 +33,7 @@ public struct ThemeLintFinding: Sendable, Hashable, Codable, CustomStringConvert
     }
 }
 
-/// Checks a theme against seed 003's validation rules:
+/// Checks a theme against these validation rules:
 ///
 /// - **Contrast (WCAG 2.x AA)** for every text/background pair the theme
 ///   defines, in light and in dark mode: 4.5:1 for body text, 3:1 for large

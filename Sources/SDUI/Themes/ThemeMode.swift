@@ -2,7 +2,7 @@
 import Foundation
 import SDUICore
 
-/// Light or dark appearance (seed 003: the mode toggle swaps every colour).
+/// Light or dark appearance: the mode toggle swaps every colour.
 public enum ThemeMode: String, Sendable, Hashable, Codable, CaseIterable {
     case light, dark
 }

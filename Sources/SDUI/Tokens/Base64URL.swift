@@ -1,6 +1,6 @@
 // Base64URL.swift - strict base64url without padding (RFC 7515 §2).
 //
-// Seed 000 §10: token JSON arrives signed and the client verifies it before
+// Token JSON arrives signed and the client verifies it before
 // anything is cached.  Only the compact serialization is accepted, with a
 // fixed allow-list of two algorithms: HS256 (RFC 7518 §3.2) and EdDSA over
 // Ed25519 (RFC 8037).  The cryptography is swift-crypto's; this file only

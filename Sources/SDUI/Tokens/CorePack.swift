@@ -4,7 +4,7 @@ internal import CSDUI
 import SDUICore
 
 /// A gzipped pack of design tokens, opened from a file or from bytes baked
-/// into the app (seed 000 C-2).
+/// into the app.
 ///
 /// Opening inflates the pack once within ``PackLimits``, validates the whole
 /// JSON document and indexes every token id; a token is parsed and checked

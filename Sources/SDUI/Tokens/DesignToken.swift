@@ -3,8 +3,8 @@ import Foundation
 internal import CSDUI
 import SDUICore
 
-/// A design token (seed 000 §6.1): id, version, root primitive and its
-/// version, and a props tree.
+/// A design token (schemas/design-token.json): id, version, root primitive
+/// and its version, and a props tree.
 ///
 /// Immutable.  The props tree stays in the C core until ``props`` is asked
 /// for, so looking tokens up costs no Swift copies.

@@ -1,4 +1,4 @@
-// ETag.swift - entity tags of tokens and of token batches (seed 000 S-4).
+// ETag.swift - entity tags of tokens and of token batches, as schemas/openapi.json defines them.
 import Foundation
 internal import Crypto
 import SDUICore

@@ -9,7 +9,7 @@ public struct PackLimits: Sendable, Equatable {
     public var maxCompressedBytes: Int
     /// Largest inflated JSON accepted.  Default 64 MiB.
     public var maxInflatedBytes: Int
-    /// Largest JSON text of one token.  Default 32,768 bytes (seed 000 §10).
+    /// Largest JSON text of one token.  Default 32,768 bytes (see schemas/design-token.json).
     public var maxTokenBytes: Int
     /// Deepest JSON nesting accepted.  Default 128.
     public var maxDepth: Int

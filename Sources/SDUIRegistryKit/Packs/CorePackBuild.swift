@@ -1,4 +1,4 @@
-// CorePackBuild.swift - what a core pack build produced: the pack and its manifest (seed 000 S-5).
+// CorePackBuild.swift - what a core pack build produced: the pack and its manifest.
 import Foundation
 import SDUI
 
@@ -6,7 +6,7 @@ import SDUI
 public struct CorePackBuild: Sendable {
     /// The gzipped pack.
     public var pack: Data
-    /// The manifest (S-5), as written next to the pack.
+    /// The manifest, as written next to the pack.
     public var manifest: Manifest
 
     /// What a build put in the pack and how big it is; `Codable`, so it can

@@ -1,9 +1,9 @@
-// CorePackPlanner.swift - ranks tokens by usage and builds the Core-Token Pack within its budget (seed 000 §8).
+// CorePackPlanner.swift - ranks tokens by usage and builds the Core-Token Pack within its budget.
 import Foundation
 import SDUI
 
 /// Ranks tokens by usage and keeps the largest top slice that fits the
-/// budget (seed 000 §8):
+/// budget:
 ///
 /// 1. every candidate is checked (the design-token schema as the C core
 ///    checks it, the 32 KB limit, and image URLs when a policy is given);

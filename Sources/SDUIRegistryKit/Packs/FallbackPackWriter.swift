@@ -1,11 +1,11 @@
-// FallbackPackWriter.swift - writes the Fallback Pack of critical screens (seed 000 §11).
+// FallbackPackWriter.swift - writes the Fallback Pack of critical screens.
 import Foundation
 import SDUI
 
 extension CorePackPlanner {
-    /// A Fallback Pack (§11): for each critical screen, its fallback screen
-    /// (or the screen itself when it names none) with `fallbackFor` set,
-    /// plus every token those screens use.
+    /// A Fallback Pack (a pack with "screens", schemas/pack.json): for each
+    /// critical screen, its fallback screen (or the screen itself when it
+    /// names none) with `fallbackFor` set, plus every token those screens use.
     public func fallbackPack(critical: [String], screens: [String: StoredScreen],
                              tokens: (String) -> PackCandidate?) throws -> Data {
         var builder = CorePackBuilder(limits: limits)

@@ -1,7 +1,7 @@
-// StoredScreen.swift - a screen as a registry stores it (seed 000 §5.1).
+// StoredScreen.swift - a screen as a registry stores it.
 import Foundation
 
-/// A screen: its payload and the screen to fall back to (seed 000 §5.1).
+/// A screen: its payload and the screen to fall back to.
 public struct StoredScreen: Sendable, Equatable {
     /// The screen's id.
     public var id: String

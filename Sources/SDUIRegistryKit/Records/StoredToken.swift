@@ -1,4 +1,4 @@
-// StoredToken.swift - one published version of a token, as a registry stores it (seed 000 S-1).
+// StoredToken.swift - one published version of a token, as a registry stores it.
 import Foundation
 
 /// One published version of a token: a row of
@@ -10,7 +10,7 @@ public struct StoredToken: Sendable, Equatable {
     public var version: Int
     /// The token's exact JSON text, as served and hashed for its ETag.
     public var json: Data
-    /// The root's primitive version (S-1).  Nested nodes have their own;
+    /// The root's primitive version.  Nested nodes have their own;
     /// the server checks the whole tree.
     public var primitiveVersion: Int
     /// Publication order across the registry (assigned by the store).

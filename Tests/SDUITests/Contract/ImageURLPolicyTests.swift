@@ -1,4 +1,4 @@
-// ImageURLPolicyTests.swift - image URLs: HTTPS on the configured CDN only (seed 000 §10).
+// ImageURLPolicyTests.swift - image URLs: HTTPS on the configured CDN only.
 import Foundation
 import SDUI
 import SDUITestSupport

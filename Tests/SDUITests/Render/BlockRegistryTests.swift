@@ -1,4 +1,4 @@
-// BlockRegistryTests.swift - the registry of block renderers: seed 001's set, an app's own block, the client's primitives.
+// BlockRegistryTests.swift - the registry of block renderers: the built-in set, an app's own block, the client's primitives.
 import Foundation
 @testable import SDUI
 import SDUITestSupport

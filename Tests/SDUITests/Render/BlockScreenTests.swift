@@ -1,4 +1,4 @@
-// BlockScreenTests.swift - seed 001 screens decoded, and files that are not one.
+// BlockScreenTests.swift - block screens decoded, and files that are not one.
 import Foundation
 @testable import SDUI
 import SDUITestSupport

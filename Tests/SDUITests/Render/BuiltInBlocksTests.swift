@@ -1,4 +1,4 @@
-// BuiltInBlocksTests.swift - seed 001's ten blocks as nodes: fields, refusals, media URLs, theme settings.
+// BuiltInBlocksTests.swift - the ten built-in blocks as nodes: fields, refusals, media URLs, theme settings.
 import Foundation
 @testable import SDUI
 import SDUITestSupport
@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func themeSettingsStyleTheBlocks() throws {
-        // Seed 001: "buttonStyle" filled|outline and "radius" sm|md|lg, and "font".
+        // Theme settings: "buttonStyle" filled|outline and "radius" sm|md|lg, and "font".
         let outline = try Theme(json: Data(#"""
             {"id":"o","tokens":{"background":"#FFFFFF","primary":"#1D4ED8","buttonStyle":"outline",
              "radius":"sm","font":"serif"}}

@@ -26,7 +26,7 @@ import Testing
                                                                        message: "Incompatible-Primitives"))
         let e = await #expect(throws: SDUIError.self) { _ = try await t.fetchScreen("missing") }
         #expect(e?.category == .http)
-        // C-4: X-Primitives (and the bearer token) on every /screens call.
+        // X-Primitives (and the bearer token) on every /screens call.
         let calls = registry.requests
         #expect(calls.count == 3)
         #expect(calls.allSatisfy { $0.primitives == "Column@3,Text@4,AsyncImage@2" && $0.authorization == "Bearer tok" })

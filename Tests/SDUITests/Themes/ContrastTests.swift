@@ -18,7 +18,7 @@ import Testing
         #expect((try ratio("#767676", "#FFFFFF") * 100).rounded() / 100 == 4.54)  // just passes
         #expect((try ratio("#FF0000", "#FFFFFF") * 100).rounded() / 100 == 4.0)
         #expect((try ratio("#0000FF", "#FFFFFF") * 100).rounded() / 100 == 8.59)
-        // Seed 000's banner colour: 6.87, computed independently from the WCAG formula.
+        // The example banner colour: 6.87, computed independently from the WCAG formula.
         #expect((try ratio("#3F51B5", "#FFFFFF") * 100).rounded() / 100 == 6.87)
         #expect(abs(try RGBColor(hex: "#FFFFFF").relativeLuminance - 1) < 1e-12)
         #expect(try RGBColor(hex: "#000000").relativeLuminance == 0)

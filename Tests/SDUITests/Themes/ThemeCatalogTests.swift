@@ -1,4 +1,4 @@
-// ThemeCatalogTests.swift - seed 001's resolution order and the merge over the SDK fallback.
+// ThemeCatalogTests.swift - the theme resolution order and the merge over the SDK fallback.
 import Foundation
 @testable import SDUI
 import Testing

@@ -1,4 +1,4 @@
-// ThemeLintTests.swift - seed 003's rules: AA contrast, the 4 pt grid, animation timing.
+// ThemeLintTests.swift - the theme lint rules: AA contrast, the 4 pt grid, animation timing.
 import Foundation
 @testable import SDUI
 import SDUITestSupport
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func inheritedColoursAreCheckedWhereBlocksDrawThem() {
-        // Seed 001's example theme has no onPrimary: the CTA would draw the
+        // The mint example theme has no onPrimary: the CTA would draw the
         // SDK's white (light) on its mint primary, 1.77:1.
         let mint = Theme(id: "mint", colors: ["background": c("#0B1220"), "surface": c("#111827"),
                                               "primary": c("#3DDC97"), "textPrimary": c("#E5E7EB"),

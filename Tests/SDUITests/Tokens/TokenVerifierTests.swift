@@ -1,4 +1,4 @@
-// TokenVerifierTests.swift - JWS verification of token JSON (seed 000 §10).
+// TokenVerifierTests.swift - JWS verification of token JSON.
 import Foundation
 @testable import SDUI
 import SDUITestSupport
