@@ -1,4 +1,5 @@
-// DocsCheckTests.swift - scripts/check-docs.py finds an undocumented public declaration, and passes on this tree.
+// DocsCheckTests.swift - scripts/check-docs.py finds an undocumented public declaration and a comment or schema
+// description that cites a requirement document, and passes on this tree.
 import Foundation
 import SDUITestSupport
 import Testing
@@ -36,6 +37,46 @@ import Testing
         #expect(r.out.contains("SDUI: 1 of 3 public declarations without a doc comment"), "\(r.out)")
     }
 
+    /// A doc comment, a C comment or a schema description that cites a
+    /// requirement document fails the check, named by file and line; an
+    /// RFC's section and text in a string literal do not.
+    @Test func aCitationOfARequirementDocumentFailsTheCheck() throws {
+        let root = Fixtures.temporaryDirectory()
+        for dir in ["Sources/SDUI", "include/sdui", "csrc", "schemas"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(dir), withIntermediateDirectories: true)
+        }
+        try Data("""
+            /// Documented; a 304 needs If-None-Match (RFC 9110 §15.4.5).
+            public struct Cited {
+                /// Most ids in one request (seed 000 §5.2).
+                public var batch = "https://cdn.example.com//seed 1"   // §5.2 again
+            }
+            """.utf8).write(to: root.appendingPathComponent("Sources/SDUI/Cited.swift"))
+        try Data("""
+            /* cited.h - a header. */
+            /* Schema (Seed 000): an object. */
+            int sdui_cited(void);
+            """.utf8).write(to: root.appendingPathComponent("include/sdui/cited.h"))
+        try Data("const char *sdui_url = \"http://x/seed 1\"; /* fine */\n".utf8)
+            .write(to: root.appendingPathComponent("csrc/cited.c"))
+        try Data("""
+            {
+              "title": "Cited",
+              "description": "One token (seed 000 §6.1)."
+            }
+            """.utf8).write(to: root.appendingPathComponent("schemas/cited.json"))
+        let r = try check(["--root", root.path])
+        #expect(r.status == 1)
+        #expect(r.out.contains("Sources/SDUI/Cited.swift:3: cites a requirement document: /// Most ids in one request (seed 000 §5.2)."), "\(r.out)")
+        #expect(r.out.contains("Sources/SDUI/Cited.swift:4: cites a requirement document: // §5.2 again"), "\(r.out)")
+        #expect(r.out.contains("include/sdui/cited.h:2: cites a requirement document: /* Schema (Seed 000): an object. */"), "\(r.out)")
+        #expect(r.out.contains("schemas/cited.json:3: cites a requirement document: \"description\": One token (seed 000 §6.1)."), "\(r.out)")
+        #expect(!r.out.contains("Cited.swift:1:") && !r.out.contains("csrc/cited.c"), "\(r.out)")
+        #expect(r.out.contains("SDUI: 0 of 2 public declarations without a doc comment"), "\(r.out)")
+        #expect(r.out.contains("4 citations of a requirement document"), "\(r.out)")
+    }
+
+    /// This tree passes both checks: every public declaration documented, no citation.
     @Test func everyPublicDeclarationOfThisTreeIsDocumented() throws {
         let r = try check([])
         #expect(r.status == 0, "\(r.out)")
