@@ -1,17 +1,41 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // SDUIKit: a server-driven UI engine with a C core (csrc/, include/) and
 // thin Swift modules.  Benchmarks live under bench/, outside the library's
 // dependency graph: only the `sdui` command links them.
+//
+// The package trait "Server" brings in the server stack (Hummingbird,
+// PostgresNIO, sqlite-nio, swift-prometheus, ServiceLifecycle, NIO and the
+// argument parser) for SDUIServer, the `sdui` command and their tests.  It is
+// off by default, so an app that depends on the SDUI product resolves, fetches
+// and builds only the client's three packages and their own dependencies; a
+// service opts in:
+//
+//     .package(url: "...", from: "0.2.0", traits: ["Server"])
+//
+// This repository's scripts build with `--traits Server`.  Without it the
+// server-side sources compile to nothing (`#if Server`) and `sdui` only says
+// how to build it.
 import PackageDescription
+
+/// A dependency of a server-side target: resolved only with the trait on.
+func server(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["Server"]))
+}
 
 let package = Package(
     name: "SDUIKit",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "SDUI", targets: ["SDUI"]),
         .library(name: "SDUIServer", targets: ["SDUIServer"]),
         .library(name: "SDUIRegistryKit", targets: ["SDUIRegistryKit"]),
         .executable(name: "sdui", targets: ["sdui"]),
+    ],
+    traits: [
+        .trait(
+            name: "Server",
+            description: "The registry server (SDUIServer), the sdui command and their stack."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,16 +57,34 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // The C core's three libraries, found with pkg-config; the providers
+        // name the package that installs each.  SQLite is part of Apple's SDKs.
+        .systemLibrary(
+            name: "CJansson",
+            path: "Sources/System/CJansson",
+            pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"]), .brew(["jansson"])]
+        ),
+        .systemLibrary(
+            name: "CLibDeflate",
+            path: "Sources/System/CLibDeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite3",
+            path: "Sources/System/CSQLite3",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // The C core.  Also builds on its own with the Makefile.
         .target(
             name: "CSDUI",
+            dependencies: ["CJansson", "CLibDeflate", "CSQLite3"],
             path: ".",
             sources: ["csrc"],
             publicHeadersPath: "include",
             linkerSettings: [
-                .linkedLibrary("jansson"),
-                .linkedLibrary("deflate"),
-                .linkedLibrary("sqlite3"),
                 .linkedLibrary("pthread", .when(platforms: [.linux])),
             ]
         ),
@@ -81,20 +123,20 @@ let package = Package(
             dependencies: [
                 "SDUI",
                 "SDUIRegistryKit",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "Logging", package: "swift-log"),
+                server("Hummingbird", "hummingbird"),
+                server("HummingbirdCore", "hummingbird"),
+                server("NIOHTTP1", "swift-nio"),
+                server("NIOHTTPTypesHTTP1", "swift-nio-extras"),
+                server("PostgresNIO", "postgres-nio"),
+                server("SQLiteNIO", "sqlite-nio"),
+                server("Prometheus", "swift-prometheus"),
+                server("Metrics", "swift-metrics"),
+                server("HTTPTypes", "swift-http-types"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
+                server("UnixSignals", "swift-service-lifecycle"),
+                server("NIOSSL", "swift-nio-ssl"),
+                server("NIOHTTPTypes", "swift-nio-extras"),
+                server("Logging", "swift-log"),
             ],
             path: "Sources/SDUIServer"
         ),
@@ -105,15 +147,21 @@ let package = Package(
                 "SDUIServer",
                 "SDUIRegistryKit",
                 "SDUIBench",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                server("ArgumentParser", "swift-argument-parser"),
             ],
             path: "Sources/sdui"
         ),
         // Benchmarks and their C peers (zlib inflate, jansson DOM parse).
         .target(
             name: "CSDUIBenchPeers",
-            path: "bench/Sources/CSDUIBenchPeers",
-            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("jansson"), .linkedLibrary("deflate")]
+            dependencies: ["CZlib", "CJansson", "CLibDeflate"],
+            path: "bench/Sources/CSDUIBenchPeers"
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            path: "bench/Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .target(
             name: "SDUIBench",

@@ -1,6 +1,6 @@
 // JSONValue+C.swift - JSON values read from the C core's value trees (tokens, documents).
 import Foundation
-package import CSDUI
+internal import CSDUI
 
 extension JSONValue {
     /// Converts a C value (borrowed from a live token or document) into a

@@ -1,4 +1,5 @@
 // AcceptGate.swift - the listening socket's guard: a cap on open connections, and a pause when descriptors run out.
+#if Server
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -181,3 +182,4 @@ final class AcceptGate: ChannelDuplexHandler, RemovableChannelHandler {
         code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // AccessTokenIssuer.swift - issues the bearer access tokens the registry API takes.
+#if Server
 import Foundation
 import SDUI
 
@@ -35,3 +36,4 @@ public struct AccessTokenIssuer: Sendable {
     }
 }
 
+#endif

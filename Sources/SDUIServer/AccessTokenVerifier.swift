@@ -1,4 +1,5 @@
 // AccessTokenVerifier.swift - checks the bearer access tokens of API requests.
+#if Server
 import Foundation
 import SDUI
 
@@ -59,3 +60,4 @@ public struct AccessTokenVerifier: Sendable {
         return .success(claims["sub"]?.stringValue ?? "")
     }
 }
+#endif

@@ -1,11 +1,12 @@
 // BearerAuthMiddleware.swift - bearer-token auth on the API routes.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
 
-/// Requires a valid bearer token (seed 000 §10): 401 with
+/// Requires a valid bearer token: 401 with
 /// `WWW-Authenticate: Bearer error="invalid_token"` otherwise.
 struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
     let verifier: AccessTokenVerifier
@@ -23,3 +24,4 @@ struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
+#endif

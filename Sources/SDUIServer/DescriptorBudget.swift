@@ -1,4 +1,5 @@
 // DescriptorBudget.swift - what the descriptor limit leaves for connections.
+#if Server
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -76,3 +77,4 @@ public struct DescriptorBudget: Sendable, Equatable {
         return nil
     }
 }
+#endif

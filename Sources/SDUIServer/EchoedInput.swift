@@ -1,4 +1,5 @@
 // EchoedInput.swift - request input shown back in error messages and logs, bounded and escaped.
+#if Server
 import Foundation
 
 /// Request input shown back in an error message or a log line.
@@ -71,3 +72,4 @@ public enum EchoedInput {
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // EntityTagMatch.swift - If-None-Match as RFC 9110 §13.1.2 compares it.
+#if Server
 import Foundation
 
 /// Whether an `If-None-Match` value matches a current ETag: `*` matches any
@@ -29,3 +30,4 @@ enum EntityTagMatch {
         return t
     }
 }
+#endif

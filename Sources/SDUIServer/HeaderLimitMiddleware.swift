@@ -1,4 +1,5 @@
 // HeaderLimitMiddleware.swift - 431 for requests whose header fields are too large.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -23,3 +24,4 @@ struct HeaderLimitMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // JSONErrorMiddleware.swift - every error answer is JSON, also the router's own.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -24,3 +25,4 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // PostgresRegistryStore.swift - the registry in PostgreSQL, for a fleet of stateless servers.
+#if Server
 import Foundation
 import Logging
 import NIOSSL
@@ -282,3 +283,4 @@ public final class PostgresRegistryStore: RegistryStore, Service {
         await runTask?.value
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // RegistryChildChannel.swift - each accepted connection's pipeline: Hummingbird's HTTP/1 channel with the request-head gate in front.
+#if Server
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -30,3 +31,4 @@ struct RegistryChildChannel: ServerChildChannel {
         await http1.handle(value: value, logger: logger)
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // RegistryContents.swift - the whole registry read at once, for tools (list, pack build).
+#if Server
 import Foundation
 import Logging
 import SDUI
@@ -38,3 +39,4 @@ public struct RegistryContents: Sendable {
     /// The registry's sequence number when it was read.
     public var generation: Int64 { snapshot.generation }
 }
+#endif

@@ -1,4 +1,5 @@
 // RegistryID.swift - the id grammar of the registry's HTTP API.
+#if Server
 
 /// The id grammar of the registry's HTTP API, for tokens and screens alike:
 /// 1 to 128 characters of `A–Z a–z 0–9 _ - . :`, not starting with `.` and
@@ -22,3 +23,4 @@ public enum RegistryID {
         return true
     }
 }
+#endif

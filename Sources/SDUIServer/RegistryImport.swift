@@ -1,4 +1,5 @@
 // RegistryImport.swift - reads tokens and screens from files and checks them before they are published.
+#if Server
 import Foundation
 import SDUI
 
@@ -6,10 +7,10 @@ import SDUI
 /// breaks a rule, naming the token (or screen), its file and the rule:
 ///
 /// - `id`: ids follow ``RegistryID``;
-/// - `size` (seed 000 §10): token JSON of at most 32 KB;
+/// - `size`: token JSON of at most 32 KB;
 /// - `schema`: the design-token schema (schemas/design-token.json, checked
 ///   by the C core) and, for screens, schemas/screen-payload.json;
-/// - `image-url` (§10): every image URL is HTTPS on the configured CDN hosts;
+/// - `image-url`: every image URL is HTTPS on the configured CDN hosts;
 /// - `duplicate`: an (id, version) given twice in one import.
 ///
 /// Sources: a folder with `tokens/` and `screens/` (like Examples/), a
@@ -178,3 +179,4 @@ public struct RegistryImporter: Sendable {
         (try? JSONDecoder().decode([String: JSONValue].self, from: json))?["id"]?.stringValue
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // RegistryRefresher.swift - the service that keeps a server's snapshot current.
+#if Server
 import Foundation
 import ServiceLifecycle
 
@@ -34,3 +35,4 @@ public struct RegistryRefresher: Service {
         await cancelWhenGracefulShutdown { await server.refreshLoop() }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // RegistryServer+Snapshot.swift - the in-memory snapshot and the task that keeps it current.
+#if Server
 import Foundation
 import Hummingbird
 import Logging
@@ -62,3 +63,4 @@ extension RegistryServer {
         return (Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18, age > limit)
     }
 }
+#endif

@@ -1,4 +1,5 @@
-// RegistryServer.swift - the registry's HTTP API on Hummingbird 2 (seed 000 §4.2, §5): state and running.
+// RegistryServer.swift - the registry's HTTP API on Hummingbird 2 (schemas/openapi.json): state and running.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -17,7 +18,7 @@ import ServiceLifecycle
 ///
 /// - `X-Primitives` is required on both API routes (400 when missing or
 ///   malformed).  For every token the server picks the highest version
-///   whose whole tree the client supports (S-2).  A screen with a token
+///   whose whole tree the client supports.  A screen with a token
 ///   that has no such version is a 409 naming `Incompatible-Primitives` and
 ///   the screen's fallback id.  Answers carry `Vary: X-Primitives`.
 /// - `/design-tokens` takes 1 to 50 distinct ids of the registry's id
@@ -215,3 +216,4 @@ public final class RegistryServer: Service, Sendable {
         return RunningRegistry(server: self, task: task, host: configuration.host, port: port)
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // RegistryServerConfiguration.swift - how a registry server runs.
+#if Server
 import Foundation
 import Logging
 import UnixSignals
@@ -10,11 +11,11 @@ public struct RegistryServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// 0 picks a free port (see ``RunningRegistry/port``).
     public var port = 8080
-    /// Signs every served token (HS256 JWS per §10, or EdDSA); nil serves plain JSON.
+    /// Signs every served token (an HS256 or EdDSA JWS); nil serves plain JSON.
     public var signer: TokenSigner?
     /// Bearer-token auth on `/screens` and `/design-tokens`; nil turns it off.
     public var access: AccessTokenVerifier?
-    /// `Cache-Control: max-age` of 200 and 304 answers (S-4).
+    /// `Cache-Control: max-age` of 200 and 304 answers (one day by default).
     public var maxAge = 86_400
     /// How often the server asks the store whether anything was published.
     public var refreshInterval: Duration = .seconds(1)
@@ -30,7 +31,7 @@ public struct RegistryServerConfiguration: Sendable {
     public var maxHeaderBytes = 16 * 1024
     /// The API takes no request bodies; anything above this is refused with 413.
     public var maxBodyBytes = 0
-    /// Most ids in one `/design-tokens` request (S-3).
+    /// Most ids in one `/design-tokens` request.
     public var maxIDs = 50
     /// `/health` answers 503 when the store has not answered for this long
     /// (nil: ten refresh intervals, and at least 30 s).
@@ -50,3 +51,4 @@ public struct RegistryServerConfiguration: Sendable {
     /// request, no signal handling.
     public init() {}
 }
+#endif

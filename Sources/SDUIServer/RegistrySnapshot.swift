@@ -1,4 +1,5 @@
 // RegistrySnapshot.swift - the registry in memory, ready to answer requests.
+#if Server
 import Foundation
 import Logging
 import SDUI
@@ -64,8 +65,9 @@ final class RegistrySnapshot: Sendable {
                            etag: ETag.of(json: row.json), element: element)
     }
 
-    /// The highest version of `id` whose whole tree `map` supports (S-2).
+    /// The highest version of `id` whose whole tree `map` supports.
     func best(_ id: String, for map: PrimitiveMap) -> ServedToken? {
         tokens[id]?.first { $0.isSupported(by: map) }
     }
 }
+#endif

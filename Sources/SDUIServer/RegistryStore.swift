@@ -1,4 +1,5 @@
-// RegistryStore.swift - where the registry keeps token versions and screens (seed 000 S-1).
+// RegistryStore.swift - where the registry keeps token versions and screens.
+#if Server
 import Foundation
 
 /// A registry store: embedded SQLite (``SQLiteRegistryStore``) for one
@@ -45,3 +46,4 @@ extension RegistryStore {
         return result
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // RequestHeadGate.swift - refuses, in the channel pipeline, requests the registry will not read: bodies, and HTTP/1.1 without one Host.
+#if Server
 import NIOCore
 import NIOHTTP1
 
@@ -117,3 +118,4 @@ final class RequestHeadGate: ChannelDuplexHandler, RemovableChannelHandler {
         return nil
     }
 }
+#endif

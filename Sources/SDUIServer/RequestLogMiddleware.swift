@@ -1,4 +1,5 @@
 // RequestLogMiddleware.swift - one structured log line per request.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -41,3 +42,4 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
                 "hb.request.headers": .string("[" + fields.joined(separator: ", ") + "]")]
     }
 }
+#endif

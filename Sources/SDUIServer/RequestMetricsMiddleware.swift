@@ -1,4 +1,5 @@
 // RequestMetricsMiddleware.swift - request counts and durations for /metrics.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -9,7 +10,7 @@ import Metrics
 
 /// Records every request through swift-metrics (Prometheus by default): latency histograms per route
 /// (`sdui_http_request_duration_seconds{route,method}`, so the p95 of
-/// `/design-tokens` can be read, seed 000 §9), counts per route and status
+/// `/design-tokens` can be read), counts per route and status
 /// (`sdui_http_requests_total`), and server errors (`sdui_http_errors_total`,
 /// statuses of 500 and above, and thrown errors): the documented 4xx answers
 /// (a 404 for an unknown id, a 409 for an incompatible screen) are normal
@@ -72,3 +73,4 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         errors?.increment()
     }
 }
+#endif

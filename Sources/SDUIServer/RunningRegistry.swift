@@ -1,4 +1,5 @@
 // RunningRegistry.swift - a registry server running in a task.
+#if Server
 import Foundation
 
 /// A registry server running in a task.
@@ -26,3 +27,4 @@ public final class RunningRegistry: Sendable {
         _ = await task.result
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // SQLiteRegistryStore.swift - the registry in one embedded SQLite file (the default).
+#if Server
 import Foundation
 import Logging
 import SQLiteNIO
@@ -197,3 +198,4 @@ public actor SQLiteRegistryStore: RegistryStore {
         try await RegistryError.wrap(path) { try await connection.close() }
     }
 }
+#endif

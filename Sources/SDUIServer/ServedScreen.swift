@@ -1,4 +1,5 @@
 // ServedScreen.swift - a stored screen as the server serves it.
+#if Server
 import Foundation
 import SDUI
 
@@ -8,3 +9,4 @@ struct ServedScreen: Sendable {
     let tokenIDs: [String]
     let etag: String
 }
+#endif

@@ -1,4 +1,5 @@
 // ServedToken.swift - a stored token version as the server serves it.
+#if Server
 import Foundation
 import SDUI
 
@@ -7,7 +8,7 @@ struct ServedToken: Sendable {
     let stored: StoredToken
     /// The highest version of each primitive anywhere in the tree.
     let requirements: [(primitive: String, version: Int)]
-    /// Quoted SHA-256 of the token JSON (S-4).
+    /// Quoted SHA-256 of the token JSON.
     let etag: String
     /// The array element served: the JSON, or a quoted compact JWS.
     let element: [UInt8]
@@ -17,3 +18,4 @@ struct ServedToken: Sendable {
         requirements.allSatisfy { map.supports($0.primitive, version: $0.version) }
     }
 }
+#endif

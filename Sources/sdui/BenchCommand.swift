@@ -1,4 +1,5 @@
 // BenchCommand.swift - `sdui bench first-paint|disk|resolve|network`.
+#if Server
 import ArgumentParser
 import Foundation
 import SDUI
@@ -278,3 +279,4 @@ struct BenchCommand: ParsableCommand {
         }
     }
 }
+#endif

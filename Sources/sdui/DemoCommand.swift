@@ -1,4 +1,5 @@
 // DemoCommand.swift - `sdui demo`: registry, pack, repository and render tree end to end.
+#if Server
 import ArgumentParser
 import Foundation
 import Logging
@@ -201,3 +202,4 @@ struct DemoCommand: AsyncParsableCommand {
         return Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &g) })
     }
 }
+#endif

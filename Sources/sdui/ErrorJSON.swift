@@ -1,4 +1,5 @@
 // ErrorJSON.swift - the --json form of an error.
+#if Server
 import Foundation
 import SDUI
 
@@ -20,3 +21,4 @@ struct ErrorJSON: Encodable {
         column = e.column
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // KeyFile.swift - reads signing and verification keys from files.
+#if Server
 import ArgumentParser
 import Foundation
 import SDUI
@@ -63,3 +64,4 @@ enum KeyFile {
         }
     }
 }
+#endif

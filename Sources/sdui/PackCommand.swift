@@ -1,4 +1,5 @@
 // PackCommand.swift - `sdui pack inspect|build`.
+#if Server
 import ArgumentParser
 import Foundation
 import SDUI
@@ -286,3 +287,4 @@ struct PackCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

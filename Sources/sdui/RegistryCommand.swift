@@ -1,4 +1,5 @@
 // RegistryCommand.swift - `sdui registry import|list|token` and the options every registry command shares.
+#if Server
 import ArgumentParser
 import Foundation
 import Logging
@@ -129,3 +130,4 @@ struct RegistryCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

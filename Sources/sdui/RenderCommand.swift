@@ -1,4 +1,5 @@
 // RenderCommand.swift - `sdui render`: a screen as a JSON render tree or an HTML preview.
+#if Server
 import ArgumentParser
 import Foundation
 import SDUI
@@ -137,3 +138,4 @@ struct RenderCommand: ParsableCommand {
 }
 
 extension ThemeMode: ExpressibleByArgument {}
+#endif

@@ -1,4 +1,5 @@
 // SDUICommand.swift - the `sdui` command: entry point and shared output helpers.
+#if Server
 import ArgumentParser
 import Foundation
 import SDUI
@@ -100,3 +101,4 @@ func measure<T>(_ body: () throws -> T) rethrows -> (T, Double) {
     let d = try clock.measure { result = try body() }
     return (result!, d.milliseconds)
 }
+#endif

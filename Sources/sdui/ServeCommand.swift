@@ -1,4 +1,5 @@
 // ServeCommand.swift - `sdui serve`: the registry server.
+#if Server
 import ArgumentParser
 import Foundation
 import Logging
@@ -84,3 +85,4 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // StoreOptions.swift - the --sqlite / --postgres options every registry command takes.
+#if Server
 import ArgumentParser
 import Foundation
 import Logging
@@ -51,3 +52,4 @@ struct StoreOptions: ParsableArguments {
         return store
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // ThemeCommand.swift - `sdui theme lint`.
+#if Server
 import ArgumentParser
 import Foundation
 import SDUI
@@ -47,3 +48,4 @@ struct ThemeCommand: ParsableCommand {
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // TokenCommand.swift - `sdui token validate`.
+#if Server
 import ArgumentParser
 import Foundation
 import SDUI
@@ -55,3 +56,4 @@ struct TokenCommand: ParsableCommand {
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // AcceptGateTests.swift - the connection cap: connections past it wait in the backlog until one closes.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -42,3 +43,4 @@ import Darwin
         for code in [ECONNABORTED, EINVAL, EBADF, EAGAIN] { #expect(!AcceptGate.outOfResources(code), "\(code)") }
     }
 }
+#endif

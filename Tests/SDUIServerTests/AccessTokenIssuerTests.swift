@@ -1,4 +1,5 @@
 // AccessTokenIssuerTests.swift - bearer access tokens: their claims, and at most one hour of life.
+#if Server
 import Foundation
 import SDUI
 import SDUIServer
@@ -23,3 +24,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // AccessTokenVerifierTests.swift - Authorization headers checked: scheme, signature, claims and clock.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -56,3 +57,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // BearerAuthMiddlewareTests.swift - bearer access tokens on the API routes: 401 and WWW-Authenticate for every refusal.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -67,3 +68,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // DescriptorBudgetTests.swift - what the descriptor limit leaves for connections.
+#if Server
 import SDUIServer
 import Testing
 
@@ -31,3 +32,4 @@ import Testing
         if let limit = current.limit { #expect(limit >= open) }
     }
 }
+#endif

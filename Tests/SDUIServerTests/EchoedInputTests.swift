@@ -1,4 +1,5 @@
 // EchoedInputTests.swift - request input echoed in errors and logs: quoted, escaped, cut.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -16,3 +17,4 @@ import Testing
         #expect(EchoedInput.visible("ok\u{9B}") == #"ok\u009b"#)
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // EntityTagMatchTests.swift - If-None-Match compared as RFC 9110 §13.1.2 says.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -18,3 +19,4 @@ import Testing
         #expect(!EntityTagMatch.matches("", current: e))
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // HTTPConformanceTests.swift - the registry's HTTP/1.1 edges, written as raw bytes: pipelining, Host, repeated parameters, echoes.
+#if Server
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -235,3 +236,4 @@ enum RawClient {
 extension RawAnswer {
     func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
+#endif

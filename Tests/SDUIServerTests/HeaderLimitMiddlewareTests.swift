@@ -1,4 +1,5 @@
 // HeaderLimitMiddlewareTests.swift - 431 for a request line and headers over the limit.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -23,3 +24,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // PostgresRegistryStoreTests.swift - what is particular to the PostgreSQL store: URLs, schemas, TLS, an unreachable server.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -69,3 +70,4 @@ extension PostgresRegistryStoreTests {
         try await running.value
     }
 }
+#endif

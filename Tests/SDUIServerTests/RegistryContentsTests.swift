@@ -1,4 +1,5 @@
 // RegistryContentsTests.swift - the whole registry read at once, as `sdui registry list` and the pack builder see it.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -26,3 +27,4 @@ import Testing
         }
     }
 }
+#endif

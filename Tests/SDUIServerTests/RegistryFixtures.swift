@@ -1,4 +1,5 @@
 // RegistryFixtures.swift - stores of both kinds, a seeded registry, servers and a captured log for the registry tests.
+#if Server
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -116,3 +117,4 @@ final class CapturedLog: @unchecked Sendable {
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // RegistryIDTests.swift - the id grammar of the registry's HTTP API.
+#if Server
 import SDUIServer
 import Testing
 
@@ -18,3 +19,4 @@ import Testing
         #expect(RegistryID.isValid("abc".dropFirst()))   // any StringProtocol
     }
 }
+#endif

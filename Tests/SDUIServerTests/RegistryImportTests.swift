@@ -1,4 +1,5 @@
 // RegistryImportTests.swift - what import accepts, what it refuses, and how it says so.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -89,3 +90,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // RegistryServer+RoutesTests.swift - every status code and header of /screens and /design-tokens, on loopback, over both stores.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -175,3 +176,4 @@ extension RegistryServerRoutesTests {
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // RegistryServer+SnapshotTests.swift - the snapshot kept current: new versions without a restart, a restored store, an outage in /health.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -88,3 +89,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // RegistryServerTests.swift - the server as a whole: hostile input, the repository end to end, the OpenAPI contract.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -153,3 +154,4 @@ import Testing
         }
     }
 }
+#endif

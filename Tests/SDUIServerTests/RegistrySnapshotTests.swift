@@ -1,4 +1,5 @@
 // RegistrySnapshotTests.swift - the registry in memory: changes applied, rows that do not parse left out.
+#if Server
 import Foundation
 import Logging
 import SDUI
@@ -50,3 +51,4 @@ import Testing
         #expect(try RegistrySnapshot.serve(stored("a"), signer: nil).element == Array(stored("a").json))
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // RegistryStoreTests.swift - the store contract, run against SQLite and PostgreSQL alike, and closing().
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -122,3 +123,4 @@ import Testing
         #expect(closeOnly.closes == 1)
     }
 }
+#endif

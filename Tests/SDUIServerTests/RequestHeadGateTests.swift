@@ -1,4 +1,5 @@
 // RequestHeadGateTests.swift - request bodies refused in the pipeline, the connection closed.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -23,3 +24,4 @@ import Testing
         }
     }
 }
+#endif

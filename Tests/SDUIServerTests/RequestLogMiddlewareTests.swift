@@ -1,4 +1,5 @@
 // RequestLogMiddlewareTests.swift - one log line per request: method, target, the chosen headers, never Authorization.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -27,3 +28,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // RequestMetricsMiddlewareTests.swift - latency histograms, counts and errors per route on /metrics.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -61,3 +62,4 @@ extension RequestMetricsMiddlewareTests {
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // RunningRegistryTests.swift - a server running in a task: its port and address, and stopping it.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -31,3 +32,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // SQLiteRegistryStoreTests.swift - what is particular to the SQLite store: its file.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -18,3 +19,4 @@ import Testing
         try await b.close()
     }
 }
+#endif

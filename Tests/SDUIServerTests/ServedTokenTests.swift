@@ -1,4 +1,5 @@
 // ServedTokenTests.swift - a stored version parsed once: what its whole tree needs.
+#if Server
 import Foundation
 import SDUI
 @testable import SDUIServer
@@ -16,3 +17,4 @@ import Testing
         #expect(!served.isSupported(by: try PrimitiveMap(parsing: "Column@3,Text@5")))
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // CommandLineTests.swift - the `sdui` command run as a separate process.
+#if Server
 import Foundation
 import SDUI
 import SDUITestSupport
@@ -366,3 +367,4 @@ private func runSDUI(_ args: [String], stdin: Data? = nil) throws -> (status: In
         #expect(row?.contains("12,11,10,9,8,7,6,5,4,3,2,1") == true, "\(list.out)")
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // RenderCommandTests.swift - `sdui render` run as a user would.
+#if Server
 import Foundation
 @testable import SDUI
 import SDUITestSupport
@@ -94,3 +95,4 @@ import Testing
         }
     }
 }
+#endif

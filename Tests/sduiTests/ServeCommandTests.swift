@@ -1,4 +1,5 @@
 // ServeCommandTests.swift - `sdui serve` and `sdui registry` as a user runs them.
+#if Server
 import Foundation
 @testable import SDUI
 import SDUIRegistryKit
@@ -364,4 +365,5 @@ extension ServeCommandTests {
         #expect(r.status != 0 && r.err.contains("--max-connections must be at least 1"), "\(r.err)")
     }
 }
+#endif
 #endif

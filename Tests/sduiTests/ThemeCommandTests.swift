@@ -1,4 +1,5 @@
 // ThemeCommandTests.swift - `sdui theme lint`: report and exit status.
+#if Server
 import Foundation
 import SDUITestSupport
 import Testing
@@ -46,3 +47,4 @@ import Testing
         #expect(r.err.hasPrefix("error: schema: \(t.path): color.a: alias cycle: color.a → color.b → color.a"), "\(r.err)")
     }
 }
+#endif

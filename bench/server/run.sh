@@ -26,7 +26,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 
-swift build -c release --product sdui >/dev/null
+swift build -c release --traits Server --product sdui >/dev/null
 sdui=.build/release/sdui
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; "$nginx_bin" -p "$work" -c "$work/nginx.conf" -s stop 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -1,4 +1,5 @@
 // DiskBenchmark.swift - the disk cache: batched vs one row at a time.
+#if Server
 import Foundation
 import SDUI
 
@@ -93,3 +94,4 @@ public struct DiskBenchmark {
         return samples.mapValues { FirstPaintBenchmark.median($0) }
     }
 }
+#endif

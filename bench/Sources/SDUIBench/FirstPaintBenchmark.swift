@@ -1,4 +1,5 @@
 // FirstPaintBenchmark.swift - first-paint pack load against its peers.
+#if Server
 import CSDUIBenchPeers
 import Foundation
 import SDUI
@@ -144,3 +145,4 @@ indirect enum JSONValue: Decodable {
         else { self = .object(try c.decode([String: JSONValue].self)) }
     }
 }
+#endif

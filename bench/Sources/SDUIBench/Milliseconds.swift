@@ -1,4 +1,5 @@
 // Milliseconds.swift - the unit every benchmark reports in.
+#if Server
 
 extension Duration {
     /// This duration in milliseconds.
@@ -6,3 +7,4 @@ extension Duration {
         Double(components.seconds) * 1e3 + Double(components.attoseconds) / 1e15
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // NetworkBenchmark.swift - the network path: 50 tokens through a loopback registry.
+#if Server
 import Foundation
 import Logging
 import SDUI
@@ -129,3 +130,4 @@ public struct NetworkBenchmark {
         return samples.mapValues { FirstPaintBenchmark.median($0) }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // PackGenerator.swift - realistic synthetic packs for the first-paint benchmark.
+#if Server
 import Foundation
 import SDUI
 import SDUIRegistryKit
@@ -130,3 +131,4 @@ public struct PackGenerator {
         return (packed, n)
     }
 }
+#endif

@@ -1,4 +1,5 @@
 // ResolveBenchmark.swift - resolving a 50-token screen vs decoding its tree with JSONDecoder.
+#if Server
 import Foundation
 import SDUI
 
@@ -92,3 +93,4 @@ public struct ResolveBenchmark {
                       nodes: tree.root.allNodes.count, treeBytes: json.count)
     }
 }
+#endif

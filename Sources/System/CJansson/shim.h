@@ -1,0 +1,2 @@
+/* shim.h - the system header this module wraps (the C core includes it directly). */
+#include <jansson.h>

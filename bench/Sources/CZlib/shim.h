@@ -1,0 +1,2 @@
+/* shim.h - zlib, the inflate peer of the benchmarks. */
+#include <zlib.h>
