@@ -18,11 +18,17 @@ if ! [[ "$SDUI_TEST_POSTGRES_URL" =~ ^postgres://[^[:space:]]+$ ]]; then
     exit 1
 fi
 export SDUI_TEST_POSTGRES_URL
-swift test
+# The package trait "Server" brings in the server, the CLI and their tests
+# (Package.swift); an app's build leaves it out.
+swift test --traits Server
+sdui="$(swift build --traits Server --show-bin-path)/sdui"
+# SDUIKit as a dependency: a client-only app (no server stack fetched or
+# built) and Examples/registry-host, a service mounting the registry.
+bash scripts/check-consumer.sh "$sdui"
 # Debian's python3 has python3-jsonschema (setup.sh); another python3 first
 # on PATH may not.
 py=python3
 for c in /usr/bin/python3 python3; do
     if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import jsonschema' 2>/dev/null; then py=$c; break; fi
 done
-"$py" scripts/check-schemas.py "$(swift build --show-bin-path)/sdui"
+"$py" scripts/check-schemas.py "$sdui"

@@ -1,4 +1,5 @@
 // RegistryServer+Routes.swift - the routes: /screens, /design-tokens, /metrics, /health.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -11,23 +12,55 @@ import SDUI
 
 extension RegistryServer {
 
-    /// The router: limits and metrics on everything, auth on the API.
+    /// The registry's own router, what ``run()`` and ``start()`` serve: the
+    /// routes of ``routes(context:)`` at the root, with the middleware on the
+    /// whole router, so an unknown path is logged, counted and answered with
+    /// the same JSON error body.
+    ///
+    /// A host that runs its own Hummingbird application mounts
+    /// ``routes(context:)`` in its router instead, and runs a
+    /// ``RegistryRefresher`` beside it.
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: RequestLogMiddleware(configuration.requestLogLevel,
-                                                    headers: [Self.primitivesField, .ifNoneMatch]))
-        router.add(middleware: RequestMetricsMiddleware(factory: metricsFactory))
-        router.add(middleware: JSONErrorMiddleware())
-        router.add(middleware: HeaderLimitMiddleware(maxHeaderBytes: configuration.maxHeaderBytes))
+        install(on: router)   // on a router the middleware covers unknown paths too
+        return router
+    }
+
+    /// The registry's routes as a collection a host adds to its own router,
+    /// at its root or under a prefix, with its own request context:
+    ///
+    ///     router.addRoutes(registry.routes(), atPath: "/sdui")
+    ///
+    /// The collection brings its middleware (request log, metrics, JSON
+    /// errors, the header limit, bearer auth on the API when configured); it
+    /// applies to these routes only.  Publishes reach the routes while a
+    /// ``RegistryRefresher`` for this server runs in the host's
+    /// `ServiceGroup`.
+    public func routes<Context: RequestContext>(context: Context.Type = BasicRequestContext.self)
+        -> RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        install(on: routes)
+        return routes
+    }
+
+    /// Adds the middleware and every route to `routes` (a router or a
+    /// collection): limits and metrics on everything, auth on the API.
+    private func install<Routes: RouterMethods>(on router: Routes) {
+        typealias Context = Routes.Context
+        _ = router.add(middleware: RequestLogMiddleware(configuration.requestLogLevel,
+                                                        headers: [Self.primitivesField, .ifNoneMatch]))
+        _ = router.add(middleware: RequestMetricsMiddleware(factory: metricsFactory))
+        _ = router.add(middleware: JSONErrorMiddleware())
+        _ = router.add(middleware: HeaderLimitMiddleware(maxHeaderBytes: configuration.maxHeaderBytes))
         // Liveness: the process answers.  Readiness: the snapshot is fresh
         // (503 when the store has not answered for a while: the server still
         // serves its last snapshot, but a balancer should send traffic
         // elsewhere; restarting it would not help).  /health is readiness.
-        let live: @Sendable (Request, BasicRequestContext) async throws -> Response = { _, _ in
+        let live: @Sendable (Request, Context) async throws -> Response = { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
         }
-        let ready: @Sendable (Request, BasicRequestContext) async throws -> Response = { [self] _, _ in
+        let ready: @Sendable (Request, Context) async throws -> Response = { [self] _, _ in
             let (age, stale) = staleness()
             let body = #"{"status":"\#(stale ? "stale" : "ok")","generation":\#(snapshot().generation),"#
                 + #""secondsSinceRefresh":\#(String(format: "%.1f", age))}"#
@@ -35,7 +68,7 @@ extension RegistryServer {
                             headers: [.contentType: "application/json", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: body)))
         }
-        let metricsPage: @Sendable (Request, BasicRequestContext) async throws -> Response = { [metrics] _, _ in
+        let metricsPage: @Sendable (Request, Context) async throws -> Response = { [metrics] _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
         }
@@ -60,7 +93,6 @@ extension RegistryServer {
             Self.head(await screen(request, id: context.parameters.get("id") ?? ""))
         }
         api.head("design-tokens") { [self] request, _ in Self.head(await designTokens(request)) }
-        return router
     }
 
     /// 405 for a method a route does not take: `Allow: GET, HEAD` and the
@@ -144,7 +176,7 @@ extension RegistryServer {
 
     /// Whether the request's `If-None-Match` names `etag`.  Only a
     /// conditional request may get a 304 (RFC 9110 §15.4.5), so the `v`
-    /// hint of seed 000 §5.2 never does.
+    /// hint of `/design-tokens` never does.
     func notModified(_ request: Request, etag: String) -> Bool {
         guard let inm = request.headers[.ifNoneMatch] else { return false }
         return EntityTagMatch.matches(inm, current: etag)
@@ -278,3 +310,4 @@ extension RegistryServer {
         return TokenAnswer(etag: served.isEmpty ? nil : ETag.batch(served.map(\.etag)), body: body, missing: missing)
     }
 }
+#endif

@@ -1,5 +1,6 @@
 // RegistryRefresherTests.swift - the registry inside a host's ServiceGroup: its
 // routes mounted in the host's own application, publishes still arriving.
+#if Server
 import Foundation
 import Hummingbird
 import Logging
@@ -20,7 +21,11 @@ import Testing
             let registry = RegistryServer(store: store, configuration: config, logger: quiet)
             try await registry.refresh()
             let ports = AsyncStream<Int>.makeStream()
-            let app = Application(router: registry.makeRouter(),
+            // The host's own router: its own route, and the registry's under /sdui.
+            let router = Router()
+            router.get("/") { _, _ in "host" }
+            router.addRoutes(registry.routes(), atPath: "/sdui")
+            let app = Application(router: router,
                                   configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                                   onServerRunning: { ports.continuation.yield($0.localAddress?.port ?? 0) },
                                   logger: quiet)
@@ -33,13 +38,16 @@ import Testing
                 try await HTTPProbe.get(URL(string: path, relativeTo: base)!.absoluteURL,
                                         headers: ["X-Primitives": Self.modern]).status
             }
-            #expect(try await status("design-tokens?ids=plain") == 200)
-            #expect(try await status("design-tokens?ids=newcomer") == 404)
+            #expect(try await status("design-tokens?ids=plain") == 404, "the registry is not at the root")
+            #expect(try await status("/") == 200, "the host's own route")
+            #expect(try await status("sdui/design-tokens?ids=plain") == 200)
+            #expect(try await status("sdui/health/live") == 200)
+            #expect(try await status("sdui/design-tokens?ids=newcomer") == 404)
             try await store.publish([stored("newcomer")])
             // The refresher applies it within a few intervals; poll, no fixed sleep.
             var seen = false
             for _ in 0..<100 where !seen {
-                seen = try await status("design-tokens?ids=newcomer") == 200
+                seen = try await status("sdui/design-tokens?ids=newcomer") == 200
                 if !seen { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(seen, "a publish reached the host's routes")
@@ -72,3 +80,4 @@ import Testing
         }
     }
 }
+#endif
