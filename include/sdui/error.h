@@ -27,7 +27,12 @@ extern "C" {
     X(NOT_FOUND, "not-found")               \
     X(ARGUMENT,  "argument")                \
     X(SIGNATURE, "signature")               \
-    X(SQLITE,    "sqlite")
+    X(SQLITE,    "sqlite")                  \
+    X(EXPR_PARSE,    "expr-parse")          \
+    X(EXPR_TYPE,     "expr-type")           \
+    X(EXPR_OVERFLOW, "expr-overflow")       \
+    X(EXPR_DIVISION, "expr-division")       \
+    X(EXPR_VALUE,    "expr-value")
 
 typedef enum sdui_status {
 #define SDUI_STATUS_ENUM_(name, text) SDUI_##name,

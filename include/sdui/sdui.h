@@ -34,5 +34,6 @@
 #include "pack.h"
 #include "cache.h"
 #include "disk.h"
+#include "expr.h"
 
 #endif
