@@ -1303,31 +1303,68 @@ static val *new_arr(ev *e, const node *nd, size_t n, val *out)
     return items;
 }
 
-/* Shortest text of d that reads back to d, always with '.' or 'e'.  buf
- * holds at least 32 bytes; returns the length. */
+/* Shortest text of d that reads back to d, always with '.' or 'e' (the
+ * one number-to-text rule of the language): the fewest significant digits
+ * that read back exactly; positional notation when the decimal exponent is
+ * in [-6, 21), else d.ddde[-]X.  buf holds at least 40 bytes; returns the
+ * length. */
 static size_t real_text(double d, char *buf)
 {
-    int n = 0;
-    for (int prec = 1; prec <= 17; prec++) {
-        n = snprintf(buf, 32, "%.*g", prec, d);
+    int prec, ex;
+    char *e;
+    for (prec = 1; prec < 17; prec++) {
+        snprintf(buf, 40, "%.*e", prec - 1, d);
         if (strtod(buf, NULL) == d)
             break;
     }
-    /* Tidy the exponent: e+07 -> e7, e-07 -> e-7. */
-    char *ex = strchr(buf, 'e');
-    if (ex) {
-        char *w = ex + 1, *r = ex + 1;
+    snprintf(buf, 40, "%.*e", prec - 1, d);
+    e = strchr(buf, 'e');
+    if (!e) /* not finite; never rendered (decimal results are checked) */
+        return strlen(buf);
+    ex = atoi(e + 1);
+    if (ex >= -6 && ex < 21) {
+        /* Place the point among the significant digits, padding with
+         * zeros (printing the binary value with %f would show digits
+         * past the shortest ones). */
+        char dig[24], out[48];
+        int nd = 0, k = 0, neg = buf[0] == '-';
+        for (char *c = buf + neg; c < e; c++)
+            if (*c != '.')
+                dig[nd++] = *c;
+        while (nd > 1 && dig[nd - 1] == '0')
+            nd--;
+        if (neg)
+            out[k++] = '-';
+        if (ex < 0) {
+            out[k++] = '0';
+            out[k++] = '.';
+            for (int z = 0; z < -ex - 1; z++)
+                out[k++] = '0';
+            for (int z = 0; z < nd; z++)
+                out[k++] = dig[z];
+        } else {
+            for (int z = 0; z <= ex; z++)
+                out[k++] = z < nd ? dig[z] : '0';
+            out[k++] = '.';
+            if (nd > ex + 1)
+                for (int z = ex + 1; z < nd; z++)
+                    out[k++] = dig[z];
+            else
+                out[k++] = '0';
+        }
+        out[k] = 0;
+        memcpy(buf, out, (size_t)k + 1);
+        return (size_t)k;
+    }
+    /* Tidy the exponent: e+21 -> e21, e-07 -> e-7. */
+    {
+        char *w = e + 1, *r = e + 1;
         if (*r == '+') r++;
         else if (*r == '-') *w++ = *r++;
         while (*r == '0' && r[1]) r++;
         memmove(w, r, strlen(r) + 1);
-        n = (int)strlen(buf);
-    } else if (!strchr(buf, '.') && !strchr(buf, 'n') && !strchr(buf, 'i')) {
-        buf[n++] = '.';
-        buf[n++] = '0';
-        buf[n] = 0;
     }
-    return (size_t)n;
+    return strlen(buf);
 }
 
 /* Growing text for JSON rendering and string(); bounded. */
