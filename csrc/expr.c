@@ -775,8 +775,15 @@ static int path_of(const sdui_expr *x, int32_t i, pathbuf *b)
                 pb_add(b, k, kn);
             } else {
                 pb_add(b, "['", 2);
+                /* Escaped as a string literal of the language reads it. */
                 for (size_t j = 0; j < kn; j++) {
-                    if (k[j] == '\'' || k[j] == '\\')
+                    unsigned char c = (unsigned char)k[j];
+                    if (c < 0x20) {
+                        snprintf(num, sizeof num, "\\u%04x", c);
+                        pb_add(b, num, 6);
+                        continue;
+                    }
+                    if (c == '\'' || c == '\\')
                         pb_add(b, "\\", 1);
                     pb_add(b, k + j, 1);
                 }

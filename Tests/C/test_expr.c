@@ -245,6 +245,18 @@ static void test_paths(void)
     size_t n;
     CHECK(!strcmp(sdui_expr_source(prog, &n), src) && n == strlen(src));
     sdui_expr_free(prog);
+    /* A key with a quote, a backslash and a control character is listed
+     * in a form that compiles back (found by fuzz_expr). */
+    src = "answers['it\\'s \\\\ \\b']";
+    CHECK_STATUS(sdui_expr_compile(src, strlen(src), &prog, &err), SDUI_OK);
+    CHECK_EQ_STR(sdui_expr_path(prog, 0, NULL), "answers['it\\'s \\\\ \\u0008']");
+    {
+        const char *p0 = sdui_expr_path(prog, 0, NULL);
+        sdui_expr *back = NULL;
+        CHECK_STATUS(sdui_expr_compile(p0, strlen(p0), &back, &err), SDUI_OK);
+        sdui_expr_free(back);
+    }
+    sdui_expr_free(prog);
 }
 
 /* Messages name the sub-expression and its byte offset. */
