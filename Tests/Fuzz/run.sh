@@ -15,8 +15,11 @@
 #   corpus/<name>/     the growing corpus, kept between runs
 #   artifacts/<name>/  crash, timeout and out-of-memory inputs
 #   <name>.log         the fuzzer's output
-# The JSON harnesses (all but disk_open) get Tests/Fuzz/json.dict;
-# disk_open (SQLite files) none.  Prints the runs and executions per second
+#   seeds/expr/        one file per expression of Tests/ExprVectors/*.json
+#                      (extracted with python3), plus Tests/Fuzz/seeds/expr/
+#   expr.dict          the expression language's tokens (written here)
+# The JSON harnesses (all but disk_open and expr) get Tests/Fuzz/json.dict;
+# expr gets expr.dict; disk_open (SQLite files) none.  Prints the runs and executions per second
 # of each harness and exits non-zero if any harness crashed (or failed to
 # build).
 # Needs: clang with the fuzzer runtime (the Swift toolchain's clang in
@@ -37,7 +40,7 @@ esac
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT" || exit 2
 WORK=build/fuzz
-HARNESSES="pack_open token_parse disk_open batch_split json_doc"
+HARNESSES="pack_open token_parse disk_open batch_split json_doc expr"
 
 # The harnesses to run: the names given, each one of HARNESSES.
 SELECTED="${*:-$HARNESSES}"
@@ -147,6 +150,78 @@ make_pack_token_seeds() {
     shopt -u nullglob
 }
 
+# Fills build/fuzz/seeds/expr/ with each vector's expression (one file
+# each) and writes build/fuzz/expr.dict.
+make_expr_seeds() {
+    local dir="$WORK/seeds/expr" f
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    shopt -s nullglob
+    for f in Tests/Fuzz/seeds/expr/*; do cp "$f" "$dir/"; done
+    shopt -u nullglob
+    if command -v python3 >/dev/null 2>&1; then
+        python3 - "$dir" Tests/ExprVectors/*.json <<'PY'
+import json, sys
+out, n = sys.argv[1], 0
+for path in sys.argv[2:]:
+    for case in json.load(open(path, encoding="utf-8"))["cases"]:
+        with open("%s/vector-%04d" % (out, n), "wb") as fp:
+            fp.write(case["expr"].encode("utf-8"))
+        n += 1
+PY
+    else
+        echo "seeds: expr: python3 missing, vectors not used as seeds" >&2
+    fi
+    cat >"$WORK/expr.dict" <<'DICT'
+"??"
+"||"
+"&&"
+"=="
+"!="
+"<="
+">="
+" in "
+"[*]"
+"true"
+"false"
+"null"
+"\\u00e9"
+"1e308"
+"9223372036854775807"
+"len("
+"sum("
+"min("
+"max("
+"avg("
+"count("
+"contains("
+"starts_with("
+"ends_with("
+"lower("
+"upper("
+"trim("
+"round("
+"floor("
+"ceil("
+"abs("
+"string("
+"number("
+"int("
+"fixed("
+"join("
+"keys("
+"all("
+"any("
+"coalesce("
+"matches("
+"cart.items[*].price"
+"answers['first name']"
+"\\\\d"
+"\\\\w"
+"[^a-z]"
+DICT
+}
+
 # Fills build/fuzz/seeds/<name>/ for the selected harnesses.
 make_seeds() {
     local name dir f packs_done=0
@@ -156,6 +231,9 @@ make_seeds() {
         pack_open | token_parse)
             [ "$packs_done" = 1 ] || make_pack_token_seeds
             packs_done=1
+            ;;
+        expr)
+            make_expr_seeds
             ;;
         *)
             rm -rf "$dir"
@@ -173,6 +251,7 @@ make_seeds() {
 dict_for() {
     case "$1" in
     disk_open) ;;
+    expr) echo "-dict=$WORK/expr.dict" ;;
     *) echo "-dict=Tests/Fuzz/json.dict" ;;
     esac
 }

@@ -1,0 +1,152 @@
+/*
+ * fuzz_expr.c - libFuzzer harness for the expression language (expr.h):
+ * the parser and the evaluator.
+ *
+ * The input is the expression's source.  It is compiled; a program is
+ * evaluated against a fixed data document (the roots the vectors use:
+ * cart, user, answers, arr, s, n, big, small, nested, grid, ...) and these
+ * must hold:
+ *   - compile either succeeds or fails with a parse or limit status (or
+ *     OOM), a message, and an offset within the source (or the limit);
+ *   - evaluation gives the same status, message and JSON text twice (it
+ *     is deterministic and reads nothing but the program and the data),
+ *     and on success sdui_expr_eval's tree is of the type the text opens;
+ *   - every path sdui_expr_path lists compiles as an expression of its own
+ *     (the canonical form reads back);
+ *   - two-way: a result without an object in it (JSON arrays, strings,
+ *     numbers, true, false, null are also expressions) compiles back and
+ *     evaluates to the same JSON text.
+ * A broken invariant aborts, which libFuzzer reports as a crash.
+ *
+ * Seeds: the expressions of Tests/ExprVectors/*.json, extracted by
+ * Tests/Fuzz/run.sh.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sdui/sdui.h"
+
+static const char data_text[] =
+    "{\"cart\":{\"total\":42.5,\"count\":3,\"items\":[{\"title\":\"Tea\",\"price\":4,"
+    "\"qty\":2},{\"title\":\"Cake\",\"price\":3.5,\"qty\":1},{\"title\":\"Gift\"}],"
+    "\"coupon\":null},\"user\":{\"name\":\"Ada Lovelace\",\"age\":36,\"tags\":"
+    "[\"admin\",\"beta\"],\"active\":true,\"email\":\"ada@example.com\"},"
+    "\"answers\":{\"first name\":\"Ada\",\"it's\":\"q\",\"a.b\":1},\"n\":10,\"z\":0,"
+    "\"neg\":-7,\"f\":2.5,\"s\":\"Hello\",\"empty\":\"\",\"arr\":[1,2,3],\"none\":null,"
+    "\"big\":9223372036854775807,\"small\":-9223372036854775808,\"nested\":{\"a\":"
+    "{\"b\":{\"c\":[{\"d\":1},{\"d\":2}]}}},\"flags\":[true,false,true],\"mixed\":"
+    "[1,\"a\",null,true],\"words\":[\"b\",\"a\",\"c\"],\"grid\":[[1,2],[3,4]],"
+    "\"t\":true,\"fl\":false,\"one\":{\"k\":5}}";
+
+static sdui_json_doc *data;
+
+/* Aborts with a note when an invariant fails. */
+static void require(int ok, const char *what, const char *src, size_t len)
+{
+    if (ok)
+        return;
+    fprintf(stderr, "fuzz_expr: %s for `%.*s`\n", what, (int)(len > 200 ? 200 : len), src);
+    abort();
+}
+
+/* The fuzzer's lookup: members of the fixed data document. */
+static const sdui_value *lookup(void *ctx, const char *name, size_t len)
+{
+    (void)len;
+    return sdui_value_get((const sdui_value *)ctx, name);
+}
+
+/* Evaluates prog to JSON text; the status, *json set (caller frees). */
+static sdui_status eval_text(const sdui_expr *prog, char **json, size_t *len,
+                             sdui_error *err)
+{
+    return sdui_expr_eval_json(prog, lookup, (void *)sdui_json_doc_root(data),
+                               json, len, err);
+}
+
+/* Parses the data once. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    sdui_error err;
+    (void)argc;
+    (void)argv;
+    if (sdui_json_doc_parse(data_text, sizeof data_text - 1, 64, &data, &err) != SDUI_OK)
+        abort();
+    return 0;
+}
+
+/* One input: the source of an expression. */
+int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
+{
+    const char *src = (const char *)bytes;
+    sdui_error err, err2;
+    sdui_expr *prog = NULL;
+    char *j1 = NULL, *j2 = NULL;
+    size_t n1 = 0, n2 = 0;
+    sdui_status st, st2;
+
+    st = sdui_expr_compile(src, size, &prog, &err);
+    if (st != SDUI_OK) {
+        require(prog == NULL, "failed compile returned a program", src, size);
+        require(st == SDUI_EXPR_PARSE || st == SDUI_LIMIT || st == SDUI_OOM,
+                "compile status", src, size);
+        require(err.status == st && err.message[0], "compile error record", src, size);
+        require(err.offset >= 0 && (size_t)err.offset <= (size > 4096 ? 4096 : size),
+                "compile error offset", src, size);
+        return 0;
+    }
+    for (size_t i = 0; i < sdui_expr_path_count(prog); i++) {
+        size_t pl;
+        const char *p = sdui_expr_path(prog, i, &pl);
+        sdui_expr *pp = NULL;
+        require(p && strlen(p) == pl, "path text", src, size);
+        st2 = sdui_expr_compile(p, pl, &pp, &err2);
+        require(st2 == SDUI_OK || st2 == SDUI_LIMIT, "a listed path does not compile", src, size);
+        sdui_expr_free(pp);
+    }
+    st = eval_text(prog, &j1, &n1, &err);
+    st2 = eval_text(prog, &j2, &n2, &err2);
+    require(st == st2, "two evaluations differ in status", src, size);
+    if (st != SDUI_OK) {
+        require(j1 == NULL && err.status == st && err.message[0], "eval error record", src, size);
+        require(err.offset >= 0 && (size_t)err.offset <= size, "eval error offset", src, size);
+        require(!strcmp(err.message, err2.message), "two evaluations differ in message", src, size);
+    } else {
+        sdui_json_doc *tree = NULL;
+        require(n1 == n2 && !memcmp(j1, j2, n1), "two evaluations differ in value", src, size);
+        require(strlen(j1) == n1, "result text length", src, size);
+        /* The tree form holds a value of the kind the text opens. */
+        st2 = sdui_expr_eval(prog, lookup, (void *)sdui_json_doc_root(data), &tree, &err2);
+        require(st2 == SDUI_OK || st2 == SDUI_OOM, "tree evaluation failed", src, size);
+        if (tree) {
+            sdui_value_type t = sdui_value_type_of(sdui_json_doc_root(tree));
+            char c = j1[0];
+            require((c == '[') == (t == SDUI_VALUE_ARRAY) && (c == '{') == (t == SDUI_VALUE_OBJECT) &&
+                    (c == '"') == (t == SDUI_VALUE_STRING) && (c == 'n') == (t == SDUI_VALUE_NULL),
+                    "tree and text disagree", src, size);
+            sdui_json_doc_free(tree);
+        }
+        /* Two-way: the value's text read back as an expression. */
+        if (!memchr(j1, '{', n1) && !strstr(j1, "9223372036854775808")) {
+            sdui_expr *back = NULL;
+            char *j3 = NULL;
+            size_t n3 = 0;
+            st2 = sdui_expr_compile(j1, n1, &back, &err2);
+            require(st2 == SDUI_OK || st2 == SDUI_LIMIT, "result text does not compile", j1, n1);
+            if (st2 == SDUI_OK) {
+                st2 = eval_text(back, &j3, &n3, &err2);
+                require(st2 == SDUI_OK || st2 == SDUI_LIMIT, "result text does not evaluate", j1, n1);
+                if (st2 == SDUI_OK)
+                    require(n3 == n1 && !memcmp(j3, j1, n1), "result does not read back", j1, n1);
+            }
+            sdui_free(j3);
+            sdui_expr_free(back);
+        }
+    }
+    sdui_free(j1);
+    sdui_free(j2);
+    sdui_expr_free(prog);
+    return 0;
+}
