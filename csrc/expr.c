@@ -1378,8 +1378,13 @@ static size_t real_text(double d, char *buf)
 typedef struct text {
     char *s;
     size_t n, cap;
-    int bad;             /* 1 over the bound, 2 out of memory */
+    int bad;             /* 1 over the bound, 2 out of memory, 3 the
+                            arena failed (its error is set) */
+    struct ev *e;        /* non-NULL: grow in this evaluation's arena */
+    const struct node *nd;
 } text;
+
+static void *arena_get(struct ev *e, const node *nd, size_t size);
 
 /* Appends bytes to a text. */
 static void tx_add(text *t, const char *s, size_t n)
@@ -1393,7 +1398,20 @@ static void tx_add(text *t, const char *s, size_t n)
     if (t->n + n + 1 > t->cap) {
         size_t nc = t->cap ? t->cap * 2 : 64;
         while (nc < t->n + n + 1) nc *= 2;
-        char *ns = sdui_realloc(t->s, nc);
+        char *ns;
+        if (t->e) {
+            /* In the arena: the old copy stays there until the end of the
+             * evaluation (doubling keeps the waste below the final size). */
+            ns = arena_get(t->e, t->nd, nc);
+            if (!ns) {
+                t->bad = 3;
+                return;
+            }
+            if (t->n)
+                memcpy(ns, t->s, t->n);
+        } else {
+            ns = sdui_realloc(t->s, nc);
+        }
         if (!ns) {
             t->bad = 2;
             return;
@@ -2217,7 +2235,7 @@ static void sort_keys(val *k, size_t n)
 static int to_string(ev *e, const node *nd, const val *v, val *out)
 {
     char buf[40];
-    text t = {NULL, 0, 0, 0};
+    text t = {NULL, 0, 0, 0, NULL, NULL};
     if (v->t == V_STR) {
         *out = *v;
         return 1;
@@ -2229,21 +2247,19 @@ static int to_string(ev *e, const node *nd, const val *v, val *out)
         memcpy(s, buf, n);
         return 1;
     }
+    t.e = e;
+    t.nd = nd;
     tx_json(&t, v);
-    if (t.bad) {
-        sdui_free(t.s);
-        if (t.bad == 2) {
-            e->st = SDUI_OOM;
-            sdui__oom(e->err);
-            return 0;
-        }
+    if (t.bad == 3)
+        return 0;
+    if (t.bad)
         return fail(e, SDUI_LIMIT, nd, "string longer than 65536 bytes");
-    }
-    char *s = new_str(e, nd, t.n, out);
-    if (s && t.n)
-        memcpy(s, t.s, t.n);
-    sdui_free(t.s);
-    return s != NULL;
+    if (!t.s) /* nothing written cannot happen: JSON text is never empty */
+        return fail(e, SDUI_EXPR_TYPE, nd, "empty rendering");
+    *out = mkv(V_STR);
+    out->u.s.s = t.s; /* NUL-terminated by tx_add */
+    out->u.s.n = t.n;
+    return 1;
 }
 
 /* Calls function fn on the evaluated arguments. */
@@ -2625,7 +2641,7 @@ sdui_status sdui_expr_eval_json(const sdui_expr *prog, sdui_expr_lookup lookup,
                                 void *ctx, char **json, size_t *len,
                                 sdui_error *err)
 {
-    text t = {NULL, 0, 0, 0};
+    text t = {NULL, 0, 0, 0, NULL, NULL};
     sdui_status st;
     if (!prog || !json)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: NULL argument");
@@ -2643,7 +2659,7 @@ sdui_status sdui_expr_eval_json(const sdui_expr *prog, sdui_expr_lookup lookup,
 sdui_status sdui_expr_eval(const sdui_expr *prog, sdui_expr_lookup lookup,
                            void *ctx, sdui_json_doc **result, sdui_error *err)
 {
-    text t = {NULL, 0, 0, 0};
+    text t = {NULL, 0, 0, 0, NULL, NULL};
     sdui_status st;
     if (!prog || !result)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: NULL argument");
