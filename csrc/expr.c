@@ -667,7 +667,12 @@ static int32_t parse_binary(parser *p, int min)
         if (level == 0 || level < min)
             break;
         p->pos += oplen;
+        /* ?? is right-associative: its chain recurses, so it nests. */
+        if (level == 1 && !enter(p))
+            return -1;
         int32_t right = parse_binary(p, level == 1 ? level : level + 1);
+        if (level == 1)
+            p->nest--;
         if (right < 0)
             return -1;
         size_t off = p->nodes[left].off;
@@ -1202,9 +1207,11 @@ static int real_out(ev *e, const node *nd, double d, val *out)
     return 1;
 }
 
-/* Deep equality (1 == 1.0; arrays by items, objects by members). */
-static int equal(const val *a, const val *b)
+/* Deep equality (1 == 1.0; arrays by items, objects by members).  Counts
+ * one step per value compared in e->steps; the caller checks the bound. */
+static int equal(ev *e, const val *a, const val *b)
 {
+    e->steps++;
     if (is_num(a) && is_num(b)) {
         if (a->t == V_INT && b->t == V_INT)
             return a->u.i == b->u.i;
@@ -1216,7 +1223,7 @@ static int equal(const val *a, const val *b)
             return 0;
         for (size_t i = 0; i < n; i++) {
             val x = arr_at(a, i), y = arr_at(b, i);
-            if (!equal(&x, &y))
+            if (!equal(e, &x, &y))
                 return 0;
         }
         return 1;
@@ -1237,7 +1244,7 @@ static int equal(const val *a, const val *b)
             if (!o)
                 return 0;
             val x = from_tree(sdui_value_iter_value(it)), y = from_tree(o);
-            if (!equal(&x, &y))
+            if (!equal(e, &x, &y))
                 return 0;
         }
         return 1;
@@ -1611,11 +1618,9 @@ static int binary(ev *e, const node *nd, const val *a, const val *b, val *out)
     switch (nd->op) {
     case B_EQ:
     case B_NE:
-        if (!step(e, nd, (is_arr(a) ? arr_len(a) : 0) + 1))
-            return 0;
         *out = mkv(V_BOOL);
-        out->u.b = equal(a, b) == (nd->op == B_EQ);
-        return 1;
+        out->u.b = equal(e, a, b) == (nd->op == B_EQ);
+        return step(e, nd, 0);
     case B_LT: case B_LE: case B_GT: case B_GE:
         if (!order(a, b, &cmp))
             return fail(e, SDUI_EXPR_TYPE, nd, "ordering needs two numbers or two strings");
@@ -1631,12 +1636,12 @@ static int binary(ev *e, const node *nd, const val *a, const val *b, val *out)
                 return 0;
             for (size_t i = 0; i < n; i++) {
                 val y = arr_at(b, i);
-                if (equal(a, &y)) {
+                if (equal(e, a, &y)) {
                     out->u.b = 1;
                     break;
                 }
             }
-            return 1;
+            return step(e, nd, 0);
         }
         if (b->t == V_JOBJ && a->t == V_STR) {
             out->u.b = !memchr(a->u.s.s, 0, a->u.s.n) &&
@@ -2315,9 +2320,9 @@ static int call(ev *e, const node *nd, val *a, int32_t argc, val *out)
             if (!step(e, nd, n)) return 0;
             for (size_t i = 0; i < n; i++) {
                 val y = arr_at(&a[0], i);
-                if (equal(&y, &a[1])) { out->u.b = 1; break; }
+                if (equal(e, &y, &a[1])) { out->u.b = 1; break; }
             }
-            return 1;
+            return step(e, nd, 0);
         }
         return fail(e, SDUI_EXPR_TYPE, nd, "contains needs two strings, or an array and a value");
     case F_STARTS: case F_ENDS:

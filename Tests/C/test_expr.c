@@ -330,6 +330,27 @@ static void test_limits(void)
         CHECK_STATUS(eval_text("len(a + a)", data, &j, &err), SDUI_LIMIT);
         free(data);
     }
+    /* Work inside nested values counts too: 300 arrays of 300 items,
+     * compared whole twelve times, is past the bound. */
+    {
+        size_t k = 0;
+        char *data = malloc(300 * (300 * 2 + 4) + 64);
+        k += (size_t)sprintf(data, "{\"a\":[");
+        for (int i = 0; i < 300; i++) {
+            data[k++] = '[';
+            for (int m = 0; m < 300; m++) { data[k++] = '1'; data[k++] = ','; }
+            data[k - 1] = ']';
+            data[k++] = ',';
+        }
+        k--;
+        strcpy(data + k, "]}");
+        CHECK_STATUS(eval_text("a == a", data, &j, &err), SDUI_OK);
+        CHECK_EQ_STR(j, "true");
+        sdui_free(j);
+        CHECK_STATUS(eval_text("[a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a]",
+                               data, &j, &err), SDUI_LIMIT);
+        free(data);
+    }
     /* Strings double until past the bound. */
     CHECK_STATUS(eval_text("len(join(['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa','b'], 'cccccccccccccccc'))",
                            NULL, &j, &err), SDUI_OK);

@@ -39,7 +39,7 @@ extern "C" {
 
 /* Limits (docs/expressions.md, "Limits"). */
 #define SDUI_EXPR_MAX_SOURCE 4096      /* bytes of source text */
-#define SDUI_EXPR_MAX_NESTING 64       /* nested ( [ calls and unary ops */
+#define SDUI_EXPR_MAX_NESTING 64       /* nested ( [ calls, unary ops, ?: ?? */
 #define SDUI_EXPR_MAX_DEPTH 256        /* depth of the expression tree */
 #define SDUI_EXPR_MAX_STEPS 1000000    /* work units per evaluation */
 #define SDUI_EXPR_MAX_STRING 65536     /* bytes of any string or result text */
