@@ -22,6 +22,14 @@ public struct SDUIError: Error, Sendable, Equatable, CustomStringConvertible {
         /// does not verify; `sqlite`: the disk cache's database failed (``code``
         /// holds SQLite's extended result code).
         case argument, signature, sqlite
+        /// An expression failed: `expr-parse` (it does not parse), `expr-type`
+        /// (an operator or function got a value of the wrong type),
+        /// `expr-overflow` (integer overflow), `expr-division` (division or
+        /// remainder by zero), `expr-value` (a value a function cannot take,
+        /// such as a malformed pattern).  ``offset`` is the byte of the failing
+        /// sub-expression.
+        case exprParse = "expr-parse", exprType = "expr-type", exprOverflow = "expr-overflow"
+        case exprDivision = "expr-division", exprValue = "expr-value"
         /// Swift only: the registry could not be reached (offline, refused,
         /// timed out).  The repository treats it as offline.
         case network
