@@ -55,6 +55,10 @@ unsigned long sdui__alloc_failures(void);
 /* Shorthand for an allocation failure. */
 sdui_status sdui__oom(sdui_error *err);
 
+/* Writes Unicode scalar value cp as UTF-8 at d, which has room for 4 bytes;
+ * returns the byte count (json.c: JSON string unescaping; expr.c too). */
+size_t sdui__utf8_put(char *d, unsigned long cp);
+
 /* Limits, with NULL meaning the defaults (limits.c). */
 const sdui_limits *sdui__limits_or_default(const sdui_limits *limits);
 

@@ -743,8 +743,9 @@ sdui_status sdui_json_validate(const char *text, size_t len,
     return sdui__scan(&cfg, NULL);
 }
 
-/* Appends code point cp as UTF-8 at d; returns the byte count. */
-static size_t put_utf8(char *d, unsigned long cp)
+/* Writes code point cp as UTF-8 at d (room for 4 bytes); returns the byte
+ * count (internal.h). */
+size_t sdui__utf8_put(char *d, unsigned long cp)
 {
     if (cp < 0x80) {
         d[0] = (char)cp;
@@ -795,7 +796,7 @@ size_t sdui__unescape(const char *src, size_t len, char *dst)
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
             p += 6;
         }
-        n += put_utf8(dst + n, cp);
+        n += sdui__utf8_put(dst + n, cp);
     }
     return n;
 }

@@ -27,6 +27,7 @@ sdui_status sdui_json_doc_parse(const char *text, size_t len,
     sdui_json_doc *doc;
     json_error_t jerr;
     sdui_status st;
+    unsigned long failures;
 
     if (!out || (!text && len > 0))
         return sdui__fail(err, SDUI_ARGUMENT, -1, "json document: NULL argument");
@@ -38,8 +39,16 @@ sdui_status sdui_json_doc_parse(const char *text, size_t len,
     if (!doc)
         return sdui__oom(err);
     /* Without JSON_REJECT_DUPLICATES a repeated name keeps its last value. */
+    failures = sdui__alloc_failures();
     doc->root = json_loadb(text ? text : "", len,
                            JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+    if (sdui__alloc_failures() != failures) {
+        /* jansson may report a failed allocation as a parse error, or
+         * hide it in a tree it returns: trust neither result. */
+        json_decref(doc->root);
+        sdui_free(doc);
+        return sdui__oom(err);
+    }
     if (!doc->root) {
         sdui_free(doc);
         /* Valid text that jansson refuses: a number past what an int64
