@@ -13,7 +13,7 @@ CFLAGS  ?= -O2 -g
 # What the core needs, whatever the user passes.
 SDUI_CFLAGS = -std=c11 -fPIC -Wall -Wextra -Wshadow -Wstrict-prototypes \
               -D_POSIX_C_SOURCE=200809L -Iinclude
-LIBS    = -ljansson -ldeflate -lsqlite3 -lpthread
+LIBS    = -ljansson -ldeflate -lsqlite3 -lpthread -lm
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include

@@ -86,6 +86,7 @@ let package = Package(
             publicHeadersPath: "include",
             linkerSettings: [
                 .linkedLibrary("pthread", .when(platforms: [.linux])),
+                .linkedLibrary("m", .when(platforms: [.linux])),   // expr.c: floor, round, fmod
             ]
         ),
         // The ground floor of the client modules: JSON values, errors, HTTP.

@@ -968,67 +968,6 @@ const char *sdui_expr_source(const sdui_expr *prog, size_t *len)
 
 /* ---------- evaluation ---------- */
 
-/* The core links no libm (the Makefile and the Swift target do not ask
- * for it), so the few rounding functions it needs are here. */
-
-/* |x|. */
-static double d_abs(double x)
-{
-    return x < 0 ? -x : x;
-}
-
-/* x rounded toward zero. */
-static double d_trunc(double x)
-{
-    if (!(d_abs(x) < 4503599627370496.0)) /* 2^52: already integral, or NaN */
-        return x;
-    double r = (double)(int64_t)x;
-    return r == 0 && x < 0 ? -0.0 : r;
-}
-
-/* The largest integer <= x. */
-static double d_floor(double x)
-{
-    double t = d_trunc(x);
-    return t > x ? t - 1 : t;
-}
-
-/* The smallest integer >= x. */
-static double d_ceil(double x)
-{
-    double t = d_trunc(x);
-    return t < x ? t + 1 : t;
-}
-
-/* x rounded to the nearest integer, halves away from zero. */
-static double d_round(double x)
-{
-    double t = d_trunc(x);
-    if (d_abs(x - t) >= 0.5)
-        t += x < 0 ? -1 : 1;
-    return t;
-}
-
-/* The exact remainder of x / y with the sign of x (as C's fmod): ay is
- * scaled by powers of two up to |x| and subtracted while it fits; every
- * subtraction is exact because t <= ax < 2t. */
-static double d_fmod(double x, double y)
-{
-    double ax = d_abs(x), ay = d_abs(y), t = ay;
-    if (!isfinite(ax) || ay == 0 || isnan(ay))
-        return (x - x) / (y - y);
-    if (ax < ay)
-        return x;
-    while (t <= ax / 2)
-        t *= 2;
-    while (t >= ay) {
-        if (ax >= t)
-            ax -= t;
-        t /= 2;
-    }
-    return x < 0 ? -ax : ax;
-}
-
 enum vtype { V_NULL, V_BOOL, V_INT, V_REAL, V_STR, V_ARR, V_JARR, V_JOBJ };
 
 typedef struct val {
@@ -1677,7 +1616,7 @@ static int binary(ev *e, const node *nd, const val *a, const val *b, val *out)
         {
             double x = num_d(a), y = num_d(b);
             double r = nd->op == B_ADD ? x + y : nd->op == B_SUB ? x - y
-                     : nd->op == B_MUL ? x * y : d_fmod(x, y);
+                     : nd->op == B_MUL ? x * y : fmod(x, y);
             return real_out(e, nd, r, out);
         }
     }
@@ -2068,9 +2007,9 @@ static double round_to(double x, int64_t digits)
     static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
                                  1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     double p = p10[digits];
-    if (d_abs(x) * p >= 4503599627370496.0)
+    if (fabs(x) * p >= 4503599627370496.0)
         return x;
-    return d_round(x * p) / p;
+    return round(x * p) / p;
 }
 
 /* A double that is integral into an int64; 0 (overflow) out of range. */
@@ -2361,15 +2300,15 @@ static int call(ev *e, const node *nd, val *a, int32_t argc, val *out)
             return 1;
         }
         if (fn == F_ABS)
-            return real_out(e, nd, d_abs(a[0].u.d), out);
-        return to_i(e, nd, fn == F_ROUND ? d_round(a[0].u.d) : fn == F_FLOOR
-                    ? d_floor(a[0].u.d) : d_ceil(a[0].u.d), out);
+            return real_out(e, nd, fabs(a[0].u.d), out);
+        return to_i(e, nd, fn == F_ROUND ? round(a[0].u.d) : fn == F_FLOOR
+                    ? floor(a[0].u.d) : ceil(a[0].u.d), out);
     case F_STRING:
         return to_string(e, nd, &a[0], out);
     case F_NUMBER: case F_INT:
         if (is_num(&a[0])) {
             if (fn == F_NUMBER || a[0].t == V_INT) { *out = a[0]; return 1; }
-            return to_i(e, nd, d_trunc(a[0].u.d), out);
+            return to_i(e, nd, trunc(a[0].u.d), out);
         }
         if (a[0].t != V_STR)
             return fail(e, SDUI_EXPR_TYPE, nd, "number/int need a string or a number");
@@ -2459,7 +2398,7 @@ static int call(ev *e, const node *nd, val *a, int32_t argc, val *out)
         out->spread = 0;
         return 1;
     case F_MATCHES: {
-        int hit;
+        int hit = 0;   /* set by rx_match when it succeeds */
         if (a[0].t != V_STR || a[1].t != V_STR)
             return fail(e, SDUI_EXPR_TYPE, nd, "matches needs two strings");
         if (a[1].u.s.n > 1024)
