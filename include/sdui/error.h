@@ -32,7 +32,8 @@ extern "C" {
     X(EXPR_TYPE,     "expr-type")           \
     X(EXPR_OVERFLOW, "expr-overflow")       \
     X(EXPR_DIVISION, "expr-division")       \
-    X(EXPR_VALUE,    "expr-value")
+    X(EXPR_VALUE,    "expr-value")          \
+    X(CORRUPT,       "corrupt")
 
 typedef enum sdui_status {
 #define SDUI_STATUS_ENUM_(name, text) SDUI_##name,
