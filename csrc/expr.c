@@ -238,32 +238,6 @@ static int ident_char(char c, int first)
     return !first && c >= '0' && c <= '9';
 }
 
-/* Decodes one UTF-8 scalar value at s[*i, n); advances *i; -1 if invalid. */
-static long utf8_get(const char *s, size_t n, size_t *i)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    unsigned long cp;
-    size_t k = *i, need;
-    unsigned char c = u[k];
-    if (c < 0x80) { *i = k + 1; return c; }
-    if (c >= 0xC2 && c <= 0xDF) { cp = c & 0x1F; need = 1; }
-    else if (c >= 0xE0 && c <= 0xEF) { cp = c & 0x0F; need = 2; }
-    else if (c >= 0xF0 && c <= 0xF4) { cp = c & 0x07; need = 3; }
-    else return -1;
-    if (n - k <= need)
-        return -1;
-    for (size_t j = 1; j <= need; j++) {
-        if ((u[k + j] & 0xC0) != 0x80)
-            return -1;
-        cp = (cp << 6) | (u[k + j] & 0x3F);
-    }
-    if ((need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-        (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-        return -1;
-    *i = k + need + 1;
-    return (long)cp;
-}
-
 /* Reads 4 hex digits at s[i]; -1 if not. */
 static long hex4(const char *s, size_t n, size_t i)
 {
@@ -344,7 +318,7 @@ static int32_t parse_string(parser *p, size_t *outlen)
         }
         {
             size_t j = i;
-            if (utf8_get(p->s, p->n, &j) < 0)
+            if (sdui__utf8_get(p->s, p->n, &j) < 0)
                 return perr(p, SDUI_EXPR_PARSE, i, "invalid UTF-8 in string");
             if (!grow(p, (void **)&p->pool, &p->cap_pool, p->pool_len + (j - i) + 1, 1))
                 return -1;
@@ -1708,7 +1682,7 @@ static int rx_shorthand(rx *r, char c)
 /* One literal character of the pattern (after a backslash or plain). */
 static long rx_char(rx *r)
 {
-    long cp = utf8_get(r->p, r->n, &r->pos);
+    long cp = sdui__utf8_get(r->p, r->n, &r->pos);
     if (cp < 0)
         r->bad = "invalid UTF-8 in pattern";
     return cp;
@@ -1958,7 +1932,7 @@ static int rx_match(ev *e, const node *nd, const val *s, const val *pat, int *hi
         return 1;
     }
     while (i < n) {
-        long c = utf8_get(t, n, &i);
+        long c = sdui__utf8_get(t, n, &i);
         if (c < 0) {
             c = 0xFFFD;
             i++;

@@ -1,10 +1,11 @@
 /*
  * internal.h - the declarations every source file of the core shares, not
- * public: error records (error.c), allocation failures (alloc.c), limits
- * (limits.c), the keyed hash (hash.c) and the hash's test hooks.  What
- * only some files share has a header of its own beside its file:
- * buffer.h, token_make.h, scan.h (the generic scanner), pack_scan.h,
- * sqlite_util.h.
+ * public: error records (error.c), allocation failures (alloc.c), UTF-8
+ * (json.c, json_build.c), documents made from trees rather than text
+ * (json_doc.c, json_build.c), limits (limits.c), the keyed hash (hash.c)
+ * and the hash's test hooks.  What only some files share has a header of
+ * its own beside its file: buffer.h, token_make.h, scan.h (the generic
+ * scanner), pack_scan.h, sqlite_util.h.
  */
 #ifndef SDUI_INTERNAL_H
 #define SDUI_INTERNAL_H
@@ -15,6 +16,7 @@
 #include <stdint.h>
 
 #include "sdui/sdui.h"
+#include "sdui/json_build.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define SDUI_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -58,6 +60,28 @@ sdui_status sdui__oom(sdui_error *err);
 /* Writes Unicode scalar value cp as UTF-8 at d, which has room for 4 bytes;
  * returns the byte count (json.c: JSON string unescaping; expr.c too). */
 size_t sdui__utf8_put(char *d, unsigned long cp);
+
+/* Decodes one UTF-8 scalar value at s[*i, n), i < n (RFC 3629: no
+ * overlongs, no surrogates, nothing past U+10FFFF); advances *i past it and
+ * returns it, or returns -1 when the bytes there are not one
+ * (json_build.c: strings and names given to a builder; expr.c too). */
+long sdui__utf8_get(const char *s, size_t n, size_t *i);
+
+/*
+ * Value trees without text.  A document around root, a jansson value
+ * (struct json_t), taken over: on SDUI_OK *out owns it; on SDUI_OOM it has
+ * been released and *out is NULL (json_doc.c: the one place that makes a
+ * document; json_build.c hands its trees over through it).
+ */
+struct json_t;
+sdui_status sdui__json_doc_adopt(struct json_t *root, sdui_json_doc **out,
+                                 sdui_error *err);
+
+/* A builder (json_build.h) whose nesting bound is max_depth instead of
+ * SDUI_JSON_BUILD_MAX_DEPTH (json_build.c), for a tree whose depth was
+ * bounded where its parts came from (expr.c: an evaluation's result). */
+sdui_status sdui__json_builder_open_depth(sdui_json_builder **out,
+                                          unsigned max_depth, sdui_error *err);
 
 /* Limits, with NULL meaning the defaults (limits.c). */
 const sdui_limits *sdui__limits_or_default(const sdui_limits *limits);

@@ -5,7 +5,8 @@
  * UTF-8, escape and depth faults are reported with the same offsets and
  * line:column as everywhere else; only then does jansson build the tree.
  * A document's values are jansson values, as a token's are, so the
- * sdui_value_* accessors of token.c read both.
+ * sdui_value_* accessors of token.c read both.  A tree built without text
+ * (json_build.c) becomes a document through the same constructor.
  */
 #include <assert.h>
 #include <string.h>
@@ -24,7 +25,7 @@ sdui_status sdui_json_doc_parse(const char *text, size_t len,
                                 unsigned max_depth, sdui_json_doc **out,
                                 sdui_error *err)
 {
-    sdui_json_doc *doc;
+    json_t *root;
     json_error_t jerr;
     sdui_status st;
     unsigned long failures;
@@ -35,22 +36,16 @@ sdui_status sdui_json_doc_parse(const char *text, size_t len,
     st = sdui_json_validate(text ? text : "", len, max_depth, err);
     if (st != SDUI_OK)
         return st;
-    doc = sdui_malloc(sizeof *doc);
-    if (!doc)
-        return sdui__oom(err);
     /* Without JSON_REJECT_DUPLICATES a repeated name keeps its last value. */
     failures = sdui__alloc_failures();
-    doc->root = json_loadb(text ? text : "", len,
-                           JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+    root = json_loadb(text ? text : "", len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
     if (sdui__alloc_failures() != failures) {
         /* jansson may report a failed allocation as a parse error, or
          * hide it in a tree it returns: trust neither result. */
-        json_decref(doc->root);
-        sdui_free(doc);
+        json_decref(root);
         return sdui__oom(err);
     }
-    if (!doc->root) {
-        sdui_free(doc);
+    if (!root) {
         /* Valid text that jansson refuses: a number past what an int64
          * or a double holds, a NUL in a member name, or memory.  jansson's
          * position is the byte just past the refused token. */
@@ -60,6 +55,21 @@ sdui_status sdui_json_doc_parse(const char *text, size_t len,
                              jerr.position >= 0 && (size_t)jerr.position <= len ? (size_t)jerr.position : len,
                              "json document: %s", jerr.text);
     }
+    return sdui__json_doc_adopt(root, out, err);
+}
+
+/* A document around a tree made elsewhere, taken over (internal.h). */
+sdui_status sdui__json_doc_adopt(json_t *root, sdui_json_doc **out, sdui_error *err)
+{
+    sdui_json_doc *doc;
+    assert(root && out);
+    *out = NULL;
+    doc = sdui_malloc(sizeof *doc);
+    if (!doc) {
+        json_decref(root);
+        return sdui__oom(err);
+    }
+    doc->root = root;
     *out = doc;
     return SDUI_OK;
 }
