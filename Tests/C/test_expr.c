@@ -45,6 +45,89 @@ static sdui_status kind_status(const char *kind)
 
 static unsigned long vectors_run;
 
+/* 1 if a and b are the same tree: same types, integers, decimals (bit for
+ * bit, so -0.0 is not 0.0), string bytes, items, and members in the same
+ * order with the same names. */
+static int same_tree(const sdui_value *a, const sdui_value *b)
+{
+    sdui_value_type t = sdui_value_type_of(a);
+    if (t != sdui_value_type_of(b))
+        return 0;
+    switch (t) {
+    case SDUI_VALUE_NULL:
+        return 1;
+    case SDUI_VALUE_BOOL:
+        return sdui_value_bool(a) == sdui_value_bool(b);
+    case SDUI_VALUE_INT:
+        return sdui_value_int(a) == sdui_value_int(b);
+    case SDUI_VALUE_REAL: {
+        double x = sdui_value_real(a), y = sdui_value_real(b);
+        return memcmp(&x, &y, sizeof x) == 0;
+    }
+    case SDUI_VALUE_STRING: {
+        size_t la, lb;
+        const char *sa = sdui_value_string(a, &la), *sb = sdui_value_string(b, &lb);
+        return la == lb && memcmp(sa, sb, la) == 0;
+    }
+    case SDUI_VALUE_ARRAY:
+        if (sdui_value_count(a) != sdui_value_count(b))
+            return 0;
+        for (size_t i = 0; i < sdui_value_count(a); i++)
+            if (!same_tree(sdui_value_at(a, i), sdui_value_at(b, i)))
+                return 0;
+        return 1;
+    case SDUI_VALUE_OBJECT: {
+        const void *ia = sdui_value_next(a, NULL), *ib = sdui_value_next(b, NULL);
+        if (sdui_value_count(a) != sdui_value_count(b))
+            return 0;
+        for (; ia && ib; ia = sdui_value_next(a, ia), ib = sdui_value_next(b, ib)) {
+            size_t la, lb;
+            const char *ka = sdui_value_iter_key(ia, &la), *kb = sdui_value_iter_key(ib, &lb);
+            if (la != lb || memcmp(ka, kb, la) != 0 ||
+                !same_tree(sdui_value_iter_value(ia), sdui_value_iter_value(ib)))
+                return 0;
+        }
+        return !ia && !ib;
+    }
+    }
+    return 0;
+}
+
+/*
+ * sdui_expr_eval against sdui_expr_eval_json of the same program and data:
+ * the same status and error record, and on success a tree that is the
+ * text read back (member order, integer or decimal, every bit of a
+ * decimal).  where names the case in a failure.
+ */
+static void check_eval_matches_text(const sdui_expr *prog, const sdui_value *data,
+                                    sdui_status text_st, const sdui_error *text_err,
+                                    const char *json, size_t len, const char *where)
+{
+    sdui_error err;
+    sdui_json_doc *res = NULL, *back = NULL;
+    sdui_status st = sdui_expr_eval(prog, lookup_root, (void *)data, &res, &err);
+    if (!CHECKF(st == text_st, "%s: eval gave %s (%s), eval_json %s (%s)", where,
+                sdui_status_name(st), st == SDUI_OK ? "" : err.message,
+                sdui_status_name(text_st), text_st == SDUI_OK ? json : text_err->message)) {
+        sdui_json_doc_free(res);
+        return;
+    }
+    if (st != SDUI_OK) {
+        CHECKF(res == NULL && !strcmp(err.message, text_err->message) &&
+               err.offset == text_err->offset && err.line == text_err->line &&
+               err.column == text_err->column,
+               "%s: eval's error \"%s\" differs from eval_json's \"%s\"", where,
+               err.message, text_err->message);
+        return;
+    }
+    if (CHECKF(sdui_json_doc_parse(json, len, 100000, &back, &err) == SDUI_OK,
+               "%s: eval_json's text does not read back: %s", where, err.message))
+        CHECKF(same_tree(sdui_json_doc_root(res), sdui_json_doc_root(back)),
+               "%s: eval's tree is not eval_json's %s", where, json);
+    sdui_json_doc_free(back);
+    sdui_json_doc_free(res);
+}
+
 /* Runs one case of file name; reports a failure with the expression. */
 static void run_case(const char *file, size_t idx, json_t *c, json_t *file_data)
 {
@@ -71,10 +154,15 @@ static void run_case(const char *file, size_t idx, json_t *c, json_t *file_data)
             return;
     }
     st = sdui_expr_compile(src, strlen(src), &prog, &err);
-    if (st == SDUI_OK)
+    if (st == SDUI_OK) {
+        char where[160];
         st = sdui_expr_eval_json(prog, lookup_root,
                                  data ? (void *)sdui_json_doc_root(data) : NULL,
                                  &json, &len, &err);
+        snprintf(where, sizeof where, "%s case %zu: `%.100s`", file, idx, src);
+        check_eval_matches_text(prog, data ? sdui_json_doc_root(data) : NULL, st, &err,
+                                json, len, where);
+    }
     if (kind) {
         sdui_status ws = kind_status(kind);
         CHECKF(ws != SDUI_STATUS_COUNT_, "%s case %zu: unknown error kind %s", file, idx, kind);
@@ -207,6 +295,60 @@ static void test_result_tree(void)
     CHECK_STATUS(sdui_expr_compile(NULL, 3, &prog, &err), SDUI_ARGUMENT);
     sdui_expr_free(prog);
     sdui_expr_free(NULL);
+}
+
+/* The bound on the result's JSON text holds for the tree too, to the
+ * byte: escapes, decimals, negative integers, member names and nesting
+ * counted as eval_json writes them.  The data's array is padded with a
+ * string so its text is exactly 65536 bytes (fine), then 65537 (limit),
+ * for a value borrowed whole from the data and one the evaluator built. */
+static void test_result_bound(void)
+{
+    static const char *head =
+        "{\"a\":[-1234567,0.30000000000000004,1e21,1.5e-7,2.0,-0.0,true,false,null,"
+        "\"\\u0001\\n\\\"\\\\\\u00e9\\u001f\",{\"k\\n\":[],\"\":{\"x\":[1,[2]]}},\"";
+    static const char *srcs[] = {"a", "a + []", "[a][0]"};
+    size_t hl = strlen(head);
+    char *data = malloc(hl + 70000);
+    sdui_error err;
+    size_t base = 0;
+    /* The text's length without padding. */
+    for (int pass = 0; pass < 3; pass++) {
+        size_t pad = pass == 0 ? 0 : 65536 - base + (size_t)(pass - 1);
+        size_t k = hl;
+        sdui_json_doc *doc = NULL;
+        memcpy(data, head, hl);
+        memset(data + k, 'p', pad);
+        k += pad;
+        memcpy(data + k, "\"]}", 3);
+        k += 3;
+        CHECK_STATUS(sdui_json_doc_parse(data, k, 16, &doc, &err), SDUI_OK);
+        for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+            sdui_expr *prog = NULL;
+            char *json = NULL, where[64];
+            size_t len = 0;
+            sdui_status st;
+            CHECK_STATUS(sdui_expr_compile(srcs[i], strlen(srcs[i]), &prog, &err), SDUI_OK);
+            st = sdui_expr_eval_json(prog, lookup_root, (void *)sdui_json_doc_root(doc),
+                                     &json, &len, &err);
+            if (pass == 0) {
+                CHECK_STATUS(st, SDUI_OK);
+                base = len;
+            } else if (pass == 1) {
+                CHECK_STATUS(st, SDUI_OK);
+                CHECK_EQ_INT(len, 65536);
+            } else {
+                CHECK_STATUS(st, SDUI_LIMIT);
+                CHECK_MSG_HAS("result longer than 65536 bytes");
+            }
+            snprintf(where, sizeof where, "`%s` with %zu bytes of padding", srcs[i], pad);
+            check_eval_matches_text(prog, sdui_json_doc_root(doc), st, &err, json, len, where);
+            sdui_free(json);
+            sdui_expr_free(prog);
+        }
+        sdui_json_doc_free(doc);
+    }
+    free(data);
 }
 
 /* The JSON text: integers without a point, decimals shortest. */
@@ -506,6 +648,7 @@ int main(void)
 {
     run_vectors();
     test_result_tree();
+    test_result_bound();
     test_json_text();
     test_paths();
     test_offsets();
