@@ -27,6 +27,13 @@
  * items and drops the ones that come out null, so `items[*].price` is the
  * array of the prices that exist.  Any other operator sees a plain array.
  *
+ * Results.  sdui_expr_eval_json writes the value as JSON text;
+ * sdui_expr_eval appends it to a tree builder (json_build.h) instead, so
+ * a document result is never text parsed back.  Both walk the value the
+ * same way, and the tree walk counts the bytes the text would take (one
+ * escape rule, json_esc, serves both), so the bound on a result's text
+ * answers the same for either call.
+ *
  * matches().  The pattern is compiled per call into the arena as a small
  * instruction list (char, any, class, split, jump, ^, $, match) and run as
  * a Thompson state-set simulation over the Unicode scalar values of the
@@ -1322,6 +1329,28 @@ static void tx_add(text *t, const char *s, size_t n)
     t->s[t->n] = 0;
 }
 
+/* The JSON escape of byte c written to esc (room for 7 bytes) and its
+ * length, or 0 when c stands for itself in a JSON string.  The one escape
+ * rule of the results: tx_json_str writes it, json_str_len counts it. */
+static size_t json_esc(unsigned char c, char *esc)
+{
+    if (c >= 0x20 && c != '"' && c != '\\')
+        return 0;
+    esc[0] = '\\';
+    switch (c) {
+    case '"': esc[1] = '"'; return 2;
+    case '\\': esc[1] = '\\'; return 2;
+    case '\n': esc[1] = 'n'; return 2;
+    case '\r': esc[1] = 'r'; return 2;
+    case '\t': esc[1] = 't'; return 2;
+    case '\b': esc[1] = 'b'; return 2;
+    case '\f': esc[1] = 'f'; return 2;
+    default:
+        snprintf(esc, 8, "\\u%04x", c);
+        return 6;
+    }
+}
+
 /* Appends s[0,n) as a JSON string. */
 static void tx_json_str(text *t, const char *s, size_t n)
 {
@@ -1329,26 +1358,27 @@ static void tx_json_str(text *t, const char *s, size_t n)
     size_t run = 0;
     tx_add(t, "\"", 1);
     for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\')
+        size_t k = json_esc((unsigned char)s[i], esc);
+        if (!k)
             continue;
         tx_add(t, s + run, i - run);
         run = i + 1;
-        switch (c) {
-        case '"': tx_add(t, "\\\"", 2); break;
-        case '\\': tx_add(t, "\\\\", 2); break;
-        case '\n': tx_add(t, "\\n", 2); break;
-        case '\r': tx_add(t, "\\r", 2); break;
-        case '\t': tx_add(t, "\\t", 2); break;
-        case '\b': tx_add(t, "\\b", 2); break;
-        case '\f': tx_add(t, "\\f", 2); break;
-        default:
-            snprintf(esc, sizeof esc, "\\u%04x", c);
-            tx_add(t, esc, 6);
-        }
+        tx_add(t, esc, k);
     }
     tx_add(t, s + run, n - run);
     tx_add(t, "\"", 1);
+}
+
+/* The length of s[0,n) written as a JSON string by tx_json_str. */
+static size_t json_str_len(const char *s, size_t n)
+{
+    char esc[8];
+    size_t len = 2;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = json_esc((unsigned char)s[i], esc);
+        len += k ? k : 1;
+    }
+    return len;
 }
 
 /* Appends a value as JSON text. */
@@ -1394,6 +1424,76 @@ static void tx_json(text *t, const val *v)
         break;
     }
     }
+}
+
+/*
+ * The result as a tree: v appended to a builder (json_build.h), walked as
+ * tx_json walks it, while *len adds up the bytes tx_json would write, so
+ * the bound on a result's text holds for the tree to the byte without
+ * the text being written.  Containers count their brackets and commas
+ * before their items, so a huge one stops at once.  Returns 0 once the
+ * count passes SDUI_EXPR_MAX_STRING or the builder has failed (it keeps
+ * its error for sdui_json_builder_finish).
+ */
+static int tree_put(sdui_json_builder *b, const val *v, size_t *len)
+{
+    char buf[40];
+    sdui_status st = SDUI_OK;
+    switch (v->t) {
+    case V_NULL:
+        *len += 4;
+        st = sdui_json_builder_null(b);
+        break;
+    case V_BOOL:
+        *len += v->u.b ? 4 : 5;
+        st = sdui_json_builder_bool(b, v->u.b);
+        break;
+    case V_INT:
+        *len += (size_t)snprintf(buf, sizeof buf, "%lld", (long long)v->u.i);
+        st = sdui_json_builder_int(b, v->u.i);
+        break;
+    case V_REAL:
+        *len += real_text(v->u.d, buf);
+        st = sdui_json_builder_real(b, v->u.d);
+        break;
+    case V_STR:
+        *len += json_str_len(v->u.s.s, v->u.s.n);
+        st = sdui_json_builder_string(b, v->u.s.s, v->u.s.n);
+        break;
+    case V_ARR:
+    case V_JARR: {
+        size_t n = arr_len(v);
+        *len += n ? n + 1 : 2; /* brackets, commas */
+        if (*len > SDUI_EXPR_MAX_STRING || sdui_json_builder_begin_array(b) != SDUI_OK)
+            return 0;
+        for (size_t i = 0; i < n; i++) {
+            val x = arr_at(v, i);
+            if (!tree_put(b, &x, len))
+                return 0;
+        }
+        st = sdui_json_builder_end_array(b);
+        break;
+    }
+    case V_JOBJ: {
+        size_t n = sdui_value_count(v->u.j);
+        *len += n ? 2 * n + 1 : 2; /* braces, colons, commas */
+        if (*len > SDUI_EXPR_MAX_STRING || sdui_json_builder_begin_object(b) != SDUI_OK)
+            return 0;
+        for (const void *it = sdui_value_next(v->u.j, NULL); it;
+             it = sdui_value_next(v->u.j, it)) {
+            size_t kn;
+            const char *k = sdui_value_iter_key(it, &kn);
+            val x = from_tree(sdui_value_iter_value(it));
+            *len += json_str_len(k, kn);
+            if (*len > SDUI_EXPR_MAX_STRING || sdui_json_builder_key(b, k, kn) != SDUI_OK ||
+                !tree_put(b, &x, len))
+                return 0;
+        }
+        st = sdui_json_builder_end_object(b);
+        break;
+    }
+    }
+    return st == SDUI_OK && *len <= SDUI_EXPR_MAX_STRING;
 }
 
 static int eval(ev *e, int32_t i, val *out);
@@ -2495,41 +2595,36 @@ static int eval(ev *e, int32_t i, val *out)
     return fail(e, SDUI_EXPR_TYPE, nd, "bad node");
 }
 
-/* Runs the program and renders the result as JSON text (the public entry
- * points share it). */
-static sdui_status run(const sdui_expr *prog, sdui_expr_lookup lookup,
-                       void *ctx, text *t, sdui_error *err)
+/* Frees an evaluation's arena. */
+static void arena_free(ev *e)
 {
-    ev e;
-    val r;
-    memset(&e, 0, sizeof e);
-    e.x = prog;
-    e.lookup = lookup;
-    e.ctx = ctx;
-    e.err = err;
-    e.st = SDUI_OK;
+    while (e->arena) {
+        block *nb = e->arena->next;
+        sdui_free(e->arena);
+        e->arena = nb;
+    }
+}
+
+/* Runs the program into *r (the public entry points share it): 1 with
+ * the arena alive (what *r points into; the caller frees it with
+ * arena_free), 0 with it freed and e->st set. */
+static int run(ev *e, const sdui_expr *prog, sdui_expr_lookup lookup, void *ctx,
+               sdui_error *err, val *r)
+{
+    memset(e, 0, sizeof *e);
+    e->x = prog;
+    e->lookup = lookup;
+    e->ctx = ctx;
+    e->err = err;
+    e->st = SDUI_OK;
     /* The first block, sized from the program. */
-    arena_get(&e, &prog->nodes[prog->root], prog->n_nodes * sizeof(val) * 2 + 1024);
-    if (e.st == SDUI_OK && eval(&e, prog->root, &r)) {
-        r.spread = 0;
-        tx_json(t, &r);
-        if (t->bad == 1)
-            fail(&e, SDUI_LIMIT, &prog->nodes[prog->root], "result longer than 65536 bytes");
-        else if (t->bad == 2) {
-            e.st = SDUI_OOM;
-            sdui__oom(err);
-        }
+    arena_get(e, &prog->nodes[prog->root], prog->n_nodes * sizeof(val) * 2 + 1024);
+    if (e->st == SDUI_OK && eval(e, prog->root, r)) {
+        r->spread = 0;
+        return 1;
     }
-    while (e.arena) {
-        block *nb = e.arena->next;
-        sdui_free(e.arena);
-        e.arena = nb;
-    }
-    if (e.st != SDUI_OK) {
-        sdui_free(t->s);
-        t->s = NULL;
-    }
-    return e.st;
+    arena_free(e);
+    return 0;
 }
 
 /* Evaluates into JSON text (expr.h). */
@@ -2538,33 +2633,65 @@ sdui_status sdui_expr_eval_json(const sdui_expr *prog, sdui_expr_lookup lookup,
                                 sdui_error *err)
 {
     text t = {NULL, 0, 0, 0, NULL, NULL};
-    sdui_status st;
+    ev e;
+    val r;
     if (!prog || !json)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: NULL argument");
     *json = NULL;
-    st = run(prog, lookup, ctx, &t, err);
-    if (st != SDUI_OK)
-        return st;
+    if (!run(&e, prog, lookup, ctx, err, &r))
+        return e.st;
+    tx_json(&t, &r);
+    if (t.bad == 1)
+        fail(&e, SDUI_LIMIT, &prog->nodes[prog->root], "result longer than 65536 bytes");
+    else if (t.bad == 2) {
+        e.st = SDUI_OOM;
+        sdui__oom(err);
+    }
+    arena_free(&e);
+    if (e.st != SDUI_OK) {
+        sdui_free(t.s);
+        return e.st;
+    }
     *json = t.s;
     if (len)
         *len = t.n;
     return SDUI_OK;
 }
 
-/* Evaluates into a value tree (expr.h). */
+/* Evaluates into a value tree (expr.h): the result is built as a tree
+ * directly, never written as text and parsed back. */
 sdui_status sdui_expr_eval(const sdui_expr *prog, sdui_expr_lookup lookup,
                            void *ctx, sdui_json_doc **result, sdui_error *err)
 {
-    text t = {NULL, 0, 0, 0, NULL, NULL};
+    sdui_json_builder *b = NULL;
     sdui_status st;
+    size_t len = 0;
+    ev e;
+    val r;
     if (!prog || !result)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: NULL argument");
     *result = NULL;
-    st = run(prog, lookup, ctx, &t, err);
-    if (st != SDUI_OK)
-        return st;
-    /* The text is valid JSON by construction; depth is that of the data. */
-    st = sdui_json_doc_parse(t.s, t.n, 100000, result, err);
-    sdui_free(t.s);
+    if (!run(&e, prog, lookup, ctx, err, &r))
+        return e.st;
+    /* No depth bound of the builder's own: the result's depth is the
+     * data's (bounded where the data was read) plus the program's
+     * nesting (SDUI_EXPR_MAX_NESTING). */
+    st = sdui__json_builder_open_depth(&b, UINT_MAX, err);
+    if (st == SDUI_OK) {
+        tree_put(b, &r, &len);
+        if (len > SDUI_EXPR_MAX_STRING) {
+            fail(&e, SDUI_LIMIT, &prog->nodes[prog->root], "result longer than 65536 bytes");
+            st = SDUI_LIMIT;
+        } else {
+            sdui_error berr;
+            st = sdui_json_builder_finish(b, result, &berr);
+            if (st == SDUI_OOM)
+                sdui__oom(err);
+            else if (st != SDUI_OK && err)
+                *err = berr; /* not expected: the values are the language's */
+        }
+        sdui_json_builder_free(b);
+    }
+    arena_free(&e);
     return st;
 }

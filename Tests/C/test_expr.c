@@ -297,6 +297,52 @@ static void test_result_tree(void)
     sdui_expr_free(NULL);
 }
 
+/* The result tree does not pass through text: a result nested deeper
+ * than jansson's parser goes (2048 levels) is still a document, the same
+ * value eval_json writes. */
+static void test_result_deep(void)
+{
+    enum { DATA = 2040, WRAP = 60 };
+    sdui_error err;
+    sdui_expr *prog = NULL;
+    sdui_json_doc *doc = NULL, *res = NULL;
+    char *data = malloc(2 * DATA + 16), src[2 * WRAP + 8], *json = NULL;
+    size_t k = 0, len = 0;
+    k += (size_t)sprintf(data, "{\"d\":");
+    for (int i = 0; i < DATA; i++) data[k++] = '[';
+    data[k++] = '7';
+    for (int i = 0; i < DATA; i++) data[k++] = ']';
+    data[k++] = '}';
+    CHECK_STATUS(sdui_json_doc_parse(data, k, DATA + 1, &doc, &err), SDUI_OK);
+    k = 0;
+    for (int i = 0; i < WRAP; i++) src[k++] = '[';
+    src[k++] = 'd';
+    for (int i = 0; i < WRAP; i++) src[k++] = ']';
+    src[k] = 0;
+    CHECK_STATUS(sdui_expr_compile(src, k, &prog, &err), SDUI_OK);
+    CHECK_STATUS(sdui_expr_eval_json(prog, lookup_root, (void *)sdui_json_doc_root(doc),
+                                     &json, &len, &err), SDUI_OK);
+    CHECK_EQ_INT(len, 2 * (DATA + WRAP) + 1);
+    CHECK_STATUS(sdui_expr_eval(prog, lookup_root, (void *)sdui_json_doc_root(doc), &res, &err),
+                 SDUI_OK);
+    if (res) {
+        const sdui_value *v = sdui_json_doc_root(res);
+        int levels = 0;
+        while (sdui_value_type_of(v) == SDUI_VALUE_ARRAY && sdui_value_count(v) == 1) {
+            levels++;
+            v = sdui_value_at(v, 0);
+        }
+        CHECK_EQ_INT(levels, DATA + WRAP);
+        CHECK_EQ_INT(sdui_value_type_of(v), SDUI_VALUE_INT);
+        CHECK_EQ_INT(sdui_value_int(v), 7);
+    }
+    sdui_json_doc_free(res);
+    sdui_free(json);
+    sdui_expr_free(prog);
+    sdui_json_doc_free(doc);
+    free(data);
+}
+
 /* The bound on the result's JSON text holds for the tree too, to the
  * byte: escapes, decimals, negative integers, member names and nesting
  * counted as eval_json writes them.  The data's array is padded with a
@@ -648,6 +694,7 @@ int main(void)
 {
     run_vectors();
     test_result_tree();
+    test_result_deep();
     test_result_bound();
     test_json_text();
     test_paths();
