@@ -8,6 +8,9 @@
  * object that repeats a member name keeps the last one (RFC 8259 leaves it
  * open; RFC 7515 asks this of JWS headers).  NULL handles follow the rule
  * of sdui.h.
+ *
+ * A document can also be built value by value, without text
+ * (json_build.h): the same tree under the same rules.
  */
 #ifndef SDUI_JSON_DOC_H
 #define SDUI_JSON_DOC_H
