@@ -35,5 +35,6 @@
 #include "cache.h"
 #include "disk.h"
 #include "expr.h"
+#include "snapshot.h"
 
 #endif
