@@ -18,8 +18,14 @@
 #   seeds/expr/        one file per expression of Tests/ExprVectors/*.json
 #                      (extracted with python3), plus Tests/Fuzz/seeds/expr/
 #   expr.dict          the expression language's tokens (written here)
-# The JSON harnesses (all but disk_open and expr) get Tests/Fuzz/json.dict;
-# expr gets expr.dict; disk_open (SQLite files) none.  Prints the runs and executions per second
+#   seeds/snapshot/    real snapshot files (and PATH.prev beside them) made
+#                      by sdui_snapshot_write, whole and damaged, written by
+#                      the harness itself (FUZZ_SNAPSHOT_SEEDS=DIR), plus
+#                      Tests/Fuzz/seeds/snapshot/ if it exists
+#   snapshot.dict      json.dict and the snapshot envelope's pieces
+# The JSON harnesses (all but disk_open, expr and snapshot) get
+# Tests/Fuzz/json.dict; expr gets expr.dict, snapshot snapshot.dict;
+# disk_open (SQLite files) none.  Prints the runs and executions per second
 # of each harness and exits non-zero if any harness crashed (or failed to
 # build).
 # Needs: clang with the fuzzer runtime (the Swift toolchain's clang in
@@ -40,7 +46,7 @@ esac
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT" || exit 2
 WORK=build/fuzz
-HARNESSES="pack_open token_parse disk_open batch_split json_doc expr"
+HARNESSES="pack_open token_parse disk_open batch_split json_doc expr snapshot"
 
 # The harnesses to run: the names given, each one of HARNESSES.
 SELECTED="${*:-$HARNESSES}"
@@ -222,6 +228,39 @@ PY
 DICT
 }
 
+# Fills build/fuzz/seeds/snapshot/ by running the harness in its seed mode
+# (real files written by sdui_snapshot_write, then damaged) and writes
+# build/fuzz/snapshot.dict.  Returns non-zero when the harness fails.
+make_snapshot_seeds() {
+    local dir="$WORK/seeds/snapshot" f
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    shopt -s nullglob
+    for f in Tests/Fuzz/seeds/snapshot/*; do cp "$f" "$dir/"; done
+    shopt -u nullglob
+    if ! FUZZ_SNAPSHOT_SEEDS="$dir" "$WORK/fuzz_snapshot" \
+        >"$WORK/seeds-snapshot.log" 2>&1; then
+        echo "seeds: snapshot: the harness could not write its seeds:" >&2
+        cat "$WORK/seeds-snapshot.log" >&2
+        return 1
+    fi
+    {
+        cat Tests/Fuzz/json.dict
+        cat <<'DICT'
+# snapshot.h: the envelope and the input's separator of PATH.prev
+"{\"format\":\"sdui-snapshot\",\"version\":1,\"crc32\":\""
+"\",\"data\":"
+"}\x0a"
+"\x0a@prev@\x0a"
+"\"format\""
+"\"version\":1"
+"\"crc32\":\"00000000\""
+"\"data\":"
+"sdui-snapshot"
+DICT
+    } >"$WORK/snapshot.dict"
+}
+
 # Fills build/fuzz/seeds/<name>/ for the selected harnesses.
 make_seeds() {
     local name dir f packs_done=0
@@ -234,6 +273,9 @@ make_seeds() {
             ;;
         expr)
             make_expr_seeds
+            ;;
+        snapshot)
+            make_snapshot_seeds || return 1
             ;;
         *)
             rm -rf "$dir"
@@ -252,6 +294,7 @@ dict_for() {
     case "$1" in
     disk_open) ;;
     expr) echo "-dict=$WORK/expr.dict" ;;
+    snapshot) echo "-dict=$WORK/snapshot.dict" ;;
     *) echo "-dict=Tests/Fuzz/json.dict" ;;
     esac
 }
@@ -261,7 +304,7 @@ for name in $SELECTED; do
     build_harness "$name" || failed=1
 done
 [ "$failed" = 0 ] || exit 1
-make_seeds
+make_seeds || exit 1
 
 for name in $SELECTED; do
     corpus="$WORK/corpus/$name"
