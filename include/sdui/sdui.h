@@ -35,6 +35,7 @@
 #include "cache.h"
 #include "disk.h"
 #include "expr.h"
+#include "json_build.h"
 #include "snapshot.h"
 
 #endif
