@@ -848,8 +848,11 @@ sdui_status sdui_expr_compile(const char *src, size_t len, sdui_expr **out,
     sdui_expr *x;
     int32_t root;
 
-    if (!out || (!src && len > 0))
-        return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: NULL argument");
+    if (!out)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: compile: out is NULL");
+    if (!src && len > 0)
+        return sdui__fail(err, SDUI_ARGUMENT, -1,
+                          "expr: compile: src is NULL with len %zu", len);
     *out = NULL;
     if (len > SDUI_EXPR_MAX_SOURCE)
         return sdui__fail(err, SDUI_LIMIT, SDUI_EXPR_MAX_SOURCE,
@@ -2636,7 +2639,8 @@ sdui_status sdui_expr_eval_json(const sdui_expr *prog, sdui_expr_lookup lookup,
     ev e;
     val r;
     if (!prog || !json)
-        return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: NULL argument");
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: eval_json: %s is NULL",
+                          prog ? "json" : "prog");
     *json = NULL;
     if (!run(&e, prog, lookup, ctx, err, &r))
         return e.st;
@@ -2669,7 +2673,8 @@ sdui_status sdui_expr_eval(const sdui_expr *prog, sdui_expr_lookup lookup,
     ev e;
     val r;
     if (!prog || !result)
-        return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: NULL argument");
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: eval: %s is NULL",
+                          prog ? "result" : "prog");
     *result = NULL;
     if (!run(&e, prog, lookup, ctx, err, &r))
         return e.st;

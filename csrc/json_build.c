@@ -165,7 +165,9 @@ static sdui_status attach(sdui_json_builder *b, const char *call, json_t *v,
             b->root = v;
         } else if (json_is_object(t)) {
             assert(b->key_pending);
-            r = json_object_setn_new_nocheck(t, b->key, b->key_len, v);
+            /* (b->key is still NULL while every name so far was empty:
+             * jansson refuses a NULL name of any length) */
+            r = json_object_setn_new_nocheck(t, b->key ? b->key : "", b->key_len, v);
             b->key_pending = 0;
         } else {
             r = json_array_append_new(t, v);
@@ -222,7 +224,7 @@ sdui_status sdui__json_builder_open_depth(sdui_json_builder **out,
 {
     sdui_json_builder *b;
     if (!out)
-        return sdui__fail(err, SDUI_ARGUMENT, -1, "json builder: NULL argument");
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "json builder: open: out is NULL");
     *out = NULL;
     b = sdui_malloc(sizeof *b);
     if (!b)
@@ -455,7 +457,8 @@ sdui_status sdui_json_builder_finish(sdui_json_builder *b, sdui_json_doc **out,
     static const char call[] = "sdui_json_builder_finish";
     json_t *root;
     if (!b || !out)
-        return sdui__fail(err, SDUI_ARGUMENT, -1, "json builder: finish: NULL argument");
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "json builder: finish: NULL argument: %s is NULL",
+                          b ? "out" : "b");
     *out = NULL;
     if (b->st == SDUI_OK) {
         b->calls++;

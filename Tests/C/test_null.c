@@ -3,8 +3,12 @@
  * functions that return a status answer SDUI_ARGUMENT for a NULL handle
  * (and other NULL arguments they need) and change nothing; accessors
  * assert (checked in a child process, which must die of SIGABRT); letting
- * go of NULL is a no-op; a NULL sdui_value is "absent" everywhere.
+ * go of NULL is a no-op; a NULL sdui_value is "absent" everywhere.  The
+ * document builder (json_build.h), the snapshot file (snapshot.h) and the
+ * expression language (expr.h) are swept as the older APIs are, and their
+ * messages must name the argument that was NULL.
  */
+#include <dirent.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,6 +55,21 @@ static sdui_token *a_token(void)
         CHECKF(st_ == SDUI_ARGUMENT && e_.status == SDUI_ARGUMENT &&       \
                    e_.message[0] != '\0',                                  \
                "%s: %s \"%s\"", #call, sdui_status_name(st_), e_.message); \
+    } while (0)
+
+/* As CHECK_ARGUMENT, and the message names the argument that was NULL
+ * (name: its parameter name in the header, as "<name> is NULL"). */
+#define CHECK_ARGUMENT_NAMING(call, name)                                  \
+    do {                                                                   \
+        sdui_error e_;                                                     \
+        sdui_status st_;                                                   \
+        memset(&e_, 0, sizeof e_);                                         \
+        e_.status = SDUI_OK;                                               \
+        st_ = (call);                                                      \
+        CHECKF(st_ == SDUI_ARGUMENT && e_.status == SDUI_ARGUMENT &&       \
+                   strstr(e_.message, name " is NULL") != NULL,            \
+               "%s: %s \"%s\" (should say \"%s is NULL\")", #call,        \
+               sdui_status_name(st_), e_.message, name);                   \
     } while (0)
 
 /* Status functions: SDUI_ARGUMENT for a NULL handle or needed pointer. */
@@ -266,6 +285,252 @@ done:
         fprintf(stderr, "could not remove %s\n", dir);
 }
 
+/*
+ * The builder (json_build.h).  open and finish answer SDUI_ARGUMENT with
+ * a message for a NULL builder or out-pointer; the value and key calls
+ * take no error record and answer SDUI_ARGUMENT for a NULL builder.
+ * finish with a NULL out leaves the builder as it was, and a NULL string
+ * or key of some bytes is the builder's (sticky) argument error, of no
+ * bytes the empty one.
+ */
+static void test_builder_arguments(void)
+{
+    sdui_json_builder *b = SENTINEL;
+    sdui_json_doc *doc = SENTINEL;
+    const sdui_value *root;
+    sdui_error err;
+    size_t len = 9;
+
+    CHECK_ARGUMENT_NAMING(sdui_json_builder_open(NULL, &e_), "out");
+    CHECK(sdui_json_builder_open(NULL, NULL) == SDUI_ARGUMENT);
+    CHECK_EQ_INT(sdui_json_builder_null(NULL), SDUI_ARGUMENT);
+    CHECK_EQ_INT(sdui_json_builder_bool(NULL, 1), SDUI_ARGUMENT);
+    CHECK_EQ_INT(sdui_json_builder_int(NULL, 4), SDUI_ARGUMENT);
+    CHECK_EQ_INT(sdui_json_builder_real(NULL, 3.5), SDUI_ARGUMENT);
+    CHECK_EQ_INT(sdui_json_builder_string(NULL, "s", 1), SDUI_ARGUMENT);
+    CHECK_EQ_INT(sdui_json_builder_begin_array(NULL), SDUI_ARGUMENT);
+    CHECK_EQ_INT(sdui_json_builder_end_array(NULL), SDUI_ARGUMENT);
+    CHECK_EQ_INT(sdui_json_builder_begin_object(NULL), SDUI_ARGUMENT);
+    CHECK_EQ_INT(sdui_json_builder_end_object(NULL), SDUI_ARGUMENT);
+    CHECK_EQ_INT(sdui_json_builder_key(NULL, "k", 1), SDUI_ARGUMENT);
+    CHECK_ARGUMENT_NAMING(sdui_json_builder_finish(NULL, &doc, &e_), "b");
+    CHECK(doc == SENTINEL);
+    CHECK(sdui_json_builder_finish(NULL, &doc, NULL) == SDUI_ARGUMENT);
+    CHECK(doc == SENTINEL);
+
+    b = NULL;
+    CHECK_STATUS(sdui_json_builder_open(&b, &err), SDUI_OK);
+    if (!b)
+        return;
+    /* finish without out: the build goes on as if it had not been
+     * called. */
+    CHECK_EQ_INT(sdui_json_builder_begin_array(b), SDUI_OK);
+    CHECK_EQ_INT(sdui_json_builder_int(b, 1), SDUI_OK);
+    CHECK_ARGUMENT_NAMING(sdui_json_builder_finish(b, NULL, &e_), "out");
+    CHECK(sdui_json_builder_finish(b, NULL, NULL) == SDUI_ARGUMENT);
+    CHECK_EQ_INT(sdui_json_builder_int(b, 2), SDUI_OK);
+    CHECK_EQ_INT(sdui_json_builder_end_array(b), SDUI_OK);
+    CHECK_STATUS(sdui_json_builder_finish(b, &doc, &err), SDUI_OK);
+    root = doc && doc != SENTINEL ? sdui_json_doc_root(doc) : NULL;
+    CHECK_EQ_INT(sdui_value_count(root), 2);
+    CHECK_EQ_INT(sdui_value_int(sdui_value_at(root, 0)), 1);
+    CHECK_EQ_INT(sdui_value_int(sdui_value_at(root, 1)), 2);
+    if (doc != SENTINEL)
+        sdui_json_doc_free(doc);
+
+    /* NULL of no bytes: the empty name and the empty string, also as the
+     * first name the builder is given (before it has kept any). */
+    doc = SENTINEL;
+    CHECK_EQ_INT(sdui_json_builder_begin_object(b), SDUI_OK);
+    CHECK_EQ_INT(sdui_json_builder_key(b, NULL, 0), SDUI_OK);
+    CHECK_EQ_INT(sdui_json_builder_string(b, NULL, 0), SDUI_OK);
+    CHECK_EQ_INT(sdui_json_builder_end_object(b), SDUI_OK);
+    CHECK_STATUS(sdui_json_builder_finish(b, &doc, &err), SDUI_OK);
+    root = doc && doc != SENTINEL ? sdui_json_doc_root(doc) : NULL;
+    CHECK(sdui_value_string(sdui_value_get(root, ""), &len) != NULL &&
+          len == 0);
+    if (doc != SENTINEL)
+        sdui_json_doc_free(doc);
+    doc = SENTINEL;
+    CHECK_EQ_INT(sdui_json_builder_begin_object(b), SDUI_OK);
+    CHECK_EQ_INT(sdui_json_builder_key(b, "", 0), SDUI_OK);
+    CHECK_EQ_INT(sdui_json_builder_null(b), SDUI_OK);
+    CHECK_EQ_INT(sdui_json_builder_end_object(b), SDUI_OK);
+    CHECK_STATUS(sdui_json_builder_finish(b, &doc, &err), SDUI_OK);
+    root = doc && doc != SENTINEL ? sdui_json_doc_root(doc) : NULL;
+    CHECK_EQ_INT(sdui_value_count(root), 1);
+    CHECK(sdui_value_next(root, NULL) != NULL &&
+          sdui_value_iter_key(sdui_value_next(root, NULL), &len) != NULL &&
+          len == 0);
+    if (doc != SENTINEL)
+        sdui_json_doc_free(doc);
+
+    /* NULL of some bytes: refused, kept, reported by finish. */
+    doc = SENTINEL;
+    CHECK_EQ_INT(sdui_json_builder_begin_object(b), SDUI_OK);
+    CHECK_EQ_INT(sdui_json_builder_key(b, NULL, 2), SDUI_ARGUMENT);
+    CHECK_EQ_INT(sdui_json_builder_end_object(b), SDUI_ARGUMENT);
+    CHECK_STATUS(sdui_json_builder_finish(b, &doc, &err), SDUI_ARGUMENT);
+    CHECKF(strstr(err.message, "sdui_json_builder_key") != NULL,
+           "message does not name the call: \"%s\"", err.message);
+    CHECK(doc == NULL);
+    doc = SENTINEL;
+    CHECK_EQ_INT(sdui_json_builder_string(b, NULL, 1), SDUI_ARGUMENT);
+    CHECK_STATUS(sdui_json_builder_finish(b, &doc, &err), SDUI_ARGUMENT);
+    CHECKF(strstr(err.message, "sdui_json_builder_string") != NULL,
+           "message does not name the call: \"%s\"", err.message);
+    CHECK(doc == NULL);
+    sdui_json_builder_free(b);
+}
+
+/* The number of entries of folder dir besides . and .., or -1. */
+static int entries_in(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int n = 0;
+    if (!d)
+        return -1;
+    while ((de = readdir(d)) != NULL)
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+/*
+ * The snapshot file (snapshot.h): a NULL path, document or out-pointer is
+ * SDUI_ARGUMENT with a message naming it; nothing is written (not even a
+ * temporary file), *out is left as it was and *recovered is 0.  recovered
+ * itself may be NULL.
+ */
+static void test_snapshot_arguments(void)
+{
+    char dir[64], path[96], cmd[128];
+    sdui_json_doc *doc = NULL, *got = SENTINEL;
+    sdui_error err;
+    int recovered = 7;
+
+    snprintf(dir, sizeof dir, "/tmp/sdui-test-null-XXXXXX");
+    if (!mkdtemp(dir)) {
+        CHECKF(0, "mkdtemp: cannot make a folder for the snapshot");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/state.json", dir);
+    CHECK_STATUS(sdui_json_doc_parse("{\"a\":1}", 7, 8, &doc, &err),
+                 SDUI_OK);
+    if (!doc)
+        goto done;
+
+    CHECK_ARGUMENT_NAMING(sdui_snapshot_write(NULL, doc, &e_), "path");
+    CHECK_ARGUMENT_NAMING(sdui_snapshot_write(path, NULL, &e_), "doc");
+    CHECK(sdui_snapshot_write(path, NULL, NULL) == SDUI_ARGUMENT);
+    CHECK(sdui_snapshot_write(NULL, NULL, NULL) == SDUI_ARGUMENT);
+    CHECK_EQ_INT(entries_in(dir), 0);
+
+    CHECK_ARGUMENT_NAMING(sdui_snapshot_read(NULL, 8, &got, &recovered, &e_),
+                          "path");
+    CHECK(got == SENTINEL);
+    CHECK_EQ_INT(recovered, 0);
+    recovered = 7;
+    CHECK_ARGUMENT_NAMING(sdui_snapshot_read(path, 8, NULL, &recovered, &e_),
+                          "out");
+    CHECK_EQ_INT(recovered, 0);
+    CHECK(sdui_snapshot_read(NULL, 8, &got, NULL, NULL) == SDUI_ARGUMENT);
+    CHECK(got == SENTINEL);
+    CHECK_EQ_INT(entries_in(dir), 0);
+
+    /* recovered NULL is no fault. */
+    CHECK_STATUS(sdui_snapshot_write(path, doc, &err), SDUI_OK);
+    got = NULL;
+    CHECK_STATUS(sdui_snapshot_read(path, 8, &got, NULL, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui_value_int(sdui_value_get(
+                     got ? sdui_json_doc_root(got) : NULL, "a")),
+                 1);
+    sdui_json_doc_free(got);
+done:
+    sdui_json_doc_free(doc);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* A lookup that must not be called. */
+static const sdui_value *no_lookup(void *ctx, const char *name, size_t len)
+{
+    (void)name;
+    (void)len;
+    ++*(int *)ctx;
+    return NULL;
+}
+
+/*
+ * The expression language (expr.h): a NULL program, source of some bytes
+ * or out-pointer is SDUI_ARGUMENT with a message naming it, the
+ * out-pointer left as it was and the lookup never called; a NULL lookup
+ * makes every root absent, a NULL len is no fault, and NULL source of no
+ * bytes is the empty source (not an expression, not an argument fault).
+ */
+static void test_expr_arguments(void)
+{
+    sdui_expr *prog = SENTINEL;
+    sdui_json_doc *doc = SENTINEL;
+    char *json = SENTINEL;
+    size_t len = 9;
+    int calls = 0;
+    sdui_error err;
+
+    CHECK_ARGUMENT_NAMING(sdui_expr_compile("1", 1, NULL, &e_), "out");
+    CHECK_ARGUMENT_NAMING(sdui_expr_compile(NULL, 3, &prog, &e_), "src");
+    CHECK(prog == SENTINEL);
+    CHECK(sdui_expr_compile(NULL, 3, &prog, NULL) == SDUI_ARGUMENT);
+    CHECK(prog == SENTINEL);
+    CHECK_ARGUMENT_NAMING(sdui_expr_eval(NULL, no_lookup, &calls, &doc, &e_),
+                          "prog");
+    CHECK(doc == SENTINEL);
+    CHECK(sdui_expr_eval(NULL, no_lookup, &calls, &doc, NULL) ==
+          SDUI_ARGUMENT);
+    CHECK(doc == SENTINEL);
+    CHECK_ARGUMENT_NAMING(sdui_expr_eval_json(NULL, no_lookup, &calls, &json,
+                                              &len, &e_),
+                          "prog");
+    CHECK(json == SENTINEL);
+    CHECK_EQ_INT(len, 9);
+    CHECK_EQ_INT(calls, 0);
+
+    /* NULL source of no bytes: the empty source, a parse error. */
+    CHECK_STATUS(sdui_expr_compile(NULL, 0, &prog, &err), SDUI_EXPR_PARSE);
+    CHECK(prog == NULL);
+
+    prog = NULL;
+    CHECK_STATUS(sdui_expr_compile("a.b ?? 2", 8, &prog, &err), SDUI_OK);
+    if (!prog)
+        return;
+    CHECK_ARGUMENT_NAMING(sdui_expr_eval(prog, no_lookup, &calls, NULL, &e_),
+                          "result");
+    CHECK_ARGUMENT_NAMING(sdui_expr_eval_json(prog, no_lookup, &calls, NULL,
+                                              &len, &e_),
+                          "json");
+    CHECK(sdui_expr_eval_json(prog, no_lookup, &calls, NULL, NULL, NULL) ==
+          SDUI_ARGUMENT);
+    CHECK_EQ_INT(calls, 0);
+
+    /* No lookup: every root is absent.  No len: not wanted. */
+    CHECK_STATUS(sdui_expr_eval(prog, NULL, NULL, &doc, &err), SDUI_OK);
+    CHECK(doc != SENTINEL && doc &&
+          sdui_value_int(sdui_json_doc_root(doc)) == 2);
+    if (doc != SENTINEL)
+        sdui_json_doc_free(doc);
+    CHECK_STATUS(sdui_expr_eval_json(prog, NULL, NULL, &json, NULL, &err),
+                 SDUI_OK);
+    CHECK(json != SENTINEL && json && strcmp(json, "2") == 0);
+    if (json != SENTINEL)
+        sdui_free(json);
+    CHECK(sdui_expr_source(prog, NULL) != NULL);
+    CHECK(sdui_expr_path(prog, 0, NULL) != NULL);
+    sdui_expr_free(prog);
+}
+
 /* Letting go of NULL is a no-op; retaining NULL gives NULL. */
 static void test_release_null(void)
 {
@@ -276,6 +541,8 @@ static void test_release_null(void)
     sdui_disk_tokens_free(NULL);
     sdui_disk_screen_free(NULL);
     sdui_json_doc_free(NULL);
+    sdui_json_builder_free(NULL);
+    sdui_expr_free(NULL);
     sdui_token_release(NULL);
     sdui_free(NULL);
     sdui_error_clear(NULL);
@@ -351,6 +618,11 @@ static void tokens_take_null(void) { sdui_disk_tokens_take(NULL, 0); }
 static void json_doc_root_null(void) { sdui_json_doc_root(NULL); }
 static void limits_default_null(void) { sdui_limits_default(NULL); }
 static void disk_options_null(void) { sdui_disk_options_default(NULL); }
+/* The accessors of a program (expr.h), called with NULL (each must
+ * abort). */
+static void expr_path_count_null(void) { sdui_expr_path_count(NULL); }
+static void expr_path_null(void) { sdui_expr_path(NULL, 0, NULL); }
+static void expr_source_null(void) { sdui_expr_source(NULL, NULL); }
 
 /* Every accessor asserts its handle (only where asserts are compiled). */
 static void test_accessors_assert(void)
@@ -383,6 +655,9 @@ static void test_accessors_assert(void)
         {"sdui_json_doc_root", json_doc_root_null},
         {"sdui_limits_default", limits_default_null},
         {"sdui_disk_options_default", disk_options_null},
+        {"sdui_expr_path_count", expr_path_count_null},
+        {"sdui_expr_path", expr_path_null},
+        {"sdui_expr_source", expr_source_null},
     };
     size_t i;
 #ifdef NDEBUG
@@ -399,6 +674,9 @@ int main(void)
 {
     test_status_functions();
     test_disk_arguments();
+    test_builder_arguments();
+    test_snapshot_arguments();
+    test_expr_arguments();
     test_release_null();
     test_null_values();
     test_accessors_assert();
