@@ -9,11 +9,35 @@
  * members, indices, quoted keys and wildcards itself.  A path to nothing is
  * null.
  *
- * Memory: compiling allocates the program; one evaluation allocates one
- * arena (sized from the program, grown only when a value needs more) for
- * every intermediate value, freed before the call returns, plus the result
- * the caller receives.  No allocation per operation.  Everything goes
- * through the allocator hook (alloc.h).
+ * Memory.  Compiling allocates the program (its nodes, string constants,
+ * a copy of the source, the list of paths); nothing in it changes after
+ * sdui_expr_compile returns, until sdui_expr_free releases it.  An
+ * evaluation only reads the program, and allocates two things:
+ *   - its working memory: an arena of its own, whose first block is sized
+ *     from the program (at least 4 KiB) and which gains a block (twice the
+ *     size of the last) only when a value needs more room, at most
+ *     SDUI_EXPR_MAX_ARENA bytes in all (past that: SDUI_LIMIT).  Every
+ *     intermediate value (joined strings, array literals, wildcard
+ *     results, a matches() pattern, string()'s text) lives there; an
+ *     operation calls the allocator for nothing else.  The arena is freed
+ *     before the call returns, whatever it returns.
+ *   - the result: a new sdui_json_doc (sdui_expr_eval; built directly as
+ *     a tree by a builder that is freed before the call returns) or a new
+ *     text (sdui_expr_eval_json).  It belongs to the caller, who frees it
+ *     (sdui_json_doc_free, sdui_free).  It is a copy: it borrows nothing
+ *     from the program, the lookup's trees or ctx, which may all be freed
+ *     as soon as the call returns.  On an error nothing is handed over and
+ *     nothing stays allocated.
+ * Everything goes through the allocator hook (alloc.h).
+ *
+ * Threads.  Compiling is thread-safe.  One program may be evaluated from
+ * many threads at once: the program is only read, each evaluation has its
+ * own arena and result, and the evaluator keeps no state between calls.
+ * The lookup callback runs on the evaluating thread, so a callback and ctx
+ * shared by evaluations on several threads must bear being called from
+ * them at once; the trees it returns are only read (never changed, never
+ * kept past the call).  Free a program only when no thread evaluates it.
+ * All of this assumes the installed allocator is thread-safe (alloc.h).
  *
  * Errors: SDUI_EXPR_PARSE (with the byte offset in the source),
  * SDUI_EXPR_TYPE, SDUI_EXPR_OVERFLOW (64-bit integer overflow, a decimal
@@ -22,6 +46,12 @@
  * SDUI_LIMIT (a limit below), SDUI_OOM, SDUI_ARGUMENT (NULL arguments).
  * Evaluation messages name the failing sub-expression and its byte offset
  * (also in sdui_error.offset, line:column in line/column).
+ *
+ * NULL handles follow the rule of sdui.h: compile and the evaluations
+ * answer SDUI_ARGUMENT (the message names the argument) for a NULL
+ * program, source of some bytes or out-pointer, and leave the out-pointer
+ * as it was; sdui_expr_path_count, sdui_expr_path and sdui_expr_source
+ * assert prog; sdui_expr_free(NULL) is a no-op.
  */
 #ifndef SDUI_EXPR_H
 #define SDUI_EXPR_H
@@ -59,10 +89,11 @@ typedef const sdui_value *(*sdui_expr_lookup)(void *ctx, const char *name,
 
 /*
  * Parses src[0, len) into a program.  On SDUI_OK *out is new (release with
- * sdui_expr_free).  Errors: SDUI_EXPR_PARSE (offset of the fault; unknown
- * function names and wrong argument counts are parse errors), SDUI_LIMIT
- * (source length, nesting, tree depth), SDUI_OOM, SDUI_ARGUMENT.
- * Thread-safe.
+ * sdui_expr_free).  Errors (*out NULL): SDUI_EXPR_PARSE (offset of the
+ * fault; unknown function names and wrong argument counts are parse
+ * errors; also the empty source), SDUI_LIMIT (source length, nesting,
+ * tree depth), SDUI_OOM; SDUI_ARGUMENT (out NULL, or src NULL with len >
+ * 0; src may be NULL when len is 0).  Thread-safe.
  */
 sdui_status sdui_expr_compile(const char *src, size_t len, sdui_expr **out,
                               sdui_error *err);
@@ -75,9 +106,11 @@ void sdui_expr_free(sdui_expr *prog);
  * Evaluates prog against lookup(ctx, ...) (lookup may be NULL: every root
  * is absent).  On SDUI_OK *result is a new document holding the value
  * (read it with sdui_json_doc_root and the sdui_value_* accessors; release
- * with sdui_json_doc_free); the caller owns it.  Errors as the top of this
- * file says; *result is NULL then.  Thread-safe: one program may be
- * evaluated from many threads at once (it is read-only here).
+ * with sdui_json_doc_free); the caller owns it, and it outlives the
+ * program and the lookup's trees.  Errors as the top of this file says;
+ * *result is NULL then, except for SDUI_ARGUMENT (prog or result NULL),
+ * which leaves it as it was.  Memory and threads: the top of this file
+ * (one program may be evaluated from many threads at once).
  */
 sdui_status sdui_expr_eval(const sdui_expr *prog, sdui_expr_lookup lookup,
                            void *ctx, sdui_json_doc **result,
@@ -89,7 +122,10 @@ sdui_status sdui_expr_eval(const sdui_expr *prog, sdui_expr_lookup lookup,
  * reads back to the same double (always with a '.' or an exponent),
  * strings with JSON escapes, object members in their document order.
  * On SDUI_OK *json is a new NUL-terminated text of *len bytes (len may be
- * NULL), released with sdui_free.  Thread-safe as sdui_expr_eval.
+ * NULL), owned by the caller and released with sdui_free.  On an error
+ * *json is NULL and *len unchanged, except for SDUI_ARGUMENT (prog or json
+ * NULL), which leaves *json as it was.  Memory and threads as
+ * sdui_expr_eval.
  */
 sdui_status sdui_expr_eval_json(const sdui_expr *prog, sdui_expr_lookup lookup,
                                 void *ctx, char **json, size_t *len,
@@ -101,12 +137,15 @@ sdui_status sdui_expr_eval_json(const sdui_expr *prog, sdui_expr_lookup lookup,
  * index is computed stops before that index (and the index's own paths are
  * listed too).  Deduplicated, in source order.  sdui_expr_path returns a
  * NUL-terminated string borrowed from the program (NULL when i is out of
- * range); *len may be NULL.  Thread-safe.
+ * range); *len may be NULL.  prog must not be NULL (asserted).
+ * Thread-safe.
  */
 size_t sdui_expr_path_count(const sdui_expr *prog);
 const char *sdui_expr_path(const sdui_expr *prog, size_t i, size_t *len);
 
-/* The program's source text (borrowed, NUL-terminated) and its length. */
+/* The program's source text (borrowed from the program, NUL-terminated)
+ * and its length (*len may be NULL).  prog must not be NULL (asserted).
+ * Thread-safe. */
 const char *sdui_expr_source(const sdui_expr *prog, size_t *len);
 
 #ifdef __cplusplus

@@ -51,6 +51,11 @@
  * Threads: a builder is used by one thread at a time (calls on one
  * builder are not synchronised); different builders may be used on
  * different threads at once.
+ *
+ * NULL handles follow the rule of sdui.h: open and finish answer
+ * SDUI_ARGUMENT with a message naming the NULL argument; the value and key
+ * calls, which take no sdui_error, answer SDUI_ARGUMENT for a NULL
+ * builder and do nothing else; sdui_json_builder_free(NULL) is a no-op.
  */
 #ifndef SDUI_JSON_BUILD_H
 #define SDUI_JSON_BUILD_H
@@ -120,7 +125,8 @@ sdui_status sdui_json_builder_key(sdui_json_builder *b, const char *k,
  * document (a sticky error is cleared once reported).  Errors: the sticky
  * error of an earlier call, or SDUI_ARGUMENT when containers are still
  * open, a key has no value or nothing was built, or SDUI_OOM; *out is
- * NULL then.  b or out NULL: SDUI_ARGUMENT, and the builder is unchanged.
+ * NULL then.  b or out NULL: SDUI_ARGUMENT, the builder is unchanged (the
+ * build goes on) and *out, if out is not NULL, is left as it was.
  */
 sdui_status sdui_json_builder_finish(sdui_json_builder *b, sdui_json_doc **out,
                                      sdui_error *err);

@@ -26,7 +26,9 @@
  * Depth: max_depth counts from the value itself (limits.h); the envelope
  * does not count, as a pack's does not.
  *
- * NULL handles follow the rule of sdui.h.
+ * NULL handles follow the rule of sdui.h: a NULL path, document or
+ * out-pointer is SDUI_ARGUMENT with a message naming it, and nothing is
+ * read or written.
  */
 #ifndef SDUI_SNAPSHOT_H
 #define SDUI_SNAPSHOT_H
@@ -97,7 +99,8 @@ sdui_status sdui_snapshot_write(const char *path, const sdui_json_doc *doc,
  * or version; not as written) and PATH.prev.  Otherwise *recovered is 0 and
  * err is cleared.
  *
- * Errors (*out NULL, *recovered 0):
+ * Errors (*out NULL, *recovered 0; SDUI_ARGUMENT sets *recovered to 0 but
+ * leaves *out as it was):
  *   SDUI_NOT_FOUND  neither PATH nor PATH.prev exists;
  *   SDUI_CORRUPT    no good snapshot in either, and at least one exists but
  *                   holds something else (the message names both faults;
