@@ -402,7 +402,7 @@ extension KeyPath {
     /// rest of the path are skipped, so the array may be empty.  The result
     /// is nil only when the part before the first wildcard does not reach an
     /// array.
-    public func get(in root: JSONValue) -> JSONValue? {
+    public func get<V: KeyPathTraversable>(in root: V) -> V? {
         guard let firstWildcard = components.firstIndex(of: .wildcard) else {
             var cur = root
             for c in components {
@@ -416,20 +416,20 @@ extension KeyPath {
             guard let next = Self.child(of: cur, c) else { return nil }
             cur = next
         }
-        guard case .array = cur else { return nil }
-        var found: [JSONValue] = []
+        guard cur.pathArray != nil else { return nil }
+        var found: [V] = []
         collect(cur, from: firstWildcard, into: &found)
-        return .array(found)
+        return V.pathArray(found)
     }
 
     /// Appends every value reached from `node` by components `k...`.
-    private func collect(_ node: JSONValue, from k: Int, into found: inout [JSONValue]) {
+    private func collect<V: KeyPathTraversable>(_ node: V, from k: Int, into found: inout [V]) {
         guard k < components.count else {
             found.append(node)
             return
         }
         if components[k] == .wildcard {
-            guard case .array(let items) = node else { return }
+            guard let items = node.pathArray else { return }
             for item in items { collect(item, from: k + 1, into: &found) }
         } else if let next = Self.child(of: node, components[k]) {
             collect(next, from: k + 1, into: &found)
@@ -437,11 +437,13 @@ extension KeyPath {
     }
 
     /// One concrete step from `node`; nil when it leads nowhere.
-    private static func child(of node: JSONValue, _ c: Component) -> JSONValue? {
-        switch (c, node) {
-        case (.key(let k), .object(let members)): return members[k]
-        case (.index(let n), .array(let items)): return n < items.count ? items[n] : nil
-        default: return nil
+    private static func child<V: KeyPathTraversable>(of node: V, _ c: Component) -> V? {
+        switch c {
+        case .key(let k): return node.pathObject?[k]
+        case .index(let n):
+            guard let items = node.pathArray else { return nil }
+            return n < items.count ? items[n] : nil
+        case .wildcard: return nil
         }
     }
 }
@@ -469,7 +471,7 @@ extension KeyPath {
     /// (`input`), the byte `offset` in ``description`` of the step that
     /// failed, and, in its message, the place reached (with the element a
     /// wildcard stood for: `items[2].price is a number, not an object`).
-    public func set(_ value: JSONValue, in root: inout JSONValue) throws {
+    public func set<V: KeyPathTraversable>(_ value: V, in root: inout V) throws {
         var trail: [Component] = []
         try check(root, from: 0, trail: &trail)
         Self.write(value, into: &root, components[...])
@@ -478,12 +480,12 @@ extension KeyPath {
     /// Throws the error `set` would meet walking `node` (reached by the
     /// first `k` components, concretely `trail`) along the rest of the
     /// path, without writing.
-    private func check(_ node: JSONValue, from k: Int, trail: inout [Component]) throws {
+    private func check<V: KeyPathTraversable>(_ node: V, from k: Int, trail: inout [Component]) throws {
         assert(trail.count == k)
         let last = k == components.count - 1
         switch components[k] {
         case .key(let name):
-            guard case .object(let members) = node else { throw typeFault(k, trail, node, "an object") }
+            guard let members = node.pathObject else { throw typeFault(k, trail, node, "an object") }
             if last { return }
             if let next = members[name] {
                 trail.append(.key(name))
@@ -495,7 +497,7 @@ extension KeyPath {
                 throw fault(.notFound, j, "\(Self.placeText(missing)) does not exist; set creates objects for names, not arrays")
             }
         case .index(let n):
-            guard case .array(let items) = node else { throw typeFault(k, trail, node, "an array") }
+            guard let items = node.pathArray else { throw typeFault(k, trail, node, "an array") }
             if last {
                 guard n <= items.count else {
                     throw fault(.notFound, k, "index \(n) is past the end of \(Self.placeText(trail)), which has \(items.count) elements; set may replace one or append at \(items.count)")
@@ -509,7 +511,7 @@ extension KeyPath {
             try check(items[n], from: k + 1, trail: &trail)
             trail.removeLast()
         case .wildcard:
-            guard case .array(let items) = node else { throw typeFault(k, trail, node, "an array") }
+            guard let items = node.pathArray else { throw typeFault(k, trail, node, "an array") }
             if last { return }
             for (j, item) in items.enumerated() {
                 trail.append(.index(j))
@@ -522,7 +524,7 @@ extension KeyPath {
     /// Writes `value` at `rest` in `node`; `check` has passed, so every step
     /// is possible.  Each container is taken out of `node` while it changes,
     /// so it is changed in place rather than copied.
-    private static func write(_ value: JSONValue, into node: inout JSONValue, _ rest: ArraySlice<Component>) {
+    private static func write<V: KeyPathTraversable>(_ value: V, into node: inout V, _ rest: ArraySlice<Component>) {
         guard let c = rest.first else {
             node = value
             return
@@ -530,27 +532,27 @@ extension KeyPath {
         let tail = rest.dropFirst()
         switch c {
         case .key(let name):
-            guard case .object(var members) = node else { preconditionFailure("set: checked path met a non-object") }
-            node = .null
-            var child = members.removeValue(forKey: name) ?? .object([:])
+            guard var members = node.pathObject else { preconditionFailure("set: checked path met a non-object") }
+            node = V.pathPlaceholder
+            var child = members.removeValue(forKey: name) ?? V.pathObject([:])
             write(value, into: &child, tail)
             members[name] = child
-            node = .object(members)
+            node = V.pathObject(members)
         case .index(let n):
-            guard case .array(var items) = node else { preconditionFailure("set: checked path met a non-array") }
-            node = .null
+            guard var items = node.pathArray else { preconditionFailure("set: checked path met a non-array") }
+            node = V.pathPlaceholder
             if n == items.count {
                 assert(tail.isEmpty)
                 items.append(value)
             } else {
                 write(value, into: &items[n], tail)
             }
-            node = .array(items)
+            node = V.pathArray(items)
         case .wildcard:
-            guard case .array(var items) = node else { preconditionFailure("set: checked path met a non-array") }
-            node = .null
+            guard var items = node.pathArray else { preconditionFailure("set: checked path met a non-array") }
+            node = V.pathPlaceholder
             for j in items.indices { write(value, into: &items[j], tail) }
-            node = .array(items)
+            node = V.pathArray(items)
         }
     }
 
@@ -565,56 +567,55 @@ extension KeyPath {
     /// have listed them (`items[*]` empties `items`).  The result is nil
     /// only when the part before the first wildcard does not reach an array.
     @discardableResult
-    public func remove(from root: inout JSONValue) -> JSONValue? {
+    public func remove<V: KeyPathTraversable>(from root: inout V) -> V? {
         if let firstWildcard = components.firstIndex(of: .wildcard) {
             var cur = root
             for c in components[..<firstWildcard] {
                 guard let next = Self.child(of: cur, c) else { return nil }
                 cur = next
             }
-            guard case .array = cur else { return nil }
+            guard cur.pathArray != nil else { return nil }
         }
-        var removed: [JSONValue] = []
+        var removed: [V] = []
         Self.remove(from: &root, components[...], into: &removed)
-        if hasWildcard { return .array(removed) }
+        if hasWildcard { return V.pathArray(removed) }
         assert(removed.count <= 1)
         return removed.first
     }
 
     /// Removes what `rest` reaches in `node`, appending it to `removed`.
-    private static func remove(from node: inout JSONValue, _ rest: ArraySlice<Component>, into removed: inout [JSONValue]) {
+    private static func remove<V: KeyPathTraversable>(from node: inout V, _ rest: ArraySlice<Component>, into removed: inout [V]) {
         guard let c = rest.first else { return }
         let tail = rest.dropFirst()
-        switch (c, node) {
-        case (.key(let name), .object(var members)):
-            guard members[name] != nil else { return }
-            node = .null
+        switch c {
+        case .key(let name):
+            guard var members = node.pathObject, members[name] != nil else { return }
+            node = V.pathPlaceholder
             if tail.isEmpty {
                 removed.append(members.removeValue(forKey: name)!)
             } else {
                 remove(from: &members[name]!, tail, into: &removed)
             }
-            node = .object(members)
-        case (.index(let n), .array(var items)):
-            guard n < items.count else { return }
-            node = .null
+            node = V.pathObject(members)
+        case .index(let n):
+            guard var items = node.pathArray, n < items.count else { return }
+            node = V.pathPlaceholder
             if tail.isEmpty {
                 removed.append(items.remove(at: n))
             } else {
                 remove(from: &items[n], tail, into: &removed)
             }
-            node = .array(items)
-        case (.wildcard, .array(var items)):
-            node = .null
+            node = V.pathArray(items)
+        case .wildcard:
+            guard var items = node.pathArray else { return }
+            node = V.pathPlaceholder
             if tail.isEmpty {
                 removed.append(contentsOf: items)
                 items.removeAll()
             } else {
                 for j in items.indices { remove(from: &items[j], tail, into: &removed) }
             }
-            node = .array(items)
-        default:
-            return
+            node = V.pathArray(items)
         }
     }
 
@@ -625,20 +626,8 @@ extension KeyPath {
 
     /// A `set` error: the value reached by the first `k` components (the
     /// place `trail`) is not the container component `k` needs.
-    private func typeFault(_ k: Int, _ trail: [Component], _ found: JSONValue, _ wanted: String) -> SDUIError {
-        fault(.schema, k, "\(Self.placeText(trail)) is \(Self.kind(found)), not \(wanted)")
-    }
-
-    /// The kind of a value, as a message names it.
-    private static func kind(_ v: JSONValue) -> String {
-        switch v {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .int, .double: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
-        }
+    private func typeFault<V: KeyPathTraversable>(_ k: Int, _ trail: [Component], _ found: V, _ wanted: String) -> SDUIError {
+        fault(.schema, k, "\(Self.placeText(trail)) is \(found.pathKindText), not \(wanted)")
     }
 }
 

@@ -30,6 +30,9 @@ public struct SDUIError: Error, Sendable, Equatable, CustomStringConvertible {
         /// sub-expression.
         case exprParse = "expr-parse", exprType = "expr-type", exprOverflow = "expr-overflow"
         case exprDivision = "expr-division", exprValue = "expr-value"
+        /// A file the core wrote whose contents no longer check out (a
+        /// torn or altered store snapshot: wrong checksum or envelope).
+        case corrupt
         /// Swift only: the registry could not be reached (offline, refused,
         /// timed out).  The repository treats it as offline.
         case network
