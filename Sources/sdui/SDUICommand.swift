@@ -13,7 +13,8 @@ struct SDUICommand: AsyncParsableCommand {
         abstract: "SDUIKit: Core-Token Packs, design tokens, render trees, themes and benchmarks.",
         version: SDUIKitVersion.string,
         subcommands: [PackCommand.self, TokenCommand.self, RenderCommand.self, ThemeCommand.self,
-                      RegistryCommand.self, ServeCommand.self, DemoCommand.self, BenchCommand.self]
+                      RegistryCommand.self, ServeCommand.self, DemoCommand.self, BenchCommand.self,
+                      ExprCommand.self]
     )
 }
 
