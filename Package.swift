@@ -27,6 +27,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "SDUI", targets: ["SDUI"]),
+        .library(name: "SDUIStore", targets: ["SDUIStore"]),
         .library(name: "SDUIServer", targets: ["SDUIServer"]),
         .library(name: "SDUIRegistryKit", targets: ["SDUIRegistryKit"]),
         .executable(name: "sdui", targets: ["sdui"]),
@@ -94,6 +95,16 @@ let package = Package(
             name: "SDUICore",
             dependencies: ["CSDUI"],
             path: "Sources/SDUICore"
+        ),
+        // Scenario data: the store of each scope, its observers, validation
+        // and live expressions.  Knows nothing of tokens or render.
+        .target(
+            name: "SDUIStore",
+            dependencies: [
+                "SDUICore", "CSDUI",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/SDUIStore"
         ),
         .target(
             name: "SDUI",
@@ -184,6 +195,14 @@ let package = Package(
             name: "SDUICoreTests",
             dependencies: ["SDUICore", "CSDUI", "SDUITestSupport"],
             path: "Tests/SDUICoreTests"
+        ),
+        .testTarget(
+            name: "SDUIStoreTests",
+            dependencies: ["SDUIStore", "SDUICore", "SDUITestSupport",
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            path: "Tests/SDUIStoreTests"
         ),
         .testTarget(
             name: "SDUITests",

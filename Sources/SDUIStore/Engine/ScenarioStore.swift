@@ -1,0 +1,558 @@
+// ScenarioStore.swift - the store of one scope: its values, the mutation
+// pipeline (validate, write, recompute live expressions, persist, publish)
+// and its observers.
+//
+// Every mutation runs under one recursive lock: it builds the proposed
+// state, validates it (strict refuses, lenient amends), swaps it in,
+// recomputes the live expressions whose dependencies it touched (each in
+// topological order, at most once, their writes validated and added as
+// patches), then, unless a transaction is open, persists the state and
+// hands the change to the observers it reaches (a PathTrie walk per
+// patch).  The lock is recursive so that a transaction's block, a live
+// expression's compute and an observer's callback may read and write the
+// same store on the same thread; other threads wait, so a transaction is
+// atomic to them and nothing is seen mid-transaction.
+import Foundation
+import Logging
+import SDUICore
+#if canImport(Combine)
+import Combine
+#endif
+
+/// The ``KeyValueStore`` of one scope.  Get one from ``DefaultStore/named(_:)``.
+///
+/// Thread safety: all state is guarded by one recursive lock (see the
+/// file's essay), hence `@unchecked Sendable`.
+public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
+    /// The scope this store serves.
+    public let scope: Scope
+    /// The scenario this store belongs to, if any.
+    public var scenarioID: String? { scope.scenarioID }
+
+    private let lock = NSRecursiveLock()
+    private var state: StoreValue = .object([:])
+    private var validator: Validator?
+    private var live = LiveExpressionGraph()
+    private var observers = ObserverRegistry()
+    private var transactionDepth = 0
+    private var transactionID: UUID?
+    private var pending: [StorePatch] = []
+    private var pendingPaths: [KeyPath] = []
+    /// Each top-level value in the core's tree, for expressions; dropped
+    /// when a patch touches that key.
+    private var documents: [String: JSONDocument] = [:]
+    private let persistence: StorePersistence?
+    private let logger: Logger
+    /// The most recent patches, newest last (the inspector's log).
+    private var patchLog: [StorePatch] = []
+    /// How many patches ``recentPatches`` keeps.
+    public static let patchLogCapacity = 256
+    /// The last error persisting a change; nil after a successful save.
+    private var persistenceError: SDUIError?
+
+    /// A store of `scope`, loading what `persistence` saved.  A recovered
+    /// or unreadable saved state is logged (and reported by
+    /// ``lastPersistenceError``); the store then starts from what could be
+    /// read.
+    init(scope: Scope, persistence: StorePersistence?, logger: Logger) {
+        self.scope = scope
+        self.persistence = persistence
+        self.logger = logger
+        guard let persistence else { return }
+        do {
+            let (saved, warning) = try persistence.load()
+            if let saved { state = .object(saved) }
+            if let warning {
+                logger.warning("store \(scope): \(warning)")
+                persistenceError = SDUIError(.io, warning, input: "\(scope)")
+            }
+        } catch {
+            logger.error("store \(scope): could not load its saved state: \(error)")
+            persistenceError = error as? SDUIError ?? SDUIError(.io, "\(error)", input: "\(scope)")
+        }
+        persistence.attach(self)
+    }
+
+    /// Runs `body` under the store's lock.
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    // MARK: Reading
+
+    /// The value at `keyPath`; nil when there is none or the path is malformed.
+    public func get(_ keyPath: String) -> StoreValue? {
+        guard let path = try? KeyPath(keyPath) else { return nil }
+        return locked { path.get(in: state) }
+    }
+
+    /// The value at `keyPath` decoded as `T`, straight from the value.
+    public func get<T: Decodable>(_ keyPath: String, as type: T.Type) throws -> T {
+        let path = try KeyPath(keyPath)
+        guard let value = locked({ path.get(in: state) }) else {
+            throw SDUIError(.notFound, "no value at \(path)", input: "store \(scope)")
+        }
+        do {
+            return try JSONValueDecoder().decode(T.self, from: value.jsonValue)
+        } catch {
+            throw SDUIError(.schema, "the value at \(path) is not a \(T.self): \(error)", input: "store \(scope)")
+        }
+    }
+
+    /// Whether a value (null included) is at `keyPath`.
+    public func exists(_ keyPath: String) -> Bool { get(keyPath) != nil }
+
+    /// Every top-level key and its value.
+    public func snapshot() -> [String: StoreValue] {
+        locked { state.pathObject ?? [:] }
+    }
+
+    // MARK: Mutating
+
+    /// Writes `value` at `keyPath`.
+    @discardableResult
+    public func set(_ keyPath: String, _ value: StoreValue) -> ValidationResult {
+        mutate(.set, keyPath) { path, s in try path.set(value, in: &s) }
+    }
+
+    /// Merges `object`'s members into the object at `keyPath`.
+    @discardableResult
+    public func merge(_ keyPath: String, _ object: [String: StoreValue]) -> ValidationResult {
+        mutate(.merge, keyPath) { path, s in
+            var target = path.get(in: s) ?? .object([:])
+            guard case .object(var members) = target else {
+                throw SDUIError(.schema, "\(path) is \(target.pathKindText), not an object; merge needs an object",
+                                input: "store \(scope)")
+            }
+            target = .null
+            for (k, v) in object { members[k] = v }
+            try path.set(.object(members), in: &s)
+        }
+    }
+
+    /// Removes the value at `keyPath`.
+    @discardableResult
+    public func remove(_ keyPath: String) -> ValidationResult {
+        mutate(.remove, keyPath) { path, s in path.remove(from: &s) }
+    }
+
+    /// Replaces everything with `root`, as one change.
+    public func replaceAll(with root: [String: StoreValue]) {
+        locked {
+            let old = state.pathObject ?? [:]
+            state = .object(root)
+            documents.removeAll()
+            var patches: [StorePatch] = []
+            var touched: [KeyPath] = []
+            for key in Set(old.keys).union(root.keys).sorted() where old[key] != root[key] {
+                guard let path = try? KeyPath(components: [.key(key)]) else { continue }
+                patches.append(StorePatch(op: root[key] == nil ? .remove : .set, keyPath: path.description,
+                                          oldValue: old[key], newValue: root[key]))
+                touched.append(path)
+            }
+            recompute(after: touched, patches: &patches)
+            record(patches, touched: touched)
+        }
+    }
+
+    /// Runs `block` as one transaction.
+    public func transaction(_ block: (KeyValueStore) -> Void) {
+        locked {
+            transactionDepth += 1
+            if transactionDepth == 1 { transactionID = UUID() }
+            block(self)
+            transactionDepth -= 1
+            if transactionDepth == 0 { flush() }
+        }
+    }
+
+    /// The pipeline of the file's essay for one mutation.
+    private func mutate(_ op: StorePatch.Op, _ keyPath: String,
+                        _ apply: (KeyPath, inout StoreValue) throws -> Void) -> ValidationResult {
+        let path: KeyPath
+        do { path = try KeyPath(keyPath) } catch { return .failed(reason: "\(error)") }
+        return locked {
+            var proposed = state
+            let old = path.get(in: proposed)
+            do { try apply(path, &proposed) } catch { return .failed(reason: "\(error)") }
+            if let validator {
+                var warnings: [String] = []
+                let verdict = validator.check(&proposed, written: path, warnings: &warnings)
+                guard verdict == .ok else {
+                    logger.debug("store \(scope): refused \(op) of \(path): \(verdict)")
+                    return verdict
+                }
+                for w in warnings { logger.warning("store \(scope): \(w)") }
+            }
+            let new = path.get(in: proposed)
+            state = proposed
+            dropDocuments(touching: path)
+            var patches = [StorePatch(op: op, keyPath: path.description, oldValue: old, newValue: op == .remove ? nil : new)]
+            let touched = [Self.notificationPath(op, path)]
+            recompute(after: touched, patches: &patches)
+            record(patches, touched: touched)
+            return .ok
+        }
+    }
+
+    /// The path a patch reaches observers by: removing an array element
+    /// shifts the later ones, so it touches the whole array.
+    private static func notificationPath(_ op: StorePatch.Op, _ path: KeyPath) -> KeyPath {
+        if op == .remove, path.components.count > 1, case .index = path.components.last!,
+           let parent = try? KeyPath(components: Array(path.components.dropLast())) {
+            return parent
+        }
+        return path
+    }
+
+    /// Forgets the core-tree copies of the top-level values `path` touches.
+    private func dropDocuments(touching path: KeyPath) {
+        if case .key(let name) = path.components[0] { documents[name] = nil } else { documents.removeAll() }
+    }
+
+    /// Adds a mutation's patches to the open transaction, or commits them.
+    private func record(_ patches: [StorePatch], touched: [KeyPath]) {
+        guard !patches.isEmpty else { return }
+        pending += patches
+        pendingPaths += touched
+        for p in patches.dropFirst() { if let k = try? KeyPath(p.keyPath) { pendingPaths.append(k) } }
+        if transactionDepth == 0 { flush() }
+    }
+
+    /// Commits the pending patches: log, persist, publish.
+    private func flush() {
+        defer {
+            pending = []
+            pendingPaths = []
+            transactionID = nil
+        }
+        guard !pending.isEmpty else { return }
+        let change = StoreChange(scenarioID: scenarioID ?? "", patches: pending, transactionID: transactionID)
+        patchLog.append(contentsOf: pending)
+        if patchLog.count > Self.patchLogCapacity { patchLog.removeFirst(patchLog.count - Self.patchLogCapacity) }
+        if let persistence {
+            do {
+                try persistence.commit(state.pathObject ?? [:], change: change)
+                persistenceError = nil
+            } catch {
+                let e = error as? SDUIError ?? SDUIError(.io, "\(error)", input: "\(scope)")
+                logger.error("store \(scope): could not save a change: \(e)")
+                persistenceError = e
+            }
+        }
+        let reached = observers.reached(by: pendingPaths)
+        for id in reached.sorted() { observers.entries[id]?.deliver(change) }
+    }
+
+    // MARK: Live expressions
+
+    /// Recomputes, in order, the live expressions that `touched` (and the
+    /// outputs of earlier ones) reach; their writes join `patches`.
+    private func recompute(after touched: [KeyPath], patches: inout [StorePatch]) {
+        guard !live.order.isEmpty else { return }
+        var touched = touched
+        for id in live.order {
+            guard let node = live.nodes[id], node.deps.contains(where: { d in touched.contains { $0.intersects(d) } }) else { continue }
+            if let patch = evaluate(node) {
+                patches.append(patch)
+                touched.append(node.output)
+            }
+        }
+    }
+
+    /// Computes one live expression and writes its result by its policy;
+    /// the patch written, if any.
+    private func evaluate(_ node: LiveExpressionGraph.Node) -> StorePatch? {
+        let result: StoreValue?
+        if let expr = node.expr.expression {
+            do {
+                result = StoreValue(try expr.evaluate(roots: roots(for: expr)))
+            } catch {
+                logger.warning("store \(scope): live expression '\(node.expr.id)' failed, \(node.output) unchanged: \(error)")
+                return nil
+            }
+        } else {
+            result = node.expr.compute { [state] text in (try? KeyPath(text)).flatMap { $0.get(in: state) } }
+        }
+        let old = node.output.get(in: state)
+        if node.expr.policy == .writeIfChanged && old == result { return nil }
+        var proposed = state
+        if let result {
+            do { try node.output.set(result, in: &proposed) } catch {
+                logger.warning("store \(scope): live expression '\(node.expr.id)' cannot write \(node.output): \(error)")
+                return nil
+            }
+        } else {
+            node.output.remove(from: &proposed)
+        }
+        if let validator {
+            var warnings: [String] = []
+            let verdict = validator.check(&proposed, written: node.output, warnings: &warnings)
+            guard verdict == .ok else {
+                logger.warning("store \(scope): live expression '\(node.expr.id)' result refused: \(verdict)")
+                return nil
+            }
+            for w in warnings { logger.warning("store \(scope): \(w)") }
+        }
+        state = proposed
+        dropDocuments(touching: node.output)
+        return StorePatch(op: result == nil ? .remove : .set, keyPath: node.output.description,
+                          oldValue: old, newValue: node.output.get(in: state))
+    }
+
+    /// The top-level values an expression reads, in the core's tree (built
+    /// once per value and kept until a patch touches it).
+    private func roots(for expr: CompiledExpression) throws -> [String: JSONDocument] {
+        var roots: [String: JSONDocument] = [:]
+        for text in expr.paths {
+            guard let path = try? KeyPath(text), case .key(let name) = path.components[0], roots[name] == nil else { continue }
+            if let doc = documents[name] {
+                roots[name] = doc
+            } else if let value = state.pathObject?[name] {
+                let doc = try JSONDocument(value.jsonValue)
+                documents[name] = doc
+                roots[name] = doc
+            }
+        }
+        return roots
+    }
+
+    /// Adds (or replaces) a live expression and computes it once.
+    ///
+    /// - Throws: ``SDUIError`` `.argument` naming the cycle it would close,
+    ///   or a malformed path.
+    public func addLiveExpression(_ expr: LiveExpression) throws {
+        try locked {
+            try live.add(expr)
+            guard let node = live.nodes[expr.id] else { return }
+            var patches: [StorePatch] = []
+            if let patch = evaluate(node) {
+                patches.append(patch)
+                recompute(after: [node.output], patches: &patches)
+            }
+            record(patches, touched: [])
+        }
+    }
+
+    /// Adds a live expression; a refusal (a cycle) is logged as an error.
+    /// ``addLiveExpression(_:)`` throws it instead.
+    public func registerLiveExpression(_ expr: LiveExpression) {
+        do { try addLiveExpression(expr) } catch {
+            logger.error("store \(scope): \(error)")
+        }
+    }
+
+    /// Removes the live expression `id`.
+    public func unregisterLiveExpression(id: String) {
+        locked { live.remove(id) }
+    }
+
+    // MARK: Validation
+
+    /// Sets the rules; required keys that are missing get their defaults.
+    /// A malformed rule path or pattern is logged and the options are not
+    /// applied; ``setValidation(_:)`` throws instead.
+    public func configureValidation(_ options: ValidationOptions) {
+        do { try setValidation(options) } catch {
+            logger.error("store \(scope): validation not configured: \(error)")
+        }
+    }
+
+    /// Sets the rules.
+    ///
+    /// - Throws: ``SDUIError`` naming a malformed rule path or pattern.
+    public func setValidation(_ options: ValidationOptions) throws {
+        let v = try Validator(options)
+        locked {
+            validator = v
+            var proposed = state
+            let filled = v.fillDefaults(&proposed)
+            guard !filled.isEmpty else { return }
+            var patches: [StorePatch] = []
+            for path in filled {
+                patches.append(StorePatch(op: .set, keyPath: path.description, oldValue: nil, newValue: path.get(in: proposed)))
+                dropDocuments(touching: path)
+            }
+            state = proposed
+            recompute(after: filled, patches: &patches)
+            record(patches, touched: filled)
+        }
+    }
+
+    /// What writing `value` at `keyPath` would meet, without writing.
+    public func validateWrite(_ keyPath: String, _ value: StoreValue) -> ValidationResult {
+        let path: KeyPath
+        do { path = try KeyPath(keyPath) } catch { return .failed(reason: "\(error)") }
+        return locked {
+            var proposed = state
+            do { try path.set(value, in: &proposed) } catch { return .failed(reason: "\(error)") }
+            guard let validator else { return .ok }
+            var warnings: [String] = []
+            return validator.check(&proposed, written: path, warnings: &warnings)
+        }
+    }
+
+    // MARK: Observation
+
+    /// The value at `keyPath` now and after each change that alters it.
+    public func values(for keyPath: String) -> StoreValues {
+        let (stream, continuation) = AsyncStream<StoreValue?>.makeStream()
+        guard let path = try? KeyPath(keyPath) else {
+            continuation.yield(nil)
+            continuation.finish()
+            return StoreValues(stream: stream)
+        }
+        locked {
+            var last = path.get(in: state)
+            continuation.yield(last)
+            let id = observers.add(paths: [path], label: "values(\(path))") { [unowned self] _ in
+                let now = path.get(in: self.state)
+                if now != last {
+                    last = now
+                    continuation.yield(now)
+                }
+            }
+            continuation.onTermination = { [weak self] _ in self?.removeObserver(id) }
+        }
+        return StoreValues(stream: stream)
+    }
+
+    /// Every change with a patch that touches one of `keyPaths`.
+    public func changes(for keyPaths: Set<String>) -> StoreChanges {
+        let (stream, continuation) = AsyncStream<StoreChange>.makeStream()
+        let paths = keyPaths.sorted().compactMap { try? KeyPath($0) }
+        locked {
+            let id = observers.add(paths: paths, label: "changes(\(paths.map(\.description).joined(separator: ", ")))") {
+                continuation.yield($0)
+            }
+            continuation.onTermination = { [weak self] _ in self?.removeObserver(id) }
+        }
+        return StoreChanges(stream: stream)
+    }
+
+    /// Registers a callback for changes touching `paths` (render
+    /// integration, Combine); returns the id ``removeObserver(_:)`` takes.
+    /// The callback runs under the store's lock, on the mutating thread.
+    package func addObserver(paths: [KeyPath], label: String, _ deliver: @escaping (StoreChange) -> Void) -> Int {
+        locked { observers.add(paths: paths, label: label, deliver: deliver) }
+    }
+
+    /// Removes an observer.
+    package func removeObserver(_ id: Int) {
+        locked { observers.remove(id) }
+    }
+
+    #if canImport(Combine)
+    /// The value at `keyPath` now and after each change that alters it.
+    public func publisher(for keyPath: String) -> AnyPublisher<StoreValue?, Never> {
+        guard let path = try? KeyPath(keyPath) else { return Just(nil).eraseToAnyPublisher() }
+        return StorePublisher(store: self, paths: [path]) { store in path.get(in: store.state) }
+            .removeDuplicates()
+            .eraseToAnyPublisher()
+    }
+
+    /// An object of `keyPaths` and their values, now and after each change touching them.
+    public func publisher(for keyPaths: Set<String>) -> AnyPublisher<StoreValue, Never> {
+        let paths = keyPaths.sorted().compactMap { try? KeyPath($0) }
+        return StorePublisher(store: self, paths: paths) { store in
+            var members: [String: StoreValue] = [:]
+            for p in paths { members[p.description] = p.get(in: store.state) }
+            return StoreValue.object(members)
+        }
+        .removeDuplicates()
+        .eraseToAnyPublisher()
+    }
+
+    /// The current value `read` gives, then one after each change reaching `paths`.
+    private struct StorePublisher<Output>: Publisher {
+        typealias Failure = Never
+        let store: ScenarioStore
+        let paths: [KeyPath]
+        let read: (ScenarioStore) -> Output
+
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+            let subject = CurrentValueSubject<Output, Never>(store.locked { read(store) })
+            let id = store.addObserver(paths: paths, label: "publisher") { [store] _ in subject.send(read(store)) }
+            subject.handleEvents(receiveCancel: { [weak store] in store?.removeObserver(id) })
+                .receive(subscriber: subscriber)
+        }
+    }
+    #endif
+
+    // MARK: Backend
+
+    /// Writes values that came from the server as one change (validation
+    /// skipped: the server's value stands; live expressions run).  `marking`
+    /// is told true before the commit and false after, under the lock, so
+    /// the backend does not queue them again.
+    func applyRemote(_ updates: [(String, StoreValue?)], marking: (Bool) -> Void) {
+        locked {
+            var patches: [StorePatch] = []
+            var touched: [KeyPath] = []
+            for (text, value) in updates {
+                guard let path = try? KeyPath(text) else { continue }
+                let old = path.get(in: state)
+                guard old != value else { continue }
+                var proposed = state
+                if let value {
+                    guard (try? path.set(value, in: &proposed)) != nil else { continue }
+                } else {
+                    path.remove(from: &proposed)
+                }
+                state = proposed
+                dropDocuments(touching: path)
+                patches.append(StorePatch(op: value == nil ? .remove : .set, keyPath: path.description,
+                                          oldValue: old, newValue: value))
+                touched.append(path)
+            }
+            recompute(after: touched, patches: &patches)
+            marking(true)
+            record(patches, touched: touched)
+            marking(false)
+        }
+    }
+
+    /// For a `.backend` scope: pushes the queued changes, then pulls the
+    /// server's values (last writer wins).
+    ///
+    /// - Throws: ``SDUIError`` `.argument` for another scope or a store
+    ///   without an adapter; the adapter's error when the server cannot be
+    ///   reached (the queue is kept).
+    public func syncBackend() async throws -> BackendSyncReport {
+        guard let sync = persistence as? BackendSync else {
+            throw SDUIError(.argument, "\(scope) is not a backend scope", input: "\(scope)")
+        }
+        return try await sync.sync()
+    }
+
+    /// For a `.backend` scope: how many changes wait to be pushed (0 for
+    /// other scopes).
+    public var queuedBackendPatches: Int { (persistence as? BackendSync)?.queuedCount ?? 0 }
+
+    // MARK: Lifecycle and inspection
+
+    /// Removes every value and what the scope saved (one change).
+    public func clear() {
+        locked {
+            replaceAll(with: [:])
+            do { try persistence?.clear() } catch { logger.error("store \(scope): could not clear its saved state: \(error)") }
+        }
+    }
+
+    /// The last error saving or loading the state; nil when the last save
+    /// succeeded.
+    public var lastPersistenceError: SDUIError? { locked { persistenceError } }
+
+    /// The most recent patches, oldest first (at most ``patchLogCapacity``).
+    public var recentPatches: [StorePatch] { locked { patchLog } }
+
+    /// What each active observer watches (the inspector's list).
+    public var activeSubscriptions: [String] {
+        locked { observers.entries.sorted { $0.key < $1.key }.map(\.value.label) }
+    }
+
+    /// The ids of the live expressions, in the order they run.
+    public var liveExpressionIDs: [String] { locked { live.order } }
+}

@@ -1,0 +1,44 @@
+// ObserverRegistry.swift - the store's observers: their paths (in a PathTrie)
+// and what each does with a change that reaches it.
+import SDUICore
+
+/// The observers of one store.  Not thread-safe: the store calls it under
+/// its lock.
+struct ObserverRegistry {
+    /// One observer: the paths it watches and its delivery.
+    struct Entry {
+        var paths: [KeyPath]
+        /// What the observer watches, as the inspector lists it.
+        var label: String
+        var deliver: (StoreChange) -> Void
+    }
+
+    private var trie = PathTrie()
+    private(set) var entries: [Int: Entry] = [:]
+    private var nextID = 1
+
+    /// Adds an observer; returns its id.
+    mutating func add(paths: [KeyPath], label: String, deliver: @escaping (StoreChange) -> Void) -> Int {
+        let id = nextID
+        nextID += 1
+        entries[id] = Entry(paths: paths, label: label, deliver: deliver)
+        for p in paths { trie.insert(id, at: p) }
+        return id
+    }
+
+    /// Removes an observer (a no-op when already gone).
+    mutating func remove(_ id: Int) {
+        guard let e = entries.removeValue(forKey: id) else { return }
+        for p in e.paths { trie.remove(id, at: p) }
+    }
+
+    /// The ids of observers some path in `touched` reaches.
+    func reached(by touched: [KeyPath]) -> Set<Int> {
+        var found: Set<Int> = []
+        for p in touched { trie.collect(intersecting: p, into: &found) }
+        return found
+    }
+
+    /// How many observers there are.
+    var count: Int { entries.count }
+}

@@ -1,0 +1,95 @@
+// PersistenceTests.swift - the file, userPrefs and session scopes, and the
+// version rule, against real files and real UserDefaults suites.
+import Foundation
+import SDUICore
+@testable import SDUIStore
+import SDUITestSupport
+import Testing
+
+@Suite struct PersistenceTests {
+    @Test func theFileScopeSurvivesANewProcessStore() throws {
+        let url = Fixtures.temporaryDirectory().appendingPathComponent("checkout.json")
+        do {
+            let s = DefaultStore(appID: "app").named(.file(url: url))
+            s.set("cart.items", [["title": "Tea", "price": 4.5]])
+            s.set("brand", .color("#FF8800"))
+            s.set("links", [.url("https://example.com/x"), "plain"])
+            s.set("n", 3)
+        }
+        let again = DefaultStore(appID: "app").store(.file(url: url))
+        #expect(again.get("cart.items[0].price") == .number(4.5))
+        #expect(again.get("n") == .integer(3))
+        #expect(again.get("brand") == .color("#FF8800"), "kinds come back")
+        #expect(again.get("links") == [.url("https://example.com/x"), "plain"])
+        #expect(again.lastPersistenceError == nil)
+    }
+
+    @Test func aTornFileFallsBackToTheLastGoodStateAndSaysSo() throws {
+        let url = Fixtures.temporaryDirectory().appendingPathComponent("s.json")
+        do {
+            let s = DefaultStore(appID: "app").named(.file(url: url))
+            s.set("step", 1)
+            s.set("step", 2)
+        }
+        // Cut the newest file in half, as a crash of a non-atomic writer would.
+        let bytes = try Data(contentsOf: url)
+        try bytes.prefix(bytes.count / 2).write(to: url)
+        let s = DefaultStore(appID: "app").store(.file(url: url))
+        #expect(s.get("step") == 1, "the previous good state")
+        let e = try #require(s.lastPersistenceError)
+        #expect(e.message.contains("recovered the last good state from \(url.path).prev"), "\(e)")
+        // The next write makes a good file again.
+        s.set("step", 3)
+        #expect(s.lastPersistenceError == nil)
+        #expect(DefaultStore(appID: "app").store(.file(url: url)).get("step") == 3)
+    }
+
+    @Test func aCorruptFileWithNoGoodGenerationStartsEmptyAndKeepsTheFile() throws {
+        let url = Fixtures.temporaryDirectory().appendingPathComponent("c.json")
+        try Data(#"{"values":{"a":1}}"#.utf8).write(to: url)
+        let s = DefaultStore(appID: "app").store(.file(url: url))
+        #expect(s.snapshot().isEmpty)
+        let e = try #require(s.lastPersistenceError)
+        #expect(e.category == .corrupt, "\(e)")
+        #expect(e.input == url.path)
+    }
+
+    @Test func aMajorVersionBumpDropsTheSavedData() throws {
+        let url = Fixtures.temporaryDirectory().appendingPathComponent("v.json")
+        DefaultStore(appID: "app", version: SemanticVersion(1, 4, 0)).named(.file(url: url)).set("a", 1)
+        #expect(DefaultStore(appID: "app", version: SemanticVersion(1, 9, 2)).named(.file(url: url)).get("a") == 1,
+                "a minor bump keeps the data")
+        let bumped = DefaultStore(appID: "app", version: SemanticVersion("2.0.0")).store(.file(url: url))
+        #expect(bumped.get("a") == nil)
+        #expect(bumped.lastPersistenceError?.message.contains("dropped the data saved by version 1.4.0: this is 2.0.0") == true)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(SemanticVersion("1.2") == SemanticVersion(1, 2, 0))
+        #expect(SemanticVersion("1.x") == nil && SemanticVersion("") == nil)
+        #expect(SemanticVersion(1, 2, 3) < SemanticVersion(1, 10, 0))
+    }
+
+    @Test func userPrefsLiveInTheSuite() throws {
+        let suite = "sdui.tests.\(UUID().uuidString)"
+        defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
+        DefaultStore(appID: "app").named(.userPrefs(suite: suite)).set("theme", "dark")
+        #expect(UserDefaults(suiteName: suite)?.string(forKey: "sdui.store.app")?.contains("dark") == true)
+        #expect(DefaultStore(appID: "app").named(.userPrefs(suite: suite)).get("theme") == "dark")
+        #expect(DefaultStore(appID: "other").named(.userPrefs(suite: suite)).get("theme") == nil)
+    }
+
+    @Test func endingAScenarioClearsItsSessionStore() async throws {
+        let store = DefaultStore(appID: "app")
+        let s = store.named(.scenarioSession(id: "checkout"))
+        s.set("step", 2)
+        let other = store.named(.scenarioSession(id: "onboarding"))
+        other.set("step", 1)
+        let changes = first(1, of: s.changes(for: ["step"]))
+        try await Task.sleep(for: .milliseconds(20))
+        store.endScenario(id: "checkout")
+        #expect(await changes.value.first?.patches.first?.newValue == nil, "observers see the clear")
+        #expect(s.get("step") == nil)
+        #expect(store.named(.scenarioSession(id: "checkout")) !== s, "a new session starts fresh")
+        #expect(store.named(.scenarioSession(id: "checkout")).get("step") == nil)
+        #expect(other.get("step") == 1)
+    }
+}
