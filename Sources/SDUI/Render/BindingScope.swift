@@ -3,15 +3,17 @@ import Foundation
 import SDUICore
 
 /// The values a token's `{{path}}` placeholders are filled from: the screen
-/// item's `bind` first, then the host app's bindings.
+/// item's `bind` first, then the host app's bindings, then the scenario
+/// data (a store, ``RenderContext/store``).  `@{…}` expressions read the
+/// same three layers, root name by root name (``NodePlan``).
 ///
 /// **Paths.** A `KeyPath` that starts with a name, e.g.
 /// `team.players[0].id` or `items[*].price` (the list of every price);
 /// spaces inside the braces are ignored (`{{ title }}`).  Each template is
 /// parsed once, when its token is planned (`BindingTemplate`).  A path is
 /// looked up whole in the item's `bind`; only if
-/// it is not found there is it looked up in the host's.  An explicit `null`
-/// counts as found.
+/// it is not found there is it looked up in the host's, and then in the
+/// scenario data.  An explicit `null` counts as found.
 ///
 /// **Whole values.**  A string that is exactly one placeholder takes the
 /// bound value with its own type: `"{{cart.count}}"` bound to `3` is the
@@ -46,22 +48,46 @@ public struct BindingScope: Sendable {
     public var item: [String: JSONValue]
     /// The host app's bindings, looked up when the item's values lack a path.
     public var host: [String: JSONValue]
+    /// The scenario data, looked up when neither the item nor the host has
+    /// a path.
+    public var store: (any ScenarioData)?
 
-    /// A scope over the given values; both default to empty.
-    public init(item: [String: JSONValue] = [:], host: [String: JSONValue] = [:]) {
+    /// A scope over the given values; all default to empty.
+    public init(item: [String: JSONValue] = [:], host: [String: JSONValue] = [:],
+                store: (any ScenarioData)? = nil) {
         self.item = item
         self.host = host
+        self.store = store
     }
 
-    /// The value at `path`, item first, then host; nil when neither has it
-    /// or the path is not a binding path.
+    /// The value at `path`, item first, then host, then store; nil when
+    /// none has it or the path is not a binding path.
     public func lookup(_ path: String) -> JSONValue? {
         Self.parse(Substring(path)).flatMap(lookup)
     }
 
-    /// The value at a parsed path, item first, then host.
+    /// The value at a parsed path, item first, then host, then store.
     public func lookup(_ path: KeyPath) -> JSONValue? {
-        path.get(in: .object(item)) ?? path.get(in: .object(host))
+        path.get(in: .object(item)) ?? path.get(in: .object(host)) ?? store?.value(at: path)
+    }
+
+    /// The data an expression reads, one document per root name it uses:
+    /// the item's member of that name, else the host's, else the store's
+    /// (whole members, so `cart.total` and `cart.items` read one `cart`).
+    ///
+    /// - Throws: ``SDUIError`` when a value is too deep for the core.
+    func roots(for expression: CompiledExpression) throws -> [String: JSONDocument] {
+        var roots: [String: JSONDocument] = [:]
+        for text in expression.paths {
+            guard let path = try? KeyPath(text), case .key(let name) = path.components[0],
+                  roots[name] == nil else { continue }
+            if let v = item[name] ?? host[name] {
+                roots[name] = try JSONDocument(v)
+            } else if let doc = try store?.document(root: name) {
+                roots[name] = doc
+            }
+        }
+        return roots
     }
 
     /// The largest index a binding path may name: nine digits, so a

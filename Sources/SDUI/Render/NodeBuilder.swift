@@ -32,55 +32,76 @@ struct NodeBuilder {
     /// Where a prop of the current node is.
     func path(of key: String) -> String { trail.isEmpty ? "props.\(key)" : "\(path).props.\(key)" }
 
-    func tree(screen: String, rendered: String, theme chosen: (theme: ResolvedTheme, source: ThemeSource, issues: [RenderIssue]),
-              children: [RenderNode]) -> RenderTree {
-        var props: [String: JSONValue] = ["scroll": .bool(true)]
-        props["background"] = theme.background
-        let root = RenderNode(primitive: "Column", version: 1, props: props, children: children)
-        return RenderTree(screen: screen, renderedScreen: rendered, theme: chosen.theme.theme.id,
-                          themeSource: chosen.source, mode: theme.mode, root: root,
-                          issues: issues, events: events)
-    }
-
-    /// The node for one screen item; nil when it is not visible.
-    mutating func item(id: String, bind: [String: JSONValue]?, lookup: TokenLookup?) -> RenderNode? {
+    /// The node for one screen item (nil inside when it is not visible).
+    mutating func item(id: String, bind: [String: JSONValue]?, lookup: TokenLookup?) -> ItemRecord {
+        let scope = BindingScope(item: bind ?? [:], host: context.hostBindings, store: context.store)
         switch lookup {
         case .found(let token, _):
-            let scope = BindingScope(item: bind ?? [:], host: context.hostBindings)
-            return node(token.plan, token: token.id, scope: scope)
+            let plan = token.plan
+            return ItemRecord(plan: plan, token: token.id, label: nil, scope: scope,
+                              record: record(plan, token: token.id, scope: scope))
         case .offline:
-            issues.append(RenderIssue(.offline, token: id, path: "root",
-                                      "not cached and the registry cannot be reached"))
-            return .skeleton(token: id)
+            return fixed(token: id, scope: scope) {
+                $0.issues.append(RenderIssue(.offline, token: id, path: "root",
+                                             "not cached and the registry cannot be reached"))
+                return .skeleton(token: id)
+            }
         case .unavailable(let error):
-            issues.append(RenderIssue(.unavailable, token: id, path: "root", error.description))
-            return .placeholder(.unavailable, token: id)
+            return fixed(token: id, scope: scope) {
+                $0.issues.append(RenderIssue(.unavailable, token: id, path: "root", error.description))
+                return .placeholder(.unavailable, token: id)
+            }
         case nil:
-            issues.append(RenderIssue(.unavailable, token: id, path: "root", "the token was not looked up"))
-            return .placeholder(.unavailable, token: id)
+            return fixed(token: id, scope: scope) {
+                $0.issues.append(RenderIssue(.unavailable, token: id, path: "root", "the token was not looked up"))
+                return .placeholder(.unavailable, token: id)
+            }
         }
     }
 
-    /// The node for a block of a block screen; nil when it is not visible.
-    mutating func block(_ block: JSONValue, index: Int, style: BlockStyle) -> RenderNode? {
+    /// The node for a block of a block screen (nil inside when it is not
+    /// visible).
+    mutating func block(_ block: JSONValue, index: Int, style: BlockStyle) -> ItemRecord {
         let label = "block[\(index)]"
+        let scope = BindingScope(host: context.hostBindings, store: context.store)
         guard let type = block["type"]?.stringValue else {
-            return blockFailure(.badBlock, label, "a block needs a string \"type\"")
+            return fixed(label: label, scope: scope) {
+                $0.blockFailure(.badBlock, label, "a block needs a string \"type\"")
+            }
         }
         guard let render = context.blocks.renderer(for: type) else {
-            return blockFailure(.unknownBlock, label, "no renderer for block type \"\(type)\"", type: type)
+            return fixed(label: label, scope: scope) {
+                $0.blockFailure(.unknownBlock, label, "no renderer for block type \"\(type)\"", type: type)
+            }
         }
         let raw: JSONValue
         do {
             raw = try render(block.objectValue ?? [:], style)
         } catch {
             let why = (error as? SDUIError)?.message ?? "\(error)"
-            return blockFailure(.badBlock, label, "\(type): \(why)", type: type)
+            return fixed(label: label, scope: scope) { $0.blockFailure(.badBlock, label, "\(type): \(why)", type: type) }
         }
         if let policy = context.imagePolicy, let v = policy.violations(in: raw, path: "node").first {
-            return blockFailure(.badBlock, label, "\(type): image URL \(v)", type: type)
+            return fixed(label: label, scope: scope) {
+                $0.blockFailure(.badBlock, label, "\(type): image URL \(v)", type: type)
+            }
         }
-        return node(NodePlan(node: raw), token: nil, scope: BindingScope(host: context.hostBindings), label: label)
+        let plan = NodePlan(node: raw)
+        return ItemRecord(plan: plan, token: nil, label: label, scope: scope,
+                          record: record(plan, token: nil, scope: scope, label: label))
+    }
+
+    /// An item drawn without a plan (a skeleton or a placeholder), with the
+    /// issues and events `make` reported.
+    private mutating func fixed(token: String? = nil, label: String? = nil, scope: BindingScope,
+                                _ make: (inout NodeBuilder) -> RenderNode) -> ItemRecord {
+        let (i0, e0) = (issues.count, events.count)
+        var rec = NodeRecord(node: make(&self))
+        rec.issues = Array(issues[i0...])
+        rec.events = Array(events[e0...])
+        issues.removeSubrange(i0...)
+        events.removeSubrange(e0...)
+        return ItemRecord(plan: nil, token: token, label: label, scope: scope, record: rec)
     }
 
     private mutating func blockFailure(_ kind: RenderIssue.Kind, _ label: String, _ message: String,
@@ -93,13 +114,97 @@ struct NodeBuilder {
     }
 
     /// Resolves one planned node and its children.
-    mutating func node(_ plan: NodePlan, token: String?, scope: BindingScope,
-                       label: String? = nil) -> RenderNode? {
+    mutating func record(_ plan: NodePlan, token: String?, scope: BindingScope,
+                         label: String? = nil) -> NodeRecord {
+        var rec = own(plan, token: token, scope: scope, label: label)
+        guard rec.descends else { return rec }
+        rec.children.reserveCapacity(plan.children.count)
+        for (i, child) in plan.children.enumerated() {
+            trail.append(i)
+            rec.children.append(record(child, token: token, scope: scope, label: label))
+            trail.removeLast()
+        }
+        rec.node!.children = rec.children.compactMap(\.node)
+        return rec
+    }
+
+    /// Brings `old` (resolved from `plan`) up to date after changes at
+    /// `changed`, re-resolving only the nodes whose props bind a changed
+    /// path and reusing every other node as it was.  `at` is the node's
+    /// place in the updated tree (child indexes from the screen's root);
+    /// the places of nodes whose own output changed are appended to
+    /// `changes`, and a node whose visibility changed is reported as a
+    /// change of its parent (its list of children changed).
+    mutating func update(_ old: NodeRecord, _ plan: NodePlan, changed: [KeyPath], token: String?,
+                         scope: BindingScope, label: String?, at place: [Int],
+                         changes: inout [[Int]]) -> NodeRecord {
+        guard plan.subtreeBinds(any: changed) else { return old }
+        let ownTouched = plan.binds(any: changed)
+        guard ownTouched || old.descends else { return old }   // hidden or a placeholder, and stays so
+        var rec: NodeRecord
+        if ownTouched {
+            treeBytes -= old.bytes
+            rec = own(plan, token: token, scope: scope, label: label)
+            if let new = rec.node, let was = old.node, !Self.sameOwn(new, was) { changes.append(place) }
+            guard rec.descends else { return rec }
+        } else {
+            rec = old
+        }
+        var visible = 0
+        var listChanged = false
+        rec.children = []
+        rec.children.reserveCapacity(plan.children.count)
+        for (i, child) in plan.children.enumerated() {
+            trail.append(i)
+            let next: NodeRecord
+            if old.descends, i < old.children.count {
+                next = update(old.children[i], child, changed: changed, token: token, scope: scope,
+                              label: label, at: place + [visible], changes: &changes)
+                if (next.node == nil) != (old.children[i].node == nil) { listChanged = true }
+            } else {
+                next = record(child, token: token, scope: scope, label: label)
+                listChanged = true
+            }
+            trail.removeLast()
+            if next.node != nil { visible += 1 }
+            rec.children.append(next)
+        }
+        rec.node!.children = rec.children.compactMap(\.node)
+        if listChanged { changes.append(place) }
+        return rec
+    }
+
+    /// Whether two nodes agree in everything but their children.
+    static func sameOwn(_ a: RenderNode, _ b: RenderNode) -> Bool {
+        a.kind == b.kind && a.primitive == b.primitive && a.version == b.version
+            && a.props == b.props && a.token == b.token && a.reason == b.reason
+    }
+
+    /// Resolves a node's own props (not its children): the node without
+    /// children, or a placeholder, or nil when it is not visible; with the
+    /// issues, events and fill bytes that took.
+    private mutating func own(_ plan: NodePlan, token: String?, scope: BindingScope,
+                              label: String?) -> NodeRecord {
+        let (i0, e0, b0) = (issues.count, events.count, treeBytes)
+        let (node, descends) = ownNode(plan, token: token, scope: scope, label: label)
+        var rec = NodeRecord(node: node, descends: descends)
+        rec.issues = Array(issues[i0...])
+        rec.events = Array(events[e0...])
+        rec.bytes = treeBytes - b0
+        issues.removeSubrange(i0...)
+        events.removeSubrange(e0...)
+        return rec
+    }
+
+    /// The body of ``own(_:token:scope:label:)``; `descends` is true for a
+    /// visible primitive, whose children are resolved next.
+    private mutating func ownNode(_ plan: NodePlan, token: String?, scope: BindingScope,
+                                  label: String?) -> (RenderNode?, descends: Bool) {
         let who = token ?? label
         let (primitive, version) = (plan.primitive, plan.version)
         if let error = plan.error {
             issues.append(RenderIssue(.badContent, token: who, path: path, error))
-            return .placeholder(.badContent, primitive: primitive, token: token)
+            return (.placeholder(.badContent, primitive: primitive, token: token), false)
         }
         guard let have = context.primitives.version(of: primitive) else {
             issues.append(RenderIssue(.unknownPrimitive, token: who, path: path,
@@ -109,12 +214,12 @@ struct NodeBuilder {
             context.logger.warning("unknown_primitive", metadata: [
                 "token": "\(who ?? "-")", "primitive": "\(primitive)@\(version)",
                 "appVersion": "\(context.appVersion)"])
-            return .placeholder(.unknownPrimitive, primitive: primitive, version: version, token: token)
+            return (.placeholder(.unknownPrimitive, primitive: primitive, version: version, token: token), false)
         }
         guard version <= have else {
             issues.append(RenderIssue(.incompatibleVersion, token: who, path: path,
                                       "needs \(primitive)@\(version), the app has \(primitive)@\(have)"))
-            return .placeholder(.incompatibleVersion, primitive: primitive, version: version, token: token)
+            return (.placeholder(.incompatibleVersion, primitive: primitive, version: version, token: token), false)
         }
         var props = plan.props.literals
         nodeBytes = 0
@@ -124,25 +229,18 @@ struct NodeBuilder {
         }
         if let why = limitHit {
             issues.append(RenderIssue(.limit, token: who, path: path, why))
-            return .placeholder(.limit, primitive: primitive, version: version, token: token)
+            return (.placeholder(.limit, primitive: primitive, version: version, token: token), false)
         }
-        if case .bool(false)? = props["visible"] { return nil }
+        if case .bool(false)? = props["visible"] { return (nil, false) }
         props["visible"] = nil
         if let broken = checkRules(primitive, &props, who: who) {
             issues.append(RenderIssue(.propRule, token: who, path: path, broken))
-            return .placeholder(.propRule, primitive: primitive, version: version, token: token)
+            return (.placeholder(.propRule, primitive: primitive, version: version, token: token), false)
         }
         if plan.childrenNotAList {
             issues.append(RenderIssue(.badContent, token: who, path: path, "props.children must be a list"))
         }
-        var children: [RenderNode] = []
-        children.reserveCapacity(plan.children.count)
-        for (i, child) in plan.children.enumerated() {
-            trail.append(i)
-            if let n = node(child, token: token, scope: scope, label: label) { children.append(n) }
-            trail.removeLast()
-        }
-        return RenderNode(primitive: primitive, version: version, props: props, children: children, token: token)
+        return (RenderNode(primitive: primitive, version: version, props: props, children: [], token: token), true)
     }
 
     /// Resolves one planned prop value; nil removes the prop.
@@ -189,6 +287,28 @@ struct NodeBuilder {
                 }
             }
             return filled
+        case .expression(let e):
+            guard limitHit == nil else { return nil }
+            let value: JSONValue
+            do {
+                value = try e.evaluate(roots: try scope.roots(for: e))
+            } catch {
+                let why = (error as? SDUIError)?.message ?? "\(error)"
+                issues.append(RenderIssue(.badBinding, token: who, path: path(of: key), "@{\(e.source)}: \(why)"))
+                return nil
+            }
+            let limits = context.bindingLimits
+            let room = min(limits.maxStringBytes, limits.maxNodeBytes - nodeBytes, limits.maxTreeBytes - treeBytes)
+            guard let n = BindingLimits.size(of: value, within: max(0, room)) else {
+                limitHit = "\(path(of: key)): the value of @{\(e.source)} is over \(max(0, room)) bytes (a bound of binding fills)"
+                return nil
+            }
+            nodeBytes += n
+            treeBytes += n
+            return value
+        case .badExpression(let source, let why):
+            issues.append(RenderIssue(.badBinding, token: who, path: path(of: key), "\(source) does not compile: \(why)"))
+            return nil
         case .array(let items):
             var out: [JSONValue] = []
             out.reserveCapacity(items.count)

@@ -10,6 +10,14 @@ import SDUICore
 /// and works only on what varies.  A token's plan is built on first use and
 /// kept with the token (tokens are immutable); a block's node is planned
 /// each time it is resolved.
+///
+/// **Expressions.**  A prop string that begins with `@{` and ends with `}`
+/// is an expression of the C core's language (docs/expressions.md), whole:
+/// `"visible": "@{cart.total > 0}"`, `"text": "@{fixed(cart.total, 2)}"`.
+/// It is compiled once, here, and evaluated at each resolve against the
+/// binding layers (``BindingScope/roots(for:)``); its value keeps its type.
+/// A string that does not compile is reported at each resolve and its prop
+/// is removed, as a failed evaluation's is.
 struct NodePlan: Sendable {
     /// A prop value that needs work at resolve time.
     indirect enum Value: Sendable {
@@ -24,6 +32,10 @@ struct NodePlan: Sendable {
         /// string in a spacing or typography place, that string is then
         /// looked up as a name (`"style": "{{st}}"`).
         case template(BindingTemplate, names: Names?)
+        /// `@{expr}`, compiled.
+        case expression(CompiledExpression)
+        /// `@{expr}` that does not compile: the source and why.
+        case badExpression(String, String)
         case array([Value])
         case object(Object)
     }
@@ -47,6 +59,9 @@ struct NodePlan: Sendable {
     /// the order the props are resolved: what a change of scenario data
     /// must touch to make this node stale (see ``binds(_:)``).
     var bindings: [KeyPath] = []
+    /// The paths this node and its descendants bind, each once: a change
+    /// that touches none of them leaves the whole subtree as it was.
+    var subtreeBindings: [KeyPath] = []
     /// `props.children` was present but not a list.
     var childrenNotAList = false
 
@@ -89,6 +104,10 @@ struct NodePlan: Sendable {
                 childrenNotAList = true
             }
         }
+        subtreeBindings = bindings
+        for child in children {
+            for p in child.subtreeBindings where seen.insert(p).inserted { subtreeBindings.append(p) }
+        }
     }
 
     private init(primitive: String, version: Int, error: String?) {
@@ -105,22 +124,44 @@ struct NodePlan: Sendable {
         bindings.contains { $0.intersects(path) }
     }
 
+    /// Whether a change at any of `paths` may change this node's props.
+    func binds(any paths: [KeyPath]) -> Bool {
+        paths.contains { binds($0) }
+    }
+
+    /// Whether a change at any of `paths` may change this node or a
+    /// descendant.
+    func subtreeBinds(any paths: [KeyPath]) -> Bool {
+        paths.contains { p in subtreeBindings.contains { $0.intersects(p) } }
+    }
+
     /// Appends the paths a planned value binds, each once.
     static func collectPaths(_ value: Value, into paths: inout [KeyPath], seen: inout Set<KeyPath>) {
         switch value {
         case .template(let t, _):
             for p in t.paths where seen.insert(p).inserted { paths.append(p) }
+        case .expression(let e):
+            for text in e.paths {
+                if let p = try? KeyPath(text), seen.insert(p).inserted { paths.append(p) }
+            }
         case .array(let items):
             for item in items { collectPaths(item, into: &paths, seen: &seen) }
         case .object(let o):
             for (_, v) in o.dynamic { collectPaths(v, into: &paths, seen: &seen) }
-        case .literal, .reference, .spacing, .typography:
+        case .literal, .reference, .spacing, .typography, .badExpression:
             break
         }
     }
 
     static func add(_ key: String, _ value: Value, to object: inout Object) {
         if case .literal(let v) = value { object.literals[key] = v } else { object.dynamic.append((key, value)) }
+    }
+
+    /// The expression inside `@{…}` when `s` is one, else nil.
+    static func expressionSource(_ s: String) -> String? {
+        let u = s.utf8
+        guard u.count >= 3, u.starts(with: "@{".utf8), u.last == UInt8(ascii: "}") else { return nil }
+        return String(s.dropFirst(2).dropLast())
     }
 
     /// Keys whose string values may be spacing names.
@@ -135,6 +176,11 @@ struct NodePlan: Sendable {
     static func plan(_ value: JSONValue, spacing: Bool, typography: Bool) -> Value {
         switch value {
         case .string(let s):
+            if let source = expressionSource(s) {
+                do { return .expression(try CompiledExpression(source)) } catch {
+                    return .badExpression(s, (error as? SDUIError)?.message ?? "\(error)")
+                }
+            }
             if s.utf8.first == UInt8(ascii: "@"), NodeBuilder.isThemeReference(s) { return .reference(s) }
             if s.utf8.contains(UInt8(ascii: "{")) {
                 return .template(BindingTemplate(s), names: typography ? .typography : spacing ? .spacing : nil)

@@ -20,6 +20,10 @@ public struct RenderContext: Sendable {
     public var spacingScale: Double = 1
     /// The host app's bindings, consulted after each item's `bind`.
     public var hostBindings: [String: JSONValue] = [:]
+    /// Scenario data (an `SDUIStore` store), consulted after the host's
+    /// bindings and read by `@{…}` expressions; ``ScreenResolver/update(_:changed:)``
+    /// re-resolves what a change of it touches.
+    public var store: (any ScenarioData)?
     /// Reported in `unknown_primitive` and `render_error` events.
     public var appVersion = SDUIKitVersion.string
     /// Screens to switch to when offline.

@@ -62,6 +62,13 @@ public struct ScreenResolver: Sendable {
     /// point every format goes through (see ``ScreenItems``).  A token item
     /// whose id has no lookup is a placeholder; block items need none.
     public func resolve(_ screen: some ScreenItemsConvertible, lookups: [String: TokenLookup] = [:]) -> RenderTree {
+        render(screen, lookups: lookups).tree
+    }
+
+    /// Resolves `screen` as ``resolve(_:lookups:)`` does, and keeps what
+    /// ``update(_:changed:)`` needs to bring the tree up to date when the
+    /// scenario data it reads changes.
+    public func render(_ screen: some ScreenItemsConvertible, lookups: [String: TokenLookup] = [:]) -> ScreenRender {
         let screen = screen.screenItems
         var issues: [RenderIssue] = []
         var shown = screen
@@ -79,24 +86,85 @@ public struct ScreenResolver: Sendable {
         }
         let chosen = theme(screenThemeID: shown.themeId ?? screen.themeId)
         issues += chosen.issues
-        var builder = NodeBuilder(context: context, theme: chosen.theme, issues: issues)
+        var builder = NodeBuilder(context: context, theme: chosen.theme, issues: [])
         var style: BlockStyle?
         var blocks = 0
-        var children: [RenderNode] = []
-        children.reserveCapacity(shown.items.count)
+        var items: [ItemRecord] = []
+        items.reserveCapacity(shown.items.count)
         for item in shown.items {
-            let node: RenderNode?
             switch item {
             case .token(let id, let bind):
-                node = builder.item(id: id, bind: bind, lookup: lookups[id])
+                items.append(builder.item(id: id, bind: bind, lookup: lookups[id]))
             case .block(let block):
                 if style == nil { style = BlockStyle(settings: chosen.theme.theme.settings) }
-                node = builder.block(block, index: blocks, style: style!)
+                items.append(builder.block(block, index: blocks, style: style!))
                 blocks += 1
             }
-            if let node { children.append(node) }
         }
-        return builder.tree(screen: screen.id, rendered: shown.id, theme: chosen, children: children)
+        var props: [String: JSONValue] = ["scroll": .bool(true)]
+        props["background"] = chosen.theme.background
+        let tree = RenderTree(screen: screen.id, renderedScreen: shown.id, theme: chosen.theme.theme.id,
+                              themeSource: chosen.source, mode: chosen.theme.mode,
+                              root: RenderNode(primitive: "Column", version: 1, props: props),
+                              issues: [], events: [])
+        var render = ScreenRender(tree: tree, items: items, screenIssues: issues, theme: chosen.theme,
+                                  fillBytes: builder.treeBytes)
+        render.assemble()
+        return render
+    }
+
+    /// Brings `render` up to date after the scenario data changed at
+    /// `changed` (a store change's key paths): only the nodes whose props
+    /// bind a path that intersects one of them (a parent or a child path,
+    /// wildcards matching any index) are resolved again; every other node
+    /// is kept as it was.  Returns the nodes that changed, outermost only
+    /// (a change inside a listed node is not listed again); a node that
+    /// appeared or disappeared is reported as a change of its parent.  An
+    /// empty list means the tree is unchanged.
+    ///
+    /// Token lookups, the theme and the host's bindings are those of the
+    /// first resolve; resolve again for a change of those.
+    @discardableResult
+    public func update(_ render: inout ScreenRender, changed: [KeyPath]) -> [RenderNodeChange] {
+        guard !changed.isEmpty else { return [] }
+        var builder = NodeBuilder(context: context, theme: render.theme, issues: [])
+        builder.treeBytes = render.fillBytes
+        var places: [[Int]] = []
+        var items = render.items
+        var visible = 0
+        var listChanged = false
+        for i in items.indices {
+            let item = items[i]
+            if let plan = item.plan {
+                let next = builder.update(item.record, plan, changed: changed, token: item.token,
+                                          scope: item.scope, label: item.label, at: [visible], changes: &places)
+                if (next.node == nil) != (item.record.node == nil) { listChanged = true }
+                items[i].record = next
+            }
+            if items[i].record.node != nil { visible += 1 }
+        }
+        if listChanged { places.append([]) }
+        guard !places.isEmpty || builder.treeBytes != render.fillBytes else { return [] }
+        render.replace(items: items, fillBytes: builder.treeBytes)
+        // Outermost first; drop places inside one already listed.
+        places.sort { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }
+        var kept: [[Int]] = []
+        for p in places where !kept.contains(where: { p.starts(with: $0) }) { kept.append(p) }
+        return kept.map { RenderNodeChange(path: $0, node: Self.node(at: $0, in: render.tree.root)) }
+    }
+
+    /// The node at `path` (child indexes) under `root`.
+    private static func node(at path: [Int], in root: RenderNode) -> RenderNode {
+        var n = root
+        for i in path { n = n.children[i] }
+        return n
+    }
+
+    /// ``update(_:changed:)`` for key paths given as text (a store patch's
+    /// `keyPath`); text that is not a key path is ignored.
+    @discardableResult
+    public func update(_ render: inout ScreenRender, changed: some Sequence<String>) -> [RenderNodeChange] {
+        update(&render, changed: changed.compactMap { try? KeyPath($0) })
     }
 
     /// Resolves `screen` from a core pack alone: an id the pack lacks is a

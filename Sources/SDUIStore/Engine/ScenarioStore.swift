@@ -308,13 +308,7 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
         var roots: [String: JSONDocument] = [:]
         for text in expr.paths {
             guard let path = try? KeyPath(text), case .key(let name) = path.components[0], roots[name] == nil else { continue }
-            if let doc = documents[name] {
-                roots[name] = doc
-            } else if let value = state.pathObject?[name] {
-                let doc = try JSONDocument(value.jsonValue)
-                documents[name] = doc
-                roots[name] = doc
-            }
+            roots[name] = try document(root: name)
         }
         return roots
     }
@@ -555,4 +549,27 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
 
     /// The ids of the live expressions, in the order they run.
     public var liveExpressionIDs: [String] { locked { live.order } }
+}
+
+// MARK: Scenario data for renders
+
+extension ScenarioStore: ScenarioData {
+    /// The value at `path` as JSON (colours and URLs as strings); nil when
+    /// none.  Read under the store's lock, so it is one committed state.
+    public func value(at path: KeyPath) -> JSONValue? {
+        locked { path.get(in: state)?.jsonValue }
+    }
+
+    /// The top-level member `name` in the core's tree, built on first use
+    /// and kept until a patch touches that member (the same cache live
+    /// expressions use).
+    public func document(root name: String) throws -> JSONDocument? {
+        try locked {
+            if let doc = documents[name] { return doc }
+            guard let value = state.pathObject?[name] else { return nil }
+            let doc = try JSONDocument(value.jsonValue)
+            documents[name] = doc
+            return doc
+        }
+    }
 }

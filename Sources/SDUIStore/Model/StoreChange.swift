@@ -1,5 +1,6 @@
 // StoreChange.swift - what one mutation or one transaction did to a store.
 import Foundation
+import SDUICore
 
 /// Everything one mutation, or one transaction, did to a store: its
 /// patches in the order they were applied (live expressions' writes
@@ -19,5 +20,15 @@ public struct StoreChange: Equatable, Hashable, Sendable {
         self.scenarioID = scenarioID
         self.patches = patches
         self.transactionID = transactionID
+    }
+
+    /// The patches' key paths, parsed, each once, in order: what a render
+    /// hands to `ScreenResolver.update(_:changed:)`.
+    public var keyPaths: [KeyPath] {
+        var seen = Set<KeyPath>()
+        return patches.compactMap { p in
+            guard let k = try? KeyPath(p.keyPath), seen.insert(k).inserted else { return nil }
+            return k
+        }
     }
 }

@@ -1,0 +1,134 @@
+// ScreenRender.swift - a resolved screen kept with what it was resolved
+// from, so a change of scenario data re-resolves only the nodes it touches.
+//
+// Every node of the tree is kept as a record: the node drawn (or nil when
+// it is hidden), its children's records in the order of its plan (hidden
+// ones included, so a child that becomes visible has its place), and what
+// resolving the node's own props reported (issues, events, bytes filled).
+// A plan knows the paths its node binds (`{{…}}` placeholders and `@{…}`
+// expressions) and the paths its whole subtree binds.  An update walks the
+// records from the top: a subtree that binds none of the changed paths is
+// kept as it is, untouched; a node whose own props bind one is resolved
+// again; in between, only the children's list is rebuilt.  The tree's
+// issues and events are the records' in depth-first order, which is the
+// order a whole resolve reports them in.
+
+import SDUICore
+
+/// One resolved node and what resolving its own props produced.
+struct NodeRecord: Sendable {
+    /// The node drawn, with its children; nil when it is not visible.
+    var node: RenderNode?
+    /// Whether the node is a visible primitive whose children were resolved.
+    var descends = false
+    /// The children's records in plan order (hidden children included);
+    /// empty unless `descends`.
+    var children: [NodeRecord] = []
+    /// What resolving this node's own props reported, in order.
+    var issues: [RenderIssue] = []
+    var events: [RenderEvent] = []
+    /// Bytes this node's own fills produced (counted against the tree's bound).
+    var bytes = 0
+
+    /// This node's issues, then its children's, depth first.
+    func allIssues(into out: inout [RenderIssue]) {
+        out += issues
+        for c in children { c.allIssues(into: &out) }
+    }
+
+    /// This node's events, then its children's, depth first.
+    func allEvents(into out: inout [RenderEvent]) {
+        out += events
+        for c in children { c.allEvents(into: &out) }
+    }
+}
+
+/// One screen item: its plan (nil for a skeleton or placeholder drawn
+/// without one), the scope its bindings read, and its record.
+struct ItemRecord: Sendable {
+    var plan: NodePlan?
+    var token: String?
+    var label: String?
+    var scope: BindingScope
+    var record: NodeRecord
+}
+
+/// A change ``ScreenResolver/update(_:changed:)`` made to a tree.
+public struct RenderNodeChange: Sendable, Hashable, CustomStringConvertible {
+    /// Where the node is in the updated tree: the child indexes from the
+    /// tree's root (empty for the root itself).
+    public var path: [Int]
+    /// The node now at `path`, with its children.
+    public var node: RenderNode
+
+    /// `root`, or `root.children[2].children[0]`.
+    public var description: String {
+        (["root"] + path.map { "children[\($0)]" }).joined(separator: ".")
+    }
+}
+
+/// A resolved screen that can be brought up to date when the scenario data
+/// it reads changes (``ScreenResolver/render(_:lookups:)`` makes one,
+/// ``ScreenResolver/update(_:changed:)`` updates it).
+///
+/// ``tree`` is always what a whole resolve of the screen would give with
+/// the data as it is now (one difference: when a fill bound of
+/// ``BindingLimits`` is hit, which node reaches it first may differ).
+/// ``boundPaths`` lists what to observe:
+///
+/// ```swift
+/// var screen = resolver.render(payload, lookups: lookups)
+/// for await change in store.changes(for: Set(screen.boundPaths.map(\.description))) {
+///     let changed = resolver.update(&screen, changed: change.keyPaths)
+///     ui.redraw(changed)      // only these nodes
+/// }
+/// ```
+public struct ScreenRender: Sendable {
+    /// The tree as of the last resolve or update.
+    public private(set) var tree: RenderTree
+    var items: [ItemRecord]
+    /// Issues and events of the screen as a whole (theme, fallback screen).
+    var screenIssues: [RenderIssue]
+    var theme: ResolvedTheme
+    /// Bytes every fill of the tree produced.
+    var fillBytes: Int
+
+    init(tree: RenderTree, items: [ItemRecord], screenIssues: [RenderIssue], theme: ResolvedTheme, fillBytes: Int) {
+        self.tree = tree
+        self.items = items
+        self.screenIssues = screenIssues
+        self.theme = theme
+        self.fillBytes = fillBytes
+    }
+
+    /// Every path a node of the screen binds, each once, in screen order:
+    /// a change touching none of them leaves the tree as it is.
+    public var boundPaths: [KeyPath] {
+        var seen = Set<KeyPath>()
+        var out: [KeyPath] = []
+        for item in items {
+            for p in item.plan?.subtreeBindings ?? [] where seen.insert(p).inserted { out.append(p) }
+        }
+        return out
+    }
+
+    /// Rebuilds ``tree``'s root children, issues and events from the records.
+    mutating func assemble() {
+        tree.root.children = items.compactMap(\.record.node)
+        var issues = screenIssues
+        var events: [RenderEvent] = []
+        for item in items {
+            item.record.allIssues(into: &issues)
+            item.record.allEvents(into: &events)
+        }
+        tree.issues = issues
+        tree.events = events
+    }
+
+    /// Replaces the item records after an update.
+    mutating func replace(items: [ItemRecord], fillBytes: Int) {
+        self.items = items
+        self.fillBytes = fillBytes
+        assemble()
+    }
+}
