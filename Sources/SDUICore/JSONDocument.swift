@@ -9,7 +9,7 @@ internal import CSDUI
 /// ``JSONValue`` is the Swift model; a `JSONDocument` is the same value in the
 /// form the core reads.  Build one from a ``JSONValue`` (the core's builder
 /// makes the tree directly, no JSON text in between) or parse one from JSON
-/// text, then hand it to ``Expression/evaluate(_:)`` as often as needed:
+/// text, then hand it to ``CompiledExpression/evaluate(_:)`` as often as needed:
 /// the conversion is paid once, not per evaluation.
 ///
 /// Thread safety: the tree is never changed after `init`, and the core's

@@ -94,9 +94,17 @@ public protocol KeyValueStore: AnyObject, Sendable {
     // MARK: Expressions
 
     /// Adds (or replaces, by id) a live expression and computes it once.
-    /// Refused (with a logged error, and `registerLiveExpression(_:) throws`
-    /// variants on ``ScenarioStore``) when it would close a cycle.
+    /// Refused (with a logged error) when it would close a cycle;
+    /// ``ScenarioStore/addLiveExpression(_:)`` is the throwing form.
     func registerLiveExpression(_ expr: LiveExpression)
     /// Removes the live expression with this id.
     func unregisterLiveExpression(id: String)
+}
+
+extension KeyValueStore {
+    /// Every ``StoreChange`` with a patch that touches `keyPath`: the
+    /// one-path form of ``changes(for:)-(Set<String>)``.
+    public func changes(for keyPath: String) -> StoreChanges {
+        changes(for: [keyPath] as Set<String>)
+    }
 }

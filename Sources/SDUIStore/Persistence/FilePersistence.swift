@@ -8,9 +8,13 @@ internal import CSDUI
 
 /// Saves a store's state as a snapshot file.
 final class FilePersistence: StorePersistence, @unchecked Sendable {
-    // Immutable after init; the store serializes calls (StorePersistence).
+    // The store serializes calls (StorePersistence), so `unreadable` needs
+    // no lock of its own.
     let url: URL
     let version: SemanticVersion?
+    /// Set when neither PATH nor PATH.prev could be read: before the first
+    /// write they are renamed aside, so starting afresh loses nothing.
+    private var unreadable = false
 
     /// A snapshot file at `url`, stamped with `version`.
     init(url: URL, version: SemanticVersion?) {
@@ -26,6 +30,12 @@ final class FilePersistence: StorePersistence, @unchecked Sendable {
         var recovered: Int32 = 0
         let status = sdui_snapshot_read(url.path, UInt32(JSONValue.defaultMaxDepth) + 2, &doc, &recovered, &err)
         if status == SDUI_NOT_FOUND { return (nil, nil) }
+        if status != SDUI_OK && status != SDUI_IO {
+            unreadable = true
+            let e = SDUIError(status, err, input: url.path)
+            throw SDUIError(e.category, e.message + "; the first write keeps the unreadable files aside as "
+                            + "\(url.lastPathComponent).unreadable-<time> (and .prev.unreadable-<time>)", input: url.path)
+        }
         try SDUIError.check(status, err, input: url.path)
         let document = JSONDocument(adopting: doc!)
         var warning: String?
@@ -45,6 +55,18 @@ final class FilePersistence: StorePersistence, @unchecked Sendable {
 
     /// Writes the state as the new snapshot.
     func commit(_ state: [String: StoreValue], change: StoreChange) throws {
+        if unreadable {
+            let stamp = Int(Date().timeIntervalSince1970)
+            for (from, to) in [(url.path, "\(url.path).unreadable-\(stamp)"),
+                               (url.path + ".prev", "\(url.path).prev.unreadable-\(stamp)")]
+            where FileManager.default.fileExists(atPath: from) {
+                guard rename(from, to) == 0 else {
+                    throw SDUIError(.io, "cannot keep the unreadable file aside as \(to): \(String(cString: strerror(errno)))",
+                                    input: from)
+                }
+            }
+            unreadable = false
+        }
         let doc = try JSONDocument(SavedState.encode(state, version: version))
         var err = sdui_error()
         try SDUIError.check(sdui_snapshot_write(url.path, doc.handle, &err), err, input: url.path)
