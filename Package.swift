@@ -156,6 +156,7 @@ let package = Package(
             name: "sdui",
             dependencies: [
                 "SDUI",
+                "SDUIStore",
                 "SDUIServer",
                 "SDUIRegistryKit",
                 "SDUIBench",

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import SDUI
+import SDUIStore
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,6 +42,9 @@ struct RenderCommand: ParsableCommand {
 
     @Option(help: "A host binding, key.path=value; the value is JSON when it parses, else text (repeatable).")
     var bind: [String] = []
+
+    @Option(help: "Scenario data: a JSON file whose top-level object the screen's {{…}} bindings (after --bind) and @{…} expressions read.")
+    var store: String?
 
     @Option(help: "X-Primitives versions over the built-ins: each listed primitive gets that version.")
     var primitives: String?
@@ -93,6 +97,7 @@ struct RenderCommand: ParsableCommand {
         context.textScale = textScale
         context.spacingScale = spacingScale
         context.hostBindings = try Self.bindings(bind)
+        if let store { context.store = try Self.scenarioData(store) }
         if let primitives { context.primitives = try PrimitiveMap.builtIn.merging(PrimitiveMap(parsing: primitives)) }
         if let fallbackPack { context.fallbackPack = try FallbackPack(contentsOf: URL(fileURLWithPath: fallbackPack)) }
         let resolver = ScreenResolver(context)
@@ -109,6 +114,17 @@ struct RenderCommand: ParsableCommand {
         let core = try CorePack(contentsOf: URL(fileURLWithPath: pack))
         let offlineIDs = Set((offline ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         return resolver.resolve(payload, pack: core, offline: offlineIDs)
+    }
+
+    /// The scenario data in `path` (a JSON object) as an in-memory store.
+    static func scenarioData(_ path: String) throws -> ScenarioStore {
+        let value = try JSONValue(json: try readFile(path, limit: FileInput.documentLimit), source: inputName(path))
+        guard case .object(let members) = value else {
+            throw SDUIError(.schema, "the store file must hold a JSON object", input: path)
+        }
+        let store = DefaultStore(appID: "sdui.render").store(.appMemory)
+        store.replaceAll(with: members.mapValues(StoreValue.init))
+        return store
     }
 
     /// `a.b=value` pairs as a nested object.

@@ -1,0 +1,173 @@
+// StoreCommand.swift - `sdui store inspect|set`: a file-scope store from the shell.
+#if Server
+import ArgumentParser
+import Foundation
+import SDUI
+import SDUIStore
+
+struct StoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Inspect or write a file-scope store (SDUIStore's .file(url:) scope).",
+        subcommands: [Inspect.self, Write.self]
+    )
+
+    /// The file store at `path`, opened as an app would open it.
+    static func open(_ path: String) -> ScenarioStore {
+        DefaultStore(appID: "sdui.cli").store(.file(url: URL(fileURLWithPath: path)))
+    }
+
+    struct Inspect: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a file store's values, one key path per line.",
+            discussion: """
+            Each leaf prints as `key.path = JSON` (colours and URLs as `color "#…"` and \
+            `url "…"`), in key order.  A file that was torn or damaged is read from \
+            FILE.prev, as the store reads it, and the reason is printed on stderr.  \
+            Exit status 1 when neither FILE nor FILE.prev can be read.
+            """)
+
+        @Argument(help: "The store's snapshot file.")
+        var file: String
+
+        @Flag(help: "Print one JSON object: {\"file\", \"recovered\", \"warning\", \"values\"}.")
+        var json = false
+
+        struct Report: Encodable {
+            var file: String
+            var recovered: Bool
+            var warning: String?
+            var values: [String: StoreValue]
+        }
+
+        func run() throws {
+            guard FileManager.default.fileExists(atPath: file)
+                    || FileManager.default.fileExists(atPath: file + ".prev") else {
+                try reportingErrors { throw SDUIError(.notFound, "no such file", input: file) }
+                return
+            }
+            let store = StoreCommand.open(file)
+            let values = store.snapshot()
+            let problem = store.lastPersistenceError
+            if let problem, !problem.message.hasPrefix("recovered the last good state") {
+                // Neither the file nor its .prev could be read: say why.
+                try reportingErrors { throw problem }
+            }
+            if json {
+                try printJSON(Report(file: file, recovered: problem != nil, warning: problem?.message, values: values))
+                return
+            }
+            if let problem { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
+            var lines: [String] = []
+            for key in values.keys.sorted() {
+                guard let path = try? KeyPath(components: [.key(key)]) else { continue }
+                Self.leaves(values[key]!, at: path, into: &lines)
+            }
+            for line in lines { print(line) }
+        }
+
+        /// `path = value` for every leaf under `value` (an empty object or
+        /// array is a leaf).
+        static func leaves(_ value: StoreValue, at path: KeyPath, into lines: inout [String]) {
+            switch value {
+            case .object(let members) where !members.isEmpty:
+                for k in members.keys.sorted() {
+                    guard let p = try? KeyPath(components: path.components + [.key(k)]) else { continue }
+                    leaves(members[k]!, at: p, into: &lines)
+                }
+            case .array(let items) where !items.isEmpty:
+                for (i, item) in items.enumerated() {
+                    guard let p = try? KeyPath(components: path.components + [.index(i)]) else { continue }
+                    leaves(item, at: p, into: &lines)
+                }
+            case .color(let s):
+                lines.append("\(path) = color \(JSONValue.literal(s))")
+            case .url(let s):
+                lines.append("\(path) = url \(JSONValue.literal(s))")
+            default:
+                lines.append("\(path) = \(text(value.jsonValue))")
+            }
+        }
+
+        /// A value as compact JSON.
+        static func text(_ v: JSONValue) -> String {
+            switch v {
+            case .null: return "null"
+            case .bool(let b): return b ? "true" : "false"
+            case .int(let n): return String(n)
+            case .double(let d): return JSONValue.text(d)
+            case .string(let s): return JSONValue.literal(s)
+            case .array(let a): return "[" + a.map(text).joined(separator: ",") + "]"
+            case .object(let o):
+                return "{" + o.keys.sorted().map { JSONValue.literal($0) + ":" + text(o[$0]!) }.joined(separator: ",") + "}"
+            }
+        }
+    }
+
+    struct Write: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Write values into a file store, each write saved before the next.",
+            discussion: """
+            Each ASSIGNMENT is key.path=value; the value is JSON when it parses, else text. \
+            With --repeat N the assignments are applied N times, `{n}` in a value standing \
+            for the round (1…N), and after each round, once it is saved, the round number \
+            is printed on its own line: a load for crash tests, which may kill the process \
+            at any moment and then check that every printed round is in the file.
+            """)
+
+        @Argument(help: "The store's snapshot file.")
+        var file: String
+
+        @Argument(help: "key.path=value assignments.")
+        var assignments: [String]
+
+        @Option(help: "Apply the assignments this many times (1 to 10,000,000).")
+        var `repeat`: Int = 1
+
+        func validate() throws {
+            guard (1...10_000_000).contains(`repeat`) else {
+                throw ValidationError("--repeat must be from 1 to 10000000, not \(`repeat`)")
+            }
+            guard !assignments.isEmpty else { throw ValidationError("give at least one key.path=value") }
+        }
+
+        func run() throws {
+            let parsed = try reportingErrors { try assignments.map(Self.parse) }
+            let store = StoreCommand.open(file)
+            if let e = store.lastPersistenceError {   // recovered, or unreadable and about to be kept aside
+                FileHandle.standardError.write(Data("warning: \(e)\n".utf8))
+            }
+            let out = FileHandle.standardOutput
+            for round in 1...`repeat` {
+                var refused: ValidationResult = .ok
+                store.transaction { s in
+                    for (path, text) in parsed {
+                        let filled = text.replacingOccurrences(of: "{n}", with: String(round))
+                        let value = (try? JSONValue(json: Data(filled.utf8))).map(StoreValue.init) ?? .string(filled)
+                        if case .failed = refused { continue }
+                        refused = s.set(path, value)
+                    }
+                }
+                if case .failed(let reason) = refused {
+                    try reportingErrors { throw SDUIError(.argument, reason, input: file) }
+                }
+                if let e = store.lastPersistenceError {
+                    try reportingErrors { throw e }
+                }
+                if `repeat` > 1 { out.write(Data("\(round)\n".utf8)) }
+            }
+        }
+
+        /// `key.path=value` as (path, value text).
+        static func parse(_ pair: String) throws -> (String, String) {
+            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
+                throw SDUIError(.argument, "expected key.path=value", input: pair)
+            }
+            let path = String(pair[..<eq])
+            _ = try KeyPath(path)
+            return (path, String(pair[pair.index(after: eq)...]))
+        }
+    }
+}
+#endif
