@@ -382,6 +382,7 @@ extension KeyPath {
     }
 
     /// A place in a value as a message names it: its path, or "the root".
+    @usableFromInline
     static func placeText(_ components: [Component]) -> String {
         components.isEmpty ? "the root" : canonicalText(components[...])
     }
@@ -402,6 +403,7 @@ extension KeyPath {
     /// rest of the path are skipped, so the array may be empty.  The result
     /// is nil only when the part before the first wildcard does not reach an
     /// array.
+    @inlinable
     public func get<V: KeyPathTraversable>(in root: V) -> V? {
         guard let firstWildcard = components.firstIndex(of: .wildcard) else {
             var cur = root
@@ -423,7 +425,8 @@ extension KeyPath {
     }
 
     /// Appends every value reached from `node` by components `k...`.
-    private func collect<V: KeyPathTraversable>(_ node: V, from k: Int, into found: inout [V]) {
+    @inlinable
+    func collect<V: KeyPathTraversable>(_ node: V, from k: Int, into found: inout [V]) {
         guard k < components.count else {
             found.append(node)
             return
@@ -437,7 +440,8 @@ extension KeyPath {
     }
 
     /// One concrete step from `node`; nil when it leads nowhere.
-    private static func child<V: KeyPathTraversable>(of node: V, _ c: Component) -> V? {
+    @inlinable
+    static func child<V: KeyPathTraversable>(of node: V, _ c: Component) -> V? {
         switch c {
         case .key(let k): return node.pathObject?[k]
         case .index(let n):
@@ -471,6 +475,7 @@ extension KeyPath {
     /// (`input`), the byte `offset` in ``description`` of the step that
     /// failed, and, in its message, the place reached (with the element a
     /// wildcard stood for: `items[2].price is a number, not an object`).
+    @inlinable
     public func set<V: KeyPathTraversable>(_ value: V, in root: inout V) throws {
         var trail: [Component] = []
         try check(root, from: 0, trail: &trail)
@@ -480,7 +485,8 @@ extension KeyPath {
     /// Throws the error `set` would meet walking `node` (reached by the
     /// first `k` components, concretely `trail`) along the rest of the
     /// path, without writing.
-    private func check<V: KeyPathTraversable>(_ node: V, from k: Int, trail: inout [Component]) throws {
+    @inlinable
+    func check<V: KeyPathTraversable>(_ node: V, from k: Int, trail: inout [Component]) throws {
         assert(trail.count == k)
         let last = k == components.count - 1
         switch components[k] {
@@ -524,7 +530,8 @@ extension KeyPath {
     /// Writes `value` at `rest` in `node`; `check` has passed, so every step
     /// is possible.  Each container is taken out of `node` while it changes,
     /// so it is changed in place rather than copied.
-    private static func write<V: KeyPathTraversable>(_ value: V, into node: inout V, _ rest: ArraySlice<Component>) {
+    @inlinable
+    static func write<V: KeyPathTraversable>(_ value: V, into node: inout V, _ rest: ArraySlice<Component>) {
         guard let c = rest.first else {
             node = value
             return
@@ -566,7 +573,7 @@ extension KeyPath {
     /// are returned as an array in document order, as ``get(in:)`` would
     /// have listed them (`items[*]` empties `items`).  The result is nil
     /// only when the part before the first wildcard does not reach an array.
-    @discardableResult
+    @discardableResult @inlinable
     public func remove<V: KeyPathTraversable>(from root: inout V) -> V? {
         if let firstWildcard = components.firstIndex(of: .wildcard) {
             var cur = root
@@ -584,7 +591,8 @@ extension KeyPath {
     }
 
     /// Removes what `rest` reaches in `node`, appending it to `removed`.
-    private static func remove<V: KeyPathTraversable>(from node: inout V, _ rest: ArraySlice<Component>, into removed: inout [V]) {
+    @inlinable
+    static func remove<V: KeyPathTraversable>(from node: inout V, _ rest: ArraySlice<Component>, into removed: inout [V]) {
         guard let c = rest.first else { return }
         let tail = rest.dropFirst()
         switch c {
@@ -620,13 +628,15 @@ extension KeyPath {
     }
 
     /// A `set` error at component `k`.
-    private func fault(_ category: SDUIError.Category, _ k: Int, _ message: String) -> SDUIError {
+    @usableFromInline
+    func fault(_ category: SDUIError.Category, _ k: Int, _ message: String) -> SDUIError {
         SDUIError(category, message, input: "key path \(Parser.excerpt(description))", offset: offset(ofComponent: k))
     }
 
     /// A `set` error: the value reached by the first `k` components (the
     /// place `trail`) is not the container component `k` needs.
-    private func typeFault<V: KeyPathTraversable>(_ k: Int, _ trail: [Component], _ found: V, _ wanted: String) -> SDUIError {
+    @inlinable
+    func typeFault<V: KeyPathTraversable>(_ k: Int, _ trail: [Component], _ found: V, _ wanted: String) -> SDUIError {
         fault(.schema, k, "\(Self.placeText(trail)) is \(found.pathKindText), not \(wanted)")
     }
 }

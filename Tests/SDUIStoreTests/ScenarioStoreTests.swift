@@ -142,6 +142,14 @@ func first<S: AsyncSequence & Sendable>(_ n: Int, of seq: S) -> Task<[S.Element]
         #expect(s.activeSubscriptions.isEmpty, "\(s.activeSubscriptions)")
     }
 
+    @Test func thePatchLogKeepsTheLatestInOrder() {
+        let s = memoryStore()
+        for n in 1...(ScenarioStore.patchLogCapacity + 44) { s.set("n", .integer(n)) }
+        let log = s.recentPatches
+        #expect(log.count == ScenarioStore.patchLogCapacity)
+        #expect(log.map(\.newValue) == (45...(ScenarioStore.patchLogCapacity + 44)).map { .integer($0) })
+    }
+
     @Test func manyWritersLoseNothing() async {
         let s = memoryStore()
         s.set("n", 0)

@@ -45,6 +45,9 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
     private let logger: Logger
     /// The most recent patches, newest last (the inspector's log).
     private var patchLog: [StorePatch] = []
+    /// Where the oldest patch of a full ``patchLog`` is (it is a ring once
+    /// it holds ``patchLogCapacity`` patches, so logging never shifts it).
+    private var patchLogStart = 0
     /// How many patches ``recentPatches`` keeps.
     public static let patchLogCapacity = 256
     /// The last error persisting a change; nil after a successful save.
@@ -230,8 +233,14 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
         }
         guard !pending.isEmpty else { return }
         let change = StoreChange(scenarioID: scenarioID ?? "", patches: pending, transactionID: transactionID)
-        patchLog.append(contentsOf: pending)
-        if patchLog.count > Self.patchLogCapacity { patchLog.removeFirst(patchLog.count - Self.patchLogCapacity) }
+        for p in pending {
+            if patchLog.count < Self.patchLogCapacity {
+                patchLog.append(p)
+            } else {
+                patchLog[patchLogStart] = p
+                patchLogStart = (patchLogStart + 1) % Self.patchLogCapacity
+            }
+        }
         if let persistence {
             do {
                 try persistence.commit(state.pathObject ?? [:], change: change)
@@ -243,7 +252,7 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
             }
         }
         let reached = observers.reached(by: pendingPaths)
-        for id in reached.sorted() { observers.entries[id]?.deliver(change) }
+        for id in reached { observers.entries[id]?.deliver(change) }
     }
 
     // MARK: Live expressions
@@ -540,7 +549,9 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
     public var lastPersistenceError: SDUIError? { locked { persistenceError } }
 
     /// The most recent patches, oldest first (at most ``patchLogCapacity``).
-    public var recentPatches: [StorePatch] { locked { patchLog } }
+    public var recentPatches: [StorePatch] {
+        locked { Array(patchLog[patchLogStart...] + patchLog[..<patchLogStart]) }
+    }
 
     /// What each active observer watches (the inspector's list).
     public var activeSubscriptions: [String] {

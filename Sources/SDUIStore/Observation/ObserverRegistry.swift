@@ -33,10 +33,16 @@ struct ObserverRegistry {
     }
 
     /// The ids of observers some path in `touched` reaches.
-    func reached(by touched: [KeyPath]) -> Set<Int> {
-        var found: Set<Int> = []
+    func reached(by touched: [KeyPath]) -> [Int] {
+        var found: [Int] = []
         for p in touched { trie.collect(intersecting: p, into: &found) }
-        return found
+        // An observer of several paths, or a change of several patches,
+        // meets the same id more than once: sort, then keep each once.
+        found.sort()
+        var out: [Int] = []
+        out.reserveCapacity(found.count)
+        for id in found where out.last != id { out.append(id) }
+        return out
     }
 
     /// How many observers there are.

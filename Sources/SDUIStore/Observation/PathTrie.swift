@@ -65,13 +65,13 @@ struct PathTrie {
     }
 
     /// Adds to `into` every observer whose path intersects `path`.
-    func collect(intersecting path: KeyPath, into found: inout Set<Int>) {
+    func collect(intersecting path: KeyPath, into found: inout [Int]) {
         Self.walk(root, path.components[...], into: &found)
     }
 
     /// The walk of the essay above.
-    private static func walk(_ node: Node, _ rest: ArraySlice<KeyPath.Component>, into found: inout Set<Int>) {
-        found.formUnion(node.here)
+    private static func walk(_ node: Node, _ rest: ArraySlice<KeyPath.Component>, into found: inout [Int]) {
+        found.append(contentsOf: node.here)
         guard let c = rest.first else {
             for child in node.children.values { gatherAll(child, into: &found) }
             return
@@ -92,8 +92,8 @@ struct PathTrie {
     }
 
     /// Adds every observer at or below `node`.
-    private static func gatherAll(_ node: Node, into found: inout Set<Int>) {
-        found.formUnion(node.here)
+    private static func gatherAll(_ node: Node, into found: inout [Int]) {
+        found.append(contentsOf: node.here)
         for child in node.children.values { gatherAll(child, into: &found) }
     }
 }
