@@ -30,16 +30,11 @@ struct NodeRecord: Sendable {
     /// Bytes this node's own fills produced (counted against the tree's bound).
     var bytes = 0
 
-    /// This node's issues, then its children's, depth first.
-    func allIssues(into out: inout [RenderIssue]) {
-        out += issues
-        for c in children { c.allIssues(into: &out) }
-    }
-
-    /// This node's events, then its children's, depth first.
-    func allEvents(into out: inout [RenderEvent]) {
-        out += events
-        for c in children { c.allEvents(into: &out) }
+    /// This node's issues and events, then its children's, depth first.
+    func collect(issues outIssues: inout [RenderIssue], events outEvents: inout [RenderEvent]) {
+        outIssues += issues
+        outEvents += events
+        for i in children.indices { children[i].collect(issues: &outIssues, events: &outEvents) }
     }
 }
 
@@ -50,7 +45,30 @@ struct ItemRecord: Sendable {
     var token: String?
     var label: String?
     var scope: BindingScope
-    var record: NodeRecord
+    var record: NodeRecord {
+        didSet { (issues, events) = Self.flatten(record) }
+    }
+    /// The record's issues and events, depth first, kept so assembling a
+    /// tree does not walk records an update left alone.
+    private(set) var issues: [RenderIssue]
+    private(set) var events: [RenderEvent]
+
+    init(plan: NodePlan?, token: String?, label: String?, scope: BindingScope, record: NodeRecord) {
+        self.plan = plan
+        self.token = token
+        self.label = label
+        self.scope = scope
+        self.record = record
+        (issues, events) = Self.flatten(record)
+    }
+
+    /// A record's issues and events, depth first.
+    private static func flatten(_ record: NodeRecord) -> ([RenderIssue], [RenderEvent]) {
+        var issues: [RenderIssue] = []
+        var events: [RenderEvent] = []
+        record.collect(issues: &issues, events: &events)
+        return (issues, events)
+    }
 }
 
 /// A change ``ScreenResolver/update(_:changed:)`` made to a tree.
@@ -117,9 +135,9 @@ public struct ScreenRender: Sendable {
         tree.root.children = items.compactMap(\.record.node)
         var issues = screenIssues
         var events: [RenderEvent] = []
-        for item in items {
-            item.record.allIssues(into: &issues)
-            item.record.allEvents(into: &events)
+        for i in items.indices {
+            issues += items[i].issues
+            events += items[i].events
         }
         tree.issues = issues
         tree.events = events

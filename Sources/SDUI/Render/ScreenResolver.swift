@@ -135,7 +135,7 @@ public struct ScreenResolver: Sendable {
         var listChanged = false
         for i in items.indices {
             let item = items[i]
-            if let plan = item.plan {
+            if let plan = item.plan, plan.subtreeBinds(any: changed) {
                 let next = builder.update(item.record, plan, changed: changed, token: item.token,
                                           scope: item.scope, label: item.label, at: [visible], changes: &places)
                 if (next.node == nil) != (item.record.node == nil) { listChanged = true }
