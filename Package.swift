@@ -178,7 +178,7 @@ let package = Package(
         ),
         .target(
             name: "SDUIBench",
-            dependencies: ["SDUI", "SDUIServer", "SDUIRegistryKit", "CSDUIBenchPeers", "CSDUI"],
+            dependencies: ["SDUI", "SDUIStore", "SDUIServer", "SDUIRegistryKit", "CSDUIBenchPeers", "CSDUI"],
             path: "bench/Sources/SDUIBench"
         ),
         // Fixtures shared by the test suites.

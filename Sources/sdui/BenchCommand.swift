@@ -9,7 +9,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks (build with -c release for real figures).",
-        subcommands: [FirstPaint.self, Disk.self, Resolve.self, Network.self]
+        subcommands: [FirstPaint.self, Disk.self, Resolve.self, Network.self, Store.self]
     )
 
     struct FirstPaint: ParsableCommand {
@@ -232,6 +232,62 @@ struct BenchCommand: ParsableCommand {
                 print(label.padding(toLength: 40, withPad: " ", startingAt: 0)
                       + String(format: "%10.4f   %8.2f", v, v / base))
             }
+        }
+    }
+
+    struct Store: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The scenario-data store: set with observers, re-resolve after one change, expressions.",
+            discussion: """
+            set: 100,000 set calls with 10 observers on the written path and 0, 1,000 or \
+            10,000 on unrelated paths (flat is the goal).  re-resolve: a 1,001-node screen \
+            bound to the store, one value changed, ScreenResolver.update against a whole \
+            resolve.  expression: a typical condition evaluated by the C core against the \
+            same condition as a Swift closure over JSONValue.  Medians over rounds.
+            """)
+
+        @Option(help: "Rounds.")
+        var rounds = 7
+
+        @Option(help: "set calls per round and configuration.")
+        var sets = 100_000
+
+        @Option(help: "Expression evaluations per round and method.")
+        var evaluations = 100_000
+
+        @Flag(help: "Print one JSON object: the medians by method.")
+        var json = false
+
+        func validate() throws {
+            try checkRange(rounds, in: 1...1_000, "--rounds")
+            try checkRange(sets, in: 1...10_000_000, "--sets")
+            try checkRange(evaluations, in: 1...10_000_000, "--evaluations")
+        }
+
+        func run() throws {
+            let r = try reportingErrors { try StoreBenchmark().measure(rounds: rounds, sets: sets, evaluations: evaluations) }
+            let m = r.medians
+            if json {
+                try printJSON(Dictionary(uniqueKeysWithValues: m.map { ($0.key.rawValue, $0.value) }))
+                return
+            }
+            func row(_ label: String, _ v: Double, _ unit: String, _ ratio: Double) {
+                print(label.padding(toLength: 52, withPad: " ", startingAt: 0)
+                      + String(format: "%12.3f %-3@ %8.2f", v, unit, ratio))
+            }
+            print("store: \(r.sets) sets per configuration, \(rounds) rounds (medians)")
+            print("method".padding(toLength: 52, withPad: " ", startingAt: 0) + "      median       ratio")
+            let s0 = m[.set0]!
+            row("set, 10 observers, 0 unrelated", s0, "ns", 1)
+            row("set, 10 observers, 1,000 unrelated", m[.set1k]!, "ns", m[.set1k]! / s0)
+            row("set, 10 observers, 10,000 unrelated", m[.set10k]!, "ns", m[.set10k]! / s0)
+            let w = m[.resolve]!
+            row("resolve the whole \(r.nodes)-node screen", w, "ms", 1)
+            row("update after one change (\(r.changedNodes) node changed)", m[.update]!, "ms", m[.update]! / w)
+            let f = m[.exprSwift]!
+            row("condition, Swift closure over JSONValue", f, "ns", 1)
+            row("condition, C core (CompiledExpression)", m[.exprC]!, "ns", m[.exprC]! / f)
+            print(String(format: "evaluations per second: C core %.0f, Swift closure %.0f", 1e9 / m[.exprC]!, 1e9 / f))
         }
     }
 
