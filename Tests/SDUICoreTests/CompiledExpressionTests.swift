@@ -11,6 +11,8 @@ private struct VectorCase: Sendable, CustomStringConvertible {
     var expr: String
     var value: JSONValue?
     var error: String?
+    /// The case's own data, replacing the file's (docs/expressions.md).
+    var data: JSONValue?
     var description: String { "\(file): \(expr)" }
 }
 
@@ -23,7 +25,8 @@ private func vectorFiles() throws -> [(name: String, data: JSONValue, cases: [Ve
         let file = try JSONValue(json: Data(contentsOf: dir.appendingPathComponent(name)), source: name)
         let cases = (file["cases"]?.arrayValue ?? []).map { c in
             VectorCase(file: name, expr: c["expr"]?.stringValue ?? "",
-                       value: c.objectValue?["value"], error: c["error"]?.stringValue)
+                       value: c.objectValue?["value"], error: c["error"]?.stringValue,
+                       data: c.objectValue?["data"])
         }
         return (name, file["data"] ?? .object([:]), cases)
     }
@@ -40,9 +43,10 @@ private func category(forKind kind: String) -> SDUIError.Category? {
         var checked = 0
         for file in files {
             // The data goes to the core through the builder, not as text.
-            let data = try JSONDocument(file.data)
+            let fileData = try JSONDocument(file.data)
             for c in file.cases {
                 do {
+                    let data = try c.data.map { try JSONDocument($0) } ?? fileData
                     let expr = try CompiledExpression(c.expr)
                     let got = try expr.evaluate(data)
                     #expect(c.error == nil, "\(c): expected a \(c.error ?? "") error, got \(got)")
