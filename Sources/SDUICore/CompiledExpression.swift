@@ -26,6 +26,11 @@ public final class CompiledExpression: @unchecked Sendable, CustomStringConverti
     /// store uses them as the expression's dependencies.
     public let paths: [String]
 
+    /// The distinct root names the paths start with (`cart` of
+    /// `cart.total`), so ``evaluate(roots:)`` looks each up once per call
+    /// and answers the core's lookups without making Swift strings.
+    private let rootNames: [String]
+
     /// Compiles `source`.
     ///
     /// - Throws: ``SDUIError`` `.exprParse` with the byte `offset` (and line
@@ -48,6 +53,13 @@ public final class CompiledExpression: @unchecked Sendable, CustomStringConverti
             var len = 0
             return String(cBytes: sdui_expr_path(prog, i, &len), count: len)
         }
+        var names: [String] = []
+        for text in paths {
+            guard let path = try? KeyPath(text), case .key(let name) = path.components[0],
+                  !names.contains(name) else { continue }
+            names.append(name)
+        }
+        self.rootNames = names
     }
 
     deinit { sdui_expr_free(program) }
@@ -72,8 +84,13 @@ public final class CompiledExpression: @unchecked Sendable, CustomStringConverti
     /// `roots["cart"]`'s member `total`; a root not in the dictionary is
     /// absent (null).
     public func evaluate(roots: [String: JSONDocument]) throws -> JSONValue {
-        try withExtendedLifetime(roots) {
-            try run { name in roots[String(cString: name)]?.root }
+        let values = rootNames.map { roots[$0]?.root }
+        let names = rootNames
+        return try withExtendedLifetime(roots) {
+            try run { name in
+                for i in names.indices where names[i].withCString({ strcmp($0, name) }) == 0 { return values[i] }
+                return nil
+            }
         }
     }
 

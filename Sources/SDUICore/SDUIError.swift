@@ -96,9 +96,9 @@ extension SDUIError: LocalizedError {
 extension SDUIError {
     /// Throws the error the C core reported, if any.  The single place where a
     /// C status becomes a Swift error.
-    package static func check(_ status: sdui_status, _ err: sdui_error, input: String?) throws {
+    package static func check(_ status: sdui_status, _ err: sdui_error, input: @autoclosure () -> String?) throws {
         guard status != SDUI_OK else { return }
-        throw SDUIError(status, err, input: input)
+        throw SDUIError(status, err, input: input())
     }
 
     package init(_ status: sdui_status, _ err: sdui_error, input: String?) {
