@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# tsan.sh - the concurrent parts of the Swift side under ThreadSanitizer:
+# the scenario-data store (many writers, observers, the backend flusher),
+# expression programs evaluated from many threads, and screen updates.
+# Builds into its own scratch path (.build-tsan; SDUI_TSAN_SCRATCH names
+# another) so the normal build stays as it is; the first build takes
+# several minutes.  Exit status is non-zero when a test fails or
+# ThreadSanitizer reports anything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scratch="${SDUI_TSAN_SCRATCH:-.build-tsan}"
+swift build --traits Server --build-tests --sanitize=thread --scratch-path "$scratch"
+bin="$(swift build --traits Server --sanitize=thread --scratch-path "$scratch" --show-bin-path)"
+log="$scratch/tsan.log"
+# halt_on_error=0: finish the run and count every report.
+TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
+    "$bin/SDUIKitPackageTests.xctest" --testing-library swift-testing \
+    --filter 'SDUIStoreTests|CompiledExpressionTests|ScreenRenderTests' 2>&1 | tee "$log" | grep -E '^.{0,12}Test run with'
+reports=$(grep -c 'WARNING: ThreadSanitizer' "$log" || true)
+if grep -q 'Test run with .* failed' "$log" || [ "$reports" -ne 0 ]; then
+    echo "tsan.sh: $reports ThreadSanitizer report(s) or a failed test; see $log" >&2
+    exit 1
+fi
+echo "tsan.sh: no ThreadSanitizer reports"
