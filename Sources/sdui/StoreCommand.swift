@@ -58,34 +58,12 @@ struct StoreCommand: ParsableCommand {
                 return
             }
             if let problem { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
-            var lines: [String] = []
-            for key in values.keys.sorted() {
-                guard let path = try? KeyPath(components: [.key(key)]) else { continue }
-                Self.leaves(values[key]!, at: path, into: &lines)
-            }
-            for line in lines { print(line) }
-        }
-
-        /// `path = value` for every leaf under `value` (an empty object or
-        /// array is a leaf).
-        static func leaves(_ value: StoreValue, at path: KeyPath, into lines: inout [String]) {
-            switch value {
-            case .object(let members) where !members.isEmpty:
-                for k in members.keys.sorted() {
-                    guard let p = try? KeyPath(components: path.components + [.key(k)]) else { continue }
-                    leaves(members[k]!, at: p, into: &lines)
+            for (path, value) in StoreValue.leaves(of: values) {
+                switch value {
+                case .color(let c): print("\(path) = color \(JSONValue.literal(c))")
+                case .url(let u): print("\(path) = url \(JSONValue.literal(u))")
+                default: print("\(path) = \(Self.text(value.jsonValue))")
                 }
-            case .array(let items) where !items.isEmpty:
-                for (i, item) in items.enumerated() {
-                    guard let p = try? KeyPath(components: path.components + [.index(i)]) else { continue }
-                    leaves(item, at: p, into: &lines)
-                }
-            case .color(let s):
-                lines.append("\(path) = color \(JSONValue.literal(s))")
-            case .url(let s):
-                lines.append("\(path) = url \(JSONValue.literal(s))")
-            default:
-                lines.append("\(path) = \(text(value.jsonValue))")
             }
         }
 

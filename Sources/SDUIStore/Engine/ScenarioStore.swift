@@ -548,18 +548,19 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
     /// succeeded.
     public var lastPersistenceError: SDUIError? { locked { persistenceError } }
 
-    /// The most recent patches, oldest first (at most ``patchLogCapacity``).
-    public var recentPatches: [StorePatch] {
+    /// The most recent patches, oldest first (at most ``patchLogCapacity``);
+    /// public through ``StoreInspector`` in debug builds.
+    package var recentPatches: [StorePatch] {
         locked { Array(patchLog[patchLogStart...] + patchLog[..<patchLogStart]) }
     }
 
-    /// What each active observer watches (the inspector's list).
-    public var activeSubscriptions: [String] {
+    /// What each active observer watches (``StoreInspector``'s list).
+    package var activeSubscriptions: [String] {
         locked { observers.entries.sorted { $0.key < $1.key }.map(\.value.label) }
     }
 
     /// The ids of the live expressions, in the order they run.
-    public var liveExpressionIDs: [String] { locked { live.order } }
+    package var liveExpressionIDs: [String] { locked { live.order } }
 }
 
 // MARK: Scenario data for renders
