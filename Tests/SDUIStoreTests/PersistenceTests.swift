@@ -54,6 +54,44 @@ import Testing
         #expect(e.input == url.path)
     }
 
+    /// Saved values meet rules that arrive after they were loaded: they are
+    /// repaired (coerced, defaulted, removed) rather than served invalid,
+    /// in strict mode too, and the repair is saved.
+    @Test func savedValuesAreBroughtInLineWithRulesThatArriveLater() async throws {
+        let url = Fixtures.temporaryDirectory().appendingPathComponent("cached.json")
+        DefaultStore(appID: "app").named(.file(url: url)).replaceAll(with: [
+            "cart": ["total": "12.5", "level": "high", "code": "abc", "brand": "#FF0000", "keep": "x"],
+            "items": [["qty": "2"], ["qty": "many"]],
+        ])
+        let s = DefaultStore(appID: "app").store(.file(url: url))
+        let changes = first(1, of: s.changes(for: "cart"))
+        try s.setValidation(ValidationOptions(mode: .strict, schema: [
+            "cart.total": Rule(kind: .number, required: true),
+            "cart.level": Rule(kind: .integer, required: false, defaultValue: 1),
+            "cart.code": Rule(kind: .string, required: false, pattern: "^[A-Z]+$"),
+            "cart.brand": Rule(kind: .color, required: false),
+            "cart.count": Rule(kind: .integer, required: true, defaultValue: 0),
+            "items[*].qty": Rule(kind: .integer, required: false),
+        ]))
+        #expect(s.get("cart.total") == .number(12.5))       // coerced
+        #expect(s.get("cart.level") == .integer(1))         // no form: the default
+        #expect(s.get("cart.code") == nil)                  // no form, no default: removed
+        #expect(s.get("cart.brand") == .color("#FF0000"))   // normalised
+        #expect(s.get("cart.count") == .integer(0))         // required: its default
+        #expect(s.get("cart.keep") == "x")                  // no rule: untouched
+        #expect(s.get("items[*].qty") == [.integer(2)])     // "many" removed
+        // One change holds every repair.
+        let got = await changes.value
+        #expect(got.count == 1)
+        #expect(Set(got.first?.patches.map(\.keyPath) ?? []) == ["cart.total", "cart.level", "cart.code", "cart.brand",
+                                                                 "cart.count", "items[0].qty", "items[1].qty"])
+        // The repairs are saved: a relaunch reads them without rules.
+        let again = DefaultStore(appID: "app").store(.file(url: url))
+        #expect(again.get("cart.total") == .number(12.5))
+        #expect(again.get("cart.code") == nil)
+        #expect(again.get("cart.brand") == .color("#FF0000"))
+    }
+
     @Test func aMajorVersionBumpDropsTheSavedData() throws {
         let url = Fixtures.temporaryDirectory().appendingPathComponent("v.json")
         DefaultStore(appID: "app", version: SemanticVersion(1, 4, 0)).named(.file(url: url)).set("a", 1)

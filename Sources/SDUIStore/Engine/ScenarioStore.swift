@@ -363,7 +363,12 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
         }
     }
 
-    /// Sets the rules.
+    /// Sets the rules.  What the store already holds (loaded from its
+    /// scope's saved state, or written before) cannot be refused any more,
+    /// so it is brought into line in either mode: missing required keys get
+    /// their defaults, invalid values are coerced, else replaced by the
+    /// default, else removed, each with a logged warning; the repairs are
+    /// one change, saved like any other.
     ///
     /// - Throws: ``SDUIError`` naming a malformed rule path or pattern.
     public func setValidation(_ options: ValidationOptions) throws {
@@ -371,16 +376,20 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
         locked {
             validator = v
             var proposed = state
-            let filled = v.fillDefaults(&proposed)
-            guard !filled.isEmpty else { return }
+            var warnings: [String] = []
+            let changed = v.repair(&proposed, warnings: &warnings)
+            for w in warnings { logger.warning("store \(scope): \(w)") }
+            guard !changed.isEmpty else { return }
             var patches: [StorePatch] = []
-            for path in filled {
-                patches.append(StorePatch(op: .set, keyPath: path.description, oldValue: nil, newValue: path.get(in: proposed)))
+            for path in changed {
+                let new = path.get(in: proposed)
+                patches.append(StorePatch(op: new == nil ? .remove : .set, keyPath: path.description,
+                                          oldValue: path.get(in: state), newValue: new))
                 dropDocuments(touching: path)
             }
             state = proposed
-            recompute(after: filled, patches: &patches)
-            record(patches, touched: filled)
+            recompute(after: changed, patches: &patches)
+            record(patches, touched: changed)
         }
     }
 

@@ -57,15 +57,40 @@ struct Validator {
         return .ok
     }
 
-    /// Fills the missing required keys that have a default (on configure).
-    func fillDefaults(_ state: inout StoreValue) -> [KeyPath] {
-        var filled: [KeyPath] = []
-        for (path, rule) in rules where rule.required && !path.hasWildcard {
-            if path.get(in: state) == nil, let d = rule.defaultValue, (try? path.set(d, in: &state)) != nil {
-                filled.append(path)
+    /// Brings the values a store already holds when the rules arrive (what
+    /// a scope loaded from its saved state, or wrote before) into line with
+    /// them, in either mode, since they cannot be refused any more: a
+    /// missing required key gets its default; a value of another form is
+    /// normalised (a colour string becomes `.color`); an invalid value is
+    /// coerced when a form exists, else replaced by the rule's default,
+    /// else removed.  Each repair of an invalid value is a warning.
+    /// Returns the paths changed.
+    func repair(_ state: inout StoreValue, warnings: inout [String]) -> [KeyPath] {
+        var changed: [KeyPath] = []
+        for (path, rule) in rules {
+            if rule.required, !path.hasWildcard, path.get(in: state) == nil, let d = rule.defaultValue,
+               (try? path.set(d, in: &state)) != nil {
+                changed.append(path)
+            }
+            for concrete in Self.expand(path, in: state) {
+                guard let value = concrete.get(in: state) else { continue }
+                switch Self.judge(value, rule, lenient: true, matcher: matcher) {
+                case .valid(let normal):
+                    if normal != value, (try? concrete.set(normal, in: &state)) != nil { changed.append(concrete) }
+                case .invalid(let reason, let coerced):
+                    if let coerced, (try? concrete.set(coerced, in: &state)) != nil {
+                        warnings.append("\(concrete) held before the rules: \(reason); coerced to \(coerced.jsonValue)")
+                    } else if let d = rule.defaultValue, (try? concrete.set(d, in: &state)) != nil {
+                        warnings.append("\(concrete) held before the rules: \(reason); replaced by its default")
+                    } else {
+                        concrete.remove(from: &state)
+                        warnings.append("\(concrete) held before the rules: \(reason); removed")
+                    }
+                    changed.append(concrete)
+                }
             }
         }
-        return filled
+        return changed
     }
 
     /// Checks one concrete path; a reason when the write must be refused.
