@@ -48,14 +48,6 @@ extension JSONValue {
     /// and an object that repeats a member name keeps the last one.  Errors
     /// name `source`.
     public init(json: Data, source: String? = nil, maxDepth: Int = JSONValue.defaultMaxDepth) throws {
-        var err = sdui_error()
-        var doc: OpaquePointer?
-        let status = json.withUnsafeBytes { raw in
-            sdui_json_doc_parse(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count,
-                                UInt32(clamping: max(0, maxDepth)), &doc, &err)
-        }
-        try SDUIError.check(status, err, input: source)
-        defer { sdui_json_doc_free(doc) }
-        self.init(sdui_json_doc_root(doc))
+        self = try JSONDocument(json: json, source: source, maxDepth: maxDepth).value
     }
 }

@@ -92,6 +92,28 @@ import Testing
         #expect(again.get("cart.brand") == .color("#FF0000"))
     }
 
+    /// The backend scope's file (values and the unpushed queue) is kept
+    /// aside, like the file scope's, when it cannot be read.
+    @Test func anUnreadableBackendFileIsKeptAsideNotOverwritten() throws {
+        let dir = Fixtures.temporaryDirectory()
+        DefaultStore(appID: "app", directory: dir).store(.backend(namespace: "n")).set("x", 1)
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            .first { $0.hasPrefix("backend-") && $0.hasSuffix(".json") })
+        let file = dir.appendingPathComponent(name)
+        try Data("{".utf8).write(to: file)
+        try Data("{".utf8).write(to: URL(fileURLWithPath: file.path + ".prev"))
+        let s = DefaultStore(appID: "app", directory: dir).store(.backend(namespace: "n"))
+        let e = try #require(s.lastPersistenceError)
+        #expect(e.message.contains("keeps the unreadable files aside"), "\(e)")
+        #expect(s.get("x") == nil)
+        s.set("y", 2)
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(names.contains { $0.hasPrefix(name + ".unreadable-") }, "\(names)")
+        #expect(names.contains { $0.hasPrefix(name + ".prev.unreadable-") }, "\(names)")
+        #expect(try Data(contentsOf: dir.appendingPathComponent(names.first { $0.hasPrefix(name + ".unreadable-") }!)) == Data("{".utf8))
+        #expect(DefaultStore(appID: "app", directory: dir).store(.backend(namespace: "n")).get("y") == 2)
+    }
+
     @Test func aMajorVersionBumpDropsTheSavedData() throws {
         let url = Fixtures.temporaryDirectory().appendingPathComponent("v.json")
         DefaultStore(appID: "app", version: SemanticVersion(1, 4, 0)).named(.file(url: url)).set("a", 1)

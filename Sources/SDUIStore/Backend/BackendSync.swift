@@ -20,7 +20,6 @@
 import Foundation
 import Logging
 import SDUICore
-internal import CSDUI
 
 /// The persistence of a `.backend` scope.
 final class BackendSync: StorePersistence, @unchecked Sendable {
@@ -28,6 +27,8 @@ final class BackendSync: StorePersistence, @unchecked Sendable {
     let scenarioID: String?
     let adapter: (any BackendAdapter)?
     let file: URL
+    /// The values and queue, in one snapshot file (guarded by `lock`).
+    private let snapshot: SnapshotFile
     let version: SemanticVersion?
     let logger: Logger
     let retry = RetryPolicy(initialDelay: .milliseconds(100), maxDelay: .seconds(30), maxAttempts: nil, jitter: .full)
@@ -48,6 +49,7 @@ final class BackendSync: StorePersistence, @unchecked Sendable {
         self.scenarioID = scenarioID
         self.adapter = adapter
         self.file = file
+        self.snapshot = SnapshotFile(url: file)
         self.version = version
         self.logger = logger
     }
@@ -63,17 +65,10 @@ final class BackendSync: StorePersistence, @unchecked Sendable {
     // MARK: StorePersistence
 
     func load() throws -> (state: [String: StoreValue]?, warning: String?) {
-        var err = sdui_error()
-        var doc: OpaquePointer?
-        var recovered: Int32 = 0
-        let status = sdui_snapshot_read(file.path, UInt32(JSONValue.defaultMaxDepth) + 4, &doc, &recovered, &err)
-        if status == SDUI_NOT_FOUND { return (nil, nil) }
-        try SDUIError.check(status, err, input: file.path)
-        let json = JSONDocument(adopting: doc!).value
+        let (saved, recovered) = try locked { try snapshot.read() }
+        guard let json = saved else { return (nil, nil) }
         var (state, dropped) = try SavedState.decode(json, version: version)
-        var warning = recovered != 0
-            ? "recovered the last good state from \(file.path).prev: " + SDUIError(SDUI_CORRUPT, err, input: file.path).message
-            : nil
+        var warning = recovered
         var pending: [BackendPatch] = []
         if dropped == nil, let items = json["queue"]?.arrayValue {
             let decoder = JSONValueDecoder()
@@ -115,7 +110,7 @@ final class BackendSync: StorePersistence, @unchecked Sendable {
             queue = []
             lastState = [:]
         }
-        for u in [file, URL(fileURLWithPath: file.path + ".prev")] { try? FileManager.default.removeItem(at: u) }
+        try locked { try snapshot.remove() }
     }
 
     /// Writes values and queue as the snapshot file (under `lock`).
@@ -123,10 +118,7 @@ final class BackendSync: StorePersistence, @unchecked Sendable {
         guard case .object(var top) = SavedState.encode(lastState, version: version) else { return }
         top["queue"] = .array(queue.map(Self.json))
         top["namespace"] = .string(namespace)
-        let doc = try JSONDocument(.object(top))
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        var err = sdui_error()
-        try SDUIError.check(sdui_snapshot_write(file.path, doc.handle, &err), err, input: file.path)
+        try snapshot.write(.object(top))
     }
 
     /// A queued patch as JSON.
