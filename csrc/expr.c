@@ -505,8 +505,13 @@ static int32_t parse_primary(parser *p)
             for (f = 0; f < sizeof fns / sizeof fns[0]; f++)
                 if (strlen(fns[f].name) == len && !memcmp(fns[f].name, w, len))
                     break;
-            if (f == sizeof fns / sizeof fns[0])
-                return perr(p, SDUI_EXPR_PARSE, start, "unknown function");
+            if (f == sizeof fns / sizeof fns[0]) {
+                /* Name it (a name is letters, digits and '_'; 40 bytes at most). */
+                char what[64];
+                snprintf(what, sizeof what, "unknown function '%.*s%s'", (int)(len > 40 ? 40 : len), w,
+                         len > 40 ? "..." : "");
+                return perr(p, SDUI_EXPR_PARSE, start, what);
+            }
             p->pos++;
             if (!enter(p))
                 return -1;

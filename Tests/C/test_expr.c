@@ -465,7 +465,11 @@ static void test_offsets(void)
     CHECK_EQ_INT(err.offset, 6);
     CHECK_EQ_INT(err.line, 2);
     CHECK_EQ_INT(err.column, 3);
+    CHECK_MSG_HAS("unknown function 'nope'");
     CHECK(j == NULL);
+    /* A long unknown name is shortened in the message. */
+    CHECK_STATUS(eval_text("averyveryveryveryveryveryveryveryveryverylongname(1)", NULL, &j, &err), SDUI_EXPR_PARSE);
+    CHECK_MSG_HAS("unknown function 'averyveryveryveryveryveryveryveryveryver...'");
 }
 
 /* Source length, nesting, depth, steps, string and array bounds. */
