@@ -144,9 +144,13 @@ import Testing
         let other = store.named(.scenarioSession(id: "onboarding"))
         other.set("step", 1)
         let changes = first(1, of: s.changes(for: ["step"]))
+        // A consumer that would wait for more than the clear is not left waiting.
+        let values = first(10, of: s.values(for: "step"))
         try await Task.sleep(for: .milliseconds(20))
         store.endScenario(id: "checkout")
         #expect(await changes.value.first?.patches.first?.newValue == nil, "observers see the clear")
+        #expect(await values.value == [2, nil], "the sequence ends after the clear")
+        #expect((s as? ScenarioStore)?.activeSubscriptions.isEmpty == true)
         #expect(s.get("step") == nil)
         #expect(store.named(.scenarioSession(id: "checkout")) !== s, "a new session starts fresh")
         #expect(store.named(.scenarioSession(id: "checkout")).get("step") == nil)

@@ -142,6 +142,17 @@ func first<S: AsyncSequence & Sendable>(_ n: Int, of seq: S) -> Task<[S.Element]
         #expect(s.activeSubscriptions.isEmpty, "\(s.activeSubscriptions)")
     }
 
+    @Test func releasingAStoreEndsItsSequences() async throws {
+        var s: ScenarioStore? = memoryStore()
+        s!.set("n", 1)
+        let values = first(5, of: s!.values(for: "n"))
+        let changes = first(5, of: s!.changes(for: "n"))
+        try await Task.sleep(for: .milliseconds(20))
+        s = nil
+        #expect(await values.value == [1])
+        #expect(await changes.value.isEmpty)
+    }
+
     @Test func thePatchLogKeepsTheLatestInOrder() {
         let s = memoryStore()
         for n in 1...(ScenarioStore.patchLogCapacity + 44) { s.set("n", .integer(n)) }

@@ -65,12 +65,14 @@ public final class DefaultStore: Store, @unchecked Sendable {
         return s
     }
 
-    /// Ends a scenario: its session store is cleared and forgotten.
+    /// Ends a scenario: its session store is cleared and forgotten, and the
+    /// sequences observing it end.
     public func endScenario(id: String) {
         lock.lock()
         let s = stores.removeValue(forKey: .scenarioSession(id: id))
         lock.unlock()
         s?.clear()
+        s?.endObservation()
     }
 
     /// What `scope` saves to.

@@ -76,6 +76,18 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
         persistence.attach(self)
     }
 
+    /// Ends every `values(for:)` and `changes(for:)` sequence: a consumer
+    /// of a store that is gone (a scenario ended, the store released) is
+    /// not left waiting.
+    deinit { endObservation() }
+
+    /// Ends every observation of this store (its sequences finish) and
+    /// forgets the observers.  Called when the store's scenario ends.
+    package func endObservation() {
+        let finishes = locked { observers.removeAll() }
+        for f in finishes { f() }
+    }
+
     /// Runs `body` under the store's lock.
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
@@ -419,7 +431,7 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
         locked {
             var last = path.get(in: state)
             continuation.yield(last)
-            let id = observers.add(paths: [path], label: "values(\(path))") { [unowned self] _ in
+            let id = observers.add(paths: [path], label: "values(\(path))", finish: { continuation.finish() }) { [unowned self] _ in
                 let now = path.get(in: self.state)
                 if now != last {
                     last = now
@@ -436,7 +448,8 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
         let (stream, continuation) = AsyncStream<StoreChange>.makeStream()
         let paths = keyPaths.sorted().compactMap { try? KeyPath($0) }
         locked {
-            let id = observers.add(paths: paths, label: "changes(\(paths.map(\.description).joined(separator: ", ")))") {
+            let id = observers.add(paths: paths, label: "changes(\(paths.map(\.description).joined(separator: ", ")))",
+                                   finish: { continuation.finish() }) {
                 continuation.yield($0)
             }
             continuation.onTermination = { [weak self] _ in self?.removeObserver(id) }
@@ -486,7 +499,11 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
 
         func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             let subject = CurrentValueSubject<Output, Never>(store.locked { read(store) })
-            let id = store.addObserver(paths: paths, label: "publisher") { [store] _ in subject.send(read(store)) }
+            // Weak: the observer lives in the store's registry, so a strong
+            // reference would keep the store alive until the subscriber cancels.
+            let id = store.addObserver(paths: paths, label: "publisher") { [weak store] _ in
+                if let store { subject.send(read(store)) }
+            }
             subject.handleEvents(receiveCancel: { [weak store] in store?.removeObserver(id) })
                 .receive(subscriber: subscriber)
         }

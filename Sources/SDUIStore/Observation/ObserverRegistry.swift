@@ -11,6 +11,8 @@ struct ObserverRegistry {
         /// What the observer watches, as the inspector lists it.
         var label: String
         var deliver: (StoreChange) -> Void
+        /// Ends the observer's sequence when the store goes away.
+        var finish: (() -> Void)?
     }
 
     private var trie = PathTrie()
@@ -18,10 +20,11 @@ struct ObserverRegistry {
     private var nextID = 1
 
     /// Adds an observer; returns its id.
-    mutating func add(paths: [KeyPath], label: String, deliver: @escaping (StoreChange) -> Void) -> Int {
+    mutating func add(paths: [KeyPath], label: String, finish: (() -> Void)? = nil,
+                      deliver: @escaping (StoreChange) -> Void) -> Int {
         let id = nextID
         nextID += 1
-        entries[id] = Entry(paths: paths, label: label, deliver: deliver)
+        entries[id] = Entry(paths: paths, label: label, deliver: deliver, finish: finish)
         for p in paths { trie.insert(id, at: p) }
         return id
     }
@@ -47,4 +50,13 @@ struct ObserverRegistry {
 
     /// How many observers there are.
     var count: Int { entries.count }
+
+    /// Removes every observer and returns their finish calls (to run
+    /// outside the store's lock).
+    mutating func removeAll() -> [() -> Void] {
+        let finishes = entries.values.compactMap(\.finish)
+        entries.removeAll()
+        trie = PathTrie()
+        return finishes
+    }
 }
