@@ -50,6 +50,7 @@
 
 #include "internal.h"
 #include "sdui/expr.h"
+#include "sdui/number.h"
 
 /* ---------- program ---------- */
 
@@ -1223,70 +1224,6 @@ static val *new_arr(ev *e, const node *nd, size_t n, val *out)
     return items;
 }
 
-/* Shortest text of d that reads back to d, always with '.' or 'e' (the
- * one number-to-text rule of the language): the fewest significant digits
- * that read back exactly; positional notation when the decimal exponent is
- * in [-6, 21), else d.ddde[-]X.  buf holds at least 40 bytes; returns the
- * length. */
-static size_t real_text(double d, char *buf)
-{
-    int prec, ex;
-    char *e;
-    for (prec = 1; prec < 17; prec++) {
-        snprintf(buf, 40, "%.*e", prec - 1, d);
-        if (strtod(buf, NULL) == d)
-            break;
-    }
-    snprintf(buf, 40, "%.*e", prec - 1, d);
-    e = strchr(buf, 'e');
-    if (!e) /* not finite; never rendered (decimal results are checked) */
-        return strlen(buf);
-    ex = atoi(e + 1);
-    if (ex >= -6 && ex < 21) {
-        /* Place the point among the significant digits, padding with
-         * zeros (printing the binary value with %f would show digits
-         * past the shortest ones). */
-        char dig[24], out[48];
-        int nd = 0, k = 0, neg = buf[0] == '-';
-        for (char *c = buf + neg; c < e; c++)
-            if (*c != '.')
-                dig[nd++] = *c;
-        while (nd > 1 && dig[nd - 1] == '0')
-            nd--;
-        if (neg)
-            out[k++] = '-';
-        if (ex < 0) {
-            out[k++] = '0';
-            out[k++] = '.';
-            for (int z = 0; z < -ex - 1; z++)
-                out[k++] = '0';
-            for (int z = 0; z < nd; z++)
-                out[k++] = dig[z];
-        } else {
-            for (int z = 0; z <= ex; z++)
-                out[k++] = z < nd ? dig[z] : '0';
-            out[k++] = '.';
-            if (nd > ex + 1)
-                for (int z = ex + 1; z < nd; z++)
-                    out[k++] = dig[z];
-            else
-                out[k++] = '0';
-        }
-        out[k] = 0;
-        memcpy(buf, out, (size_t)k + 1);
-        return (size_t)k;
-    }
-    /* Tidy the exponent: e+21 -> e21, e-07 -> e-7. */
-    {
-        char *w = e + 1, *r = e + 1;
-        if (*r == '+') r++;
-        else if (*r == '-') *w++ = *r++;
-        while (*r == '0' && r[1]) r++;
-        memmove(w, r, strlen(r) + 1);
-    }
-    return strlen(buf);
-}
-
 /* Growing text for JSON rendering and string(); bounded. */
 typedef struct text {
     char *s;
@@ -1400,7 +1337,7 @@ static void tx_json(text *t, const val *v)
         snprintf(buf, sizeof buf, "%lld", (long long)v->u.i);
         tx_add(t, buf, strlen(buf));
         break;
-    case V_REAL: tx_add(t, buf, real_text(v->u.d, buf)); break;
+    case V_REAL: tx_add(t, buf, sdui_number_text(v->u.d, buf)); break;
     case V_STR: tx_json_str(t, v->u.s.s, v->u.s.n); break;
     case V_ARR:
     case V_JARR: {
@@ -1461,7 +1398,7 @@ static int tree_put(sdui_json_builder *b, const val *v, size_t *len)
         st = sdui_json_builder_int(b, v->u.i);
         break;
     case V_REAL:
-        *len += real_text(v->u.d, buf);
+        *len += sdui_number_text(v->u.d, buf);
         st = sdui_json_builder_real(b, v->u.d);
         break;
     case V_STR:
@@ -2245,7 +2182,7 @@ static int to_string(ev *e, const node *nd, const val *v, val *out)
         return 1;
     }
     if (v->t == V_REAL) {
-        size_t n = real_text(v->u.d, buf);
+        size_t n = sdui_number_text(v->u.d, buf);
         char *s = new_str(e, nd, n, out);
         if (!s) return 0;
         memcpy(s, buf, n);

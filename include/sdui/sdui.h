@@ -42,6 +42,7 @@
 #include "disk.h"
 #include "expr.h"
 #include "json_build.h"
+#include "number.h"
 #include "snapshot.h"
 
 #endif
