@@ -4,8 +4,11 @@
 /// saved state of another major version is dropped when read (no
 /// migrations).
 public struct SemanticVersion: Comparable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Incompatible changes of the saved data: a different major drops it.
     public var major: Int
+    /// Compatible additions; saved data is kept.
     public var minor: Int
+    /// Fixes; saved data is kept.
     public var patch: Int
 
     /// A version.
