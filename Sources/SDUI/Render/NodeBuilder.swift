@@ -146,7 +146,12 @@ struct NodeBuilder {
             treeBytes -= old.bytes
             rec = own(plan, token: token, scope: scope, label: label)
             if let new = rec.node, let was = old.node, !Self.sameOwn(new, was) { changes.append(place) }
-            guard rec.descends else { return rec }
+            guard rec.descends else {
+                // Hidden or a placeholder now: its old children's fills no
+                // longer count against the tree's bound.
+                for c in old.children { treeBytes -= c.subtreeBytes }
+                return rec
+            }
         } else {
             rec = old
         }

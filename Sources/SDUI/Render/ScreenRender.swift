@@ -30,6 +30,11 @@ struct NodeRecord: Sendable {
     /// Bytes this node's own fills produced (counted against the tree's bound).
     var bytes = 0
 
+    /// Bytes the fills of this node and its descendants produced.
+    var subtreeBytes: Int {
+        children.reduce(bytes) { $0 + $1.subtreeBytes }
+    }
+
     /// This node's issues and events, then its children's, depth first.
     func collect(issues outIssues: inout [RenderIssue], events outEvents: inout [RenderEvent]) {
         outIssues += issues

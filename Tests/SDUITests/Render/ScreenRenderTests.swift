@@ -160,6 +160,28 @@ final class TestScenarioData: ScenarioData, @unchecked Sendable {
         #expect(render.tree == resolver.resolve(screen("banner", "header"), lookups: lookups))
     }
 
+    /// Hiding a section gives back what its children filled: toggling it
+    /// many times under a tight tree bound never trips the bound, and the
+    /// tree stays what a whole resolve gives.
+    @Test func hiddenSectionsGiveBackTheirFillBytes() throws {
+        let t = token("section", """
+        {"id":"section","version":1,"primitive":"Column","primitiveVersion":3,"props":{"visible":"@{open}","children":[
+          {"primitive":"Text","props":{"text":"{{body}}"}}, {"primitive":"Text","props":{"text":"{{body}}"}}]}}
+        """)
+        let data = TestScenarioData(["open": true, "body": .string(String(repeating: "x", count: 1_000))])
+        var ctx = context(data)
+        ctx.bindingLimits = BindingLimits(maxStringBytes: 4_000, maxNodeBytes: 4_000, maxTreeBytes: 5_000)
+        let resolver = ScreenResolver(ctx)
+        var render = resolver.render(screen("section"), lookups: found(t))
+        for round in 0..<20 {
+            try data.set("open", .bool(round % 2 == 1))
+            resolver.update(&render, changed: ["open"])
+            #expect(render.tree == resolver.resolve(screen("section"), lookups: found(t)), "round \(round)")
+        }
+        #expect(render.tree.root.children.first?.children.count == 2)
+        #expect(render.tree.issues.isEmpty)
+    }
+
     /// Random data changes: after each update the tree (nodes, issues,
     /// events) equals a whole resolve of the same data.
     @Test func updatesAgreeWithWholeResolves() throws {
