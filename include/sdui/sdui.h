@@ -44,5 +44,6 @@
 #include "json_build.h"
 #include "number.h"
 #include "snapshot.h"
+#include "outbox.h"
 
 #endif
