@@ -663,7 +663,8 @@ static int append_items(sdui_outbox *b, const sdui_outbox_item *items,
     int rc;
     if (!n)
         return SQLITE_OK;
-    rc = sqlite3_prepare_v2(b->db, "INSERT INTO items(seq, bytes) VALUES(?1, ?2)",
+    rc = sqlite3_prepare_v2(b->db,
+                            "INSERT INTO items(seq, bytes) VALUES(?1, ?2)",
                             -1, &s, NULL);
     for (i = 0; rc == SQLITE_OK && i < n; i++) {
         sqlite3_bind_int64(s, 1, first + (int64_t)i);

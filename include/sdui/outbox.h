@@ -36,9 +36,11 @@
  * mode), and the last commits may be lost with power.
  *
  * Bounds and the dropped counter.  The queue holds at most max_items items
- * and max_bytes bytes of items (the lengths of the stored blobs, as SQLite
- * reports them, summed from the rows on every commit: no stored total is
- * trusted, so no value in the file can lift a bound).  When a commit
+ * and max_bytes bytes of items: the lengths of the stored blobs, as SQLite
+ * reports them, summed from the rows (a handle carries its sums from one
+ * of its commits to the next, and sums the rows again whenever another
+ * connection may have written; no total is stored in the file, so no
+ * value in it can lift a bound).  When a commit
  * leaves the queue over a bound, the OLDEST items are deleted in the same
  * transaction until both bounds hold, and their number is added to
  * `dropped` and `dropped_total`.  `dropped` is what has been dropped and
@@ -60,7 +62,8 @@
  * outbox is created; sdui_outbox_recovered() then answers 1.  Damage met
  * later (SQLite reports a corrupt file; the item totals do not add up; the
  * counters row is missing, not made of integers, negative, or its next_seq
- * is not past every stored item; a state read finds another key) is
+ * is not past every stored item or is 2^62 or more; a state read finds
+ * another key) is
  * handled the same way by the call that meets it: the file is moved aside
  * and a fresh one opened, and that call fails with SDUI_SQLITE and a
  * message saying the outbox was damaged and reset; later calls work on the
@@ -240,8 +243,8 @@ void sdui_outbox_batch_free(sdui_outbox_batch *b);
 /*
  * Deletes the items seqs[0, n) in one transaction.  Seqs not present are
  * ignored (an ack may race a drop by the bounds, or another process's
- * ack).  Errors: SDUI_ARGUMENT (box NULL, or seqs NULL with n > 0), SDUI_SQLITE
- * (damage resets the outbox), SDUI_OOM.  Thread-safe.
+ * ack).  Errors: SDUI_ARGUMENT (box NULL, or seqs NULL with n > 0),
+ * SDUI_SQLITE (damage resets the outbox), SDUI_OOM.  Thread-safe.
  */
 sdui_status sdui_outbox_ack(sdui_outbox *box, const int64_t *seqs, size_t n,
                             sdui_error *err);
