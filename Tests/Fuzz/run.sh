@@ -23,9 +23,9 @@
 #                      the harness itself (FUZZ_SNAPSHOT_SEEDS=DIR), plus
 #                      Tests/Fuzz/seeds/snapshot/ if it exists
 #   snapshot.dict      json.dict and the snapshot envelope's pieces
-# The JSON harnesses (all but disk_open, expr and snapshot) get
+# The JSON harnesses (all but disk_open, outbox_open, expr and snapshot) get
 # Tests/Fuzz/json.dict; expr gets expr.dict, snapshot snapshot.dict;
-# disk_open (SQLite files) none.  Prints the runs and executions per second
+# disk_open and outbox_open (SQLite files) none.  Prints the runs and executions per second
 # of each harness and exits non-zero if any harness crashed (or failed to
 # build).
 # Needs: clang with the fuzzer runtime (the Swift toolchain's clang in
@@ -46,7 +46,7 @@ esac
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT" || exit 2
 WORK=build/fuzz
-HARNESSES="pack_open token_parse disk_open batch_split json_doc expr snapshot"
+HARNESSES="pack_open token_parse disk_open batch_split json_doc expr snapshot outbox_open"
 
 # The harnesses to run: the names given, each one of HARNESSES.
 SELECTED="${*:-$HARNESSES}"
@@ -292,7 +292,7 @@ make_seeds() {
 # The dictionary options of a harness.
 dict_for() {
     case "$1" in
-    disk_open) ;;
+    disk_open | outbox_open) ;;
     expr) echo "-dict=$WORK/expr.dict" ;;
     snapshot) echo "-dict=$WORK/snapshot.dict" ;;
     *) echo "-dict=Tests/Fuzz/json.dict" ;;
