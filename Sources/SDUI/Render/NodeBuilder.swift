@@ -62,12 +62,34 @@ struct NodeBuilder {
     /// The node for a block of a block screen (nil inside when it is not
     /// visible).
     mutating func block(_ block: JSONValue, index: Int, style: BlockStyle) -> ItemRecord {
-        let label = "block[\(index)]"
+        self.block(block, label: "block[\(index)]", style: style)
+    }
+
+    /// The layout blocks the builder draws itself when no renderer of the
+    /// same type is registered: `{"type": "column"|"row"|"list", "blocks":
+    /// [...]}` lays out the blocks inside (a normalized payload's templates
+    /// arrive as these).
+    static let layouts: [String: (primitive: String, version: Int, spacing: String)] = [
+        "column": ("Column", 3, "@spacing.md"), "list": ("Column", 3, "@spacing.sm"),
+        "row": ("Row", 2, "@spacing.sm"),
+    ]
+
+    /// The node for a block labelled `label` (`block[2]`, or
+    /// `block[0].blocks[1]` inside a layout block).
+    mutating func block(_ block: JSONValue, label: String, style: BlockStyle) -> ItemRecord {
         let scope = BindingScope(host: context.hostBindings, store: context.store)
         guard let type = block["type"]?.stringValue else {
             return fixed(label: label, scope: scope) {
                 $0.blockFailure(.badBlock, label, "a block needs a string \"type\"")
             }
+        }
+        if context.blocks.renderer(for: type) == nil, let layout = Self.layouts[type] {
+            guard let inner = block["blocks"]?.arrayValue else {
+                return fixed(label: label, scope: scope) {
+                    $0.blockFailure(.badBlock, label, "\(type): a layout block needs a list \"blocks\"", type: type)
+                }
+            }
+            return container(layout, inner, label: label, scope: scope, style: style)
         }
         guard let render = context.blocks.renderer(for: type) else {
             return fixed(label: label, scope: scope) {
@@ -89,6 +111,28 @@ struct NodeBuilder {
         let plan = NodePlan(node: raw)
         return ItemRecord(plan: plan, token: nil, label: label, scope: scope,
                           record: record(plan, token: nil, scope: scope, label: label))
+    }
+
+    /// A layout block: its own node (themed spacing resolved like any
+    /// prop), then each inner block as a child, labelled
+    /// `label.blocks[j]`; an inner block that cannot be drawn is a
+    /// placeholder with its `render_error`, its siblings unaffected.  The
+    /// item has no plan, so ``ScreenResolver/update(_:changed:)`` keeps it
+    /// as drawn (the blocks inside bind no scenario data of their own).
+    private mutating func container(_ layout: (primitive: String, version: Int, spacing: String),
+                                    _ inner: [JSONValue], label: String, scope: BindingScope,
+                                    style: BlockStyle) -> ItemRecord {
+        let plan = NodePlan(node: .object(["primitive": .string(layout.primitive),
+                                           "primitiveVersion": .int(Int64(layout.version)),
+                                           "props": .object(["spacing": .string(layout.spacing)])]))
+        var rec = record(plan, token: nil, scope: scope, label: label)
+        if rec.descends {
+            for (j, b) in inner.enumerated() {
+                rec.children.append(block(b, label: "\(label).blocks[\(j)]", style: style).record)
+            }
+            rec.node!.children = rec.children.compactMap(\.node)
+        }
+        return ItemRecord(plan: nil, token: nil, label: label, scope: scope, record: rec)
     }
 
     /// An item drawn without a plan (a skeleton or a placeholder), with the

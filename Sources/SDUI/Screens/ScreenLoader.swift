@@ -55,18 +55,45 @@ public struct ScreenLoader: Sendable {
     ///   too many hops; `.json`/`.schema` for a payload that does not
     ///   decode.
     public func load(_ id: String) async throws -> LoadedScreen {
+        try await resolve(fetch(id))
+    }
+
+    /// The first half of ``load(_:)``: the payload to show for `id` and
+    /// where it came from (registry, revalidated, disk, Fallback Pack),
+    /// without its tokens.  A screen state machine calls this in FETCH and
+    /// ``resolve(_:)`` in LOAD.
+    ///
+    /// - Throws: as ``load(_:)`` does.
+    public func fetch(_ id: String) async throws -> FetchedPayload {
         let (payload, source) = try await payload(for: id)
-        let items = payload.screenItems
+        return FetchedPayload(requested: id, payload: payload, source: source)
+    }
+
+    /// The second half of ``load(_:)``: gets the payload's tokens through
+    /// the repository (one batched request for the misses) and resolves
+    /// the render tree.
+    public func resolve(_ fetched: FetchedPayload) async -> LoadedScreen {
+        let items = fetched.payload.screenItems
         let ids = items.tokenIDs
         var lookups = await repository.get(ids)
-        if source == .fallbackPack, let pack = resolver.context.fallbackPack?.pack {
+        if fetched.source == .fallbackPack, let pack = resolver.context.fallbackPack?.pack {
             // A Fallback Pack screen draws from its own pack's tokens.
             for id in ids where lookups[id]?.token == nil {
                 if let l = ScreenResolver.lookup(id, in: pack) { lookups[id] = l }
             }
         }
-        return LoadedScreen(requested: id, payload: payload, source: source,
+        return LoadedScreen(requested: fetched.requested, payload: fetched.payload, source: fetched.source,
                             tree: resolver.resolve(items, lookups: lookups), lookups: lookups)
+    }
+
+    /// A screen's payload as ``fetch(_:)`` found it.
+    public struct FetchedPayload: Sendable {
+        /// The id asked for (the payload's own id differs after a 409 fallback).
+        public var requested: String
+        /// The payload to draw.
+        public var payload: ScreenPayload
+        /// Where it came from.
+        public var source: ScreenSource
     }
 
     /// The payload to show for `id`, and where it came from.
