@@ -28,6 +28,7 @@ let package = Package(
     products: [
         .library(name: "SDUI", targets: ["SDUI"]),
         .library(name: "SDUIStore", targets: ["SDUIStore"]),
+        .library(name: "SDUIFlow", targets: ["SDUIFlow"]),
         .library(name: "SDUIServer", targets: ["SDUIServer"]),
         .library(name: "SDUIRegistryKit", targets: ["SDUIRegistryKit"]),
         .executable(name: "sdui", targets: ["sdui"]),
@@ -117,6 +118,18 @@ let package = Package(
             ],
             path: "Sources/SDUI"
         ),
+        // Flows (seed 001) and the screen state machine and normalized
+        // payload (seed 002): above both SDUI and SDUIStore, which know
+        // nothing of each other.
+        .target(
+            name: "SDUIFlow",
+            dependencies: [
+                "SDUI", "SDUIStore", "SDUICore", "CSDUI",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/SDUIFlow"
+        ),
         // The registry side below the server: stored records, the error type,
         // the token signer and pack building.  No server framework, so the pack
         // tools link it without NIO.
@@ -134,6 +147,7 @@ let package = Package(
             name: "SDUIServer",
             dependencies: [
                 "SDUI",
+                "SDUIFlow",
                 "SDUIRegistryKit",
                 server("Hummingbird", "hummingbird"),
                 server("HummingbirdCore", "hummingbird"),
@@ -157,6 +171,7 @@ let package = Package(
             dependencies: [
                 "SDUI",
                 "SDUIStore",
+                "SDUIFlow",
                 "SDUIServer",
                 "SDUIRegistryKit",
                 "SDUIBench",
@@ -213,6 +228,16 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             path: "Tests/SDUITests"
+        ),
+        .testTarget(
+            name: "SDUIFlowTests",
+            dependencies: [
+                "SDUIFlow", "SDUI", "SDUIStore", "SDUICore", "CSDUI", "SDUITestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/SDUIFlowTests"
         ),
         .testTarget(
             name: "SDUIRegistryKitTests",

@@ -1,0 +1,187 @@
+// ScreenModel.swift - seed 002's normalized payload: templates refer to
+// components by id, components to bodies by id; decoding joins them.
+import Foundation
+import SDUI
+import SDUICore
+
+/// A screen in seed 002's normalized form, joined:
+///
+/// ```json
+/// {"screenName": "home",
+///  "templates": [{"id": "t1", "type": "column", "order": 1,
+///                 "componentsId": [{"id": "c1", "order": 1}]}],
+///  "components": [{"id": "c1", "type": "header", "bodyId": "b1"}],
+///  "body": [{"id": "b1", "body": {"title": "Hello"}}]}
+/// ```
+///
+/// decodes to `ScreenModel(screenName: "home", templates: [TemplateModel(id: "t1",
+/// type: .column, components: [ComponentModel(id: "c1", type: "header",
+/// body: BodyModel(id: "b1", data: ["title": "Hello"]))])])`.  Templates and
+/// each template's components are sorted by `order` (equal orders keep
+/// document order).  A reference to a missing component or body, a
+/// duplicate id, a missing field or a value of the wrong type is an error
+/// naming it and its JSON path.  A component or body may be used by more
+/// than one template.
+///
+/// It renders (``ScreenItemsConvertible``): each template lays out its
+/// components (`column` and `list` one under another, `row` side by side);
+/// a component's `type` is a block type and its body's data are the
+/// block's fields, so `header`, `cta`, `benefits_list`… draw as on a block
+/// screen, and an unknown type is a placeholder with a `render_error`.
+public struct ScreenModel: Sendable, Hashable {
+    /// The screen's name (its id when rendered).
+    public var screenName: String
+    /// The templates, sorted by `order`.
+    public var templates: [TemplateModel]
+
+    /// A model from its parts.
+    public init(screenName: String, templates: [TemplateModel]) {
+        self.screenName = screenName
+        self.templates = templates
+    }
+
+    /// Decodes a normalized payload from JSON text; errors name `source`.
+    public init(json: Data, source: String? = nil) throws {
+        try self.init(value: try JSONValue(json: json, source: source), source: source)
+    }
+
+    /// Reads a normalized payload from a decoded value; errors name `source`.
+    public init(value: JSONValue, source: String? = nil) throws {
+        let root = JSONPathReader(value, input: source)
+        screenName = try root.required("screenName").string()
+
+        var bodies: [String: BodyModel] = [:]
+        var bodyPath: [String: String] = [:]
+        for b in try root.required("body").array() {
+            let id = try b.required("id").string()
+            if let first = bodyPath[id] { throw b.error("duplicate body id \"\(id)\" (first at \(first))") }
+            let data = try b.required("body")
+            bodies[id] = BodyModel(id: id, data: try data.object())
+            bodyPath[id] = b.path
+        }
+
+        var components: [String: (id: String, type: String, bodyId: String, path: String)] = [:]
+        for c in try root.required("components").array() {
+            let id = try c.required("id").string()
+            if let first = components[id] { throw c.error("duplicate component id \"\(id)\" (first at \(first.path))") }
+            let type = try c.required("type").string()
+            let bodyRef = try c.required("bodyId")
+            let bodyId = try bodyRef.string()
+            guard bodies[bodyId] != nil else { throw bodyRef.error("no body with id \"\(bodyId)\"") }
+            components[id] = (id, type, bodyId, c.path)
+        }
+
+        var templates: [(order: Int, index: Int, model: TemplateModel)] = []
+        var templatePath: [String: String] = [:]
+        for (ti, t) in try root.required("templates").array().enumerated() {
+            let id = try t.required("id").string()
+            if let first = templatePath[id] { throw t.error("duplicate template id \"\(id)\" (first at \(first))") }
+            templatePath[id] = t.path
+            let type = TemplateType(rawValue: try t.required("type").string())
+            let order = try t.required("order").int()
+            var refs: [(order: Int, index: Int, model: ComponentModel)] = []
+            var seen: [String: String] = [:]
+            for (ci, r) in try t.required("componentsId").array().enumerated() {
+                let refID = try r.required("id")
+                let cid = try refID.string()
+                if let first = seen[cid] { throw refID.error("component \"\(cid)\" listed twice in this template (first at \(first))") }
+                seen[cid] = refID.path
+                guard let c = components[cid] else { throw refID.error("no component with id \"\(cid)\"") }
+                let corder = try r.required("order").int()
+                refs.append((corder, ci, ComponentModel(id: c.id, type: ComponentType(rawValue: c.type),
+                                                        order: corder, body: bodies[c.bodyId]!)))
+            }
+            refs.sort { ($0.order, $0.index) < ($1.order, $1.index) }
+            templates.append((order, ti, TemplateModel(id: id, type: type, order: order, components: refs.map(\.model))))
+        }
+        templates.sort { ($0.order, $0.index) < ($1.order, $1.index) }
+        self.templates = templates.map(\.model)
+    }
+
+    /// Whether `value` looks like a normalized payload (it has the members
+    /// `screenName` and `templates`), to tell it from other screen formats.
+    public static func matches(_ value: JSONValue) -> Bool {
+        value["screenName"] != nil && value["templates"] != nil
+    }
+}
+
+/// One template: a layout of components.
+public struct TemplateModel: Sendable, Hashable {
+    public var id: String
+    public var type: TemplateType
+    public var order: Int
+    /// The components, sorted by their `order` in this template.
+    public var components: [ComponentModel]
+
+    public init(id: String, type: TemplateType, order: Int = 0, components: [ComponentModel]) {
+        self.id = id
+        self.type = type
+        self.order = order
+        self.components = components
+    }
+}
+
+/// How a template lays out its components: `column`, `row`, `list`, or a
+/// type this version does not know (drawn as a placeholder).
+public struct TemplateType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let column = TemplateType(rawValue: "column")
+    public static let row = TemplateType(rawValue: "row")
+    /// Laid out as a column.
+    public static let list = TemplateType(rawValue: "list")
+    public var description: String { rawValue }
+}
+
+/// One component: a block type and its body.
+public struct ComponentModel: Sendable, Hashable {
+    public var id: String
+    public var type: ComponentType
+    /// Its order in the template it was read from.
+    public var order: Int
+    public var body: BodyModel
+
+    public init(id: String, type: ComponentType, order: Int = 0, body: BodyModel) {
+        self.id = id
+        self.type = type
+        self.order = order
+        self.body = body
+    }
+
+    /// The block this component draws as: the body's data with the
+    /// component's type as `type`.
+    public var block: JSONValue {
+        var fields = body.data
+        fields["type"] = .string(type.rawValue)
+        return .object(fields)
+    }
+}
+
+/// A component's type: a block type (`header`, `cta`, …).
+public struct ComponentType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+}
+
+/// A body: the data of the component that refers to it.
+public struct BodyModel: Sendable, Hashable {
+    public var id: String
+    public var data: [String: JSONValue]
+
+    public init(id: String, data: [String: JSONValue]) {
+        self.id = id
+        self.data = data
+    }
+}
+
+extension ScreenModel: ScreenItemsConvertible {
+    /// One layout block per template (`{"type": "column", "blocks": […]}`),
+    /// its components as the blocks inside.
+    public var screenItems: ScreenItems {
+        ScreenItems(id: screenName, items: templates.map { t in
+            .block(.object(["type": .string(t.type.rawValue), "id": .string(t.id),
+                            "blocks": .array(t.components.map(\.block))]))
+        })
+    }
+}

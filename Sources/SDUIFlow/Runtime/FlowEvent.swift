@@ -1,0 +1,51 @@
+// FlowEvent.swift - one analytics event of a flow, as the outbox keeps it
+// and POST /events receives it.
+import Foundation
+import SDUICore
+
+/// One analytics event (seed 001: `flow_start`, `screen_view`, `answer`,
+/// `flow_complete`, `flow_exit`, `render_error`; `flow_resume_mismatch`;
+/// `events_dropped`; and the names of `track` actions).
+///
+/// In JSON (schemas/events.json), members sorted:
+/// `{"flowId", "flowVersion", "id", "name", "properties", "screen", "seq",
+/// "timestamp", "userId"}`; `timestamp` is milliseconds since the Unix epoch.
+public struct FlowEvent: Sendable, Hashable, Codable {
+    /// A unique id (a UUID): the server keeps an event seen twice once.
+    public var id: String
+    public var name: String
+    public var flowId: String
+    public var flowVersion: String
+    /// The screen the event is about (nil for `events_dropped`).
+    public var screen: String?
+    /// Milliseconds since the Unix epoch.
+    public var timestamp: Int64
+    /// The event's number in its flow session: 1, 2, 3… with no gaps,
+    /// continued across a resume.
+    public var seq: Int
+    public var userId: String
+    /// What the event carries (`key` and `value` of an answer, say).
+    public var properties: [String: JSONValue]
+
+    public init(id: String = UUID().uuidString.lowercased(), name: String, flowId: String, flowVersion: String,
+                screen: String?, timestamp: Int64, seq: Int, userId: String,
+                properties: [String: JSONValue] = [:]) {
+        self.id = id
+        self.name = name
+        self.flowId = flowId
+        self.flowVersion = flowVersion
+        self.screen = screen
+        self.timestamp = timestamp
+        self.seq = seq
+        self.userId = userId
+        self.properties = properties
+    }
+
+    /// The event's JSON, members sorted (what the outbox stores and sends).
+    public var json: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding a struct of strings, integers and JSON values cannot fail.
+        return (try? encoder.encode(self)) ?? Data()
+    }
+}

@@ -1,0 +1,84 @@
+// FlowLoader.swift - fetches a published flow from the registry and keeps
+// the last good definition for offline starts.
+import Foundation
+import Logging
+import SDUI
+import SDUICore
+
+/// Loads `GET /flows/{id}` from a registry, with the app's `X-Primitives`
+/// and the ETag of the definition it holds (an unchanged flow costs a
+/// 304).  Every definition that decodes and validates is kept in the
+/// journal (row `definition/<id>`, with its ETag) before it is returned, so
+/// when the registry cannot be reached the last good one is used.
+public struct FlowLoader: Sendable {
+    /// Where the registry is (`…/flows/{id}` is resolved against it).
+    public var registry: URL
+    public var primitives: PrimitiveMap
+    public var client: HTTPClient
+    public var headers: [String: String]
+    public let journal: FlowJournal
+    public var logger: Logger
+
+    public init(registry: URL, journal: FlowJournal, primitives: PrimitiveMap = .builtIn,
+                client: HTTPClient = HTTPClient(timeout: 10, maxBodyBytes: FileInput.documentLimit),
+                headers: [String: String] = [:], logger: Logger = Logger(label: "sdui.flow.loader")) {
+        self.registry = registry
+        self.journal = journal
+        self.primitives = primitives
+        self.client = client
+        self.headers = headers
+        self.logger = logger
+    }
+
+    /// Where a definition came from.
+    public enum Source: String, Sendable { case network, revalidated, offline }
+
+    /// The flow `id`: fetched, revalidated, or (offline) the last good one.
+    ///
+    /// - Throws: `SDUIError` `.network` when the registry cannot be reached
+    ///   and no definition is kept; `.http` for an answer other than 200/304
+    ///   (a 404, a 409 naming primitives this app lacks); `.json`/`.schema`
+    ///   for a definition that does not decode or validate (the kept one is
+    ///   left as it was).
+    public func load(_ id: String) async throws -> (FlowDefinition, Source) {
+        let key = "definition/\(id)"
+        let kept = try journal.state(key).flatMap { try? JSONValue(json: $0) }
+        let keptETag = kept?["etag"]?.stringValue
+        let url = registry.appendingPathComponent("flows").appendingPathComponent(id)
+        var h = headers
+        h["X-Primitives"] = primitives.headerValue
+        if let keptETag { h["If-None-Match"] = keptETag }
+        let response: HTTPClientResponse
+        do {
+            response = try await client.get(url, headers: h)
+        } catch let e as SDUIError where e.category == .network {
+            guard let def = kept?["json"] else { throw SDUIError(.network, "flow \"\(id)\" is not kept and the registry cannot be reached (\(e.message))", input: url.absoluteString) }
+            logger.info("registry unreachable; using the kept flow", metadata: ["flow": "\(id)"])
+            return (try FlowDefinition(value: def, source: "kept flow \(id)"), .offline)
+        }
+        switch response.status {
+        case 304:
+            guard let def = kept?["json"] else {
+                throw SDUIError(.http, "HTTP 304 for flow \"\(id)\", but no definition is kept", input: url.absoluteString)
+            }
+            return (try FlowDefinition(value: def, source: "kept flow \(id)"), .revalidated)
+        case 200:
+            let value = try JSONValue(json: response.body, source: url.absoluteString)
+            let flow = try FlowDefinition(value: value, source: url.absoluteString)
+            let errors = FlowValidator().errors(flow).filter { $0.kind != .unknownBlock }
+            guard errors.isEmpty else {
+                throw SDUIError(.schema, "flow \"\(id)\" does not validate: "
+                                + errors.map(\.description).joined(separator: "; "), input: url.absoluteString)
+            }
+            var record: [String: JSONValue] = ["json": value]
+            if let etag = response.header("ETag") { record["etag"] = .string(etag) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            try journal.commit(states: [(key, try encoder.encode(JSONValue.object(record)))])
+            return (flow, .network)
+        default:
+            let text = String(decoding: response.body.prefix(300), as: UTF8.self)
+            throw SDUIError(.http, "HTTP \(response.status) for flow \"\(id)\": \(text)", input: url.absoluteString)
+        }
+    }
+}

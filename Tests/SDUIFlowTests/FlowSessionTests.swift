@@ -1,0 +1,230 @@
+import Foundation
+import NIOConcurrencyHelpers
+import SDUI
+import SDUICore
+import SDUIFlow
+import SDUITestSupport
+import Testing
+
+@Suite struct FlowSessionTests {
+    func session(_ flow: FlowDefinition, _ journal: FlowJournal, user: String = "u1",
+                 attributes: [String: JSONValue] = [:], opened: NIOLockedValueBox<[URL]>? = nil) throws -> FlowSession {
+        try FlowSession(definition: flow, journal: journal, configuration: .init(
+            userID: user, attributes: attributes, openURL: { url in opened?.withLockedValue { $0.append(url) } }))
+    }
+
+    @Test func walksABranchToCompletion() throws {
+        let j = try FlowFixtures.journal()
+        let s = try session(try FlowFixtures.flow(), j)
+        #expect(try s.start() == .screen("welcome"))
+        #expect(try s.next() == .screen("goal"))
+        // Required: next stays and says why, and commits nothing.
+        let before = try j.stats().events
+        #expect(try s.next() == .stayed("an answer to \"goal\" is required"))
+        #expect(s.lastRefusal == "an answer to \"goal\" is required")
+        #expect(try j.stats().events == before)
+        try s.answer("goal", "strength")
+        #expect(s.store.get("answers.goal") == .string("strength"))
+        #expect(try s.next() == .screen("strength"))
+        #expect(s.lastRefusal == nil)
+        try s.answer("days", 3)
+        #expect(try s.next() == .screen("name"))
+        #expect(try s.back() == .screen("strength"))
+        #expect(try s.next() == .screen("name"))
+        try s.answer("name", "  ")
+        #expect(try s.next() == .stayed("an answer to \"name\" is required"))
+        try s.answer("name", "Ada")
+        #expect(try s.next() == .screen("done"))
+        #expect(try s.next() == .completed)
+        #expect(s.progress?.status == .completed)
+        #expect(s.currentScreen == nil)
+        #expect(throws: SDUIError.self) { try s.next() }
+        let events = try FlowFixtures.queued(j)
+        #expect(events.map(\.name) == ["flow_start", "screen_view", "screen_view", "answer", "screen_view", "answer",
+                                       "screen_view", "screen_view", "screen_view", "answer", "answer", "screen_view",
+                                       "flow_complete"])
+        #expect(events.map(\.seq) == Array(1...events.count))
+        #expect(Set(events.map(\.id)).count == events.count)
+        #expect(events.allSatisfy { $0.flowId == "onboarding" && $0.flowVersion == "1" && $0.userId == "u1" })
+        #expect(events[3].properties == ["key": "goal", "value": "strength"])
+        #expect(events.map(\.screen) == ["welcome", "welcome", "goal", "goal", "strength", "strength", "name", "strength",
+                                         "name", "name", "name", "done", "done"])
+        #expect(s.emittedEvents == events.map(\.name))
+    }
+
+    @Test func conditionsReadHostAttributes() throws {
+        for (country, expected) in [("DE", "muscles_de"), ("FR", "name")] {
+            let s = try session(try FlowFixtures.flow(), try FlowFixtures.journal(), attributes: ["country": .string(country)])
+            try s.start()
+            try s.next()
+            try s.answer("goal", "muscles")
+            #expect(try s.next() == .screen(expected))
+        }
+    }
+
+    @Test func answerOnlyKeysOfTheScreen() throws {
+        let s = try session(try FlowFixtures.flow(), try FlowFixtures.journal())
+        try s.start()
+        #expect(throws: SDUIError.self) { try s.answer("goal", "strength") }   // not on welcome
+    }
+
+    @Test func exitEndsTheFlow() throws {
+        let j = try FlowFixtures.journal()
+        let s = try session(try FlowFixtures.flow(), j)
+        try s.start()
+        #expect(try s.exit() == .exited)
+        #expect(try FlowFixtures.queued(j).last?.name == "flow_exit")
+        #expect(try FlowFixtures.queued(j).last?.screen == "welcome")
+        #expect(throws: SDUIError.self) { try s.back() }
+    }
+
+    @Test func backWithoutHistoryStays() throws {
+        let s = try session(try FlowFixtures.flow(), try FlowFixtures.journal())
+        try s.start()
+        #expect(try s.back() == .stayed("there is no previous screen"))
+    }
+
+    @Test func actionsAreExecuted() async throws {
+        let j = try FlowFixtures.journal()
+        let opened = NIOLockedValueBox<[URL]>([])
+        let s = try session(try FlowFixtures.flow(), j, opened: opened)
+        try s.start()
+        #expect(try await s.perform(json: ["type": "set", "key": "cart.total", "value": 12]) == .screen("welcome"))
+        #expect(s.store.get("cart.total") == .integer(12))
+        #expect(try await s.perform(json: ["type": "set", "key": "cart.double", "expr": "cart.total * 2"]) == .screen("welcome"))
+        #expect(s.store.get("cart.double") == .integer(24))
+        #expect(try await s.perform(json: ["type": "track", "event": "promo_tap", "properties": ["slot": 2]]) == .screen("welcome"))
+        #expect(try await s.perform(json: ["type": "open_url", "url": "https://example.com/terms"]) == .screen("welcome"))
+        #expect(opened.withLockedValue { $0 } == [URL(string: "https://example.com/terms")!])
+        await #expect(throws: SDUIError.self) { try await s.perform(json: ["type": "open_url", "url": "http://example.com/"]) }
+        #expect(opened.withLockedValue { $0.count } == 1)
+        // Unknown: a render_error, no crash, the screen stays.
+        if case .stayed(let why) = try await s.perform(json: "teleport") { #expect(why.contains("teleport")) } else {
+            Issue.record("unknown action moved")
+        }
+        #expect(try await s.perform(json: "next") == .screen("goal"))
+        await #expect(throws: SDUIError.self) { try await s.perform(json: ["type": "submit"]) }   // no endpoint
+        let names = try FlowFixtures.queued(j).map(\.name)
+        #expect(names == ["flow_start", "screen_view", "promo_tap", "render_error", "screen_view"])
+        let track = try FlowFixtures.queued(j)[2]
+        #expect(track.properties == ["slot": 2])
+        // `set` data survive a restart.
+        let again = try session(try FlowFixtures.flow(), j)
+        try again.start()
+        #expect(again.store.get("cart.total") == .integer(12))
+    }
+
+    @Test func resumesWhereItStopped() throws {
+        let dir = Fixtures.temporaryDirectory()
+        do {
+            let s = try session(try FlowFixtures.flow(), try FlowFixtures.journal(in: dir))
+            try s.start()
+            try s.next()
+            try s.answer("goal", "strength")
+            try s.next()
+        }
+        let j = try FlowFixtures.journal(in: dir)
+        let s = try session(try FlowFixtures.flow(), j)
+        #expect(try s.start() == .screen("strength"))
+        #expect(s.progress?.backStack == ["welcome", "goal"])
+        #expect(s.store.get("answers.goal") == .string("strength"))
+        #expect(try FlowFixtures.queued(j).last?.name == "screen_view")
+        #expect(try FlowFixtures.queued(j).last?.properties["resumed"] == true)
+        #expect(try s.back() == .screen("goal"))
+        // Another user starts afresh.
+        let other = try session(try FlowFixtures.flow(), j, user: "u2")
+        #expect(try other.start() == .screen("welcome"))
+    }
+
+    /// The definition changed between runs: the screen is kept when it
+    /// still exists, else the nearest back-stack screen, else the start;
+    /// each time a flow_resume_mismatch says so.
+    @Test(arguments: [
+        ("text", "kept", "strength", ["welcome", "goal"]),
+        ("strength", "back_stack", "goal", ["welcome"]),
+        ("all", "start", "intro", []),
+    ])
+    func resumeAfterTheDefinitionChanged(edit: String, policy: String, expected: String, stack: [String]) throws {
+        let dir = Fixtures.temporaryDirectory()
+        let original = try FlowFixtures.flow()
+        do {
+            let s = try session(original, try FlowFixtures.journal(in: dir))
+            try s.start(); try s.next(); try s.answer("goal", "strength"); try s.next()   // at strength
+        }
+        let edited: String
+        switch edit {
+        case "text":       // the same screens, another title
+            edited = FlowFixtures.onboarding.replacingOccurrences(of: "\"title\": \"Hi\"", with: "\"title\": \"Hello\"")
+        case "strength":   // the screen shown is gone, its predecessor stays
+            edited = try Self.without(["strength"], FlowFixtures.onboarding)
+        default:           // every screen of the saved path is gone
+            edited = #"{"id": "onboarding", "version": 3, "start": "intro", "screens": [{"id": "intro", "blocks": [], "next": [{"to": "name"}]}, {"id": "name", "blocks": []}]}"#
+        }
+        let changed = try FlowFixtures.flow(edited)
+        #expect(changed.contentHash != original.contentHash)
+        if edit != "text" { #expect(changed.screen("strength") == nil) }
+        let j = try FlowFixtures.journal(in: dir)
+        let s = try session(changed, j)
+        #expect(try s.start() == .screen(expected))
+        #expect(s.progress?.backStack == stack)
+        let events = try FlowFixtures.queued(j)
+        let mismatch = try #require(events.first { $0.name == "flow_resume_mismatch" })
+        #expect(mismatch.properties["policy"] == .string(policy))
+        #expect(mismatch.properties["savedScreen"] == "strength")
+        #expect(mismatch.properties["savedHash"] == .string(original.contentHash))
+        #expect(mismatch.properties["hash"] == .string(changed.contentHash))
+        #expect(events.last?.name == "screen_view")
+        #expect(events.last?.screen == expected)
+        // Resuming again with the same definition is no mismatch.
+        let again = try session(changed, j)
+        try again.start()
+        #expect(try FlowFixtures.queued(j).filter { $0.name == "flow_resume_mismatch" }.count == 1)
+    }
+
+    @Test func aDefinitionWithErrorsIsRefused() throws {
+        let bad = try FlowFixtures.flow(#"{"id":"f","version":1,"start":"a","screens":[{"id":"a","blocks":[],"next":[{"to":"zz"}]}]}"#)
+        #expect(throws: SDUIError.self) { _ = try session(bad, try FlowFixtures.journal()) }
+    }
+
+    @Test func rendersWithTheFlowThemeTheStoreAndTheRefusal() throws {
+        var context = RenderContext()
+        context.themes = ThemeCatalog([try Theme(contentsOf: Self.examples.appendingPathComponent("themes/theme_mint_dark.json"))])
+        let resolver = ScreenResolver(context)
+        let flow = try FlowFixtures.flow(#"""
+            {"id":"f","version":1,"themeId":"theme_mint_dark","start":"a","screens":[
+              {"id":"a","blocks":[{"type":"text_input","key":"n","required":true},{"type":"header","title":"Hi {{answers.n}}"},
+                                  {"type":"carousel"}],
+               "next":[{"to":"b"}]},{"id":"b","blocks":[]}]}
+            """#)
+        let j = try FlowFixtures.journal()
+        let s = try session(flow, j)
+        try s.start()
+        _ = try s.next()
+        try s.answer("n", "Ada")
+        let tree = try s.render(with: resolver)
+        #expect(tree.theme == "theme_mint_dark")
+        #expect(tree.root.allNodes.contains { $0.props["text"] == "Hi Ada" })
+        #expect(tree.root.allNodes.contains { ($0.props["text"]?.stringValue ?? "").contains("required") })
+        #expect(tree.events.contains { $0.name == "render_error" })
+        _ = try s.render(with: resolver)   // the same view: reported once
+        try s.answer("n", "Bob")
+        _ = try s.render(with: resolver)   // still the same view
+        #expect(try FlowFixtures.queued(j).filter { $0.name == "render_error" }.count == 1)
+    }
+
+    /// `json`'s flow without the screens `ids` and the transitions to them.
+    static func without(_ ids: Set<String>, _ json: String) throws -> String {
+        var root = try JSONValue(json: Data(json.utf8)).objectValue!
+        root["screens"] = .array(root["screens"]!.arrayValue!.compactMap { screen in
+            guard var o = screen.objectValue, let id = o["id"]?.stringValue, !ids.contains(id) else { return nil }
+            if let next = o["next"]?.arrayValue {
+                o["next"] = .array(next.filter { !ids.contains($0["to"]?.stringValue ?? "") })
+            }
+            return .object(o)
+        })
+        return String(decoding: try JSONEncoder().encode(JSONValue.object(root)), as: UTF8.self)
+    }
+
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples")
+}
