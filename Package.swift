@@ -259,7 +259,7 @@ let package = Package(
         // Runs the built `sdui` binary as a user would.
         .testTarget(
             name: "sduiTests",
-            dependencies: ["sdui", "SDUIRegistryKit", "SDUITestSupport"],
+            dependencies: ["sdui", "SDUIRegistryKit", "SDUIFlow", "SDUITestSupport"],
             path: "Tests/sduiTests"
         ),
     ]

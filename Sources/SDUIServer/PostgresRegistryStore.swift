@@ -123,6 +123,13 @@ public final class PostgresRegistryStore: RegistryStore, Service {
                     CREATE TABLE IF NOT EXISTS screens (
                       id text PRIMARY KEY, payload text NOT NULL, fallback_screen_id text, seq bigint NOT NULL)
                     """, logger: logger)
+                try await c.query("CREATE TABLE IF NOT EXISTS flows (id text PRIMARY KEY, json text NOT NULL, seq bigint NOT NULL)",
+                                  logger: logger)
+                try await c.query("""
+                    CREATE TABLE IF NOT EXISTS flow_events (
+                      n bigserial PRIMARY KEY, id text NOT NULL UNIQUE, name text NOT NULL, flow_id text NOT NULL,
+                      user_id text NOT NULL, ts bigint NOT NULL, json text NOT NULL)
+                    """, logger: logger)
                 try await c.query("CREATE TABLE IF NOT EXISTS registry_meta (key text PRIMARY KEY, value bigint NOT NULL)",
                                   logger: logger)
                 try await c.query("INSERT INTO registry_meta (key, value) VALUES ('seq', 0) ON CONFLICT DO NOTHING",
@@ -237,6 +244,65 @@ public final class PostgresRegistryStore: RegistryStore, Service {
         }
     }
 
+    /// Adds or replaces flows in one transaction that holds the sequence
+    /// row's lock; each write takes the next sequence number.
+    ///
+    /// - Throws: `RegistryError` `.store` when the database fails.
+    public func putFlows(_ flows: [StoredFlow]) async throws {
+        try await RegistryError.wrap(name) {
+            try await transaction { c in
+                var seq = try await lockSeq(c)
+                for f in flows {
+                    seq += 1
+                    let json = String(decoding: f.json, as: UTF8.self)
+                    try await c.query("""
+                        INSERT INTO flows (id, json, seq) VALUES (\(f.id), \(json), \(seq))
+                        ON CONFLICT (id) DO UPDATE SET json = EXCLUDED.json, seq = EXCLUDED.seq
+                        """, logger: logger)
+                }
+                try await setSeq(c, seq)
+            }
+        }
+    }
+
+    /// Stores events in one transaction, each id once (servers of a fleet
+    /// receiving the same event race on the unique id; one insert wins).
+    ///
+    /// - Throws: `RegistryError` `.store` when the database fails.
+    public func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int) {
+        try await RegistryError.wrap(name) {
+            try await transaction { c in
+                var accepted = 0
+                for e in events {
+                    let json = String(decoding: e.json, as: UTF8.self)
+                    let rows = try await c.query("""
+                        INSERT INTO flow_events (id, name, flow_id, user_id, ts, json)
+                        VALUES (\(e.id), \(e.name), \(e.flowID), \(e.userID), \(e.timestamp), \(json))
+                        ON CONFLICT (id) DO NOTHING RETURNING id
+                        """, logger: logger)
+                    for try await _ in rows.decode(String.self) { accepted += 1 }
+                }
+                return (accepted, events.count - accepted)
+            }
+        }
+    }
+
+    /// The stored events, oldest first, at most `limit`.
+    ///
+    /// - Throws: `RegistryError` `.store` when the database fails.
+    public func events(limit: Int) async throws -> [StoredEvent] {
+        try await RegistryError.wrap(name) {
+            let rows = try await client.query(
+                "SELECT id, name, flow_id, user_id, ts, json FROM flow_events ORDER BY n LIMIT \(max(0, limit))",
+                logger: logger)
+            var out: [StoredEvent] = []
+            for try await (id, n, f, u, ts, json) in rows.decode((String, String, String, String, Int64, String).self) {
+                out.append(StoredEvent(id: id, name: n, flowID: f, userID: u, timestamp: ts, json: Data(json.utf8)))
+            }
+            return out
+        }
+    }
+
     /// The highest sequence number written; 0 for an empty registry.
     ///
     /// - Throws: `RegistryError` `.store` when the database fails.
@@ -248,12 +314,12 @@ public final class PostgresRegistryStore: RegistryStore, Service {
         }
     }
 
-    /// Every token version and screen written after `seq`, each list in
+    /// Every token version, screen and flow written after `seq`, each list in
     /// sequence order, read in one repeatable-read transaction so both come
     /// from the same state.
     ///
     /// - Throws: `RegistryError` `.store` when the database fails.
-    public func changes(after seq: Int64) async throws -> (tokens: [StoredToken], screens: [StoredScreen]) {
+    public func changes(after seq: Int64) async throws -> RegistryChanges {
         try await RegistryError.wrap(name) {
             try await transaction { c in
                 try await c.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: logger)
@@ -271,7 +337,12 @@ public final class PostgresRegistryStore: RegistryStore, Service {
                 for try await (id, payload, fb, s) in r.decode((String, String, String?, Int64).self) {
                     screens.append(StoredScreen(id: id, payload: Data(payload.utf8), fallbackScreenID: fb, seq: s))
                 }
-                return (tokens, screens)
+                var flows: [StoredFlow] = []
+                let f = try await c.query("SELECT id, json, seq FROM flows WHERE seq > \(seq) ORDER BY seq", logger: logger)
+                for try await (id, json, s) in f.decode((String, String, Int64).self) {
+                    flows.append(StoredFlow(id: id, json: Data(json.utf8), seq: s))
+                }
+                return RegistryChanges(tokens: tokens, screens: screens, flows: flows)
             }
         }
     }

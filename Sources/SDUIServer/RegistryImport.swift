@@ -2,6 +2,7 @@
 #if Server
 import Foundation
 import SDUI
+import SDUIFlow
 
 /// Loads what `sdui registry import` publishes and refuses anything that
 /// breaks a rule, naming the token (or screen), its file and the rule:
@@ -11,9 +12,12 @@ import SDUI
 /// - `schema`: the design-token schema (schemas/design-token.json, checked
 ///   by the C core) and, for screens, schemas/screen-payload.json;
 /// - `image-url`: every image URL is HTTPS on the configured CDN hosts;
-/// - `duplicate`: an (id, version) given twice in one import.
+/// - `duplicate`: an (id, version) given twice in one import;
+/// - `flow`: a flow that does not decode or does not validate
+///   (``FlowValidator``: targets, reachability, completion, conditions,
+///   keys, blocks, actions); each fault names the screen and JSON path.
 ///
-/// Sources: a folder with `tokens/` and `screens/` (like Examples/), a
+/// Sources: a folder with `tokens/`, `screens/` and `flows/` (like Examples/), a
 /// folder of token files, or a Core-Token Pack (`.gz`).  A screen file may
 /// carry `"fallbackScreenId"`, the screen the 409 answer names.
 public struct RegistryImporter: Sendable {
@@ -38,6 +42,8 @@ public struct RegistryImporter: Sendable {
         /// The screens, in file-name order; only a folder with `tokens/` and
         /// `screens/` has any.
         public var screens: [StoredScreen] = []
+        /// The flows, in file-name order, from a folder's `flows/`.
+        public var flows: [StoredFlow] = []
     }
 
     /// One broken rule.
@@ -83,6 +89,12 @@ public struct RegistryImporter: Sendable {
             if hasLayout, FileManager.default.fileExists(atPath: screensDir.path) {
                 for file in try Self.jsonFiles(screensDir) {
                     checkScreen(try Self.read(file), file: file.lastPathComponent, into: &batch, &problems)
+                }
+            }
+            let flowsDir = url.appendingPathComponent("flows")
+            if hasLayout, FileManager.default.fileExists(atPath: flowsDir.path) {
+                for file in try Self.jsonFiles(flowsDir) {
+                    checkFlow(try Self.read(file), file: file.lastPathComponent, into: &batch, &problems)
                 }
             }
         }
@@ -153,13 +165,41 @@ public struct RegistryImporter: Sendable {
         }
     }
 
-    /// Checks `url` and publishes it: tokens first, then screens.
+    /// Checks one flow file and adds it when it decodes and validates
+    /// without errors (warnings do not stop it).
+    func checkFlow(_ json: Data, file: String, into batch: inout Batch, _ problems: inout [Problem]) {
+        do {
+            let flow = try FlowDefinition(json: json, source: file)
+            guard RegistryID.isValid(flow.id) else {
+                problems.append(Problem(subject: flow.id, file: file, rule: "id", detail: "\"\(flow.id)\" is not a valid id"))
+                return
+            }
+            if batch.flows.contains(where: { $0.id == flow.id }) {
+                problems.append(Problem(subject: flow.id, file: file, rule: "duplicate", detail: "flow given twice"))
+                return
+            }
+            let errors = FlowValidator().errors(flow)
+            guard errors.isEmpty else {
+                for e in errors { problems.append(Problem(subject: flow.id, file: file, rule: "flow", detail: e.description)) }
+                return
+            }
+            batch.flows.append(StoredFlow(id: flow.id, json: json))
+        } catch let e as SDUIError {
+            problems.append(Problem(subject: Self.peekID(json) ?? file, file: file, rule: "flow", detail: e.description))
+        } catch {
+            problems.append(Problem(subject: file, file: file, rule: "flow", detail: "\(error)"))
+        }
+    }
+
+    /// Checks `url` and publishes it: tokens first, then screens and flows.
     /// Returns how many token versions were new, and the screens written.
-    public func importInto(_ store: any RegistryStore, from url: URL) async throws -> (added: Int, skipped: Int, screens: Int) {
+    public func importInto(_ store: any RegistryStore, from url: URL)
+        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int) {
         let batch = try load(url)
         let added = try await store.publish(batch.tokens)
         if !batch.screens.isEmpty { try await store.putScreens(batch.screens) }
-        return (added, batch.tokens.count - added, batch.screens.count)
+        if !batch.flows.isEmpty { try await store.putFlows(batch.flows) }
+        return (added, batch.tokens.count - added, batch.screens.count, batch.flows.count)
     }
 
     static func jsonFiles(_ dir: URL) throws -> [URL] {

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
@@ -76,10 +77,17 @@ extension RegistryServer {
             router.get(RouterPath(path), use: handler)
             router.head(RouterPath(path)) { request, context in Self.head(try await handler(request, context)) }
         }
-        // Every route is read-only: any other method is 405 with Allow (RFC 9110 §15.5.6).
-        for path in ["health/live", "health/ready", "health", "metrics", "screens/:id", "design-tokens"] {
+        // Every route but /events is read-only: any other method is 405 with Allow (RFC 9110 §15.5.6).
+        for path in ["health/live", "health/ready", "health", "metrics", "screens/:id", "design-tokens", "flows/:id"] {
             for method in [HTTPRequest.Method.post, .put, .delete, .patch] {
                 router.on(RouterPath(path), method: method) { _, _ in Self.methodNotAllowed() }
+            }
+        }
+        for method in [HTTPRequest.Method.get, .head, .put, .delete, .patch] {
+            router.on("events", method: method) { _, _ in
+                var r = Self.error(.methodNotAllowed, "method-not-allowed", "/events answers POST only")
+                r.headers[.allow] = "POST"
+                return r
             }
         }
         let api = router.group()
@@ -93,6 +101,13 @@ extension RegistryServer {
             Self.head(await screen(request, id: context.parameters.get("id") ?? ""))
         }
         api.head("design-tokens") { [self] request, _ in Self.head(await designTokens(request)) }
+        api.get("flows/:id") { [self] request, context in
+            await flow(request, id: context.parameters.get("id") ?? "")
+        }
+        api.head("flows/:id") { [self] request, context in
+            Self.head(await flow(request, id: context.parameters.get("id") ?? ""))
+        }
+        api.post("events") { [self] request, _ in await events(request) }
     }
 
     /// 405 for a method a route does not take: `Allow: GET, HEAD` and the
@@ -213,6 +228,114 @@ extension RegistryServer {
         if notModified(request, etag: screen.etag) { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: screen.stored.payload)))
+    }
+
+    /// `GET /flows/{id}`: the published definition, with ETag and 304 as
+    /// for screens.  A client whose `X-Primitives` lacks a primitive the
+    /// flow's blocks draw with gets a 409 naming them.
+    func flow(_ request: Request, id: String) async -> Response {
+        guard RegistryID.isValid(id) else {
+            return Self.error(.badRequest, "bad-id",
+                              "\(EchoedInput.quoted(id)) is not a flow id (1–128 of A–Z a–z 0–9 _ - . :)")
+        }
+        let map: PrimitiveMap
+        switch primitives(request) {
+        case .success(let m): map = m
+        case .failure(let e): return Self.error(.badRequest, "bad-primitives", e.message)
+        }
+        guard let flow = snapshot().flows[id] else {
+            return Self.error(.notFound, "not-found", "no flow \(EchoedInput.quoted(id))")
+        }
+        let missing = flow.requirements.filter { !map.supports($0.0, version: $0.1) }
+        if !missing.isEmpty {
+            let names = missing.map { "\($0.0)@\($0.1)" }
+            return Self.error(.conflict, "Incompatible-Primitives",
+                              "flow \(EchoedInput.quoted(id)) needs \(names.joined(separator: ", ")); the app has "
+                                  + EchoedInput.clipped(map.headerValue),
+                              extra: ["primitives": .array(names.map { .string($0) })], vary: true)
+        }
+        var headers = cacheHeaders(etag: flow.etag)
+        if notModified(request, etag: flow.etag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: flow.stored.json)))
+    }
+
+    /// Most bytes of one `POST /events` body, and most events in it.
+    static let maxEventsBodyBytes = 256 << 10
+    static let maxEventsPerBatch = 500
+
+    /// `POST /events`: stores a batch `{"events": [...]}` idempotently (an
+    /// event id already stored is counted as a duplicate, not stored
+    /// again) and answers `{"accepted": n, "duplicates": m}`.  A body that
+    /// is not such a batch is a 400 naming the first bad event and field;
+    /// nothing of it is stored.
+    func events(_ request: Request) async -> Response {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: Self.maxEventsBodyBytes)
+        } catch {
+            return Self.error(.contentTooLarge, "too-large", "an event batch is at most \(Self.maxEventsBodyBytes) bytes")
+        }
+        let data = Data(buffer: buffer)
+        let batch: [StoredEvent]
+        switch Self.parseEvents(data) {
+        case .success(let b): batch = b
+        case .failure(let e): return Self.error(.badRequest, "bad-events", e.message)
+        }
+        let result: (accepted: Int, duplicates: Int)
+        do {
+            result = try await store.storeEvents(batch)
+        } catch {
+            logger.error("storing events failed", metadata: ["error": "\(error)"])
+            return Self.error(.serviceUnavailable, "store-unavailable", "the events could not be stored; send them again")
+        }
+        Counter(label: "sdui_events_received_total", factory: metricsFactory).increment(by: result.accepted)
+        Counter(label: "sdui_events_duplicate_total", factory: metricsFactory).increment(by: result.duplicates)
+        Counter(label: "sdui_event_batches_total", factory: metricsFactory).increment()
+        let body = #"{"accepted":\#(result.accepted),"duplicates":\#(result.duplicates)}"#
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// The events of a batch body, each checked, or the first fault.
+    static func parseEvents(_ data: Data) -> Result<[StoredEvent], RegistryError> {
+        let value: JSONValue
+        do {
+            value = try JSONValue(json: data, source: "POST /events")
+        } catch {
+            return .failure(RegistryError(.invalid, "\(error)"))
+        }
+        guard let items = value["events"]?.arrayValue else {
+            return .failure(RegistryError(.invalid, "the body must be {\"events\": [...]}"))
+        }
+        guard !items.isEmpty, items.count <= maxEventsPerBatch else {
+            return .failure(RegistryError(.invalid, "a batch holds 1 to \(maxEventsPerBatch) events, not \(items.count)"))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var out: [StoredEvent] = []
+        var seen = Set<String>()
+        for (i, e) in items.enumerated() {
+            func fault(_ m: String) -> Result<[StoredEvent], RegistryError> {
+                .failure(RegistryError(.invalid, "events[\(i)]: \(m)"))
+            }
+            guard e.objectValue != nil else { return fault("must be an object") }
+            guard let id = e["id"]?.stringValue, !id.isEmpty, id.utf8.count <= 128 else {
+                return fault("\"id\" must be a string of 1 to 128 bytes")
+            }
+            guard let name = e["name"]?.stringValue, !name.isEmpty, name.utf8.count <= 128 else {
+                return fault("\"name\" must be a string of 1 to 128 bytes")
+            }
+            guard let flow = e["flowId"]?.stringValue else { return fault("\"flowId\" must be a string") }
+            guard let user = e["userId"]?.stringValue else { return fault("\"userId\" must be a string") }
+            guard let ts = e["timestamp"]?.intValue, ts >= 0 else {
+                return fault("\"timestamp\" must be a non-negative integer (ms since the epoch)")
+            }
+            guard seen.insert(id).inserted else { continue }   // twice in one batch: kept once
+            guard let json = try? encoder.encode(e) else { return fault("cannot be stored") }
+            out.append(StoredEvent(id: id, name: name, flowID: flow, userID: user, timestamp: ts, json: json))
+        }
+        return .success(out)
     }
 
     /// The ids of a `/design-tokens` request, or the 400 message.

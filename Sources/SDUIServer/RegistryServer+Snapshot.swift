@@ -27,7 +27,7 @@ extension RegistryServer {
                            metadata: ["had": "\(current.generation)", "now": "\(generation)"])
         }
         let changes = try await store.changes(after: base.generation)
-        let newest = max(generation, (changes.tokens.map(\.seq) + changes.screens.map(\.seq)).max() ?? 0)
+        let newest = max(generation, changes.newest)
         let next = base.applying(changes, generation: newest, signer: configuration.signer, logger: logger)
         state.withLockedValue {
             if base.generation == 0 || $0.snapshot.generation < next.generation { $0.snapshot = next }

@@ -29,7 +29,8 @@ public struct RegistryServerConfiguration: Sendable {
     public var maxConnections: Int?
     /// Requests whose header fields add up to more are refused with 431.
     public var maxHeaderBytes = 16 * 1024
-    /// The API takes no request bodies; anything above this is refused with 413.
+    /// The API takes no request bodies but POST /events' (up to 256 KiB);
+    /// anything above this is refused with 413.
     public var maxBodyBytes = 0
     /// Most ids in one `/design-tokens` request.
     public var maxIDs = 50

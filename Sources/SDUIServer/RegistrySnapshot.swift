@@ -3,6 +3,8 @@
 import Foundation
 import Logging
 import SDUI
+import SDUIFlow
+import SDUICore
 
 /// An immutable view of the registry at one sequence number.  Servers
 /// answer from a snapshot and replace it with ``applying(_:generation:signer:logger:)``
@@ -13,15 +15,18 @@ final class RegistrySnapshot: Sendable {
     /// Versions of each id, highest first.
     let tokens: [String: [ServedToken]]
     let screens: [String: ServedScreen]
+    let flows: [String: ServedFlow]
 
-    init(generation: Int64 = 0, tokens: [String: [ServedToken]] = [:], screens: [String: ServedScreen] = [:]) {
+    init(generation: Int64 = 0, tokens: [String: [ServedToken]] = [:], screens: [String: ServedScreen] = [:],
+         flows: [String: ServedFlow] = [:]) {
         self.generation = generation
         self.tokens = tokens
         self.screens = screens
+        self.flows = flows
     }
 
     /// This snapshot with `changes` added.
-    func applying(_ changes: (tokens: [StoredToken], screens: [StoredScreen]), generation: Int64,
+    func applying(_ changes: RegistryChanges, generation: Int64,
                   signer: TokenSigner?, logger: Logger) -> RegistrySnapshot {
         var tokens = self.tokens
         var touched = Set<String>()
@@ -49,7 +54,43 @@ final class RegistrySnapshot: Sendable {
                                         "error": "\(EchoedInput.visible("\(error)", maxBytes: 1024))"])
             }
         }
-        return RegistrySnapshot(generation: generation, tokens: tokens, screens: screens)
+        var flows = self.flows
+        for row in changes.flows {
+            do {
+                let flow = try FlowDefinition(json: row.json, source: "flow \(row.id)")
+                flows[row.id] = ServedFlow(stored: row, etag: ETag.of(json: row.json),
+                                           requirements: Self.requirements(of: flow))
+            } catch {
+                logger.error("skipping a stored flow that does not parse",
+                             metadata: ["id": "\(EchoedInput.quoted(row.id))",
+                                        "error": "\(EchoedInput.visible("\(error)", maxBytes: 1024))"])
+            }
+        }
+        return RegistrySnapshot(generation: generation, tokens: tokens, screens: screens, flows: flows)
+    }
+
+    /// The primitives (and the highest version of each) that the built-in
+    /// renderers of a flow's blocks draw with; blocks of unknown types and
+    /// blocks whose fields a renderer refuses add nothing (the client shows
+    /// a placeholder for them either way).
+    static func requirements(of flow: FlowDefinition) -> [(String, Int)] {
+        var needs: [String: Int] = [:]
+        let style = BlockStyle(settings: [:])
+        func walk(_ v: JSONValue) {
+            if let p = v["primitive"]?.stringValue, let n = v["primitiveVersion"]?.intValue {
+                needs[p] = max(needs[p] ?? 0, Int(n))
+            }
+            for child in v["props"]?["children"]?.arrayValue ?? [] { walk(child) }
+        }
+        for screen in flow.screens {
+            for block in screen.blocks {
+                guard let type = block["type"]?.stringValue,
+                      let render = BlockRegistry.builtIn.renderer(for: type),
+                      let node = try? render(block.objectValue ?? [:], style) else { continue }
+                walk(node)
+            }
+        }
+        return needs.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     /// Parses a row and prepares what is served for it.

@@ -22,12 +22,39 @@ public protocol RegistryStore: Sendable {
     func publish(_ tokens: [StoredToken]) async throws -> Int
     /// Adds or replaces screens in one transaction.
     func putScreens(_ screens: [StoredScreen]) async throws
+    /// Adds or replaces flow definitions in one transaction; each write
+    /// takes the next sequence number.
+    func putFlows(_ flows: [StoredFlow]) async throws
+    /// Stores analytics events in one transaction, each id once: an event
+    /// whose id is already stored is skipped and counted as a duplicate.
+    func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int)
+    /// The stored events in the order they were stored, at most `limit`.
+    func events(limit: Int) async throws -> [StoredEvent]
     /// The highest sequence number written (0 for an empty registry).
     func generation() async throws -> Int64
-    /// Everything written after sequence `seq`, in sequence order.
-    func changes(after seq: Int64) async throws -> (tokens: [StoredToken], screens: [StoredScreen])
+    /// Everything written after sequence `seq`, each list in sequence
+    /// order, read from one state of the store.
+    func changes(after seq: Int64) async throws -> RegistryChanges
     /// Releases the connection(s).
     func close() async throws
+}
+
+/// What a store wrote after a sequence number.
+public struct RegistryChanges: Sendable {
+    public var tokens: [StoredToken] = []
+    public var screens: [StoredScreen] = []
+    public var flows: [StoredFlow] = []
+
+    public init(tokens: [StoredToken] = [], screens: [StoredScreen] = [], flows: [StoredFlow] = []) {
+        self.tokens = tokens
+        self.screens = screens
+        self.flows = flows
+    }
+
+    /// The highest sequence number among the changes (0 when none).
+    public var newest: Int64 {
+        max(tokens.map(\.seq).max() ?? 0, screens.map(\.seq).max() ?? 0, flows.map(\.seq).max() ?? 0)
+    }
 }
 
 extension RegistryStore {

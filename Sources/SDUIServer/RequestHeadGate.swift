@@ -98,7 +98,11 @@ final class RequestHeadGate: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Why `head` is refused, or nil.
-    static func refusal(of head: HTTPRequestHead, maxBodyBytes: Int) -> Refusal? {
+    static func refusal(of head: HTTPRequestHead, maxBodyBytes configured: Int) -> Refusal? {
+        // POST /events is the one route that takes a body (an event batch).
+        let path = head.uri.split(separator: "?", maxSplits: 1).first ?? ""
+        let maxBodyBytes = head.method == .POST && (path == "/events" || path.hasSuffix("/events"))
+            ? max(configured, RegistryServer.maxEventsBodyBytes) : configured
         if head.version.major == 1, head.version.minor >= 1 {
             let hosts = head.headers["Host"].count
             if hosts != 1 {
@@ -108,7 +112,8 @@ final class RequestHeadGate: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         if !head.headers["Transfer-Encoding"].isEmpty, maxBodyBytes == 0 {
-            return Refusal(status: .payloadTooLarge, code: "body-too-large", message: "this API takes no request body")
+            return Refusal(status: .payloadTooLarge, code: "body-too-large",
+                           message: "this route takes no request body (only POST /events does)")
         }
         // The decoder has already refused a malformed or contradictory Content-Length.
         if let length = head.headers["Content-Length"].compactMap({ Int($0) }).max(), length > maxBodyBytes {

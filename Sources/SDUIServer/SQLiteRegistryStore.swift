@@ -60,6 +60,12 @@ public actor SQLiteRegistryStore: RegistryStore {
                 CREATE TABLE IF NOT EXISTS screens (
                   id TEXT PRIMARY KEY, payload TEXT NOT NULL, fallback_screen_id TEXT, seq INTEGER NOT NULL)
                 """,
+                "CREATE TABLE IF NOT EXISTS flows (id TEXT PRIMARY KEY, json TEXT NOT NULL, seq INTEGER NOT NULL)",
+                """
+                CREATE TABLE IF NOT EXISTS flow_events (
+                  n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
+                  flow_id TEXT NOT NULL, user_id TEXT NOT NULL, ts INTEGER NOT NULL, json TEXT NOT NULL)
+                """,
                 "CREATE TABLE IF NOT EXISTS registry_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
                 "INSERT OR IGNORE INTO registry_meta (key, value) VALUES ('seq', 0)",
             ] {
@@ -146,6 +152,62 @@ public actor SQLiteRegistryStore: RegistryStore {
         }
     }
 
+    /// Adds or replaces flows in one `BEGIN IMMEDIATE` transaction; each
+    /// write takes the next sequence number.
+    ///
+    /// - Throws: `RegistryError` `.store` when SQLite fails.
+    public func putFlows(_ flows: [StoredFlow]) async throws {
+        try await write {
+            for f in flows {
+                let seq = try await nextSeq()
+                _ = try await connection.query(
+                    """
+                    INSERT INTO flows (id, json, seq) VALUES (?1, ?2, ?3)
+                    ON CONFLICT (id) DO UPDATE SET json = excluded.json, seq = excluded.seq
+                    """,
+                    [.text(f.id), .text(String(decoding: f.json, as: UTF8.self)), .integer(Int(seq))])
+            }
+        }
+    }
+
+    /// Stores events in one `BEGIN IMMEDIATE` transaction, each id once.
+    ///
+    /// - Throws: `RegistryError` `.store` when SQLite fails.
+    public func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int) {
+        try await write {
+            var accepted = 0
+            for e in events {
+                let rows = try await connection.query(
+                    """
+                    INSERT INTO flow_events (id, name, flow_id, user_id, ts, json)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                    ON CONFLICT (id) DO NOTHING RETURNING id
+                    """,
+                    [.text(e.id), .text(e.name), .text(e.flowID), .text(e.userID), .integer(Int(e.timestamp)),
+                     .text(String(decoding: e.json, as: UTF8.self))])
+                accepted += rows.count
+            }
+            return (accepted, events.count - accepted)
+        }
+    }
+
+    /// The stored events, oldest first, at most `limit`.
+    ///
+    /// - Throws: `RegistryError` `.store` when SQLite fails.
+    public func events(limit: Int) async throws -> [StoredEvent] {
+        try await exclusive { try await RegistryError.wrap(path) {
+            let rows = try await connection.query(
+                "SELECT id, name, flow_id, user_id, ts, json FROM flow_events ORDER BY n LIMIT ?1",
+                [.integer(max(0, limit))])
+            return rows.map { r in
+                StoredEvent(id: r.column("id")?.string ?? "", name: r.column("name")?.string ?? "",
+                            flowID: r.column("flow_id")?.string ?? "", userID: r.column("user_id")?.string ?? "",
+                            timestamp: Int64(r.column("ts")?.integer ?? 0),
+                            json: Data((r.column("json")?.string ?? "").utf8))
+            }
+        } }
+    }
+
     /// The highest sequence number written; 0 for an empty registry.
     ///
     /// - Throws: `RegistryError` `.store` when SQLite fails.
@@ -156,16 +218,16 @@ public actor SQLiteRegistryStore: RegistryStore {
         } }
     }
 
-    /// Every token version and screen written after `seq`, each list in
+    /// Every token version, screen and flow written after `seq`, each list in
     /// sequence order, read in one transaction so both come from the same
     /// state.
     ///
     /// - Throws: `RegistryError` `.store` when SQLite fails.
-    public func changes(after seq: Int64) async throws -> (tokens: [StoredToken], screens: [StoredScreen]) {
+    public func changes(after seq: Int64) async throws -> RegistryChanges {
         try await exclusive { try await RegistryError.wrap(path) {
             // One read transaction, so both lists come from the same state.
             _ = try await connection.query("BEGIN")
-            let t: [SQLiteRow], s: [SQLiteRow]
+            let t: [SQLiteRow], s: [SQLiteRow], f: [SQLiteRow]
             do {
                 t = try await connection.query(
                     "SELECT id, version, json, primitive_version, seq FROM design_tokens WHERE seq > ?1 ORDER BY seq",
@@ -173,20 +235,25 @@ public actor SQLiteRegistryStore: RegistryStore {
                 s = try await connection.query(
                     "SELECT id, payload, fallback_screen_id, seq FROM screens WHERE seq > ?1 ORDER BY seq",
                     [.integer(Int(seq))])
+                f = try await connection.query(
+                    "SELECT id, json, seq FROM flows WHERE seq > ?1 ORDER BY seq", [.integer(Int(seq))])
                 _ = try await connection.query("COMMIT")
             } catch {
                 _ = try? await connection.query("ROLLBACK")
                 throw error
             }
-            return (t.map { r in
+            return RegistryChanges(tokens: t.map { r in
                 StoredToken(id: r.column("id")?.string ?? "", version: r.column("version")?.integer ?? 0,
                             json: Data((r.column("json")?.string ?? "").utf8),
                             primitiveVersion: r.column("primitive_version")?.integer ?? 1,
                             seq: Int64(r.column("seq")?.integer ?? 0))
-            }, s.map { r in
+            }, screens: s.map { r in
                 StoredScreen(id: r.column("id")?.string ?? "", payload: Data((r.column("payload")?.string ?? "").utf8),
                              fallbackScreenID: r.column("fallback_screen_id")?.string,
                              seq: Int64(r.column("seq")?.integer ?? 0))
+            }, flows: f.map { r in
+                StoredFlow(id: r.column("id")?.string ?? "", json: Data((r.column("json")?.string ?? "").utf8),
+                           seq: Int64(r.column("seq")?.integer ?? 0))
             })
         } }
     }

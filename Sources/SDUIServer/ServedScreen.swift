@@ -9,4 +9,12 @@ struct ServedScreen: Sendable {
     let tokenIDs: [String]
     let etag: String
 }
+
+/// A flow with its ETag and the primitives its blocks draw with.
+struct ServedFlow: Sendable {
+    let stored: StoredFlow
+    let etag: String
+    /// Each primitive the flow's blocks use, with the highest version needed.
+    let requirements: [(String, Int)]
+}
 #endif

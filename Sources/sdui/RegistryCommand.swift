@@ -45,7 +45,7 @@ struct RegistryCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let importer = RegistryImporter(imagePolicy: try ImageURLPolicy(allowedHosts: cdnHosts))
                 let r = try await store.with { try await importer.importInto($0, from: URL(fileURLWithPath: source)) }
-                print("published \(r.added) new token version(s), \(r.skipped) already there; \(r.screens) screen(s)")
+                print("published \(r.added) new token version(s), \(r.skipped) already there; \(r.screens) screen(s), \(r.flows) flow(s)")
             }
         }
     }

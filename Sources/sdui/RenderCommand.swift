@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import SDUI
+import SDUIFlow
 import SDUIStore
 
 struct RenderCommand: ParsableCommand {
@@ -10,8 +11,9 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Resolve a screen into a render tree (JSON) or an HTML preview.",
         discussion: """
-        SCREEN is a ScreenPayload (token ids with bindings; needs --pack) or a block screen \
-        block screen ("blocks"). Themes come from --theme files; the screen's themeId wins \
+        SCREEN is a ScreenPayload (token ids with bindings; needs --pack), a block screen \
+        ("blocks"), or a normalized payload ("screenName", "templates", "components", \
+        "body"; each template lays out its components as blocks). Themes come from --theme files; the screen's themeId wins \
         when one of them has it, then --flow-theme (default: the first --theme), then the \
         SDK fallback theme. Every degradation is listed on stderr; the exit status is 0 \
         unless --strict is given and something degraded.
@@ -104,6 +106,9 @@ struct RenderCommand: ParsableCommand {
 
         let data = try readFile(screen, limit: FileInput.documentLimit)
         let probe = try? JSONDecoder().decode([String: JSONValue].self, from: data)
+        if let probe, ScreenModel.matches(.object(probe)) {
+            return resolver.resolve(try ScreenModel(json: data, source: inputName(screen)))
+        }
         if probe?["blocks"] != nil {
             return resolver.resolve(try BlockScreen(json: data, source: inputName(screen)))
         }

@@ -14,7 +14,7 @@ struct SDUICommand: AsyncParsableCommand {
         version: SDUIKitVersion.string,
         subcommands: [PackCommand.self, TokenCommand.self, RenderCommand.self, ThemeCommand.self,
                       RegistryCommand.self, ServeCommand.self, DemoCommand.self, BenchCommand.self,
-                      ExprCommand.self, StoreCommand.self]
+                      ExprCommand.self, StoreCommand.self, FlowCommand.self]
     )
 }
 

@@ -27,7 +27,12 @@ import Testing
         func publish(_ tokens: [StoredToken]) async throws -> Int { try await store().publish(tokens) }
         func putScreens(_ screens: [StoredScreen]) async throws { try await store().putScreens(screens) }
         func generation() async throws -> Int64 { try await store().generation() }
-        func changes(after seq: Int64) async throws -> (tokens: [StoredToken], screens: [StoredScreen]) {
+        func putFlows(_ flows: [StoredFlow]) async throws { try await store().putFlows(flows) }
+        func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int) {
+            try await store().storeEvents(events)
+        }
+        func events(limit: Int) async throws -> [StoredEvent] { try await store().events(limit: limit) }
+        func changes(after seq: Int64) async throws -> RegistryChanges {
             try await store().changes(after: seq)
         }
         func close() async throws {}

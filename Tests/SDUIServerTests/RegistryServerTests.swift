@@ -107,12 +107,17 @@ import Testing
         let url = Fixtures.repositoryRoot.appendingPathComponent("schemas/openapi.json")
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         let paths = try #require(doc["paths"] as? [String: [String: Any]])
-        #expect(Set(paths.keys) == ["/screens/{id}", "/design-tokens", "/metrics", "/health", "/health/live", "/health/ready"])
-        // Every operation has an operationId (unique) and tags; GET has HEAD beside it.
+        #expect(Set(paths.keys) == ["/screens/{id}", "/design-tokens", "/flows/{id}", "/events", "/metrics", "/health",
+                                    "/health/live", "/health/ready"])
+        // Every operation has an operationId (unique) and tags; GET has HEAD beside it; /events is POST only.
         var operationIDs: [String] = []
         for (path, ops) in paths {
-            #expect(ops["get"] != nil && ops["head"] != nil, "\(path)")
-            for (method, op) in ops where ["get", "head"].contains(method) {
+            if path == "/events" {
+                #expect(Set(ops.keys).intersection(["get", "head", "post"]) == ["post"])
+            } else {
+                #expect(ops["get"] != nil && ops["head"] != nil, "\(path)")
+            }
+            for (method, op) in ops where ["get", "head", "post"].contains(method) {
                 let op = op as? [String: Any]
                 if let id = op?["operationId"] as? String { operationIDs.append(id) } else { Issue.record("\(method) \(path): no operationId") }
                 #expect((op?["tags"] as? [String])?.isEmpty == false, "\(method) \(path): no tags")

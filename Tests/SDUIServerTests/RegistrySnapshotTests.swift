@@ -10,9 +10,9 @@ import Testing
 @Suite struct RegistrySnapshotTests {
     @Test func changesAreAppliedOnTopWithVersionsHighestFirst() throws {
         let logger = Logger(label: "test")
-        let first = RegistrySnapshot().applying((tokens: [stored("a", version: 1), stored("a", version: 3)], screens: []),
+        let first = RegistrySnapshot().applying(RegistryChanges(tokens: [stored("a", version: 1), stored("a", version: 3)], screens: []),
                                                generation: 2, signer: nil, logger: logger)
-        let second = first.applying((tokens: [stored("a", version: 2), stored("b")], screens: [screen("s", ["a", "b", "a"])]),
+        let second = first.applying(RegistryChanges(tokens: [stored("a", version: 2), stored("b")], screens: [screen("s", ["a", "b", "a"])]),
                                     generation: 5, signer: nil, logger: logger)
         #expect(first.generation == 2 && first.tokens["b"] == nil)
         #expect(second.generation == 5)
@@ -31,7 +31,7 @@ import Testing
         let elsewhere = StoredToken(id: "x", version: 1, json: Data(Fixtures.token("y").utf8), primitiveVersion: 1)
         let broken = StoredToken(id: "z", version: 1, json: Data("{".utf8), primitiveVersion: 1)
         let badScreen = StoredScreen(id: "s", payload: Data(#"{"id":"s"}"#.utf8))
-        let snapshot = RegistrySnapshot().applying((tokens: [elsewhere, broken, stored("ok")], screens: [badScreen]),
+        let snapshot = RegistrySnapshot().applying(RegistryChanges(tokens: [elsewhere, broken, stored("ok")], screens: [badScreen]),
                                                   generation: 4, signer: nil, logger: log.logger)
         #expect(Array(snapshot.tokens.keys) == ["ok"] && snapshot.screens.isEmpty)
         let lines = log.lines.withLockedValue { $0 }

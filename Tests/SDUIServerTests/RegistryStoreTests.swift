@@ -97,7 +97,10 @@ import Testing
         func publish(_ tokens: [StoredToken]) async throws -> Int { 0 }
         func putScreens(_ screens: [StoredScreen]) async throws {}
         func generation() async throws -> Int64 { 0 }
-        func changes(after seq: Int64) async throws -> (tokens: [StoredToken], screens: [StoredScreen]) { ([], []) }
+        func putFlows(_ flows: [StoredFlow]) async throws {}
+        func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int) { (0, 0) }
+        func events(limit: Int) async throws -> [StoredEvent] { [] }
+        func changes(after seq: Int64) async throws -> RegistryChanges { RegistryChanges() }
         func close() async throws {
             lock.withLock { count += 1 }
             if closeFails { throw RegistryError(.store, "close failed") }

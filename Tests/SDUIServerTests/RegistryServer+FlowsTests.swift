@@ -1,0 +1,113 @@
+// RegistryServer+FlowsTests.swift - GET /flows/{id} and POST /events on loopback, over both stores.
+#if Server
+import Foundation
+import SDUI
+import SDUIFlow
+@testable import SDUIServer
+import SDUITestSupport
+import Testing
+
+@Suite struct RegistryServerFlowsTests: RegistryServerFixtures {
+    static let examples = Fixtures.repositoryRoot.appendingPathComponent("Examples")
+    static let all = PrimitiveMap.builtIn.headerValue
+
+    @Test(arguments: StoreKind.allCases)
+    func flowsAnswer200Then304AndRefuseWhatTheyCannotServe(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let r = try await RegistryImporter(imagePolicy: .anyHTTPSHost).importInto(store, from: Self.examples)
+            #expect(r.flows == 1)
+            let server = try await startServer(store)
+            let ok = try await get(server, "flows/onboarding", ["X-Primitives": Self.all])
+            #expect(ok.status == 200)
+            let etag = try #require(ok.header("ETag"))
+            #expect(ok.header("Vary") == "X-Primitives")
+            let flow = try FlowDefinition(json: ok.body)
+            #expect(flow.id == "onboarding" && flow.start == "screen_welcome")
+            #expect(try await get(server, "flows/onboarding", ["X-Primitives": Self.all, "If-None-Match": etag]).status == 304)
+            #expect(try await get(server, "flows/onboarding", [:]).status == 400)
+            #expect(try await get(server, "flows/nope", ["X-Primitives": Self.all]).status == 404)
+            #expect(try await get(server, "flows/bad!id", ["X-Primitives": Self.all]).status == 400)
+            let old = try await get(server, "flows/onboarding", ["X-Primitives": "Column@3,Text@4"])
+            #expect(old.status == 409)
+            #expect(String(decoding: old.body, as: UTF8.self).contains("Choice@1"))
+            await server.stop()
+        }
+    }
+
+    @Test func importRefusesAFlowThatDoesNotValidateNamingScreenAndPath() throws {
+        let dir = Fixtures.temporaryDirectory()
+        for sub in ["tokens", "flows"] {
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        try Data(#"{"id":"f","version":1,"start":"a","screens":[{"id":"a","blocks":[],"next":[{"to":"zz"}]}]}"#.utf8)
+            .write(to: dir.appendingPathComponent("flows/f.json"))
+        do {
+            _ = try RegistryImporter(imagePolicy: .anyHTTPSHost).load(dir)
+            Issue.record("imported")
+        } catch let e as RegistryError {
+            #expect(e.message.contains("f (f.json): flow: error: $.screens[0].next[0].to (screen \"a\")"), "\(e.message)")
+        }
+    }
+
+    func post(_ r: RunningRegistry, _ body: String) async throws -> HTTPClientResponse {
+        try await HTTPClient(timeout: 10, maxBodyBytes: 1 << 20).post(
+            URL(string: "events", relativeTo: r.baseURL)!.absoluteURL, body: Data(body.utf8),
+            headers: ["Content-Type": "application/json"])
+    }
+
+    static func event(_ id: String) -> String {
+        #"{"id":"\#(id)","name":"screen_view","flowId":"f","flowVersion":"1","screen":"a","timestamp":1,"seq":1,"userId":"u","properties":{}}"#
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func eventsAreStoredOncePerID(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let server = try await startServer(store)
+            let first = try await post(server, #"{"events":[\#(Self.event("a")),\#(Self.event("b")),\#(Self.event("c"))]}"#)
+            #expect(first.status == 200)
+            #expect(String(decoding: first.body, as: UTF8.self) == #"{"accepted":3,"duplicates":0}"#)
+            let again = try await post(server, #"{"events":[\#(Self.event("b")),\#(Self.event("d")),\#(Self.event("a"))]}"#)
+            #expect(String(decoding: again.body, as: UTF8.self) == #"{"accepted":1,"duplicates":2}"#)
+            #expect(try await store.events(limit: 100).map(\.id) == ["a", "b", "c", "d"])
+            // Bad batches are refused whole, naming the place.
+            for (body, fragment) in [("{", "json"), (#"{"events":[]}"#, "1 to 500"),
+                                     (#"{"events":[{"id":"x"}]}"#, #"events[0]: \"name\""#),
+                                     (#"{"events":[\#(Self.event("e")),{"id":"y","name":"n","flowId":"f","userId":"u","timestamp":-1}]}"#,
+                                      #"events[1]: \"timestamp\""#)] {
+                let bad = try await post(server, body)
+                #expect(bad.status == 400, "\(body)")
+                #expect(String(decoding: bad.body, as: UTF8.self).contains(fragment), "\(String(decoding: bad.body, as: UTF8.self))")
+            }
+            #expect(try await store.events(limit: 100).count == 4)
+            #expect(try await get(server, "events", [:]).status == 405)
+            let metrics = String(decoding: try await get(server, "metrics", [:]).body, as: UTF8.self)
+            #expect(metrics.contains("sdui_events_received_total 4"))
+            #expect(metrics.contains("sdui_events_duplicate_total 2"))
+            await server.stop()
+        }
+    }
+
+    /// A flow session's outbox, sent by the uploader to the real server:
+    /// every event arrives, each stored once, also when a flush is repeated.
+    @Test(arguments: StoreKind.allCases)
+    func aSessionsEventsReachTheRegistryOnce(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let server = try await startServer(store)
+            let journal = try FlowJournal(path: Fixtures.temporaryDirectory().appendingPathComponent("j.sqlite").path)
+            let flow = try FlowDefinition(json: Data(contentsOf: Self.examples.appendingPathComponent("flows/onboarding.json")))
+            let session = try FlowSession(definition: flow, journal: journal, configuration: .init(userID: "u9"))
+            try session.start()
+            for _ in 0..<60 { _ = try session.next(); _ = try session.back() }
+            let ids = try journal.peek(maxEvents: 1000, maxBytes: 1 << 30).map {
+                try JSONDecoder().decode(FlowEvent.self, from: $0.json).id
+            }
+            let up = EventUploader(journal: journal, configuration: .init(
+                endpoint: URL(string: "events", relativeTo: server.baseURL)!.absoluteURL))
+            let report = try await up.flush()
+            #expect(report.events == ids.count && report.batches == 2)
+            #expect(try await store.events(limit: 10_000).map(\.id) == ids)
+            await server.stop()
+        }
+    }
+}
+#endif
