@@ -118,8 +118,8 @@ let package = Package(
             ],
             path: "Sources/SDUI"
         ),
-        // Flows (seed 001) and the screen state machine and normalized
-        // payload (seed 002): above both SDUI and SDUIStore, which know
+        // Flows, and the screen state machine and normalized
+        // payload: above both SDUI and SDUIStore, which know
         // nothing of each other.
         .target(
             name: "SDUIFlow",

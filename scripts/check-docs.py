@@ -34,7 +34,7 @@ import os
 import re
 import sys
 
-MODULES = ["SDUICore", "SDUI", "SDUIStore", "SDUIRegistryKit", "SDUIServer"]
+MODULES = ["SDUICore", "SDUI", "SDUIStore", "SDUIFlow", "SDUIRegistryKit", "SDUIServer"]
 DECL = re.compile(r'^\s*(?:@[\w().:, "]+\s+)*(?:public|open)\s+(?:(?:static|class|final|override|mutating|nonmutating|'
                   r'convenience|required|nonisolated|indirect|lazy|weak|unowned|dynamic|isolated|consuming|borrowing)\s+)*'
                   r'(func|init|var|let|struct|class|enum|protocol|actor|typealias|subscript|associatedtype|case)\b')

@@ -4,7 +4,11 @@ import ArgumentParser
 import Foundation
 import Logging
 import SDUI
+import SDUIFlow
 import SDUIServer
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The end-to-end demo (the README's main job):
 ///
@@ -133,6 +137,7 @@ struct DemoCommand: AsyncParsableCommand {
         try await phase("2. online again, with an empty memory cache: the disk cache at work", screenIDs,
                         repo: try repository(disk: cachePath, online: true), resolver: resolver,
                         previews: previews, prefix: nil)
+        try await flowPhase(running: running, store: store, bearer: bearer, dir: dir)
         await running.stop()
         print("server stopped\n")
         try await phase("3. offline, warm disk cache: payloads and tokens kept from the online runs", screenIDs,
@@ -143,6 +148,74 @@ struct DemoCommand: AsyncParsableCommand {
                         repo: try repository(disk: emptyCache, online: false), resolver: resolver,
                         previews: previews, prefix: "offline-")
         print("HTML previews: \(previews.path)/<screen>.html (online) and offline-<screen>.html")
+    }
+
+    /// 5. The example flow fetched from the registry by a child `sdui flow
+    /// run`, killed with SIGKILL mid-flow, resumed by a second child that
+    /// finishes it; both send their events to POST /events.  Shows that
+    /// the server holds every event of the session exactly once.
+    func flowPhase(running: RunningRegistry, store: SQLiteRegistryStore, bearer: String, dir: URL) async throws {
+        print("5. a flow that survives a kill: onboarding from GET /flows/onboarding, events to POST /events")
+        let state = dir.appendingPathComponent("flow-state.sqlite").path
+        for suffix in ["", "-wal", "-shm"] { Self.remove(state + suffix) }
+        let events = running.baseURL.appendingPathComponent("events").absoluteString
+        let common = ["flow", "run", "onboarding", "--registry", running.baseURL.absoluteString, "--events", events,
+                      "--bearer", bearer, "--state", state, "--user", "demo", "--trace"]
+        let script1 = dir.appendingPathComponent("flow-run-1.json")
+        try Data(#"["next", {"answer": {"goal": "strength"}}, "next", {"answer": {"days_per_week": 4}}, "next", "next"]"#.utf8)
+            .write(to: script1)
+        let script2 = dir.appendingPathComponent("flow-run-2.json")
+        try Data(#"[{"answer": {"days_per_week": 4}}, "next", {"answer": {"name": "Ada"}}, "next", "next"]"#.utf8)
+            .write(to: script2)
+        let me = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+
+        // Run 1: killed with SIGKILL right after it committed the step into screen_strength.
+        let p1 = Process()
+        p1.executableURL = me
+        p1.arguments = common + ["--script", script1.path, "--step-delay-ms", "300"]
+        let err1 = Pipe()
+        p1.standardError = err1
+        p1.standardOutput = FileHandle.nullDevice
+        try p1.run()
+        var seen = ""
+        while !seen.contains(" screen_strength\n") {
+            let chunk = err1.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        kill(p1.processIdentifier, SIGKILL)
+        p1.waitUntilExit()
+        let acks1 = Self.screens(seen)
+        print("  run 1  " + acks1.joined(separator: " → ") + "   killed: SIGKILL to pid \(p1.processIdentifier)")
+
+        // Run 2: resumes from the state file and finishes.
+        let p2 = Process()
+        p2.executableURL = me
+        p2.arguments = common + ["--script", script2.path]
+        let out2 = Pipe(), err2 = Pipe()
+        p2.standardOutput = out2
+        p2.standardError = err2
+        try p2.run()
+        let result = try JSONValue(json: out2.fileHandleForReading.readDataToEndOfFile(), source: "sdui flow run")
+        let trace2 = String(decoding: err2.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p2.waitUntilExit()
+        let acks2 = Self.screens(trace2)
+        print("  run 2  " + acks2.joined(separator: " → ") + "   status: \(result["status"]?.stringValue ?? "?"), "
+              + "answers: \(Self.compact(result["answers"] ?? [:]))")
+
+        // The server's side.
+        let stored = try await store.events(limit: 100_000).filter { $0.userID == "demo" }
+        let seqs = stored.compactMap { (try? JSONValue(json: $0.json))?["seq"]?.intValue }.sorted()
+        let journal = try FlowJournal(path: state)
+        let progress = try journal.state("flow/onboarding/demo").flatMap { try? JSONDecoder().decode(FlowProgress.self, from: $0) }
+        let emitted = progress?.eventSeq ?? 0
+        let exactlyOnce = seqs == (emitted > 0 ? Array(1...Int64(emitted)) : [])
+        print("  events emitted by the two runs: \(emitted); stored by the server: \(stored.count) "
+              + "(\(Set(stored.map(\.id)).count) distinct ids); still queued on the device: \(try journal.stats().events)")
+        print("  every event exactly once at the server: \(exactlyOnce ? "yes" : "NO")\n")
+        guard exactlyOnce else {
+            throw SDUIError(.io, "the server holds events \(seqs), not 1…\(emitted) once each", input: "sdui demo")
+        }
     }
 
     /// Loads every screen once and prints a line for each.
@@ -191,6 +264,24 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let ratio = TokenSource.hitRatio(totals, misses: lookups - totals.values.reduce(0, +))
         print(String(format: "  token_cache_hit_ratio over %d lookups: %.2f\n", lookups, ratio))
+    }
+
+    /// The screens of a `--trace` log (`ack SEQ SCREEN` lines), each run of
+    /// one screen once.
+    static func screens(_ trace: String) -> [String] {
+        var out: [String] = []
+        for line in trace.split(separator: "\n") where line.hasPrefix("ack ") {
+            let parts = line.split(separator: " ")
+            if parts.count == 3, out.last != String(parts[2]) { out.append(String(parts[2])) }
+        }
+        return out
+    }
+
+    /// `value` as compact JSON with sorted keys.
+    static func compact(_ value: JSONValue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
     }
 
     static func remove(_ path: String) {

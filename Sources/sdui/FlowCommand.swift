@@ -87,12 +87,21 @@ struct FlowCommand: AsyncParsableCommand {
         @Option(help: "Send the queued analytics events to this POST /events URL after each step.")
         var events: String?
 
+        @Option(help: "A bearer token for --registry and --events.")
+        var bearer: String?
+
         @Flag(help: "Print each committed step on stderr (`ack N SCREEN`).")
         var trace = false
+
+        @Option(name: .customLong("step-delay-ms"), help: .hidden)
+        var stepDelayMS = 0
 
         func run() async throws {
             try await reportingErrors { try await walk() }
         }
+
+        /// The Authorization header of --bearer.
+        var authorization: [String: String] { bearer.map { ["Authorization": "Bearer \($0)"] } ?? [:] }
 
         func walk() async throws {
             let statePath = state ?? FileManager.default.temporaryDirectory
@@ -103,7 +112,7 @@ struct FlowCommand: AsyncParsableCommand {
                 guard let base = URL(string: registry), base.scheme == "http" || base.scheme == "https" else {
                     throw SDUIError(.argument, "expected an http(s) URL", input: "--registry \(registry)")
                 }
-                def = try await FlowLoader(registry: base, journal: journal).load(flow).0
+                def = try await FlowLoader(registry: base, journal: journal, headers: authorization).load(flow).0
             } else {
                 def = try FlowDefinition(json: try readFile(flow, limit: FileInput.documentLimit), source: inputName(flow))
             }
@@ -117,7 +126,7 @@ struct FlowCommand: AsyncParsableCommand {
                 guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
                     throw SDUIError(.argument, "expected an http(s) URL", input: "--events \(text)")
                 }
-                return EventUploader(journal: journal, configuration: .init(endpoint: url))
+                return EventUploader(journal: journal, configuration: .init(endpoint: url, headers: authorization))
             }
             var shown: [String] = []
             var steps = 0
@@ -139,6 +148,9 @@ struct FlowCommand: AsyncParsableCommand {
             let first = try session.start()
             if case .screen(let id) = first { shown.append(id) }
             steps = 1
+            if trace {
+                FileHandle.standardError.write(Data("ack \(session.progress?.eventSeq ?? 0) \(session.progress?.screen ?? session.progress?.status.rawValue ?? "-")\n".utf8))
+            }
             if let uploader { _ = try? await uploader.flush() }
             if let script {
                 let value = try JSONValue(json: try readFile(script, limit: FileInput.documentLimit), source: inputName(script))
@@ -146,6 +158,7 @@ struct FlowCommand: AsyncParsableCommand {
                     throw SDUIError(.schema, "a script is a JSON array of steps", input: inputName(script))
                 }
                 for (i, step) in list.enumerated() {
+                    if stepDelayMS > 0 { try await Task.sleep(for: .milliseconds(stepDelayMS)) }
                     await record(try await apply(step, index: i, to: session))
                 }
                 let out: JSONValue = .object([

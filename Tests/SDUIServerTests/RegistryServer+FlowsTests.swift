@@ -34,6 +34,26 @@ import Testing
         }
     }
 
+    /// The client's loader: fetched, then revalidated by ETag (304), then,
+    /// with the registry gone, the last good definition kept in the journal.
+    @Test func theLoaderKeepsTheLastGoodFlowForOfflineStarts() async throws {
+        try await withStore(.sqlite) { store in
+            _ = try await RegistryImporter(imagePolicy: .anyHTTPSHost).importInto(store, from: Self.examples)
+            let server = try await startServer(store)
+            let journal = try FlowJournal(path: Fixtures.temporaryDirectory().appendingPathComponent("j.sqlite").path)
+            let loader = FlowLoader(registry: server.baseURL, journal: journal)
+            let (a, sa) = try await loader.load("onboarding")
+            #expect(sa == .network && a.id == "onboarding")
+            let (b, sb) = try await loader.load("onboarding")
+            #expect(sb == .revalidated && b == a)
+            await #expect(throws: SDUIError.self) { _ = try await loader.load("nope") }   // 404
+            await server.stop()
+            let (c, sc) = try await loader.load("onboarding")
+            #expect(sc == .offline && c.contentHash == a.contentHash)
+            await #expect(throws: SDUIError.self) { _ = try await loader.load("never-fetched") }
+        }
+    }
+
     @Test func importRefusesAFlowThatDoesNotValidateNamingScreenAndPath() throws {
         let dir = Fixtures.temporaryDirectory()
         for sub in ["tokens", "flows"] {

@@ -3,7 +3,7 @@
 import Foundation
 import SDUICore
 
-/// One screen's ``ScreenState``, moved only along seed 002's transitions.
+/// One screen's ``ScreenState``, moved only along the diagram's transitions.
 ///
 /// ```swift
 /// let machine = ScreenStateMachine()
