@@ -71,6 +71,10 @@ def main():
         check("screen-payload.json", p, load(p))
     for p in sorted(glob.glob(os.path.join(ex, "blocks", "*.json"))):
         check("block-screen.json", p, load(p))
+    for p in sorted(glob.glob(os.path.join(ex, "flows", "*.json")) + glob.glob(os.path.join(ex, "flow-versions", "*.json"))):
+        check("flow.json", p, load(p))
+    for p in sorted(glob.glob(os.path.join(ex, "payloads", "*.json"))):
+        check("normalized-screen.json", p, load(p))
     for p in sorted(glob.glob(os.path.join(ex, "themes", "*.json"))):
         doc = load(p)
         if "id" in doc:  # W3C Design Tokens files have no id; they are imported, not validated here
@@ -84,6 +88,8 @@ def main():
         for mode in ("light", "dark"):
             runs.append([p, "--pack", pack, "--theme", theme, "--mode", mode])
     for p in sorted(glob.glob(os.path.join(ex, "blocks", "*.json"))):
+        runs.append([p, "--theme", os.path.join(ex, "themes", "theme_mint_dark.json")])
+    for p in sorted(glob.glob(os.path.join(ex, "payloads", "*.json"))):
         runs.append([p, "--theme", os.path.join(ex, "themes", "theme_mint_dark.json")])
     runs.append([os.path.join(ex, "screens", "checkout.json"), "--pack", pack, "--offline",
                  "checkout_upsell,checkout_totals", "--primitives", "Column@2,Text@4,Row@2,Spacer@1"])

@@ -15,7 +15,7 @@ log="$scratch/tsan.log"
 # halt_on_error=0: finish the run and count every report.
 TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
     "$bin/SDUIKitPackageTests.xctest" --testing-library swift-testing \
-    --filter 'SDUIStoreTests|CompiledExpressionTests|ScreenRenderTests' 2>&1 | tee "$log" | grep -E '^.{0,12}Test run with'
+    --filter 'SDUIStoreTests|CompiledExpressionTests|ScreenRenderTests|FlowSessionConcurrencyTests|ScreenStateMachineTests' 2>&1 | tee "$log" | grep -E '^.{0,12}Test run with'
 reports=$(grep -c 'WARNING: ThreadSanitizer' "$log" || true)
 if grep -q 'Test run with .* failed' "$log" || [ "$reports" -ne 0 ]; then
     echo "tsan.sh: $reports ThreadSanitizer report(s) or a failed test; see $log" >&2

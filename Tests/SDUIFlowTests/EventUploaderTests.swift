@@ -56,13 +56,13 @@ import Testing
         defer { Task { await server.stop() } }
         let (j, ids) = try journal(events: 230)
         server.state.withLockedValue {
-            $0.modes = [.unavailable, .storeThenFail, .slow(.milliseconds(1500)), .ok, .unavailable, .storeThenFail, .ok, .ok]
+            $0.modes = [.unavailable, .storeThenFail, .slow(.seconds(4)), .ok, .unavailable, .storeThenFail, .ok, .ok]
         }
-        // Until the slow answer is out, HTTPClient's later requests time out
-        // as well; the backoff outlasts it.
-        let patient = RetryPolicy(initialDelay: .milliseconds(20), maxDelay: .milliseconds(400), maxAttempts: 30, jitter: .equal)
+        // Until the slow answer is out, HTTPClient's later requests to the
+        // same server time out as well; the backoff outlasts it.
+        let patient = RetryPolicy(initialDelay: .milliseconds(50), maxDelay: .seconds(1), maxAttempts: 40, jitter: .equal)
         let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, retry: patient),
-                               client: HTTPClient(timeout: 0.5, maxBodyBytes: 1 << 16))
+                               client: HTTPClient(timeout: 2, maxBodyBytes: 1 << 16))
         try await up.flush()
         #expect(try j.stats().events == 0)
         let s = server.state.withLockedValue { $0 }

@@ -228,3 +228,30 @@ import Testing
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples")
 }
+
+@Suite struct FlowSessionConcurrencyTests {
+    /// Steps from many tasks at once apply one at a time: every committed
+    /// step's event is in the journal once, numbered without a gap, and the
+    /// saved progress is the last one.
+    @Test func stepsFromManyTasksAreSerialized() async throws {
+        let j = try FlowFixtures.journal()
+        let s = try FlowSession(definition: try FlowFixtures.flow(), journal: j, configuration: .init(userID: "u"))
+        try s.start()
+        await withTaskGroup(of: Void.self) { group in
+            for t in 0..<8 {
+                group.addTask {
+                    for i in 0..<50 {
+                        _ = try? (t + i).isMultiple(of: 2) ? s.next() : s.back()
+                        _ = s.currentScreen
+                    }
+                }
+            }
+        }
+        let events = try FlowFixtures.queued(j)
+        let p = try #require(s.progress)
+        #expect(events.map(\.seq) == Array(1...p.eventSeq))
+        #expect(events.last?.screen == p.screen)
+        let saved = try JSONDecoder().decode(FlowProgress.self, from: try #require(try j.state(s.progressKey)))
+        #expect(saved == p)
+    }
+}
