@@ -41,10 +41,14 @@ public protocol RegistryStore: Sendable {
 
 /// What a store wrote after a sequence number.
 public struct RegistryChanges: Sendable {
+    /// Token versions written after the sequence number, in sequence order.
     public var tokens: [StoredToken] = []
+    /// Screens written after it, in sequence order.
     public var screens: [StoredScreen] = []
+    /// Flow definitions written after it, in sequence order.
     public var flows: [StoredFlow] = []
 
+    /// Changes from their parts; empty by default.
     public init(tokens: [StoredToken] = [], screens: [StoredScreen] = [], flows: [StoredFlow] = []) {
         self.tokens = tokens
         self.screens = screens

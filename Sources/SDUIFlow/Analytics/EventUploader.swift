@@ -44,6 +44,8 @@ public final class EventUploader: Sendable {
         /// Extra header fields (an `Authorization`, say).
         public var headers: [String: String]
 
+        /// A configuration for `endpoint`; `maxEvents` is raised to at least 1 and
+        /// `maxBytes` to at least 1 KiB.
         public init(endpoint: URL, maxEvents: Int = 100, maxBytes: Int = 64 << 10,
                     retry: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(200), maxDelay: .seconds(30),
                                                      maxAttempts: 5, jitter: .full),
@@ -60,6 +62,7 @@ public final class EventUploader: Sendable {
     public struct Report: Sendable, Hashable {
         /// Batches the server acknowledged, and their events.
         public var batches = 0
+        /// Events in those acknowledged batches.
         public var events = 0
         /// Dropped events reported by an `events_dropped` event.
         public var droppedReported = 0
@@ -67,7 +70,9 @@ public final class EventUploader: Sendable {
         public var rejected = 0
     }
 
+    /// The journal whose queued events are sent and, once acknowledged, deleted.
     public let journal: FlowJournal
+    /// Where and how batches are sent.
     public let configuration: Configuration
     private let client: HTTPClient
     private let logger: Logger

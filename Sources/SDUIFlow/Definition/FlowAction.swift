@@ -32,6 +32,7 @@ public enum FlowAction: Sendable, Hashable {
 
     /// Why an action cannot be used.
     public struct Invalid: Error, Sendable, Hashable {
+        /// What is wrong, for a person (`set needs "key", a key path`).
         public var message: String
     }
 

@@ -153,6 +153,7 @@ public struct FlowInput: Sendable, Hashable {
     /// Whether `next` waits for an answer.
     public var required: Bool
 
+    /// An input from its parts.
     public init(key: String, block: Int, type: String, required: Bool) {
         self.key = key
         self.block = block

@@ -41,12 +41,15 @@ public struct FlowIssue: Sendable, Hashable, CustomStringConvertible {
         case noDefaultTransition = "no_default_transition"
     }
 
+    /// Whether it keeps the flow from being published or run.
     public var severity: Severity
+    /// Which check found it.
     public var kind: Kind
     /// The screen the fault is on (nil for the flow as a whole).
     public var screen: String?
     /// The JSON path of the value at fault (`$.screens[1].next[0].when`).
     public var path: String
+    /// What is wrong, for a person.
     public var message: String
 
     /// `error: $.screens[1].next[0].to (screen "a"): …`

@@ -107,12 +107,16 @@ public struct ScreenModel: Sendable, Hashable {
 
 /// One template: a layout of components.
 public struct TemplateModel: Sendable, Hashable {
+    /// The template's id, unique in the payload.
     public var id: String
+    /// How it lays out its components.
     public var type: TemplateType
+    /// Its `order` among the screen's templates.
     public var order: Int
     /// The components, sorted by their `order` in this template.
     public var components: [ComponentModel]
 
+    /// A template from its parts; `components` are kept in the order given.
     public init(id: String, type: TemplateType, order: Int = 0, components: [ComponentModel]) {
         self.id = id
         self.type = type
@@ -124,23 +128,32 @@ public struct TemplateModel: Sendable, Hashable {
 /// How a template lays out its components: `column`, `row`, `list`, or a
 /// type this version does not know (drawn as a placeholder).
 public struct TemplateType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The type's name as in the JSON (`column`).
     public var rawValue: String
+    /// The type named `rawValue`, known or not.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Components one under another.
     public static let column = TemplateType(rawValue: "column")
+    /// Components side by side.
     public static let row = TemplateType(rawValue: "row")
     /// Laid out as a column.
     public static let list = TemplateType(rawValue: "list")
+    /// The type's name (``rawValue``).
     public var description: String { rawValue }
 }
 
 /// One component: a block type and its body.
 public struct ComponentModel: Sendable, Hashable {
+    /// The component's id, unique in the payload.
     public var id: String
+    /// The block type it draws as.
     public var type: ComponentType
     /// Its order in the template it was read from.
     public var order: Int
+    /// The body its `bodyId` names: the block's fields.
     public var body: BodyModel
 
+    /// A component from its parts.
     public init(id: String, type: ComponentType, order: Int = 0, body: BodyModel) {
         self.id = id
         self.type = type
@@ -159,16 +172,22 @@ public struct ComponentModel: Sendable, Hashable {
 
 /// A component's type: a block type (`header`, `cta`, …).
 public struct ComponentType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The block type's name (`header`).
     public var rawValue: String
+    /// The type named `rawValue`, known or not.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The type's name (``rawValue``).
     public var description: String { rawValue }
 }
 
 /// A body: the data of the component that refers to it.
 public struct BodyModel: Sendable, Hashable {
+    /// The body's id, unique in the payload.
     public var id: String
+    /// The payload's `body` object: the fields of the block a component draws.
     public var data: [String: JSONValue]
 
+    /// A body from its parts.
     public init(id: String, data: [String: JSONValue]) {
         self.id = id
         self.data = data

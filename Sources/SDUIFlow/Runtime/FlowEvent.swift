@@ -13,8 +13,11 @@ import SDUICore
 public struct FlowEvent: Sendable, Hashable, Codable {
     /// A unique id (a UUID): the server keeps an event seen twice once.
     public var id: String
+    /// The event's name (`screen_view`, `answer`, a `track` action's event…).
     public var name: String
+    /// The id of the flow the event happened in.
     public var flowId: String
+    /// The version of that flow's definition.
     public var flowVersion: String
     /// The screen the event is about (nil for `events_dropped`).
     public var screen: String?
@@ -23,10 +26,12 @@ public struct FlowEvent: Sendable, Hashable, Codable {
     /// The event's number in its flow session: 1, 2, 3… with no gaps,
     /// continued across a resume.
     public var seq: Int
+    /// The user the session runs for (``FlowSession/Configuration/userID``).
     public var userId: String
     /// What the event carries (`key` and `value` of an answer, say).
     public var properties: [String: JSONValue]
 
+    /// An event from its fields; `id` is a fresh lowercase UUID by default.
     public init(id: String = UUID().uuidString.lowercased(), name: String, flowId: String, flowVersion: String,
                 screen: String?, timestamp: Int64, seq: Int, userId: String,
                 properties: [String: JSONValue] = [:]) {

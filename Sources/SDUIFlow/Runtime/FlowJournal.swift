@@ -30,6 +30,8 @@ public final class FlowJournal: @unchecked Sendable {
         /// last commits; a process kill still loses none).
         public var fullSync = true
 
+        /// Bounds from their parts; the defaults are 10,000 events, 8 MiB in all,
+        /// 64 KiB per event, and `synchronous=FULL`.
         public init(maxEvents: Int = 10_000, maxBytes: Int = 8 << 20, maxEventBytes: Int = 64 << 10,
                     fullSync: Bool = true) {
             self.maxEvents = maxEvents
@@ -43,6 +45,7 @@ public final class FlowJournal: @unchecked Sendable {
     public struct Stats: Sendable, Hashable {
         /// Events queued now, and their bytes.
         public var events: Int
+        /// Bytes of the events queued now.
         public var bytes: Int
         /// Events dropped by the bounds and not yet reported.
         public var dropped: Int
@@ -52,7 +55,9 @@ public final class FlowJournal: @unchecked Sendable {
 
     /// One queued event: its sequence number in the queue and its JSON.
     public struct Queued: Sendable, Hashable {
+        /// Its number in the queue (rising in commit order); ``acknowledge(_:)`` takes it.
         public var seq: Int64
+        /// The event's JSON, exactly as committed.
         public var json: Data
     }
 

@@ -13,12 +13,18 @@ import SDUICore
 public struct FlowLoader: Sendable {
     /// Where the registry is (`…/flows/{id}` is resolved against it).
     public var registry: URL
+    /// The primitives this app renders, sent as `X-Primitives`.
     public var primitives: PrimitiveMap
+    /// The client of the `GET` (timeout, largest body).
     public var client: HTTPClient
+    /// Extra header fields sent with every `GET` (an `Authorization`, say).
     public var headers: [String: String]
+    /// Where the last good definition of each flow is kept, with its ETag.
     public let journal: FlowJournal
+    /// Logs each fall-back to a kept definition (label `sdui.flow.loader` by default).
     public var logger: Logger
 
+    /// A loader of `registry`'s flows that keeps them in `journal`.
     public init(registry: URL, journal: FlowJournal, primitives: PrimitiveMap = .builtIn,
                 client: HTTPClient = HTTPClient(timeout: 10, maxBodyBytes: FileInput.documentLimit),
                 headers: [String: String] = [:], logger: Logger = Logger(label: "sdui.flow.loader")) {

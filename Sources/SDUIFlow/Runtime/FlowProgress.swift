@@ -10,7 +10,9 @@ public struct FlowProgress: Sendable, Hashable, Codable {
         case inProgress = "in_progress", completed, exited
     }
 
+    /// The id of the flow.
     public var flowId: String
+    /// The version of the definition the progress was made with.
     public var flowVersion: String
     /// The ``FlowDefinition/contentHash`` of the definition it was made with.
     public var contentHash: String
@@ -21,6 +23,7 @@ public struct FlowProgress: Sendable, Hashable, Codable {
     /// The flow's scenario data: `answers` and what `set` actions wrote
     /// (the host's `attributes` are not kept: the host passes them each time).
     public var data: [String: JSONValue]
+    /// Whether the flow is running, completed or was exited.
     public var status: Status
     /// The seq of the last event emitted.
     public var eventSeq: Int

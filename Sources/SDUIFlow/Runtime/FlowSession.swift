@@ -71,8 +71,11 @@ public final class FlowSession: @unchecked Sendable {
         public var openURL: @Sendable (URL) -> Void
         /// The clock of timestamps.
         public var now: @Sendable () -> Date
+        /// The session's logger (label `sdui.flow` by default).
         public var logger: Logger
 
+        /// A configuration for `userID`; everything else has a default: no submit
+        /// endpoint, HTTPS URLs only, an `openURL` that does nothing, the system clock.
         public init(userID: String, flowKey: String? = nil, attributes: [String: JSONValue] = [:],
                     submitEndpoint: URL? = nil,
                     httpClient: HTTPClient = HTTPClient(timeout: 10, maxBodyBytes: 1 << 20),
@@ -99,6 +102,7 @@ public final class FlowSession: @unchecked Sendable {
     /// The flow's scenario data: `answers.*`, `attributes.*` and what `set`
     /// actions wrote.  Screens bind it; conditions read it.
     public let store: ScenarioStore
+    /// What the host gave the session.
     public let configuration: Configuration
     /// The journal row of this flow key and user.
     public let progressKey: String

@@ -14,6 +14,7 @@ import SDUICore
 public enum ScreenState: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case start = "START", fetch = "FETCH", load = "LOAD", present = "PRESENT", error = "ERROR"
 
+    /// The state's name as in the diagram (`FETCH`).
     public var description: String { rawValue }
 }
 
@@ -34,6 +35,7 @@ public enum ScreenTransition: String, Sendable, Hashable, CaseIterable, CustomSt
     /// ERROR → FETCH: try again.
     case retry
 
+    /// The transition's name as in the diagram (`load data`).
     public var description: String { rawValue }
 
     /// The state this transition leaves from, and the one it leads to.
