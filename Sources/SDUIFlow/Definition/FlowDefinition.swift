@@ -6,7 +6,7 @@ import SDUI
 import SDUICore
 
 /// A flow (schemas/flow.json): an id, a version, a start screen and the
-/// screens, each a seed-001 block screen with an optional list of
+/// screens, each a block screen with an optional list of
 /// transitions.
 ///
 /// ```json

@@ -1,10 +1,10 @@
-// ScreenModel.swift - seed 002's normalized payload: templates refer to
+// ScreenModel.swift - the normalized screen payload: templates refer to
 // components by id, components to bodies by id; decoding joins them.
 import Foundation
 import SDUI
 import SDUICore
 
-/// A screen in seed 002's normalized form, joined:
+/// A screen in the normalized form (schemas/normalized-screen.json), joined:
 ///
 /// ```json
 /// {"screenName": "home",

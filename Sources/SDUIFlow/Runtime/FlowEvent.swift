@@ -3,7 +3,7 @@
 import Foundation
 import SDUICore
 
-/// One analytics event (seed 001: `flow_start`, `screen_view`, `answer`,
+/// One analytics event (`flow_start`, `screen_view`, `answer`,
 /// `flow_complete`, `flow_exit`, `render_error`; `flow_resume_mismatch`;
 /// `events_dropped`; and the names of `track` actions).
 ///

@@ -1,8 +1,8 @@
 // ScreenState.swift - the five states of a screen and the seven transitions
-// between them (seed 002's diagram, exactly).
+// between them (the diagram of docs/flows.md, exactly).
 import SDUICore
 
-/// Where a screen is on its way to the user (seed 002):
+/// Where a screen is on its way to the user:
 ///
 /// ```
 /// START --initiate--> FETCH --load data--> LOAD --success--> PRESENT
@@ -18,7 +18,7 @@ public enum ScreenState: String, Sendable, Hashable, CaseIterable, CustomStringC
     public var description: String { rawValue }
 }
 
-/// A transition of the screen state machine, named as in seed 002.
+/// A transition of the screen state machine, named as in its diagram.
 public enum ScreenTransition: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// START → FETCH: the screen is asked for.
     case initiate
