@@ -114,6 +114,27 @@ import Testing
         #expect(again.store.get("cart.total") == .integer(12))
     }
 
+    @Test func submitPostsTheAnswers() async throws {
+        let server = LoopbackEvents()
+        try await server.start()
+        defer { Task { await server.stop() } }
+        let s = try FlowSession(definition: try FlowFixtures.flow(), journal: try FlowFixtures.journal(),
+                                configuration: .init(userID: "u7", submitEndpoint: server.submitURL))
+        try s.start()
+        try s.next()
+        try s.answer("goal", "strength")
+        #expect(try await s.perform(json: "submit") == .screen("goal"))
+        let body = try #require(server.state.withLockedValue { $0.submitted.first })
+        #expect(body == ["flowId": "onboarding", "flowVersion": "1", "userId": "u7", "answers": ["goal": "strength"]])
+        server.state.withLockedValue { $0.submitStatus = 500 }
+        do {
+            try await s.perform(.submit(endpoint: nil))
+            Issue.record("a 500 was taken for success")
+        } catch let e as SDUIError {
+            #expect(e.category == .http && e.message.contains("500"))
+        }
+    }
+
     @Test func resumesWhereItStopped() throws {
         let dir = Fixtures.temporaryDirectory()
         do {

@@ -1,7 +1,8 @@
 // LoopbackEvents.swift - a real POST /events server on 127.0.0.1 for the
 // uploader's tests: it keeps each event id once, and fails on demand
 // (503 without storing, storing and then answering 500, or answering too
-// late for the client's deadline).
+// late for the client's deadline); and POST /submit, which keeps the
+// answers a flow submits.
 import Foundation
 import Hummingbird
 import NIOConcurrencyHelpers
@@ -16,18 +17,27 @@ final class LoopbackEvents: Sendable {
         var batches: [Int] = []         // sizes of every batch received
         var maxBody = 0
         var modes: [Mode] = []          // one per request; .ok when empty
+        var submitted: [JSONValue] = [] // bodies of POST /submit
+        var submitStatus = 200
     }
 
     let state = NIOLockedValueBox(State())
     private let task: NIOLockedValueBox<Task<Void, Error>?> = NIOLockedValueBox(nil)
     private let boundPort = NIOLockedValueBox(0)
     var url: URL { URL(string: "http://127.0.0.1:\(boundPort.withLockedValue { $0 })/events")! }
+    var submitURL: URL { URL(string: "http://127.0.0.1:\(boundPort.withLockedValue { $0 })/submit")! }
 
     func start() async throws {
         let router = Router()
         router.post("events") { [self] request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
             return try await self.receive(Data(buffer: body))
+        }
+        router.post("submit") { [self] request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let value = try JSONValue(json: Data(buffer: body))
+            let status = state.withLockedValue { s -> Int in s.submitted.append(value); return s.submitStatus }
+            return Response(status: .init(code: status))
         }
         let ports = AsyncStream<Int>.makeStream()
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),

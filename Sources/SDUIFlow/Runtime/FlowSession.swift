@@ -71,7 +71,8 @@ public final class FlowSession: @unchecked Sendable {
         public var openURL: @Sendable (URL) -> Void
         /// The clock of timestamps.
         public var now: @Sendable () -> Date
-        /// The session's logger (label `sdui.flow` by default).
+        /// Where the session reports a resume mismatch (notice) and a
+        /// condition or action it could not use (warning); label `sdui.flow` by default.
         public var logger: Logger
 
         /// A configuration for `userID`; everything else has a default: no submit
@@ -224,6 +225,9 @@ public final class FlowSession: @unchecked Sendable {
                     p.screen = definition.start
                     p.backStack = []
                 }
+                configuration.logger.notice("flow_resume_mismatch", metadata: [
+                    "flow": "\(definition.id)", "policy": "\(policy)",
+                    "savedScreen": "\(savedScreen ?? "-")", "resumedScreen": "\(p.screen ?? definition.start)"])
                 events.append(("flow_resume_mismatch", p.screen, [
                     "savedHash": .string(p.contentHash), "hash": .string(definition.contentHash),
                     "savedVersion": .string(p.flowVersion), "savedScreen": savedScreen.map { .string($0) } ?? .null,
@@ -292,6 +296,9 @@ public final class FlowSession: @unchecked Sendable {
                     if b { target = t.to; break }
                 } catch {
                     let e = error as? SDUIError
+                    configuration.logger.warning("render_error", metadata: [
+                        "flow": "\(definition.id)", "screen": "\(screen.id)", "path": "\(t.jsonPath).when",
+                        "error": "\(error)"])
                     renderErrors.append(("render_error", screen.id, [
                         "path": .string("\(t.jsonPath).when"),
                         "detail": .string("condition \(t.when ?? ""): " + (e.map { "\($0.category.rawValue): \($0.message)" } ?? "\(error)"))]))
@@ -349,6 +356,8 @@ public final class FlowSession: @unchecked Sendable {
         case .success(let a):
             return try await perform(a)
         case .failure(let why):
+            configuration.logger.warning("render_error", metadata: [
+                "flow": "\(definition.id)", "action": "\(action)", "error": "\(why.message)"])
             try locked {
                 let p = try running()
                 try commit(p, [("render_error", p.screen, ["detail": .string("action: \(why.message)")])])
