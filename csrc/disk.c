@@ -33,7 +33,10 @@
  * schema.  Damage met after open (SQLITE_CORRUPT or SQLITE_NOTADB from any
  * call, totals that do not add up, a read that finds a row not asked for)
  * resets the cache: the call closes the connection, moves the file aside,
- * opens a fresh file, and fails saying so; later calls work.
+ * opens a fresh file, and fails saying so; later calls work.  That reset
+ * is sqlite_util.c's too (sdui_sql_conn), shared with the durable queue;
+ * the cache's part is its hooks, which also drop the prepared write and
+ * the remembered accesses of the old file.
  *
  * Every statement that looks rows up by id takes the rowid from the id
  * index and compares the id on the table row itself, with the table NOT
@@ -90,17 +93,16 @@ typedef struct touch {
 } touch;
 
 struct sdui_disk {
-    sqlite3 *db; /* NULL after a reset that could not open a fresh file */
+    /* The connection, reset on damage (sqlite_util.h); its db is NULL
+     * after a reset that could not open a fresh file. */
+    sdui_sql_conn conn;
     pthread_mutex_t mu;
     sdui_disk_options opts;
-    int recovered;
     uint64_t evictions, screen_evictions;
     char *path;
     sqlite3_stmt *put;
     touch *touches;
     size_t ntouches, cap_touches;
-    /* Why our own check found damage (SQLite's message is stale then). */
-    const char *damage_note;
 };
 
 /*
@@ -173,18 +175,10 @@ void sdui_disk_options_default(sdui_disk_options *out)
     out->max_screen_bytes = SDUI_DISK_DEFAULT_MAX_SCREEN_BYTES;
 }
 
-/* Reports SQLite's last error on the cache's connection after a step that
- * returned rc, naming the file and the system's cause (sdui__sql_fail). */
-static sdui_status db_fail(sdui_disk *d, int rc, const char *what,
-                           sdui_error *err)
-{
-    return sdui__sql_fail(d->db, rc, LABEL, d->path, what, err);
-}
-
 /* Runs SQL without results on the cache's connection. */
 static int exec(sdui_disk *d, const char *sql)
 {
-    return sdui__sql_exec(d->db, sql);
+    return sdui__sql_exec(d->conn.db, sql);
 }
 
 /*
@@ -220,9 +214,9 @@ static int totals(sdui_disk *d, const bounded *t, int64_t *count,
                   int64_t *bytes)
 {
     int64_t v[2] = {0, 0};
-    int rc = sdui__sql_ints(d->db, t->totals_sql, v, 2);
+    int rc = sdui__sql_ints(d->conn.db, t->totals_sql, v, 2);
     if (rc == SQLITE_ERROR || (rc == SQLITE_OK && (v[0] < 0 || v[1] < 0))) {
-        d->damage_note = "its totals cannot be summed";
+        d->conn.note = "its totals cannot be summed";
         rc = SQLITE_CORRUPT;
     }
     *count = v[0];
@@ -235,41 +229,53 @@ static void close_db(sdui_disk *d)
 {
     sqlite3_finalize(d->put);
     d->put = NULL;
-    sqlite3_close(d->db);
-    d->db = NULL;
+    sqlite3_close(d->conn.db);
+    d->conn.db = NULL;
+}
+
+/* Drops the remembered accesses. */
+static void clear_touches(sdui_disk *d)
+{
+    size_t i;
+    for (i = 0; i < d->ntouches; i++)
+        sdui_free(d->touches[i].id);
+    d->ntouches = 0;
+}
+
+/* Closes the connection and forgets the accesses to rows of its file: the
+ * connection's close hook, before a damaged file is moved aside. */
+static void close_file(void *owner)
+{
+    sdui_disk *d = owner;
+    close_db(d);
+    clear_touches(d);
 }
 
 /*
  * Opens the file with the cache's schema (sqlite_util.c), moving it aside
  * and starting a fresh one when it is damaged, and prepares the write
  * statement.  On success the connection is ready and err is clear (a
- * recovery is told by d->recovered, not by an error); on failure the
- * connection is closed.
+ * recovery is told by conn.recovered, not by an error); on failure the
+ * connection is closed.  The connection's connect hook.
  */
-static sdui_status connect(sdui_disk *d, sdui_error *err)
+static sdui_status connect(void *owner, sdui_error *err)
 {
-    sdui_sql_file f;
-    int moved = 0, rc;
+    sdui_disk *d = owner;
     sdui_status st;
+    int rc;
 
-    f.label = LABEL;
-    f.path = d->path;
-    f.steps = schema_steps;
-    f.version = SDUI_DISK_SCHEMA_VERSION;
-    f.durable = d->opts.durable;
-    st = sdui__sql_open_or_reset(&f, &d->db, &moved, err);
-    if (moved)
-        d->recovered = 1;
+    st = sdui__sql_conn_open(&d->conn, schema_steps,
+                             SDUI_DISK_SCHEMA_VERSION, d->opts.durable, err);
     if (st != SDUI_OK)
         return st;
     rc = sqlite3_prepare_v2(
-        d->db,
+        d->conn.db,
         "INSERT OR REPLACE INTO tokens(id, version, etag, json, bytes,"
         " primitive_version, fetched_at, expires_at, last_access)"
         " VALUES(?,?,?,?,?,?,?,?,?)",
         -1, &d->put, NULL);
     if (rc != SQLITE_OK) {
-        st = db_fail(d, rc, "cannot prepare", err);
+        st = sdui__sql_conn_fail(&d->conn, rc, "cannot prepare", err);
         close_db(d);
         return st;
     }
@@ -316,6 +322,11 @@ sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
         sdui_free(d);
         return sdui__fail(err, SDUI_OOM, -1, "cannot create a mutex");
     }
+    d->conn.label = LABEL;
+    d->conn.path = d->path;
+    d->conn.owner = d;
+    d->conn.close = close_file;
+    d->conn.connect = connect;
     st = connect(d, err);
     if (st != SDUI_OK) {
         pthread_mutex_destroy(&d->mu);
@@ -332,86 +343,7 @@ sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
 int sdui_disk_recovered(const sdui_disk *disk)
 {
     assert(disk);
-    return disk->recovered;
-}
-
-/* Drops the remembered accesses. */
-static void clear_touches(sdui_disk *d)
-{
-    size_t i;
-    for (i = 0; i < d->ntouches; i++)
-        sdui_free(d->touches[i].id);
-    d->ntouches = 0;
-}
-
-/*
- * Copies why damage was found, our check's words or SQLite's, and returns
- * the code for the error record: SQLITE_CORRUPT for our own checks, else
- * SQLite's extended code of the damage that rc reported.
- */
-static int damage_reason(sdui_disk *d, int rc, char *buf, size_t cap)
-{
-    int code = SQLITE_CORRUPT;
-    if (d->damage_note) {
-        snprintf(buf, cap, "%s", d->damage_note);
-    } else {
-        int ext = sqlite3_extended_errcode(d->db);
-        snprintf(buf, cap, "%s", sqlite3_errmsg(d->db));
-        code = (ext & 0xff) == (rc & 0xff) ? ext : rc;
-    }
-    d->damage_note = NULL;
-    return code;
-}
-
-/*
- * After a call met damage (mutex held, no statement of the call left
- * open): closes the connection, moves the file aside and opens a fresh one.
- * The call still fails, with SDUI_SQLITE and a message saying the cache was
- * damaged and reset (what: the call's step; why and code: from
- * damage_reason), or
- * with the error of moving aside or reopening (then d->db is NULL and the
- * next call tries again).
- */
-static sdui_status reset_damaged(sdui_disk *d, const char *what,
-                                 const char *why, int code, sdui_error *err)
-{
-    sdui_status st;
-    close_db(d);
-    clear_touches(d); /* accesses to rows of the old file */
-    st = sdui__sql_move_aside(LABEL, d->path, err);
-    if (st == SDUI_OK) {
-        d->recovered = 1;
-        st = connect(d, err);
-    }
-    if (st != SDUI_OK)
-        return st;
-    return sdui__fail_code(err, SDUI_SQLITE, code, -1,
-                           "token cache \"%s\" was damaged and was reset: "
-                           "moved aside, now empty (%s: %s)",
-                           d->path, what, why);
-}
-
-/* Opens a fresh file if a reset could not (mutex held). */
-static sdui_status ready(sdui_disk *d, sdui_error *err)
-{
-    return d->db ? SDUI_OK : connect(d, err);
-}
-
-/*
- * Reports a failed step with code rc (SQLite's, or SQLITE_CORRUPT from our
- * own checks): damage resets the cache, any other failure is reported as it
- * is.  No statement of the call may be open, and nothing but finalizing the
- * failed statement may have run on db since the failure.
- */
-static sdui_status step_fail(sdui_disk *d, int rc, const char *what,
-                             sdui_error *err)
-{
-    char why[160];
-    int code;
-    if (!sdui__sql_is_damage(rc))
-        return db_fail(d, rc, what, err);
-    code = damage_reason(d, rc, why, sizeof why);
-    return reset_damaged(d, what, why, code, err);
+    return disk->conn.recovered;
 }
 
 /* Writes remembered accesses; must run inside a write transaction.  The
@@ -431,7 +363,7 @@ static int apply_touches(sdui_disk *d)
         const touch *t = &d->touches[i];
         sqlite3_stmt **s = &st[t->kind];
         assert(t->kind == TOUCH_TOKEN || t->kind == TOUCH_SCREEN);
-        if (!*s && (rc = sqlite3_prepare_v2(d->db, sql[t->kind], -1, s,
+        if (!*s && (rc = sqlite3_prepare_v2(d->conn.db, sql[t->kind], -1, s,
                                             NULL)) != SQLITE_OK)
             break;
         sqlite3_bind_text(*s, 1, t->id, (int)t->len, SQLITE_STATIC);
@@ -446,31 +378,18 @@ static int apply_touches(sdui_disk *d)
 }
 
 /*
- * Ends a write transaction begun with BEGIN IMMEDIATE.  rc is how its work
- * went: on success commits (the remembered accesses went in with it, so they
- * are forgotten); otherwise, or if the commit fails, rolls back and reports
- * `what`, resetting the cache on damage.  The failure's words are taken
- * first: ROLLBACK replaces them.
+ * Ends a write transaction begun with BEGIN IMMEDIATE (sdui__sql_conn_end):
+ * rc is how its work went.  On success commits (the remembered accesses
+ * went in with it, so they are forgotten); otherwise, or if the commit
+ * fails, rolls back and reports `what`, resetting the cache on damage.
  */
 static sdui_status end_write(sdui_disk *d, int rc, const char *what,
                              sdui_error *err)
 {
-    char why[160];
-    int code = 0;
-    sdui_status st = SDUI_OK;
-    if (rc == SQLITE_OK)
-        rc = exec(d, "COMMIT");
-    if (rc == SQLITE_OK) {
+    sdui_status st = sdui__sql_conn_end(&d->conn, rc, what, err);
+    if (st == SDUI_OK)
         clear_touches(d);
-        return SDUI_OK;
-    }
-    if (sdui__sql_is_damage(rc))
-        code = damage_reason(d, rc, why, sizeof why);
-    else
-        st = db_fail(d, rc, what, err);
-    exec(d, "ROLLBACK");
-    return sdui__sql_is_damage(rc) ? reset_damaged(d, what, why, code, err)
-                                   : st;
+    return st;
 }
 
 /* Closes the cache, writing remembered accesses first (disk.h). */
@@ -478,7 +397,7 @@ void sdui_disk_free(sdui_disk *disk)
 {
     if (!disk)
         return;
-    if (disk->db && disk->ntouches &&
+    if (disk->conn.db && disk->ntouches &&
         exec(disk, "BEGIN IMMEDIATE") == SQLITE_OK)
         exec(disk, apply_touches(disk) == SQLITE_OK ? "COMMIT" : "ROLLBACK");
     clear_touches(disk);
@@ -506,7 +425,7 @@ static int evict(sdui_disk *d, const bounded *t, size_t max_entries,
     if (rc != SQLITE_OK ||
         ((size_t)count <= max_entries && (size_t)bytes <= max_bytes))
         return rc;
-    rc = sqlite3_prepare_v2(d->db, t->oldest_sql, -1, &oldest, NULL);
+    rc = sqlite3_prepare_v2(d->conn.db, t->oldest_sql, -1, &oldest, NULL);
     while (rc == SQLITE_OK &&
            ((size_t)count > max_entries || (size_t)bytes > max_bytes)) {
         int64_t len;
@@ -516,7 +435,7 @@ static int evict(sdui_disk *d, const bounded *t, size_t max_entries,
         len = sqlite3_column_int64(oldest, 1);
         /* More rows, or longer ones, than the totals counted: damage. */
         if (count <= 0 || len < 0 || len > bytes) {
-            d->damage_note = "its rows do not add up to its totals";
+            d->conn.note = "its rows do not add up to its totals";
             rc = SQLITE_CORRUPT;
             break;
         }
@@ -537,12 +456,12 @@ static int evict(sdui_disk *d, const bounded *t, size_t max_entries,
     }
     /* The rows ran out while a bound still fails: the totals were wrong. */
     if (rc == SQLITE_DONE) {
-        d->damage_note = "its rows do not add up to its totals";
+        d->conn.note = "its rows do not add up to its totals";
         rc = SQLITE_CORRUPT;
     }
     sqlite3_finalize(oldest);
     if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(d->db, t->delete_sql, -1, &del, NULL);
+        rc = sqlite3_prepare_v2(d->conn.db, t->delete_sql, -1, &del, NULL);
     for (i = 0; rc == SQLITE_OK && i < nv; i++) {
         sqlite3_bind_int64(del, 1, victims[i]);
         rc = sqlite3_step(del);
@@ -588,7 +507,7 @@ static sdui_status write_rows(sdui_disk *d, const void *src, row_at_fn at,
                               i);
     }
     pthread_mutex_lock(&d->mu);
-    st = ready(d, err);
+    st = sdui__sql_conn_ready(&d->conn, err);
     if (st != SDUI_OK) {
         pthread_mutex_unlock(&d->mu);
         return st;
@@ -786,14 +705,14 @@ static sdui_status read_ids(sdui_disk *d, const char *const *ids,
             uniq[nu++] = uniq[i];
     n = nu;
     pthread_mutex_lock(&d->mu);
-    st = ready(d, err);
+    st = sdui__sql_conn_ready(&d->conn, err);
     for (done = 0; done < n && st == SDUI_OK; done += SDUI_SQL_IN_CHUNK) {
         size_t k = n - done < SDUI_SQL_IN_CHUNK ? n - done : SDUI_SQL_IN_CHUNK;
         sqlite3_stmt *q;
         int rc;
         /* Rows by rowid, so each id comes from its row (see the top). */
         rc = sdui__sql_prepare_in(
-            d->db,
+            d->conn.db,
             "SELECT id, version, etag, json, primitive_version,"
             " fetched_at, expires_at, last_access FROM tokens NOT INDEXED"
             " WHERE rowid IN (SELECT rowid FROM tokens WHERE id IN",
@@ -809,7 +728,7 @@ static sdui_status read_ids(sdui_disk *d, const char *const *ids,
                 got.p = "";
             asked = bsearch(&got, uniq + done, k, sizeof *uniq, idref_cmp);
             if (!asked || seen[asked - uniq]) {
-                d->damage_note = "a read found a row not asked for";
+                d->conn.note = "a read found a row not asked for";
                 rc = SQLITE_CORRUPT;
                 break;
             }
@@ -819,12 +738,12 @@ static sdui_status read_ids(sdui_disk *d, const char *const *ids,
             if (st != SDUI_OK)
                 break;
         }
-        /* finalize keeps the step's error on db for step_fail. */
+        /* finalize keeps the step's error on db for the report. */
         sqlite3_finalize(q);
         if (st == SDUI_OK && !q && rc == SQLITE_NOMEM)
             st = sdui__oom(err); /* the IN list could not be built */
         else if (st == SDUI_OK && rc != SQLITE_DONE)
-            st = step_fail(d, rc, "cannot read", err);
+            st = sdui__sql_conn_step_fail(&d->conn, rc, "cannot read", err);
     }
     pthread_mutex_unlock(&d->mu);
     sdui_free(uniq);
@@ -1059,7 +978,7 @@ static sdui_status per_id(sdui_disk *d, const char *sql, const char *what,
     if (!d || (n && (!ids || !lens)))
         return sdui__fail(err, SDUI_ARGUMENT, -1, "disk, ids or lens is NULL");
     pthread_mutex_lock(&d->mu);
-    st = ready(d, err);
+    st = sdui__sql_conn_ready(&d->conn, err);
     if (st != SDUI_OK) {
         pthread_mutex_unlock(&d->mu);
         if (changed)
@@ -1068,14 +987,14 @@ static sdui_status per_id(sdui_disk *d, const char *sql, const char *what,
     }
     rc = exec(d, "BEGIN IMMEDIATE");
     if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(d->db, sql, -1, &s, NULL);
+        rc = sqlite3_prepare_v2(d->conn.db, sql, -1, &s, NULL);
     for (i = 0; rc == SQLITE_OK && i < n; i++) {
         sqlite3_bind_text(s, 1, ids[i], (int)lens[i], SQLITE_STATIC);
         for (a = 0; a < nargs; a++)
             sqlite3_bind_int64(s, a + 2, args[a]);
         rc = sqlite3_step(s);
         rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-        total += (size_t)sqlite3_changes(d->db);
+        total += (size_t)sqlite3_changes(d->conn.db);
         sqlite3_reset(s);
     }
     sqlite3_finalize(s);
@@ -1121,14 +1040,14 @@ sdui_status sdui_disk_get_stats(sdui_disk *d, sdui_disk_stats *out,
     if (!d || !out)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "disk or out is NULL");
     pthread_mutex_lock(&d->mu);
-    st = ready(d, err);
+    st = sdui__sql_conn_ready(&d->conn, err);
     if (st == SDUI_OK) {
         rc = totals(d, &tokens_table, &count, &bytes);
         if (rc == SQLITE_OK)
             rc = totals(d, &screens_table, &screens, &screen_bytes);
     }
     if (st == SDUI_OK && rc != SQLITE_OK) {
-        st = step_fail(d, rc, "cannot count", err);
+        st = sdui__sql_conn_step_fail(&d->conn, rc, "cannot count", err);
         count = bytes = screens = screen_bytes = 0;
     }
     memset(out, 0, sizeof *out);
@@ -1174,14 +1093,14 @@ sdui_status sdui_disk_put_screen(sdui_disk *d, const char *id, size_t id_len,
                           (int)(id_len > 200 ? 200 : id_len), id, payload_len,
                           d->opts.max_screen_bytes);
     pthread_mutex_lock(&d->mu);
-    st = ready(d, err);
+    st = sdui__sql_conn_ready(&d->conn, err);
     if (st != SDUI_OK) {
         pthread_mutex_unlock(&d->mu);
         return st;
     }
     rc = exec(d, "BEGIN IMMEDIATE");
     if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(d->db,
+        rc = sqlite3_prepare_v2(d->conn.db,
                                 "INSERT OR REPLACE INTO screens(id, etag,"
                                 " fetched_at, last_access, payload)"
                                 " VALUES(?,?,?,?,?)",
@@ -1258,12 +1177,12 @@ sdui_status sdui_disk_get_screen(sdui_disk *d, const char *id, size_t id_len,
                           "disk, screen id or out is NULL");
     *out = NULL;
     pthread_mutex_lock(&d->mu);
-    st = ready(d, err);
+    st = sdui__sql_conn_ready(&d->conn, err);
     if (st != SDUI_OK) {
         pthread_mutex_unlock(&d->mu);
         return st;
     }
-    rc = sqlite3_prepare_v2(d->db,
+    rc = sqlite3_prepare_v2(d->conn.db,
                             "SELECT id, etag, payload, fetched_at"
                             " FROM screens NOT INDEXED WHERE rowid="
                             "(SELECT rowid FROM screens WHERE id=?1)",
@@ -1276,7 +1195,7 @@ sdui_status sdui_disk_get_screen(sdui_disk *d, const char *id, size_t id_len,
         const void *got = sqlite3_column_blob(q, 0);
         size_t got_len = (size_t)sqlite3_column_bytes(q, 0);
         if (got_len != id_len || (id_len && memcmp(got, id, id_len) != 0)) {
-            d->damage_note = "a read found a screen not asked for";
+            d->conn.note = "a read found a screen not asked for";
             rc = SQLITE_CORRUPT;
         } else if ((sc = copy_screen(q)) == NULL) {
             st = sdui__oom(err);
@@ -1285,10 +1204,11 @@ sdui_status sdui_disk_get_screen(sdui_disk *d, const char *id, size_t id_len,
             rc = SQLITE_DONE;
         }
     }
-    /* finalize keeps the step's error on db for step_fail. */
+    /* finalize keeps the step's error on db for the report. */
     sqlite3_finalize(q);
     if (st == SDUI_OK && rc != SQLITE_DONE)
-        st = step_fail(d, rc, "cannot read a screen", err);
+        st = sdui__sql_conn_step_fail(&d->conn, rc, "cannot read a screen",
+                                      err);
     pthread_mutex_unlock(&d->mu);
     if (st != SDUI_OK) {
         sdui_free(sc);

@@ -21,7 +21,7 @@
  *      prefix with one DELETE (drop_oldest);
  *   5. write the counters back: next_seq past the new items, dropped and
  *      dropped_total up by the drops, dropped down by dropped_reported.
- * Any failure rolls all of it back (end_write).  The arguments are
+ * Any failure rolls all of it back (sdui__sql_conn_end).  The arguments are
  * checked before the transaction starts, so a refused commit does not
  * even take the write lock.
  *
@@ -56,9 +56,10 @@
  * nor overflow one.  A row that fails is damage.
  *
  * Damage (SQLITE_CORRUPT or SQLITE_NOTADB from any step, or one of our own
- * checks) is handled as in disk.c: the call closes the connection, moves
- * the file aside, opens a fresh one and fails saying so; later calls work.
- * Opening, the schema and integrity checks, moving aside and the errors
+ * checks) is handled as in disk.c, by the connection both keep
+ * (sdui_sql_conn): the call closes the connection, moves the file aside,
+ * opens a fresh one and fails saying so; later calls work.  Opening, the
+ * schema and integrity checks, moving aside, that reset and the errors
  * that name the file and the system's cause are sqlite_util.c's.
  */
 #include <pthread.h>
@@ -88,13 +89,12 @@
     " ELSE length(CAST(bytes AS BLOB)) END"
 
 struct sdui_outbox {
-    sqlite3 *db; /* NULL after a reset that could not open a fresh file */
+    /* The connection, reset on damage (sqlite_util.h); its db is NULL
+     * after a reset that could not open a fresh file. */
+    sdui_sql_conn conn;
     pthread_mutex_t mu;
     sdui_outbox_options opts;
-    int recovered;
     char *path;
-    /* Why our own check found damage (SQLite's message is stale then). */
-    const char *damage_note;
     /* The queue's totals as of this connection's last commit, when
      * have_totals (see the top); data_version as read in that commit. */
     int have_totals;
@@ -148,25 +148,19 @@ void sdui_outbox_options_default(sdui_outbox_options *out)
     out->synchronous = 0;
 }
 
-/* Reports SQLite's last error on the outbox's connection after a step that
- * returned rc, naming the file and the system's cause (sdui__sql_fail). */
-static sdui_status db_fail(sdui_outbox *b, int rc, const char *what,
-                           sdui_error *err)
-{
-    return sdui__sql_fail(b->db, rc, LABEL, b->path, what, err);
-}
-
 /* Runs SQL without results on the outbox's connection. */
 static int exec(sdui_outbox *b, const char *sql)
 {
-    return sdui__sql_exec(b->db, sql);
+    return sdui__sql_exec(b->conn.db, sql);
 }
 
-/* Closes the connection (not the struct); the totals kept for it go. */
-static void close_db(sdui_outbox *b)
+/* Closes the connection (not the struct); the totals kept for it go.  The
+ * connection's close hook. */
+static void close_db(void *owner)
 {
-    sqlite3_close(b->db);
-    b->db = NULL;
+    sdui_outbox *b = owner;
+    sqlite3_close(b->conn.db);
+    b->conn.db = NULL;
     b->have_totals = 0;
 }
 
@@ -174,24 +168,15 @@ static void close_db(sdui_outbox *b)
  * Opens the file with the outbox's schema (sqlite_util.c), moving it
  * aside and starting a fresh one when it is damaged.  On success the
  * connection is ready and err is clear (a recovery is told by
- * b->recovered, not by an error); on failure b->db is NULL.
+ * conn.recovered, not by an error); on failure conn.db is NULL.  The
+ * connection's connect hook.
  */
-static sdui_status connect(sdui_outbox *b, sdui_error *err)
+static sdui_status connect(void *owner, sdui_error *err)
 {
-    sdui_sql_file f;
-    int moved = 0;
-    sdui_status st;
-
-    f.label = LABEL;
-    f.path = b->path;
-    f.steps = schema_steps;
-    f.version = SDUI_OUTBOX_SCHEMA_VERSION;
-    f.durable = b->opts.synchronous == 0;
-    st = sdui__sql_open_or_reset(&f, &b->db, &moved, err);
-    if (moved)
-        b->recovered = 1;
-    assert(st == SDUI_OK || b->db == NULL);
-    return st;
+    sdui_outbox *b = owner;
+    return sdui__sql_conn_open(&b->conn, schema_steps,
+                               SDUI_OUTBOX_SCHEMA_VERSION,
+                               b->opts.synchronous == 0, err);
 }
 
 /* Opens an outbox file, moving a damaged one aside (outbox.h). */
@@ -242,6 +227,11 @@ sdui_status sdui_outbox_open(const char *path,
         sdui_free(b);
         return sdui__fail(err, SDUI_OOM, -1, "cannot create a mutex");
     }
+    b->conn.label = LABEL;
+    b->conn.path = b->path;
+    b->conn.owner = b;
+    b->conn.close = close_db;
+    b->conn.connect = connect;
     st = connect(b, err);
     if (st != SDUI_OK) {
         pthread_mutex_destroy(&b->mu);
@@ -274,103 +264,33 @@ int sdui_outbox_recovered(const sdui_outbox *box)
     int r;
     assert(box);
     pthread_mutex_lock(&b->mu);
-    r = b->recovered;
+    r = b->conn.recovered;
     pthread_mutex_unlock(&b->mu);
     return r;
 }
 
 /*
- * Copies why damage was found, our check's words or SQLite's, and returns
- * the code for the error record: SQLITE_CORRUPT for our own checks, else
- * SQLite's extended code of the damage that rc reported.
+ * Locks the outbox and makes sure its connection is open (it is not after
+ * a reset that could not open a fresh file).  On failure the mutex is
+ * released again and the error returned.
  */
-static int damage_reason(sdui_outbox *b, int rc, char *buf, size_t cap)
-{
-    int code = SQLITE_CORRUPT;
-    if (b->damage_note) {
-        snprintf(buf, cap, "%s", b->damage_note);
-    } else {
-        int ext = sqlite3_extended_errcode(b->db);
-        snprintf(buf, cap, "%s", sqlite3_errmsg(b->db));
-        code = (ext & 0xff) == (rc & 0xff) ? ext : rc;
-    }
-    b->damage_note = NULL;
-    return code;
-}
-
-/*
- * After a call met damage (mutex held, no statement of the call left
- * open, no transaction): closes the connection, moves the file aside and
- * opens a fresh one.  The call still fails, with SDUI_SQLITE and a message
- * saying the outbox was damaged and reset (what: the call's step; why and
- * code: from damage_reason), or with the error of moving aside or
- * reopening (then b->db is NULL and the next call tries again).
- */
-static sdui_status reset_damaged(sdui_outbox *b, const char *what,
-                                 const char *why, int code, sdui_error *err)
+static sdui_status lock_ready(sdui_outbox *b, sdui_error *err)
 {
     sdui_status st;
-    close_db(b);
-    st = sdui__sql_move_aside(LABEL, b->path, err);
-    if (st == SDUI_OK) {
-        b->recovered = 1;
-        st = connect(b, err);
-    }
+    pthread_mutex_lock(&b->mu);
+    st = sdui__sql_conn_ready(&b->conn, err);
     if (st != SDUI_OK)
-        return st;
-    return sdui__fail_code(err, SDUI_SQLITE, code, -1,
-                           "outbox \"%s\" was damaged and was reset: moved "
-                           "aside, now empty (%s: %s)",
-                           b->path, what, why);
+        pthread_mutex_unlock(&b->mu);
+    return st;
 }
 
-/* Opens a fresh file if a reset could not (mutex held). */
-static sdui_status ready(sdui_outbox *b, sdui_error *err)
+/* Runs a statement that returns no rows and resets it for the next
+ * binding; SQLITE_OK when it ran to the end, else SQLite's code. */
+static int step_done(sqlite3_stmt *s)
 {
-    return b->db ? SDUI_OK : connect(b, err);
-}
-
-/*
- * Reports a failed read step with code rc (SQLite's, or SQLITE_CORRUPT
- * from our own checks): damage resets the outbox, any other failure is
- * reported as it is.  No statement of the call may be open, no
- * transaction either, and nothing but finalizing the failed statement may
- * have run on db since the failure.
- */
-static sdui_status step_fail(sdui_outbox *b, int rc, const char *what,
-                             sdui_error *err)
-{
-    char why[160];
-    int code;
-    if (!sdui__sql_is_damage(rc))
-        return db_fail(b, rc, what, err);
-    code = damage_reason(b, rc, why, sizeof why);
-    return reset_damaged(b, what, why, code, err);
-}
-
-/*
- * Ends a transaction begun with BEGIN (IMMEDIATE).  rc is how its work
- * went: on success commits; otherwise, or if the commit fails, rolls back
- * and reports `what`, resetting the outbox on damage.  The failure's words
- * are taken first: ROLLBACK replaces them.
- */
-static sdui_status end_tx(sdui_outbox *b, int rc, const char *what,
-                          sdui_error *err)
-{
-    char why[160];
-    int code = 0;
-    sdui_status st = SDUI_OK;
-    if (rc == SQLITE_OK)
-        rc = exec(b, "COMMIT");
-    if (rc == SQLITE_OK)
-        return SDUI_OK;
-    if (sdui__sql_is_damage(rc))
-        code = damage_reason(b, rc, why, sizeof why);
-    else
-        st = db_fail(b, rc, what, err);
-    exec(b, "ROLLBACK"); /* fails harmlessly when SQLite already did */
-    return sdui__sql_is_damage(rc) ? reset_damaged(b, what, why, code, err)
-                                   : st;
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 /* Checks a state key (outbox.h): NUL-terminated, 1 to
@@ -453,14 +373,14 @@ static sdui_status check_commit(const sdui_outbox *b,
 /*
  * Reads the counters row and checks it (see the top); must run inside a
  * transaction.  Returns SQLite's code, or SQLITE_CORRUPT with
- * b->damage_note set when the row fails a check.
+ * b->conn.note set when the row fails a check.
  */
 static int read_counters(sdui_outbox *b, counters *c)
 {
     /* The last column: every value an integer. */
     int64_t v[5] = {0, 0, 0, 0, 0};
     int rc = sdui__sql_ints(
-        b->db,
+        b->conn.db,
         "SELECT next_seq, dropped, dropped_total,"
         " (SELECT coalesce(max(seq), 0) FROM items),"
         " typeof(next_seq)='integer' AND typeof(dropped)='integer'"
@@ -469,17 +389,17 @@ static int read_counters(sdui_outbox *b, counters *c)
         v, 5);
     memset(c, 0, sizeof *c);
     if (rc == SQLITE_DONE) {
-        b->damage_note = "its counters row is missing";
+        b->conn.note = "its counters row is missing";
         return SQLITE_CORRUPT;
     }
     if (rc != SQLITE_OK)
         return rc;
     if (!v[4] || v[0] < 1 || v[1] < 0 || v[2] < 0) {
-        b->damage_note = "its counters are not counts";
+        b->conn.note = "its counters are not counts";
         return SQLITE_CORRUPT;
     }
     if (v[0] <= v[3] || v[0] >= SEQ_LIMIT) {
-        b->damage_note = "its next seq is not past its items";
+        b->conn.note = "its next seq is not past its items";
         return SQLITE_CORRUPT;
     }
     c->next_seq = v[0];
@@ -493,7 +413,7 @@ static int read_counters(sdui_outbox *b, counters *c)
 static int write_counters(sdui_outbox *b, const counters *c)
 {
     sqlite3_stmt *s = NULL;
-    int rc = sqlite3_prepare_v2(b->db,
+    int rc = sqlite3_prepare_v2(b->conn.db,
                                 "UPDATE counters SET next_seq=?1,"
                                 " dropped=?2, dropped_total=?3 WHERE id=0",
                                 -1, &s, NULL);
@@ -504,8 +424,8 @@ static int write_counters(sdui_outbox *b, const counters *c)
         rc = sqlite3_step(s);
         rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
     }
-    if (rc == SQLITE_OK && sqlite3_changes(b->db) != 1) {
-        b->damage_note = "its counters row is missing";
+    if (rc == SQLITE_OK && sqlite3_changes(b->conn.db) != 1) {
+        b->conn.note = "its counters row is missing";
         rc = SQLITE_CORRUPT;
     }
     sqlite3_finalize(s);
@@ -521,10 +441,10 @@ static int totals(sdui_outbox *b, int64_t *count, int64_t *bytes)
 {
     int64_t v[2] = {0, 0};
     int rc = sdui__sql_ints(
-        b->db, "SELECT count(*), coalesce(sum(" ITEM_LEN "), 0) FROM items",
+        b->conn.db, "SELECT count(*), coalesce(sum(" ITEM_LEN "), 0) FROM items",
         v, 2);
     if (rc == SQLITE_ERROR || (rc == SQLITE_OK && (v[0] < 0 || v[1] < 0))) {
-        b->damage_note = "its totals cannot be summed";
+        b->conn.note = "its totals cannot be summed";
         rc = SQLITE_CORRUPT;
     }
     *count = v[0];
@@ -542,7 +462,7 @@ static int totals(sdui_outbox *b, int64_t *count, int64_t *bytes)
 static int queue_totals(sdui_outbox *b, int64_t *count, int64_t *bytes,
                         int64_t *version)
 {
-    int rc = sdui__sql_ints(b->db, "PRAGMA data_version", version, 1);
+    int rc = sdui__sql_ints(b->conn.db, "PRAGMA data_version", version, 1);
     if (rc != SQLITE_OK)
         return rc;
     if (b->have_totals && *version == b->data_version) {
@@ -571,7 +491,7 @@ static int drop_oldest(sdui_outbox *b, int64_t *total_count,
     *dropped = 0;
     if ((uint64_t)count <= max_items && (uint64_t)bytes <= max_bytes)
         return rc;
-    rc = sqlite3_prepare_v2(b->db,
+    rc = sqlite3_prepare_v2(b->conn.db,
                             "SELECT seq, " ITEM_LEN " FROM items ORDER BY seq",
                             -1, &q, NULL);
     while (rc == SQLITE_OK &&
@@ -583,7 +503,7 @@ static int drop_oldest(sdui_outbox *b, int64_t *total_count,
         len = sqlite3_column_int64(q, 1);
         /* More rows, or longer ones, than the totals counted: damage. */
         if (count <= 0 || len < 0 || len > bytes) {
-            b->damage_note = "its items do not add up to its totals";
+            b->conn.note = "its items do not add up to its totals";
             rc = SQLITE_CORRUPT;
             break;
         }
@@ -595,12 +515,12 @@ static int drop_oldest(sdui_outbox *b, int64_t *total_count,
     }
     /* The rows ran out while a bound still fails: the totals were wrong. */
     if (rc == SQLITE_DONE) {
-        b->damage_note = "its items do not add up to its totals";
+        b->conn.note = "its items do not add up to its totals";
         rc = SQLITE_CORRUPT;
     }
     sqlite3_finalize(q);
     if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(b->db, "DELETE FROM items WHERE seq<=?1", -1,
+        rc = sqlite3_prepare_v2(b->conn.db, "DELETE FROM items WHERE seq<=?1", -1,
                                 &del, NULL);
     if (rc == SQLITE_OK) {
         sqlite3_bind_int64(del, 1, last);
@@ -608,8 +528,8 @@ static int drop_oldest(sdui_outbox *b, int64_t *total_count,
         rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
     }
     /* The walk saw every row up to `last`; the delete must agree. */
-    if (rc == SQLITE_OK && (int64_t)sqlite3_changes(b->db) != n) {
-        b->damage_note = "its items do not add up to its totals";
+    if (rc == SQLITE_OK && (int64_t)sqlite3_changes(b->conn.db) != n) {
+        b->conn.note = "its items do not add up to its totals";
         rc = SQLITE_CORRUPT;
     }
     sqlite3_finalize(del);
@@ -633,7 +553,7 @@ static int put_states(sdui_outbox *b, const sdui_outbox_state *states,
         sqlite3_stmt **q = s->value ? &put : &del;
         if (!*q)
             rc = sqlite3_prepare_v2(
-                b->db,
+                b->conn.db,
                 s->value ? "INSERT OR REPLACE INTO state(key, value)"
                            " VALUES(?1, ?2)"
                          : "DELETE FROM state WHERE key=?1",
@@ -644,9 +564,7 @@ static int put_states(sdui_outbox *b, const sdui_outbox_state *states,
         if (s->value)
             /* A zero length still binds a (zero-length) BLOB, not NULL. */
             sqlite3_bind_blob(*q, 2, s->value, (int)s->len, SQLITE_STATIC);
-        rc = sqlite3_step(*q);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-        sqlite3_reset(*q);
+        rc = step_done(*q);
     }
     sqlite3_finalize(put);
     sqlite3_finalize(del);
@@ -663,16 +581,14 @@ static int append_items(sdui_outbox *b, const sdui_outbox_item *items,
     int rc;
     if (!n)
         return SQLITE_OK;
-    rc = sqlite3_prepare_v2(b->db,
+    rc = sqlite3_prepare_v2(b->conn.db,
                             "INSERT INTO items(seq, bytes) VALUES(?1, ?2)",
                             -1, &s, NULL);
     for (i = 0; rc == SQLITE_OK && i < n; i++) {
         sqlite3_bind_int64(s, 1, first + (int64_t)i);
         sqlite3_bind_blob(s, 2, items[i].len ? items[i].bytes : "",
                           (int)items[i].len, SQLITE_STATIC);
-        rc = sqlite3_step(s);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-        sqlite3_reset(s);
+        rc = step_done(s);
     }
     sqlite3_finalize(s);
     return rc;
@@ -707,12 +623,9 @@ sdui_status sdui_outbox_commit(sdui_outbox *box,
     st = check_commit(box, states, nstates, items, nitems, err);
     if (st != SDUI_OK)
         return st;
-    pthread_mutex_lock(&box->mu);
-    st = ready(box, err);
-    if (st != SDUI_OK) {
-        pthread_mutex_unlock(&box->mu);
+    st = lock_ready(box, err);
+    if (st != SDUI_OK)
         return st;
-    }
     rc = exec(box, "BEGIN IMMEDIATE");
     if (rc == SQLITE_OK)
         rc = read_counters(box, &c);
@@ -742,7 +655,7 @@ sdui_status sdui_outbox_commit(sdui_outbox *box,
             c.dropped -= (int64_t)dropped_reported;
         rc = write_counters(box, &c);
     }
-    st = end_tx(box, rc, "cannot commit", err);
+    st = sdui__sql_conn_end(&box->conn, rc, "cannot commit", err);
     /* The totals go forward with a commit, and are summed again after a
      * failed one (a reset has dropped them already). */
     box->have_totals = st == SDUI_OK;
@@ -776,13 +689,10 @@ sdui_status sdui_outbox_state_get(sdui_outbox *box, const char *key,
         return st;
     *out = NULL;
     *len = 0;
-    pthread_mutex_lock(&box->mu);
-    st = ready(box, err);
-    if (st != SDUI_OK) {
-        pthread_mutex_unlock(&box->mu);
+    st = lock_ready(box, err);
+    if (st != SDUI_OK)
         return st;
-    }
-    rc = sqlite3_prepare_v2(box->db,
+    rc = sqlite3_prepare_v2(box->conn.db,
                             "SELECT key, value FROM state WHERE key=?1", -1,
                             &q, NULL);
     if (rc == SQLITE_OK) {
@@ -794,7 +704,7 @@ sdui_status sdui_outbox_state_get(sdui_outbox *box, const char *key,
         const void *v = sqlite3_column_blob(q, 1);
         n = (size_t)sqlite3_column_bytes(q, 1);
         if (!got || strcmp((const char *)got, key) != 0) {
-            box->damage_note = "a read found another key";
+            box->conn.note = "a read found another key";
             rc = SQLITE_CORRUPT;
         } else if ((copy = sdui_malloc(n + 1)) == NULL) {
             st = sdui__oom(err);
@@ -809,10 +719,11 @@ sdui_status sdui_outbox_state_get(sdui_outbox *box, const char *key,
                         "outbox \"%s\": no state row \"%.200s\"", box->path,
                         key);
     }
-    /* finalize keeps the step's error on db for step_fail. */
+    /* finalize keeps the step's error on db for the report. */
     sqlite3_finalize(q);
     if (st == SDUI_OK && rc != SQLITE_DONE)
-        st = step_fail(box, rc, "cannot read a state row", err);
+        st = sdui__sql_conn_step_fail(&box->conn, rc,
+                                      "cannot read a state row", err);
     pthread_mutex_unlock(&box->mu);
     if (st != SDUI_OK) {
         sdui_free(copy);
@@ -899,14 +810,12 @@ sdui_status sdui_outbox_peek(sdui_outbox *box, size_t max_items,
     if (!bt)
         return sdui__oom(err);
     memset(bt, 0, sizeof *bt);
-    pthread_mutex_lock(&box->mu);
-    st = ready(box, err);
+    st = lock_ready(box, err);
     if (st != SDUI_OK) {
-        pthread_mutex_unlock(&box->mu);
         sdui_outbox_batch_free(bt);
         return st;
     }
-    rc = sqlite3_prepare_v2(box->db,
+    rc = sqlite3_prepare_v2(box->conn.db,
                             "SELECT seq, bytes FROM items ORDER BY seq"
                             " LIMIT ?1",
                             -1, &q, NULL);
@@ -924,7 +833,7 @@ sdui_status sdui_outbox_peek(sdui_outbox *box, size_t max_items,
         seq = sqlite3_column_int64(q, 0);
         len = (size_t)sqlite3_column_bytes(q, 1);
         if (seq <= prev) {
-            box->damage_note = "its items are out of order";
+            box->conn.note = "its items are out of order";
             rc = SQLITE_CORRUPT;
             break;
         }
@@ -940,10 +849,11 @@ sdui_status sdui_outbox_peek(sdui_outbox *box, size_t max_items,
         }
         total += len;
     }
-    /* finalize keeps the step's error on db for step_fail. */
+    /* finalize keeps the step's error on db for the report. */
     sqlite3_finalize(q);
     if (st == SDUI_OK && rc != SQLITE_DONE)
-        st = step_fail(box, rc, "cannot read the queue", err);
+        st = sdui__sql_conn_step_fail(&box->conn, rc,
+                                      "cannot read the queue", err);
     pthread_mutex_unlock(&box->mu);
     if (st != SDUI_OK) {
         sdui_outbox_batch_free(bt);
@@ -1000,24 +910,19 @@ sdui_status sdui_outbox_ack(sdui_outbox *box, const int64_t *seqs, size_t n,
                           "outbox ack: seqs is NULL with %zu seqs", n);
     if (!n)
         return SDUI_OK;
-    pthread_mutex_lock(&box->mu);
-    st = ready(box, err);
-    if (st != SDUI_OK) {
-        pthread_mutex_unlock(&box->mu);
+    st = lock_ready(box, err);
+    if (st != SDUI_OK)
         return st;
-    }
     rc = exec(box, "BEGIN IMMEDIATE");
     if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(box->db, "DELETE FROM items WHERE seq=?1",
+        rc = sqlite3_prepare_v2(box->conn.db, "DELETE FROM items WHERE seq=?1",
                                 -1, &s, NULL);
     for (i = 0; rc == SQLITE_OK && i < n; i++) {
         sqlite3_bind_int64(s, 1, seqs[i]);
-        rc = sqlite3_step(s);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-        sqlite3_reset(s);
+        rc = step_done(s);
     }
     sqlite3_finalize(s);
-    st = end_tx(box, rc, "cannot ack", err);
+    st = sdui__sql_conn_end(&box->conn, rc, "cannot ack", err);
     box->have_totals = 0; /* rows went that were not measured */
     pthread_mutex_unlock(&box->mu);
     return st;
@@ -1038,18 +943,15 @@ sdui_status sdui_outbox_stats_get(sdui_outbox *box, sdui_outbox_stats *out,
                           "outbox stats_get: %s is NULL",
                           !box ? "box" : "out");
     memset(out, 0, sizeof *out);
-    pthread_mutex_lock(&box->mu);
-    st = ready(box, err);
-    if (st != SDUI_OK) {
-        pthread_mutex_unlock(&box->mu);
+    st = lock_ready(box, err);
+    if (st != SDUI_OK)
         return st;
-    }
     rc = exec(box, "BEGIN");
     if (rc == SQLITE_OK)
         rc = read_counters(box, &c);
     if (rc == SQLITE_OK)
         rc = totals(box, &count, &bytes);
-    st = end_tx(box, rc, "cannot count", err);
+    st = sdui__sql_conn_end(&box->conn, rc, "cannot count", err);
     if (st == SDUI_OK) {
         out->items = (uint64_t)count;
         out->bytes = (uint64_t)bytes;

@@ -1,7 +1,8 @@
 /*
  * sqlite_util.c - the SQLite plumbing of the core's database files (see
  * sqlite_util.h): paths, opening, the schema and integrity checks, moving
- * a damaged file aside, errors, one-row queries and batched IN reads.
+ * a damaged file aside, errors, one-row queries and batched IN reads, and
+ * the reset of a connection that meets damage after open.
  *
  * Opening.  The path is checked before SQLite sees it, so a path that
  * cannot hold a database fails at once and names its cause; SQLite would
@@ -33,6 +34,15 @@
  * old version, whole, and the next open upgrades it.  Rows are kept; a
  * step that must change a table does it in SQL (ALTER TABLE, or a new
  * table filled from the old one).
+ *
+ * Damage after open.  A file can be damaged while it is open (another
+ * program writes it, a disk fails); SQLite says so with SQLITE_CORRUPT or
+ * SQLITE_NOTADB from any step, and the owners' own checks of what they
+ * read (totals that do not add up, a row not asked for) find more.  The
+ * call that meets it cannot go on with that file, and the next would meet
+ * it again: so it resets the connection (sdui_sql_conn) and fails saying
+ * so, with the code and words of the damage, taken before anything else
+ * runs on the connection.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -566,4 +576,118 @@ sdui_status sdui__sql_open_or_reset(const sdui_sql_file *f, sqlite3 **db,
     if (st == SDUI_OK)
         sdui_error_clear(err);
     return st;
+}
+
+/* Opens the connection's file, moving a damaged one aside
+ * (sqlite_util.h). */
+sdui_status sdui__sql_conn_open(sdui_sql_conn *c, const char *const *steps,
+                                int version, int durable, sdui_error *err)
+{
+    sdui_sql_file f;
+    int moved = 0;
+    sdui_status st;
+
+    f.label = c->label;
+    f.path = c->path;
+    f.steps = steps;
+    f.version = version;
+    f.durable = durable;
+    st = sdui__sql_open_or_reset(&f, &c->db, &moved, err);
+    if (moved)
+        c->recovered = 1;
+    assert(st == SDUI_OK || c->db == NULL);
+    return st;
+}
+
+/* Opens a fresh file if a reset could not (sqlite_util.h). */
+sdui_status sdui__sql_conn_ready(sdui_sql_conn *c, sdui_error *err)
+{
+    return c->db ? SDUI_OK : c->connect(c->owner, err);
+}
+
+/* sdui__sql_fail on the connection (sqlite_util.h). */
+sdui_status sdui__sql_conn_fail(sdui_sql_conn *c, int rc, const char *what,
+                                sdui_error *err)
+{
+    return sdui__sql_fail(c->db, rc, c->label, c->path, what, err);
+}
+
+/*
+ * Copies why damage was found, the owner's check's words or SQLite's, and
+ * returns the code for the error record: SQLITE_CORRUPT for the owner's
+ * checks, else SQLite's extended code of the damage that rc reported.
+ */
+static int damage_reason(sdui_sql_conn *c, int rc, char *buf, size_t cap)
+{
+    int code = SQLITE_CORRUPT;
+    if (c->note) {
+        snprintf(buf, cap, "%s", c->note);
+    } else {
+        int ext = sqlite3_extended_errcode(c->db);
+        snprintf(buf, cap, "%s", sqlite3_errmsg(c->db));
+        code = (ext & 0xff) == (rc & 0xff) ? ext : rc;
+    }
+    c->note = NULL;
+    return code;
+}
+
+/*
+ * After a call met damage (no statement of the call left open, no
+ * transaction): closes the connection, moves the file aside and opens a
+ * fresh one.  The call still fails, with SDUI_SQLITE and a message saying
+ * the file was damaged and reset (what: the call's step; why and code:
+ * from damage_reason), or with the error of moving aside or reopening
+ * (then c->db is NULL and the next call tries again).
+ */
+static sdui_status reset_damaged(sdui_sql_conn *c, const char *what,
+                                 const char *why, int code, sdui_error *err)
+{
+    sdui_status st;
+    c->close(c->owner);
+    assert(c->db == NULL);
+    st = sdui__sql_move_aside(c->label, c->path, err);
+    if (st == SDUI_OK) {
+        c->recovered = 1;
+        st = c->connect(c->owner, err);
+    }
+    if (st != SDUI_OK)
+        return st;
+    return sdui__fail_code(err, SDUI_SQLITE, code, -1,
+                           "%s \"%s\" was damaged and was reset: moved "
+                           "aside, now empty (%s: %s)",
+                           c->label, c->path, what, why);
+}
+
+/* Reports a failed step, resetting on damage (sqlite_util.h). */
+sdui_status sdui__sql_conn_step_fail(sdui_sql_conn *c, int rc,
+                                     const char *what, sdui_error *err)
+{
+    char why[160];
+    int code;
+    if (!sdui__sql_is_damage(rc))
+        return sdui__sql_conn_fail(c, rc, what, err);
+    code = damage_reason(c, rc, why, sizeof why);
+    return reset_damaged(c, what, why, code, err);
+}
+
+/* Commits, or rolls back and reports, resetting on damage
+ * (sqlite_util.h). */
+sdui_status sdui__sql_conn_end(sdui_sql_conn *c, int rc, const char *what,
+                               sdui_error *err)
+{
+    char why[160];
+    int code = 0;
+    sdui_status st = SDUI_OK;
+    if (rc == SQLITE_OK)
+        rc = sdui__sql_exec(c->db, "COMMIT");
+    if (rc == SQLITE_OK)
+        return SDUI_OK;
+    if (sdui__sql_is_damage(rc))
+        code = damage_reason(c, rc, why, sizeof why);
+    else
+        st = sdui__sql_conn_fail(c, rc, what, err);
+    sdui__sql_exec(c->db, "ROLLBACK"); /* fails harmlessly when SQLite
+                                          already rolled back */
+    return sdui__sql_is_damage(rc) ? reset_damaged(c, what, why, code, err)
+                                   : st;
 }

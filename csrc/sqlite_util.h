@@ -7,13 +7,15 @@
  * user_version gate, a schema history whose steps upgrade an older file
  * in place, objects that must be exactly those of the file's version, the
  * integrity check, moving a damaged file aside, errors that name the file
- * and the system's cause, one-row queries, and reads of many keys with
- * batched IN (...) lists.  The token cache (disk.c) is built on it, and so can a
- * durable queue be.
+ * and the system's cause, one-row queries, reads of many keys with
+ * batched IN (...) lists, and a connection that resets itself when damage
+ * is met after open (sdui_sql_conn).  The token cache (disk.c) and the
+ * durable queue (outbox.c) are built on it.
  *
  * Every function works on a connection the caller owns and serialises (the
- * callers hold their own mutex); none keeps state between calls.  Messages
- * name the file as `<label> "<path>"`, e.g. token cache "/tmp/c.db".
+ * callers hold their own mutex); none keeps state between calls but in the
+ * caller's sdui_sql_conn.  Messages name the file as `<label> "<path>"`,
+ * e.g. token cache "/tmp/c.db".
  */
 #ifndef SDUI_SQLITE_UTIL_H
 #define SDUI_SQLITE_UTIL_H
@@ -139,5 +141,73 @@ sdui_status sdui__sql_open(const sdui_sql_file *f, sqlite3 **db, int *damaged,
  */
 sdui_status sdui__sql_open_or_reset(const sdui_sql_file *f, sqlite3 **db,
                                     int *moved, sdui_error *err);
+
+/*
+ * A connection that resets itself when damage is met after open, as the
+ * token cache and the durable queue do: when a call meets SQLITE_CORRUPT
+ * or SQLITE_NOTADB, or one of the owner's own checks finds the file is not
+ * what it wrote, the call closes the connection, moves the file aside,
+ * opens a fresh one and fails with SDUI_SQLITE, `<label> "<path>" was
+ * damaged and was reset: moved aside, now empty (<what>: <why>)`; later
+ * calls work on the fresh file.  If moving aside or opening again fails,
+ * the call fails with that error instead and db stays NULL: the next call
+ * opens it (sdui__sql_conn_ready).
+ *
+ * The owner embeds one, sets label, path, owner and the two hooks, keeps
+ * path alive, and holds its own mutex around every use.  The hooks are the
+ * owner's, called with owner: close closes db (setting it to NULL) and
+ * drops what the owner keeps for the file (prepared statements, totals,
+ * pending accesses); connect opens the file (sdui__sql_conn_open) and
+ * prepares what the owner needs, leaving db NULL on failure.
+ */
+typedef struct sdui_sql_conn {
+    sqlite3 *db;       /* NULL after a reset that could not open a file   */
+    const char *label; /* names the file in messages ("outbox")           */
+    const char *path;  /* the owner's                                     */
+    /* Why the owner's own check found damage (SQLite's message is stale
+     * then); set with SQLITE_CORRUPT, read and cleared by the reset.     */
+    const char *note;
+    int recovered;     /* 1 once a damaged file was moved aside           */
+    void *owner;       /* handed to the hooks                             */
+    void (*close)(void *owner);
+    sdui_status (*connect)(void *owner, sdui_error *err);
+} sdui_sql_conn;
+
+/*
+ * Opens c->path with the schema steps[0, version) (sdui__sql_open_or_reset;
+ * durable as in sdui_sql_file) into c->db, setting c->recovered when a
+ * damaged file was moved aside.  On SDUI_OK err is clear; on failure
+ * c->db is NULL.
+ */
+sdui_status sdui__sql_conn_open(sdui_sql_conn *c, const char *const *steps,
+                                int version, int durable, sdui_error *err);
+
+/* SDUI_OK when c->db is open, else opens it again through the connect
+ * hook (after a reset that could not). */
+sdui_status sdui__sql_conn_ready(sdui_sql_conn *c, sdui_error *err);
+
+/* sdui__sql_fail on c's connection and file. */
+sdui_status sdui__sql_conn_fail(sdui_sql_conn *c, int rc, const char *what,
+                                sdui_error *err);
+
+/*
+ * Reports a failed step with code rc (SQLite's, or SQLITE_CORRUPT with
+ * c->note from the owner's own checks): damage resets the connection (see
+ * sdui_sql_conn), any other failure is reported as it is.  No statement of
+ * the call may be open, no transaction either, and nothing but finalizing
+ * the failed statement may have run on db since the failure.
+ */
+sdui_status sdui__sql_conn_step_fail(sdui_sql_conn *c, int rc,
+                                     const char *what, sdui_error *err);
+
+/*
+ * Ends a transaction begun with BEGIN (IMMEDIATE); rc is how its work went.
+ * On success commits and returns SDUI_OK; otherwise, or if the commit
+ * fails, rolls back and reports `what`, resetting the connection on damage.
+ * The failure's words are taken first: ROLLBACK replaces them.  No
+ * statement of the call may be open.
+ */
+sdui_status sdui__sql_conn_end(sdui_sql_conn *c, int rc, const char *what,
+                               sdui_error *err);
 
 #endif
