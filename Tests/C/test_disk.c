@@ -20,33 +20,16 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
-#ifdef __linux__
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
-#include <sys/prctl.h>
-#endif
 
 #include "check.h"
 #include "sqlite_raw.h"
 #include "sdui/sdui.h"
-
-static char dir[256];
-
-/* A fresh path inside the test folder. */
-static const char *path_for(const char *name)
-{
-    static char buf[512];
-    snprintf(buf, sizeof buf, "%s/%s", dir, name);
-    return buf;
-}
 
 /* One row built on the heap-free buffers of a test. */
 typedef struct row {
@@ -111,25 +94,6 @@ static int get_one(sdui_disk *d, const char *id, sdui_disk_record *out,
     return found;
 }
 
-/* Reads a one-value PRAGMA through a separate SQLite connection. */
-static void raw_pragma(const char *path, const char *sql, char *out,
-                       size_t cap)
-{
-    sqlite3 *db;
-    sqlite3_stmt *st;
-    out[0] = '\0';
-    if (sqlite3_open(path, &db) != SQLITE_OK) {
-        sqlite3_close(db);
-        return;
-    }
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-            snprintf(out, cap, "%s", (const char *)sqlite3_column_text(st, 0));
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
-}
-
 /* Batches round-trip; many ids in one call; WAL and schema version set. */
 static void test_round_trip(void)
 {
@@ -141,7 +105,7 @@ static void test_round_trip(void)
     char names[1200][16], buf[64], json[600];
     sdui_disk_rows *got;
     sdui_disk_record rec;
-    const char *p = path_for("round.db");
+    const char *p = test_path("round.db");
 
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
     CHECK_EQ_INT(sdui_disk_recovered(d), 0);
@@ -182,11 +146,11 @@ static void test_round_trip(void)
     CHECK_EQ_STR(json, rows[0].json);
     sdui_disk_free(d);
 
-    raw_pragma(p, "PRAGMA journal_mode", buf, sizeof buf);
+    raw_value(p, "PRAGMA journal_mode", buf, sizeof buf);
     CHECK_EQ_STR(buf, "wal");
-    raw_pragma(p, "PRAGMA user_version", buf, sizeof buf);
+    raw_value(p, "PRAGMA user_version", buf, sizeof buf);
     CHECK_EQ_STR(buf, "2");
-    raw_pragma(p, "SELECT group_concat(name, ' ') FROM (SELECT name FROM"
+    raw_value(p, "SELECT group_concat(name, ' ') FROM (SELECT name FROM"
                   " sqlite_master WHERE type='table' ORDER BY name)",
                buf, sizeof buf);
     CHECK_EQ_STR(buf, "screens tokens"); /* a new file: the whole schema */
@@ -211,7 +175,7 @@ static void test_refresh_and_remove(void)
     sdui_disk_record rec;
     char json[600];
 
-    CHECK_STATUS(sdui_disk_open(path_for("ttl.db"), NULL, &d, &err), SDUI_OK);
+    CHECK_STATUS(sdui_disk_open(test_path("ttl.db"), NULL, &d, &err), SDUI_OK);
     make_row(&r[0], "a", 1, 1, 100);
     make_row(&r[1], "b", 1, 1, 100);
     CHECK_STATUS(put_rows(d, r, 2, 50), SDUI_OK);
@@ -243,7 +207,7 @@ static void test_eviction(void)
     sdui_disk_options_default(&o);
     o.max_entries = 10;
     o.durable = 0;
-    CHECK_STATUS(sdui_disk_open(path_for("evict.db"), &o, &d, &err), SDUI_OK);
+    CHECK_STATUS(sdui_disk_open(test_path("evict.db"), &o, &d, &err), SDUI_OK);
     for (i = 0; i < 10; i++) {
         snprintf(id, sizeof id, "e%d", i);
         make_row(&r, id, 1, 10, 1 << 30);
@@ -270,7 +234,7 @@ static void test_eviction(void)
     sdui_disk_options_default(&o);
     o.max_bytes = 1000;
     o.durable = 0;
-    CHECK_STATUS(sdui_disk_open(path_for("bytes.db"), &o, &d, &err), SDUI_OK);
+    CHECK_STATUS(sdui_disk_open(test_path("bytes.db"), &o, &d, &err), SDUI_OK);
     for (i = 0; i < 30; i++) {
         snprintf(id, sizeof id, "b%d", i);
         make_row(&r, id, 1, 20, 1 << 30);
@@ -293,7 +257,7 @@ static void test_all_or_nothing(void)
     sdui_disk_record recs[3];
     sdui_disk_stats s;
     int i;
-    CHECK_STATUS(sdui_disk_open(path_for("atomic.db"), NULL, &d, &err),
+    CHECK_STATUS(sdui_disk_open(test_path("atomic.db"), NULL, &d, &err),
                  SDUI_OK);
     for (i = 0; i < 3; i++) {
         char id[16];
@@ -311,7 +275,7 @@ static void test_all_or_nothing(void)
 /* A newer schema is refused and left untouched. */
 static void test_newer_schema(void)
 {
-    const char *p = path_for("newer.db");
+    const char *p = test_path("newer.db");
     sqlite3 *db;
     sdui_disk *d = (sdui_disk *)1;
     sdui_error err;
@@ -324,16 +288,8 @@ static void test_newer_schema(void)
     CHECK(d == NULL);
     CHECK_MSG_HAS("newer version");
     CHECK_MSG_HAS(p);
-    raw_pragma(p, "PRAGMA user_version", buf, sizeof buf);
+    raw_value(p, "PRAGMA user_version", buf, sizeof buf);
     CHECK_EQ_STR(buf, "7");
-}
-
-/* 1 if a file named PREFIX.corrupt-* exists in the test folder. */
-static int moved_aside(const char *name)
-{
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "ls %s/%s.corrupt-* >/dev/null 2>&1", dir, name);
-    return system(cmd) == 0;
 }
 
 /* Garbage and damaged pages are moved aside and a fresh cache is made. */
@@ -349,11 +305,8 @@ static void test_damaged_files(void)
     int i;
     long size;
 
-    p = path_for("garbage.db");
-    f = fopen(p, "wb");
-    for (i = 0; i < 5000; i++)
-        fputc((i * 7919) & 0xff, f);
-    fclose(f);
+    p = test_path("garbage.db");
+    CHECK(write_garbage(p, 5000));
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
     CHECK_EQ_INT(sdui_disk_recovered(d), 1);
     CHECK(moved_aside("garbage.db"));
@@ -363,7 +316,7 @@ static void test_damaged_files(void)
     sdui_disk_free(d);
 
     /* A real cache whose later pages are overwritten. */
-    p = path_for("pages.db");
+    p = test_path("pages.db");
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
     for (i = 0; i < 20; i++) {
         snprintf(id, sizeof id, "p%d", i);
@@ -387,7 +340,7 @@ static void test_damaged_files(void)
     sdui_disk_free(d);
 
     /* A path that cannot be a file is an error, not a crash. */
-    CHECK_STATUS(sdui_disk_open(dir, NULL, &d, &err), SDUI_SQLITE);
+    CHECK_STATUS(sdui_disk_open(test_dir, NULL, &d, &err), SDUI_SQLITE);
     CHECK_STATUS(sdui_disk_open(NULL, NULL, &d, &err), SDUI_ARGUMENT);
 }
 
@@ -454,7 +407,7 @@ static const char bad_rows_sql[] =
  */
 static void test_get_tokens(void)
 {
-    const char *p = path_for("get-tokens.db");
+    const char *p = test_path("get-tokens.db");
     static row rows[30];
     static char names[1200][16];
     const char *ids[1200];
@@ -574,15 +527,15 @@ static void test_get_tokens(void)
     sdui_disk_free(d); /* writes the remembered reads */
 
     /* The reads were marked: read rows at 7000, the others as they were. */
-    raw_pragma(p, "SELECT last_access FROM tokens WHERE id='tok3'", buf,
+    raw_value(p, "SELECT last_access FROM tokens WHERE id='tok3'", buf,
                sizeof buf);
     CHECK_EQ_STR(buf, "7000");
-    raw_pragma(p, "SELECT last_access FROM tokens WHERE id='bad-id'", buf,
+    raw_value(p, "SELECT last_access FROM tokens WHERE id='bad-id'", buf,
                sizeof buf);
     CHECK_EQ_STR(buf, "7000");
     CHECK(raw_exec(p, "UPDATE tokens SET last_access=1 WHERE id='tok5'") ==
           SQLITE_OK);
-    raw_pragma(p, "SELECT count(*) FROM tokens WHERE last_access=7000", buf,
+    raw_value(p, "SELECT count(*) FROM tokens WHERE last_access=7000", buf,
                sizeof buf);
     CHECK_EQ_STR(buf, "32");
 }
@@ -595,7 +548,7 @@ static void test_get_tokens(void)
  */
 static void test_put_tokens(void)
 {
-    const char *p = path_for("put-tokens.db");
+    const char *p = test_path("put-tokens.db");
     static row rows[8];
     sdui_token *toks[8];
     const char *etags[8];
@@ -708,7 +661,7 @@ static void test_put_tokens(void)
     sdui_disk_free(d);
     snprintf(sql, sizeof sql,
              "SELECT count(*) FROM tokens WHERE bytes=length(json)");
-    raw_pragma(p, sql, buf, sizeof buf);
+    raw_value(p, sql, buf, sizeof buf);
     CHECK_EQ_STR(buf, "5");
     for (i = 0; i < 8; i++)
         sdui_token_release(toks[i]);
@@ -770,7 +723,7 @@ static int has_screen(sdui_disk *d, const char *id, int64_t now,
  */
 static void test_screens(void)
 {
-    const char *p = path_for("screens.db");
+    const char *p = test_path("screens.db");
     static const char payload[] = "{\"screen\":\"home\"}\0tail";
     static char big[1001];
     sdui_disk *d;
@@ -893,7 +846,7 @@ static void test_screen_eviction(void)
 
     /* By count: s0..s2 at 1..3; reading s0 makes it recent, so s3 evicts
      * s1; then s0 and s2 are read, so s4 evicts s3. */
-    CHECK_STATUS(open_screens(path_for("screen-count.db"), 3, 100000, &d,
+    CHECK_STATUS(open_screens(test_path("screen-count.db"), 3, 100000, &d,
                               &err),
                  SDUI_OK);
     for (i = 0; i < 3; i++) {
@@ -921,7 +874,7 @@ static void test_screen_eviction(void)
     sdui_disk_free(d);
 
     /* By bytes: payloads of 400 under 1,000 bytes keep two. */
-    CHECK_STATUS(open_screens(path_for("screen-bytes.db"), 100, 1000, &d,
+    CHECK_STATUS(open_screens(test_path("screen-bytes.db"), 100, 1000, &d,
                               &err),
                  SDUI_OK);
     for (i = 0; i < 6; i++) {
@@ -942,7 +895,7 @@ static void test_screen_eviction(void)
     o.max_entries = 2;
     o.max_screens = 2;
     o.durable = 0;
-    CHECK_STATUS(sdui_disk_open(path_for("screen-apart.db"), &o, &d, &err),
+    CHECK_STATUS(sdui_disk_open(test_path("screen-apart.db"), &o, &d, &err),
                  SDUI_OK);
     CHECK_STATUS(put_screen(d, "x", 10, 1, 1), SDUI_OK);
     CHECK_STATUS(put_screen(d, "y", 10, 2, 2), SDUI_OK);
@@ -1048,9 +1001,9 @@ static void test_upgrade_from_v1(void)
         ids[i] = rows[i].id;
         lens[i] = rows[i].rec.id_len;
     }
-    snprintf(p, sizeof p, "%s", path_for("v1.db"));
+    snprintf(p, sizeof p, "%s", test_path("v1.db"));
     CHECK(make_v1_file(p, rows, 12, NULL));
-    raw_pragma(p, "PRAGMA user_version", buf, sizeof buf);
+    raw_value(p, "PRAGMA user_version", buf, sizeof buf);
     CHECK_EQ_STR(buf, "1");
 
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
@@ -1082,11 +1035,11 @@ static void test_upgrade_from_v1(void)
     CHECK_EQ_INT(s.entries, 12);
     CHECK_EQ_INT(s.screens, 1);
     sdui_disk_free(d);
-    raw_pragma(p, "PRAGMA user_version", buf, sizeof buf);
+    raw_value(p, "PRAGMA user_version", buf, sizeof buf);
     CHECK_EQ_STR(buf, "2");
-    raw_pragma(p, "SELECT count(*) FROM sqlite_master", buf, sizeof buf);
+    raw_value(p, "SELECT count(*) FROM sqlite_master", buf, sizeof buf);
     CHECK_EQ_STR(buf, "6"); /* 2 tables, their id indexes, 2 access indexes */
-    raw_pragma(p, "PRAGMA integrity_check", buf, sizeof buf);
+    raw_value(p, "PRAGMA integrity_check", buf, sizeof buf);
     CHECK_EQ_STR(buf, "ok");
 
     /* Reopened as version 2: nothing more runs, everything is there. */
@@ -1104,14 +1057,14 @@ static void test_upgrade_from_v1(void)
     CHECK(d == NULL);
     CHECK_MSG_HAS("newer version");
     CHECK_MSG_HAS("schema 3");
-    raw_pragma(p, "PRAGMA user_version", buf, sizeof buf);
+    raw_value(p, "PRAGMA user_version", buf, sizeof buf);
     CHECK_EQ_STR(buf, "3");
-    raw_pragma(p, "SELECT count(*) FROM tokens", buf, sizeof buf);
+    raw_value(p, "SELECT count(*) FROM tokens", buf, sizeof buf);
     CHECK_EQ_STR(buf, "12");
     CHECK(!moved_aside("v1.db"));
 
     /* Version 1 with a table of its own: not ours, moved aside. */
-    snprintf(p, sizeof p, "%s", path_for("v1-extra.db"));
+    snprintf(p, sizeof p, "%s", test_path("v1-extra.db"));
     CHECK(make_v1_file(p, rows, 3, "CREATE TABLE mine(x)"));
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
     CHECK_EQ_INT(sdui_disk_recovered(d), 1);
@@ -1119,12 +1072,12 @@ static void test_upgrade_from_v1(void)
     CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
     CHECK_EQ_INT(s.entries, 0);
     sdui_disk_free(d);
-    raw_pragma(p, "PRAGMA user_version", buf, sizeof buf);
+    raw_value(p, "PRAGMA user_version", buf, sizeof buf);
     CHECK_EQ_STR(buf, "2");
 
     /* Version 1 claiming the screens table already: not version 1's
      * objects, moved aside. */
-    snprintf(p, sizeof p, "%s", path_for("v1-screens.db"));
+    snprintf(p, sizeof p, "%s", test_path("v1-screens.db"));
     CHECK(make_v1_file(p, rows, 3,
                        "CREATE TABLE screens(id TEXT PRIMARY KEY NOT NULL,"
                        " etag TEXT NOT NULL, fetched_at INTEGER NOT NULL,"
@@ -1136,7 +1089,7 @@ static void test_upgrade_from_v1(void)
     sdui_disk_free(d);
 
     /* A version-1 file with no rows upgrades too. */
-    snprintf(p, sizeof p, "%s", path_for("v1-empty.db"));
+    snprintf(p, sizeof p, "%s", test_path("v1-empty.db"));
     CHECK(make_v1_file(p, rows, 0, NULL));
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
     CHECK_EQ_INT(sdui_disk_recovered(d), 0);
@@ -1192,7 +1145,7 @@ static void test_damaged_bytes(void)
         row r;
         int i;
         snprintf(name, sizeof name, "bytes%zu.db", v);
-        snprintf(p, sizeof p, "%s", path_for(name));
+        snprintf(p, sizeof p, "%s", test_path(name));
         CHECK_STATUS(open_small(p, 100, 2000, &d, &err), SDUI_OK);
         for (i = 0; i < 10; i++) {
             snprintf(id, sizeof id, "d%d", i);
@@ -1260,7 +1213,7 @@ static void test_foreign_schema(void)
         row r[6];
         int i;
         snprintf(name, sizeof name, "foreign%zu.db", k);
-        snprintf(p, sizeof p, "%s", path_for(name));
+        snprintf(p, sizeof p, "%s", test_path(name));
         CHECK(raw_exec(p, sql[k]) == SQLITE_OK);
         CHECK_STATUS(open_small(p, 4, 100000, &d, &err), SDUI_OK);
         if (!d)
@@ -1274,23 +1227,9 @@ static void test_foreign_schema(void)
         }
         CHECK_STATUS(put_rows(d, r, 6, 1), SDUI_OK);
         sdui_disk_free(d);
-        raw_pragma(p, "SELECT count(*) FROM tokens", buf, sizeof buf);
+        raw_value(p, "SELECT count(*) FROM tokens", buf, sizeof buf);
         CHECK_EQ_STR(buf, "4");
     }
-}
-
-/* Reads or writes page `page` (1-based) of a database file. */
-static int page_io(const char *path, long page, long size,
-                   unsigned char *buf, int write)
-{
-    FILE *f = fopen(path, "r+b");
-    int ok;
-    if (!f)
-        return 0;
-    ok = fseek(f, (page - 1) * size, SEEK_SET) == 0 &&
-         (write ? fwrite(buf, 1, (size_t)size, f)
-                : fread(buf, 1, (size_t)size, f)) == (size_t)size;
-    return fclose(f) == 0 && ok;
 }
 
 /* The root page of a table or index of the file, and its page size. */
@@ -1299,13 +1238,13 @@ static long root_page(const char *path, const char *name, long *page_size)
     char sql[160], buf[32];
     snprintf(sql, sizeof sql,
              "SELECT rootpage FROM sqlite_master WHERE name='%s'", name);
-    raw_pragma(path, sql, buf, sizeof buf);
+    raw_value(path, sql, buf, sizeof buf);
     *page_size = 0;
     if (!buf[0])
         return 0;
     {
         char ps[32];
-        raw_pragma(path, "PRAGMA page_size", ps, sizeof ps);
+        raw_value(path, "PRAGMA page_size", ps, sizeof ps);
         *page_size = atol(ps);
     }
     return atol(buf);
@@ -1395,14 +1334,14 @@ static void test_index_damage_at_open(void)
     sdui_error err;
     sdui_disk_record rec;
 
-    snprintf(p, sizeof p, "%s", path_for("index.db"));
+    snprintf(p, sizeof p, "%s", test_path("index.db"));
     CHECK_STATUS(open_small(p, 100, 100000, &d, &err), SDUI_OK);
     put_index_rows(d);
     sdui_disk_free(d);
     CHECK(patch_index(p, "sqlite_autoindex_tokens_1", "ix-050", "ix-051"));
-    raw_pragma(p, "PRAGMA quick_check", buf, sizeof buf);
+    raw_value(p, "PRAGMA quick_check", buf, sizeof buf);
     CHECKF(strcmp(buf, "ok") == 0, "quick_check already sees it: %s", buf);
-    raw_pragma(p, "PRAGMA integrity_check", buf, sizeof buf);
+    raw_value(p, "PRAGMA integrity_check", buf, sizeof buf);
     CHECKF(strcmp(buf, "ok") != 0, "integrity_check misses it");
 
     CHECK_STATUS(open_small(p, 100, 100000, &d, &err), SDUI_OK);
@@ -1421,7 +1360,7 @@ static void test_index_damage_at_open(void)
 static int damage_while_open(const char *p, int (*damage)(const char *))
 {
     char buf[64];
-    raw_pragma(p, "PRAGMA wal_checkpoint(TRUNCATE)", buf, sizeof buf);
+    raw_value(p, "PRAGMA wal_checkpoint(TRUNCATE)", buf, sizeof buf);
     if (strcmp(buf, "0") != 0 || !damage(p))
         return 0;
     return raw_exec(p, "PRAGMA user_version=2") == SQLITE_OK;
@@ -1471,7 +1410,7 @@ static void test_index_damage_at_run_time(void)
     size_t lens[2] = {6, 6}, n = 9;
     char buf[32];
 
-    snprintf(p, sizeof p, "%s", path_for("live-index.db"));
+    snprintf(p, sizeof p, "%s", test_path("live-index.db"));
     CHECK_STATUS(open_small(p, 100, 100000, &d, &err), SDUI_OK);
     put_index_rows(d);
     CHECK(damage_while_open(p, change_index_id));
@@ -1479,7 +1418,7 @@ static void test_index_damage_at_run_time(void)
     /* A refresh of the changed id does not make the other row fresh. */
     CHECK_STATUS(sdui_disk_refresh(d, ids, lens, 1, 7, 8, &n, &err), SDUI_OK);
     CHECK_EQ_INT(n, 0);
-    raw_pragma(p, "SELECT expires_at FROM tokens NOT INDEXED"
+    raw_value(p, "SELECT expires_at FROM tokens NOT INDEXED"
                   " WHERE id='ix-050'", buf, sizeof buf);
     CHECK_EQ_STR(buf, "1073741824");
 
@@ -1517,7 +1456,7 @@ static void test_damage_at_run_time(void)
         sdui_status st = SDUI_OK;
         row r;
         snprintf(name, sizeof name, "live-%s.db", ops[op]);
-        snprintf(p, sizeof p, "%s", path_for(name));
+        snprintf(p, sizeof p, "%s", test_path(name));
         CHECK_STATUS(open_small(p, 100, 100000, &d, &err), SDUI_OK);
         put_index_rows(d);
         CHECK(damage_while_open(p, smash_roots));
@@ -1606,12 +1545,12 @@ static void test_screen_damage(void)
     int op;
 
     /* At open. */
-    snprintf(p, sizeof p, "%s", path_for("screen-index.db"));
+    snprintf(p, sizeof p, "%s", test_path("screen-index.db"));
     CHECK_STATUS(open_screens(p, 100, 100000, &d, &err), SDUI_OK);
     put_index_screens(d);
     sdui_disk_free(d);
     CHECK(change_screen_index_id(p));
-    raw_pragma(p, "PRAGMA integrity_check", buf, sizeof buf);
+    raw_value(p, "PRAGMA integrity_check", buf, sizeof buf);
     CHECKF(strcmp(buf, "ok") != 0, "integrity_check misses it");
     CHECK_STATUS(open_screens(p, 100, 100000, &d, &err), SDUI_OK);
     CHECK_EQ_INT(sdui_disk_recovered(d), 1);
@@ -1620,7 +1559,7 @@ static void test_screen_damage(void)
     sdui_disk_free(d);
 
     /* At run time: the other row is not handed out. */
-    snprintf(p, sizeof p, "%s", path_for("screen-live-index.db"));
+    snprintf(p, sizeof p, "%s", test_path("screen-live-index.db"));
     CHECK_STATUS(open_screens(p, 100, 100000, &d, &err), SDUI_OK);
     put_index_screens(d);
     CHECK(damage_while_open(p, change_screen_index_id));
@@ -1641,7 +1580,7 @@ static void test_screen_damage(void)
     for (op = 0; op < 2; op++) {
         sdui_status st;
         snprintf(name, sizeof name, "screen-live-%d.db", op);
-        snprintf(p, sizeof p, "%s", path_for(name));
+        snprintf(p, sizeof p, "%s", test_path(name));
         CHECK_STATUS(open_screens(p, 100, 100000, &d, &err), SDUI_OK);
         put_index_screens(d);
         CHECK(damage_while_open(p, smash_screen_roots));
@@ -1667,15 +1606,10 @@ static void test_screen_damage(void)
 static void test_error_cleared_after_recovery(void)
 {
     char p[512];
-    FILE *f;
     sdui_disk *d;
     sdui_error err;
-    int i;
-    snprintf(p, sizeof p, "%s", path_for("cleared.db"));
-    f = fopen(p, "wb");
-    for (i = 0; i < 5000; i++)
-        fputc((i * 7919) & 0xff, f);
-    fclose(f);
+    snprintf(p, sizeof p, "%s", test_path("cleared.db"));
+    CHECK(write_garbage(p, 5000));
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
     CHECK_EQ_INT(sdui_disk_recovered(d), 1);
     CHECK_EQ_INT(err.status, SDUI_OK);
@@ -1742,27 +1676,7 @@ static void child_open_as_nobody(const char *path, sdui_error *e)
     child_open(path, e);
 }
 
-#if defined(__linux__) && defined(__NR_pwrite64)
-#define HAVE_DISK_FULL 1
-/*
- * Makes the disk full for this process: every pwrite64, the call SQLite
- * writes files with, fails with ENOSPC as on a full file system (a
- * seccomp filter; needs no privilege and ends with the child).
- */
-static void make_disk_full(void)
-{
-    struct sock_filter f[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_pwrite64, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSPC),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    };
-    struct sock_fprog prog = {(unsigned short)(sizeof f / sizeof f[0]), f};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
-        _exit(2);
-}
-
+#ifdef HAVE_DISK_FULL
 /* Child: opens on a full disk. */
 static void child_open_disk_full(const char *path, sdui_error *e)
 {
@@ -1834,7 +1748,7 @@ static void test_full_disk(void)
 #endif
 
     /* Files may not grow: every write fails with EFBIG. */
-    snprintf(p, sizeof p, "%s", path_for("toolarge.db"));
+    snprintf(p, sizeof p, "%s", test_path("toolarge.db"));
     CHECK(in_child(p, child_open_no_growth, &err) == 0);
     CHECK_EQ_INT(err.status, SDUI_SQLITE);
     CHECK_MSG_HAS("file too large");
@@ -1846,13 +1760,13 @@ static void test_full_disk(void)
      * A new cache, and an empty WAL-mode file (unversioned, no tables) to
      * add the schema to.
      */
-    snprintf(p, sizeof p, "%s", path_for("full.db"));
+    snprintf(p, sizeof p, "%s", test_path("full.db"));
     CHECK(in_child(p, child_open_disk_full, &err) == 0);
     CHECK_EQ_INT(err.status, SDUI_SQLITE);
     CHECK_MSG_HAS("no space left on device");
     CHECK_MSG_HAS(p);
     CHECKF(!strstr(err.message, "rollback"), "message: %s", err.message);
-    snprintf(p, sizeof p, "%s", path_for("full-empty.db"));
+    snprintf(p, sizeof p, "%s", test_path("full-empty.db"));
     CHECK(raw_exec(p, "PRAGMA journal_mode=WAL; CREATE TABLE t(x);"
                       " DROP TABLE t") == SQLITE_OK);
     CHECK(in_child(p, child_open_disk_full, &err) == 0);
@@ -1865,7 +1779,7 @@ static void test_full_disk(void)
      * memory exists), so the first write to fail is the schema's commit,
      * after which SQLite has rolled back already.
      */
-    snprintf(p, sizeof p, "%s", path_for("full-shared.db"));
+    snprintf(p, sizeof p, "%s", test_path("full-shared.db"));
     CHECK(sqlite3_open(p, &other) == SQLITE_OK);
     CHECK(sqlite3_exec(other,
                        "PRAGMA journal_mode=WAL; CREATE TABLE t(x);"
@@ -1879,14 +1793,14 @@ static void test_full_disk(void)
     CHECKF(!strstr(err.message, "rollback"), "message: %s", err.message);
 
     /* Full at run time: the batch fails with the cause; it is no damage. */
-    snprintf(p, sizeof p, "%s", path_for("full-later.db"));
+    snprintf(p, sizeof p, "%s", test_path("full-later.db"));
     CHECK(in_child(p, child_put_disk_full, &err) == 0);
     CHECK_EQ_INT(err.status, SDUI_SQLITE);
     CHECK_MSG_HAS("no space left on device");
     CHECK(!moved_aside("full-later.db"));
 
     /* The same for a batch of tokens: all or nothing. */
-    snprintf(p, sizeof p, "%s", path_for("full-tokens.db"));
+    snprintf(p, sizeof p, "%s", test_path("full-tokens.db"));
     CHECK(in_child(p, child_put_tokens_disk_full, &err) == 0);
     CHECK_EQ_INT(err.status, SDUI_SQLITE);
     CHECK_MSG_HAS("no space left on device");
@@ -1927,49 +1841,49 @@ static void test_unusable_paths(void)
     sdui_disk *d;
     sdui_error err;
 
-    snprintf(p, sizeof p, "%s", path_for("a-folder"));
+    snprintf(p, sizeof p, "%s", test_path("a-folder"));
     CHECK(mkdir(p, 0700) == 0);
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_SQLITE);
     CHECK_MSG_HAS("is a directory");
     CHECK_MSG_HAS(p);
 
-    snprintf(p, sizeof p, "%s", path_for("a-fifo"));
+    snprintf(p, sizeof p, "%s", test_path("a-fifo"));
     CHECK(mkfifo(p, 0600) == 0);
     CHECK(in_child(p, child_open, &err) == 0); /* -1: it hung */
     CHECK_EQ_INT(err.status, SDUI_SQLITE);
     CHECK_MSG_HAS("is a FIFO, not a regular file");
     CHECK_MSG_HAS(p);
 
-    snprintf(p, sizeof p, "%s", path_for("a-socket"));
+    snprintf(p, sizeof p, "%s", test_path("a-socket"));
     CHECK(make_socket_file(p));
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_SQLITE);
     CHECK_MSG_HAS("is a socket, not a regular file");
 
     /* A link into a missing folder, and one to a missing file. */
-    snprintf(p, sizeof p, "%s", path_for("link-nodir"));
-    snprintf(target, sizeof target, "%s/no-such-folder/c.db", dir);
+    snprintf(p, sizeof p, "%s", test_path("link-nodir"));
+    snprintf(target, sizeof target, "%s/no-such-folder/c.db", test_dir);
     CHECK(symlink(target, p) == 0);
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_SQLITE);
     CHECK_MSG_HAS("dangling symbolic link");
     CHECK_MSG_HAS("no such file or directory");
     CHECK_MSG_HAS(p);
-    snprintf(p, sizeof p, "%s", path_for("link-nofile"));
-    snprintf(target, sizeof target, "%s/no-such-file.db", dir);
+    snprintf(p, sizeof p, "%s", test_path("link-nofile"));
+    snprintf(target, sizeof target, "%s/no-such-file.db", test_dir);
     CHECK(symlink(target, p) == 0);
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_SQLITE);
     CHECK_MSG_HAS("dangling symbolic link");
     CHECK(access(target, F_OK) != 0); /* nothing created through it */
 
     /* A link to a real cache is fine. */
-    snprintf(target, sizeof target, "%s", path_for("linked.db"));
+    snprintf(target, sizeof target, "%s", test_path("linked.db"));
     CHECK_STATUS(sdui_disk_open(target, NULL, &d, &err), SDUI_OK);
     sdui_disk_free(d);
-    snprintf(p, sizeof p, "%s", path_for("link-ok"));
+    snprintf(p, sizeof p, "%s", test_path("link-ok"));
     CHECK(symlink(target, p) == 0);
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
     sdui_disk_free(d);
 
-    snprintf(p, sizeof p, "%s/no-such-folder/c.db", dir);
+    snprintf(p, sizeof p, "%s/no-such-folder/c.db", test_dir);
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_SQLITE);
     CHECK_MSG_HAS("no such file or directory");
     CHECK_MSG_HAS(p);
@@ -1978,12 +1892,13 @@ static void test_unusable_paths(void)
      * A folder the user cannot write (root writes anywhere, so the child
      * runs as "nobody"): neither a new cache nor an existing one opens.
      */
-    snprintf(ro, sizeof ro, "%s", path_for("read-only"));
+    snprintf(ro, sizeof ro, "%s", test_path("read-only"));
     CHECK(mkdir(ro, 0700) == 0);
     snprintf(p, sizeof p, "%.500s/old.db", ro);
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
     sdui_disk_free(d);
-    CHECK(chmod(p, 0444) == 0 && chmod(ro, 0555) == 0 && chmod(dir, 0711) == 0);
+    CHECK(chmod(p, 0444) == 0 && chmod(ro, 0555) == 0 &&
+          chmod(test_dir, 0711) == 0);
     CHECK(in_child(p, child_open_as_nobody, &err) == 0);
     CHECK_EQ_INT(err.status, SDUI_SQLITE);
     CHECK_MSG_HAS("permission denied");
@@ -1993,7 +1908,7 @@ static void test_unusable_paths(void)
     CHECK_EQ_INT(err.status, SDUI_SQLITE);
     CHECK_MSG_HAS("permission denied");
     CHECK_MSG_HAS(p);
-    CHECK(chmod(ro, 0700) == 0 && chmod(dir, 0700) == 0);
+    CHECK(chmod(ro, 0700) == 0 && chmod(test_dir, 0700) == 0);
 }
 
 /*
@@ -2046,7 +1961,7 @@ static int verify_batches(const char *p, const int *acked, size_t nacked)
     size_t i;
     int ok = 1;
     char buf[64];
-    raw_pragma(p, "PRAGMA integrity_check", buf, sizeof buf);
+    raw_value(p, "PRAGMA integrity_check", buf, sizeof buf);
     CHECKF(strcmp(buf, "ok") == 0, "integrity_check said \"%s\"", buf);
     if (sdui_disk_open(p, NULL, &d, &err) != SDUI_OK) {
         CHECKF(0, "reopen failed: %s", err.message);
@@ -2102,7 +2017,7 @@ static int verify_batches(const char *p, const int *acked, size_t nacked)
  */
 static void test_crash_during_writes(void)
 {
-    const char *p = path_for("crash.db");
+    const char *p = test_path("crash.db");
     static int acked[100000];
     size_t nacked = 0;
     int next = 0, rounds = 0, kills_mid_batch = 0;
@@ -2151,9 +2066,7 @@ static void test_crash_during_writes(void)
 
 int main(void)
 {
-    char cmd[300];
-    snprintf(dir, sizeof dir, "/tmp/sdui-disk-test-%d", (int)getpid());
-    mkdir(dir, 0700);
+    test_dir_make("disk");
     test_round_trip();
     test_refresh_and_remove();
     test_eviction();
@@ -2175,8 +2088,6 @@ int main(void)
     test_full_disk();
     test_unusable_paths();
     test_crash_during_writes();
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        printf("could not remove %s\n", dir);
+    test_dir_remove();
     return check_summary();
 }

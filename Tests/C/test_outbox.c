@@ -17,32 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
-#ifdef __linux__
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
-#include <sys/prctl.h>
-#endif
 
 #include "check.h"
 #include "sqlite_raw.h"
 #include "sdui/sdui.h"
-
-static char dir[256];
-
-/* A path inside the test folder (one static buffer: copy it to keep). */
-static const char *path_for(const char *name)
-{
-    static char buf[512];
-    snprintf(buf, sizeof buf, "%s/%s", dir, name);
-    return buf;
-}
 
 /* Opens an outbox with the given bounds (0: default) and no fsync. */
 static sdui_status open_box(const char *p, size_t max_items,
@@ -132,33 +115,6 @@ static void check_queue(sdui_outbox *box, const char *const *want)
     sdui_outbox_batch_free(b);
 }
 
-/* Reads a one-value query through a separate SQLite connection. */
-static void raw_value(const char *path, const char *sql, char *out,
-                      size_t cap)
-{
-    sqlite3 *db;
-    sqlite3_stmt *st;
-    out[0] = '\0';
-    if (sqlite3_open(path, &db) != SQLITE_OK) {
-        sqlite3_close(db);
-        return;
-    }
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-            snprintf(out, cap, "%s", (const char *)sqlite3_column_text(st, 0));
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
-}
-
-/* 1 if a file named NAME.corrupt-* exists in the test folder. */
-static int moved_aside(const char *name)
-{
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "ls %s/%s.corrupt-* >/dev/null 2>&1", dir, name);
-    return system(cmd) == 0;
-}
-
 /* Commit, peek and ack round trip; WAL mode and the schema version. */
 static void test_round_trip(void)
 {
@@ -172,7 +128,7 @@ static void test_round_trip(void)
     sdui_error err;
     int64_t first = -1, seqs[2];
 
-    snprintf(p, sizeof p, "%s", path_for("round.db"));
+    snprintf(p, sizeof p, "%s", test_path("round.db"));
     CHECK_STATUS(sdui_outbox_open(p, NULL, &box, &err), SDUI_OK);
     CHECK_EQ_INT(sdui_outbox_recovered(box), 0);
     s = stats_of(box);
@@ -251,7 +207,7 @@ static void test_seq_monotonic(void)
     size_t n;
     int round;
 
-    snprintf(p, sizeof p, "%s", path_for("seq.db"));
+    snprintf(p, sizeof p, "%s", test_path("seq.db"));
     for (round = 0; round < 5; round++) {
         CHECK_STATUS(open_box(p, 3, 0, 0, &box, &err), SDUI_OK);
         /* An empty commit tells the next seq and takes none. */
@@ -294,7 +250,7 @@ static void test_states(void)
     void *v = (void *)1;
     size_t len = 9;
 
-    snprintf(p, sizeof p, "%s", path_for("states.db"));
+    snprintf(p, sizeof p, "%s", test_path("states.db"));
     CHECK_STATUS(sdui_outbox_open(p, NULL, &box, &err), SDUI_OK);
     CHECK_STATUS(sdui_outbox_state_get(box, "progress", &v, &len, &err),
                  SDUI_NOT_FOUND);
@@ -396,7 +352,7 @@ static void test_bounds(void)
     sdui_error err;
     int64_t first = 0;
 
-    snprintf(p, sizeof p, "%s", path_for("bounds.db"));
+    snprintf(p, sizeof p, "%s", test_path("bounds.db"));
     CHECK_STATUS(open_box(p, 4, 30, 0, &box, &err), SDUI_OK);
     CHECK_STATUS(commit_strs(box, NULL, NULL, four, 0, NULL, &err), SDUI_OK);
     CHECK_EQ_INT(stats_of(box).dropped, 0);
@@ -453,7 +409,7 @@ static void test_bounds(void)
 
     /* One commit alone over the bound drops its own oldest items; the
      * counters survive reopening. */
-    snprintf(p, sizeof p, "%s", path_for("bounds-one.db"));
+    snprintf(p, sizeof p, "%s", test_path("bounds-one.db"));
     CHECK_STATUS(open_box(p, 4, 0, 0, &box, &err), SDUI_OK);
     CHECK_STATUS(commit_strs(box, NULL, NULL, seven, 0, &first, &err),
                  SDUI_OK);
@@ -491,7 +447,7 @@ static void test_totals_follow_rows(void)
     sdui_error err;
     int64_t seqs[2] = {6, 7};
 
-    snprintf(p, sizeof p, "%s", path_for("totals.db"));
+    snprintf(p, sizeof p, "%s", test_path("totals.db"));
     CHECK_STATUS(open_box(p, 3, 0, 0, &a, &err), SDUI_OK);
     CHECK_STATUS(open_box(p, 100, 0, 0, &b, &err), SDUI_OK);
     CHECK_STATUS(commit_strs(a, NULL, NULL, two, 0, NULL, &err), SDUI_OK);
@@ -531,7 +487,7 @@ static void test_item_limit(void)
     int64_t first = 7;
 
     memset(big, 'x', sizeof big);
-    snprintf(p, sizeof p, "%s", path_for("limit.db"));
+    snprintf(p, sizeof p, "%s", test_path("limit.db"));
     CHECK_STATUS(open_box(p, 0, 150, 100, &box, &err), SDUI_OK);
     CHECK_STATUS(commit_strs(box, "progress", "1", one, 0, NULL, &err),
                  SDUI_OK);
@@ -565,7 +521,7 @@ static void test_item_limit(void)
     sdui_outbox_free(box);
 
     /* max_bytes below max_item_bytes bounds one item too. */
-    snprintf(p, sizeof p, "%s", path_for("limit-bytes.db"));
+    snprintf(p, sizeof p, "%s", test_path("limit-bytes.db"));
     CHECK_STATUS(open_box(p, 0, 50, 100, &box, &err), SDUI_OK);
     it[1].len = 51;
     CHECK_STATUS(sdui_outbox_commit(box, s, 2, it, 2, 0, NULL, &err),
@@ -598,7 +554,7 @@ static void test_peek_slicing(void)
     sdui_error err;
     size_t len = 5;
 
-    snprintf(p, sizeof p, "%s", path_for("peek.db"));
+    snprintf(p, sizeof p, "%s", test_path("peek.db"));
     CHECK_STATUS(open_box(p, 0, 0, 0, &box, &err), SDUI_OK);
     CHECK_STATUS(commit_strs(box, NULL, NULL, items, 0, NULL, &err), SDUI_OK);
 
@@ -675,7 +631,7 @@ static void test_arguments(void)
     size_t len;
     int64_t first = 5;
 
-    snprintf(p, sizeof p, "%s", path_for("args.db"));
+    snprintf(p, sizeof p, "%s", test_path("args.db"));
     CHECK_STATUS(sdui_outbox_open(NULL, NULL, &box, &err), SDUI_ARGUMENT);
     CHECK_MSG_HAS("path is NULL");
     CHECK(box == (sdui_outbox *)1);
@@ -688,7 +644,7 @@ static void test_arguments(void)
     CHECK_STATUS(sdui_outbox_open(p, &o, &box, &err), SDUI_ARGUMENT);
     CHECK_MSG_HAS("synchronous");
     CHECK(box == (sdui_outbox *)1);
-    CHECK_STATUS(sdui_outbox_open(dir, NULL, &box, &err), SDUI_SQLITE);
+    CHECK_STATUS(sdui_outbox_open(test_dir, NULL, &box, &err), SDUI_SQLITE);
     CHECK_MSG_HAS("is a directory");
     CHECK(box == NULL);
 
@@ -753,7 +709,7 @@ static void test_newer_schema(void)
     sdui_outbox *box = (sdui_outbox *)1;
     sdui_error err;
 
-    snprintf(p, sizeof p, "%s", path_for("newer.db"));
+    snprintf(p, sizeof p, "%s", test_path("newer.db"));
     CHECK(raw_exec(p, "CREATE TABLE future(x); INSERT INTO future"
                       " VALUES(42); PRAGMA user_version=7") == SQLITE_OK);
     CHECK_STATUS(sdui_outbox_open(p, NULL, &box, &err), SDUI_SQLITE);
@@ -804,17 +760,12 @@ static void test_damaged_files(void)
         "CREATE TABLE items(seq, bytes); PRAGMA user_version=1;",
     };
     char p[512], name[32];
-    FILE *f;
     sdui_outbox *box;
     sdui_error err;
     size_t k;
-    int i;
 
-    snprintf(p, sizeof p, "%s", path_for("garbage.db"));
-    f = fopen(p, "wb");
-    for (i = 0; i < 5000; i++)
-        fputc((i * 7919) & 0xff, f);
-    fclose(f);
+    snprintf(p, sizeof p, "%s", test_path("garbage.db"));
+    CHECK(write_garbage(p, 5000));
     CHECK_STATUS(sdui_outbox_open(p, NULL, &box, &err), SDUI_OK);
     CHECK_EQ_INT(err.status, SDUI_OK);
     CHECK_EQ_INT(sdui_outbox_recovered(box), 1);
@@ -828,7 +779,7 @@ static void test_damaged_files(void)
 
     for (k = 0; k < sizeof foreign / sizeof foreign[0]; k++) {
         snprintf(name, sizeof name, "foreign%zu.db", k);
-        snprintf(p, sizeof p, "%s", path_for(name));
+        snprintf(p, sizeof p, "%s", test_path(name));
         CHECK(raw_exec(p, foreign[k]) == SQLITE_OK);
         CHECK_STATUS(sdui_outbox_open(p, NULL, &box, &err), SDUI_OK);
         CHECKF(sdui_outbox_recovered(box) == 1, "%s not recovered", name);
@@ -865,7 +816,7 @@ static void test_counters_damage(void)
         int64_t first = 9;
         sdui_status st;
         snprintf(name, sizeof name, "counters%zu.db", k);
-        snprintf(p, sizeof p, "%s", path_for(name));
+        snprintf(p, sizeof p, "%s", test_path(name));
         CHECK_STATUS(open_box(p, 0, 0, 0, &box, &err), SDUI_OK);
         CHECK_STATUS(commit_strs(box, "k", "v", three, 0, NULL, &err),
                      SDUI_OK);
@@ -887,20 +838,6 @@ static void test_counters_damage(void)
         check_fresh(box);
         sdui_outbox_free(box);
     }
-}
-
-/* Reads or writes page `page` (1-based) of a database file. */
-static int page_io(const char *path, long page, long size,
-                   unsigned char *buf, int write)
-{
-    FILE *f = fopen(path, "r+b");
-    int ok;
-    if (!f)
-        return 0;
-    ok = fseek(f, (page - 1) * size, SEEK_SET) == 0 &&
-         (write ? fwrite(buf, 1, (size_t)size, f)
-                : fread(buf, 1, (size_t)size, f)) == (size_t)size;
-    return fclose(f) == 0 && ok;
 }
 
 /* Fills the root page of table `name` with garbage, after checkpointing
@@ -946,7 +883,7 @@ static void test_pages_damage(void)
         void *v = NULL;
         size_t len;
         snprintf(name, sizeof name, "pages-%s.db", ops[op]);
-        snprintf(p, sizeof p, "%s", path_for(name));
+        snprintf(p, sizeof p, "%s", test_path(name));
         CHECK_STATUS(open_box(p, 0, 0, 0, &box, &err), SDUI_OK);
         CHECK_STATUS(commit_strs(box, "k", "v", three, 0, NULL, &err),
                      SDUI_OK);
@@ -982,27 +919,7 @@ static void test_pages_damage(void)
     }
 }
 
-#if defined(__linux__) && defined(__NR_pwrite64)
-#define HAVE_DISK_FULL 1
-/*
- * Makes the disk full for this process: every pwrite64, the call SQLite
- * writes files with, fails with ENOSPC (a seccomp filter; needs no
- * privilege and ends with the process).
- */
-static void make_disk_full(void)
-{
-    struct sock_filter f[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_pwrite64, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSPC),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    };
-    struct sock_fprog prog = {(unsigned short)(sizeof f / sizeof f[0]), f};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
-        _exit(2);
-}
-
+#ifdef HAVE_DISK_FULL
 /*
  * Child: commits progress 1 with two items, then, on a full disk, progress
  * 2 with a state row of its own and two items after them; writes the
@@ -1050,7 +967,7 @@ static void test_full_disk_rolls_back(void)
     int fds[2], status;
     pid_t pid;
 
-    snprintf(p, sizeof p, "%s", path_for("full.db"));
+    snprintf(p, sizeof p, "%s", test_path("full.db"));
     if (!CHECK(pipe(fds) == 0))
         return;
     pid = fork();
@@ -1176,7 +1093,7 @@ static void test_threads(void)
 
     for (round = 0; round < 2; round++) {
         snprintf(p, sizeof p, "%s",
-                 path_for(round ? "threads-handles.db" : "threads.db"));
+                 test_path(round ? "threads-handles.db" : "threads.db"));
         CHECK_STATUS(open_box(p, 0, 0, 0, &box, &err), SDUI_OK);
         for (i = 0; i < 2; i++) {
             memset(&a[i], 0, sizeof a[i]);
@@ -1205,7 +1122,7 @@ static void test_processes(void)
     pid_t pid[2];
     int i, status;
 
-    snprintf(p, sizeof p, "%s", path_for("processes.db"));
+    snprintf(p, sizeof p, "%s", test_path("processes.db"));
     for (i = 0; i < 2; i++) {
         pid[i] = fork();
         if (pid[i] == 0) {
@@ -1334,7 +1251,7 @@ static void test_crash(void)
     char p[512];
     unsigned seed = (unsigned)time(NULL) ^ (unsigned)getpid();
     int round, reported = 0, kills = 0;
-    snprintf(p, sizeof p, "%s", path_for("crash.db"));
+    snprintf(p, sizeof p, "%s", test_path("crash.db"));
     printf("outbox crash test seed %u\n", seed);
     srand(seed);
     for (round = 0; round < 50; round++) {
@@ -1385,9 +1302,7 @@ static void test_crash(void)
 
 int main(void)
 {
-    char cmd[300];
-    snprintf(dir, sizeof dir, "/tmp/sdui-outbox-test-%d", (int)getpid());
-    mkdir(dir, 0700);
+    test_dir_make("outbox");
     test_round_trip();
     test_seq_monotonic();
     test_states();
@@ -1404,8 +1319,6 @@ int main(void)
     test_threads();
     test_processes();
     test_crash();
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        printf("could not remove %s\n", dir);
+    test_dir_remove();
     return check_summary();
 }
