@@ -27,9 +27,10 @@ public final class CompiledExpression: @unchecked Sendable, CustomStringConverti
     public let paths: [String]
 
     /// The distinct root names the paths start with (`cart` of
-    /// `cart.total`), so ``evaluate(roots:)`` looks each up once per call
-    /// and answers the core's lookups without making Swift strings.
-    private let rootNames: [String]
+    /// `cart.total`), in source order: the top-level values the expression
+    /// reads.  ``evaluate(roots:)`` looks each up once per call and answers
+    /// the core's lookups without making Swift strings.
+    public let rootNames: [String]
 
     /// Compiles `source`.
     ///
@@ -92,6 +93,17 @@ public final class CompiledExpression: @unchecked Sendable, CustomStringConverti
                 return nil
             }
         }
+    }
+
+    /// Evaluates against scenario data: each root the expression reads is
+    /// `data`'s document of that name (absent, so null, when it has none).
+    ///
+    /// - Throws: as ``evaluate(roots:)``, and what `data` throws building a
+    ///   document.
+    public func evaluate(in data: any ScenarioData) throws -> JSONValue {
+        var roots: [String: JSONDocument] = [:]
+        for name in rootNames { roots[name] = try data.document(root: name) }
+        return try evaluate(roots: roots)
     }
 
     /// Evaluates and renders the result as JSON text by the core's rule:

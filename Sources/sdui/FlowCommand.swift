@@ -116,10 +116,7 @@ struct FlowCommand: AsyncParsableCommand {
             } else {
                 def = try FlowDefinition(json: try readFile(flow, limit: FileInput.documentLimit), source: inputName(flow))
             }
-            let attributes = try RenderCommand.bindings(attr.map { pair in
-                guard pair.contains("=") else { return pair }
-                return pair
-            })
+            let attributes = try RenderCommand.bindings(attr)
             let session = try FlowSession(definition: def, journal: journal,
                                           configuration: .init(userID: user, attributes: attributes))
             let uploader = try events.map { text -> EventUploader in
@@ -130,15 +127,18 @@ struct FlowCommand: AsyncParsableCommand {
             }
             var shown: [String] = []
             var steps = 0
+            /// With --trace: `ack SEQ SCREEN` on stderr once a step is committed.
+            func acknowledge() {
+                guard trace, let p = session.progress else { return }
+                FileHandle.standardError.write(Data("ack \(p.eventSeq) \(p.screen ?? p.status.rawValue)\n".utf8))
+            }
             func record(_ step: FlowStep) async {
                 steps += 1
                 if case .screen(let id) = step, shown.last != id || steps == 1 { shown.append(id) }
                 if case .stayed(let why) = step {
                     FileHandle.standardError.write(Data("note: stayed on \"\(session.currentScreen?.id ?? "-")\": \(why)\n".utf8))
                 }
-                if trace {
-                    FileHandle.standardError.write(Data("ack \(session.progress?.eventSeq ?? 0) \(session.progress?.screen ?? session.progress?.status.rawValue ?? "-")\n".utf8))
-                }
+                acknowledge()
                 if let uploader {
                     do { try await uploader.flush() } catch {
                         FileHandle.standardError.write(Data("warning: events stay queued: \(error)\n".utf8))
@@ -148,9 +148,7 @@ struct FlowCommand: AsyncParsableCommand {
             let first = try session.start()
             if case .screen(let id) = first { shown.append(id) }
             steps = 1
-            if trace {
-                FileHandle.standardError.write(Data("ack \(session.progress?.eventSeq ?? 0) \(session.progress?.screen ?? session.progress?.status.rawValue ?? "-")\n".utf8))
-            }
+            acknowledge()
             if let uploader { _ = try? await uploader.flush() }
             if let script {
                 let value = try JSONValue(json: try readFile(script, limit: FileInput.documentLimit), source: inputName(script))

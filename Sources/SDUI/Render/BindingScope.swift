@@ -78,9 +78,7 @@ public struct BindingScope: Sendable {
     /// - Throws: ``SDUIError`` when a value is too deep for the core.
     func roots(for expression: CompiledExpression) throws -> [String: JSONDocument] {
         var roots: [String: JSONDocument] = [:]
-        for text in expression.paths {
-            guard let path = try? KeyPath(text), case .key(let name) = path.components[0],
-                  roots[name] == nil else { continue }
+        for name in expression.rootNames {
             if let v = item[name] ?? host[name] {
                 roots[name] = try JSONDocument(v)
             } else if let doc = try store?.document(root: name) {

@@ -63,8 +63,7 @@ public enum FlowAction: Sendable, Hashable {
                 do {
                     _ = try CompiledExpression(text)
                 } catch let err as SDUIError {
-                    return .failure(Invalid(message: "set: \"expr\" does not parse: "
-                        + (err.offset.map { "at byte \($0): " } ?? "") + err.message))
+                    return .failure(Invalid(message: "set: \"expr\" does not parse: " + FlowValidator.exprMessage(err)))
                 } catch {
                     return .failure(Invalid(message: "set: \"expr\" does not parse: \(error)"))
                 }

@@ -289,7 +289,7 @@ public final class FlowSession: @unchecked Sendable {
                 guard let cond = conditions[index][k] else { target = t.to; break }
                 do {
                     let expr = try cond.get()
-                    let v = try evaluate(expr)
+                    let v = try expr.evaluate(in: store)
                     guard let b = v.boolValue else {
                         throw SDUIError(.exprType, "the condition gave \(v.scalarText ?? "a non-boolean"), not a boolean")
                     }
@@ -384,7 +384,7 @@ public final class FlowSession: @unchecked Sendable {
                 let value: JSONValue
                 switch source {
                 case .value(let v): value = v
-                case .expression(let text): value = try evaluate(try CompiledExpression(text))
+                case .expression(let text): value = try CompiledExpression(text).evaluate(in: store)
                 }
                 let path = try KeyPath(key)
                 guard path.components.first != .key("attributes") else {
@@ -540,17 +540,6 @@ public final class FlowSession: @unchecked Sendable {
             root["attributes"] = StoreValue(.object(configuration.attributes))
             store.replaceAll(with: root)
         }
-    }
-
-    /// Evaluates `expr` against the flow's store.
-    private func evaluate(_ expr: CompiledExpression) throws -> JSONValue {
-        var roots: [String: JSONDocument] = [:]
-        for text in expr.paths {
-            guard let path = try? KeyPath(text), case .key(let name)? = path.components.first,
-                  roots[name] == nil, let doc = try store.document(root: name) else { continue }
-            roots[name] = doc
-        }
-        return try expr.evaluate(roots: roots)
     }
 
     /// Whether `v` counts as an answer (not missing, null, "" or []).

@@ -327,10 +327,7 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
     /// once per value and kept until a patch touches it).
     private func roots(for expr: CompiledExpression) throws -> [String: JSONDocument] {
         var roots: [String: JSONDocument] = [:]
-        for text in expr.paths {
-            guard let path = try? KeyPath(text), case .key(let name) = path.components[0], roots[name] == nil else { continue }
-            roots[name] = try document(root: name)
-        }
+        for name in expr.rootNames { roots[name] = try document(root: name) }
         return roots
     }
 
