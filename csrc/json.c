@@ -643,7 +643,14 @@ close:
             report &= ~bit;
             EMIT(SDUI_SCAN_END, depth - 1, rstart[depth],
                  (size_t)(p - s->base), 0, v);
-            (void)v;
+            if (v & SDUI_SCAN_STOP) {
+                /* A reader reading part of a document (one member of
+                 * a seekable pack) ends it at a container's close. */
+                if (stopped)
+                    *stopped = 1;
+                st = SDUI_OK;
+                goto done;
+            }
         }
     }
     depth--;

@@ -58,8 +58,8 @@ typedef struct sdui_scan_event {
 #define SDUI_SCAN_ENVELOPE 2 /* VALUE of a container: it does not count
                               * toward the depth limit; what is inside
                               * counts from itself (limits.h)              */
-#define SDUI_SCAN_STOP 4     /* VALUE: end the scan here with SDUI_OK and
-                              * *stopped set                               */
+#define SDUI_SCAN_STOP 4     /* VALUE, or END of a container: end the
+                              * scan here with SDUI_OK and *stopped set    */
 #define SDUI_SCAN_LIMIT 8    /* TOO_DEEP: fail with the scanner's depth
                               * error after all                            */
 /* A failure: the hook has filled the error record; the scan returns st. */
