@@ -179,11 +179,19 @@ let package = Package(
             ],
             path: "Sources/sdui"
         ),
-        // Benchmarks and their C peers (zlib inflate, jansson DOM parse).
+        // Benchmarks and their C peers (zlib and libdeflate inflate, jansson DOM parse).
         .target(
             name: "CSDUIBenchPeers",
             dependencies: ["CZlib", "CJansson", "CLibDeflate"],
             path: "bench/Sources/CSDUIBenchPeers"
+        ),
+        // The simdjson peer (Debian's libsimdjson-dev, C++17) behind a C
+        // header: the benchmark's only, never linked by a library target.
+        .target(
+            name: "CSDUIBenchSimdjson",
+            path: "bench/Sources/CSDUIBenchSimdjson",
+            cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")],   // as simdjson.pc says
+            linkerSettings: [.linkedLibrary("simdjson")]
         ),
         .systemLibrary(
             name: "CZlib",
@@ -193,7 +201,8 @@ let package = Package(
         ),
         .target(
             name: "SDUIBench",
-            dependencies: ["SDUI", "SDUIStore", "SDUIServer", "SDUIRegistryKit", "CSDUIBenchPeers", "CSDUI"],
+            dependencies: ["SDUI", "SDUIStore", "SDUIServer", "SDUIRegistryKit", "CSDUIBenchPeers",
+                           "CSDUIBenchSimdjson", "CSDUI"],
             path: "bench/Sources/SDUIBench"
         ),
         // Fixtures shared by the test suites.

@@ -6,9 +6,10 @@ set -euo pipefail
 
 # chromium (+ a font): the headless browser the HTML preview tests lay pages out in;
 # python3-jsonschema: checks examples and render trees against schemas/;
-# postgresql: the registry's second store, tested for real (scripts/postgres.sh).
+# postgresql: the registry's second store, tested for real (scripts/postgres.sh);
+# libsimdjson-dev: a peer of the first-paint benchmark (bench/ only, never the library).
 packages=(libjansson-dev libdeflate-dev zlib1g-dev libsqlite3-dev pkg-config make chromium fonts-dejavu-core
-          python3-jsonschema postgresql)
+          python3-jsonschema postgresql libsimdjson-dev)
 
 missing=()
 for p in "${packages[@]}"; do
