@@ -6,8 +6,10 @@
  * libdeflate, which works on whole buffers.  The output buffer starts at the
  * size the last member's ISIZE announces (exact for a single-member pack, so
  * memory stays at the JSON size; never more than deflate can expand the
- * input to) and doubles, up to the limit, when a member
- * needs more; a member that does not fit under the limit is a limit error,
+ * input to).  When a later member needs more, it grows once to what the
+ * rest of the input should inflate to at the ratio seen so far (the first
+ * member doubles it), up to the limit, and the member is inflated again;
+ * a member that does not fit under the limit is a limit error,
  * so a gzip bomb costs at most the limit in memory and about twice the limit
  * in inflate work.
  */
@@ -15,6 +17,7 @@
 
 #include <libdeflate.h>
 
+#include "gzip_member.h"
 #include "internal.h"
 
 /* Deflate's largest expansion: 258-byte matches coded in about 2 bits. */
@@ -52,16 +55,15 @@ uint32_t sdui_crc32(uint32_t crc, const void *data, size_t len)
 #define gz_fail(err, at, ...) \
     sdui__fail((err), SDUI_GZIP, (long long)(at), __VA_ARGS__)
 
-/*
- * Parses the member header at in[pos]; on success stores the offset of the
- * deflate data in *data_pos.
- */
-static sdui_status parse_header(const unsigned char *in, size_t len,
-                                size_t pos, unsigned member,
-                                size_t *data_pos, sdui_error *err)
+/* Parses a member header (gzip_member.h). */
+sdui_status sdui__gzip_header(const unsigned char *in, size_t len, size_t pos,
+                              unsigned member, sdui_gz_header *h,
+                              sdui_error *err)
 {
     size_t start = pos;
     unsigned flg;
+    h->extra = NULL;
+    h->extra_len = 0;
     if (len - pos < 2 || in[pos] != 0x1f || in[pos + 1] != 0x8b) {
         if (member == 0)
             return gz_fail(err, pos, "not a gzip file (bad magic bytes)");
@@ -92,6 +94,8 @@ static sdui_status parse_header(const unsigned char *in, size_t len,
             return gz_fail(err, len,
                            "member %u: truncated FEXTRA field of %zu bytes",
                            member + 1, xlen);
+        h->extra = in + pos + 2;
+        h->extra_len = xlen;
         pos += 2 + xlen;
     }
     if (flg & GZ_FNAME) {
@@ -120,8 +124,31 @@ static sdui_status parse_header(const unsigned char *in, size_t len,
                            member + 1);
         pos += 2;
     }
-    *data_pos = pos;
+    h->data_pos = pos;
     return SDUI_OK;
+}
+
+/* Finds one FEXTRA subfield (gzip_member.h). */
+int sdui__gzip_subfield(const unsigned char *extra, size_t len, int si1,
+                        int si2, const unsigned char **data, size_t *dlen)
+{
+    size_t pos = 0;
+    int found = 0;
+    while (pos < len) {
+        size_t n;
+        if (len - pos < 4)
+            return -1;
+        n = le16(extra + pos + 2);
+        if (len - pos - 4 < n)
+            return -1;
+        if (!found && extra[pos] == si1 && extra[pos + 1] == si2) {
+            *data = extra + pos + 4;
+            *dlen = n;
+            found = 1;
+        }
+        pos += 4 + n;
+    }
+    return found;
 }
 
 /* Grows *buf to at least need + 1 bytes (never past max + 1). */
@@ -185,9 +212,11 @@ sdui_status sdui_gzip_decode(const void *data, size_t len, size_t max_out,
         size_t dpos = 0, in_n = 0, out_n = 0;
         enum libdeflate_result r;
         uint32_t crc;
-        st = parse_header(in, len, pos, n, &dpos, err);
+        sdui_gz_header h;
+        st = sdui__gzip_header(in, len, pos, n, &h, err);
         if (st != SDUI_OK)
             goto fail;
+        dpos = h.data_pos;
         for (;;) {
             r = libdeflate_deflate_decompress_ex(d, in + dpos, len - dpos,
                                                  buf + used, cap - used,
@@ -201,7 +230,23 @@ sdui_status sdui_gzip_decode(const void *data, size_t len, size_t max_out,
                                 n + 1, max_out);
                 goto fail;
             }
-            st = grow(&buf, &cap, cap + 1, max_out, err);
+            {
+                /* A later member of a multi-member file: grow once to
+                 * what the rest of the input should inflate to at the
+                 * ratio seen so far (rather than doubling and inflating
+                 * the member again at each step). */
+                size_t want = cap + 1;
+                if (used > 0 && pos > 0) {
+                    double ratio = (double)used / (double)pos;
+                    double est = (double)used + ratio * 1.125 *
+                                 (double)(len - pos) + 4096.0;
+                    if (est > (double)max_out)
+                        est = (double)max_out;
+                    if ((size_t)est > want)
+                        want = (size_t)est;
+                }
+                st = grow(&buf, &cap, want, max_out, err);
+            }
             if (st != SDUI_OK)
                 goto fail;
         }
@@ -289,6 +334,138 @@ sdui_status sdui_gzip_encode(const void *data, size_t len, int level,
     if (n == 0) {
         sdui_free(buf);
         return sdui__fail(err, SDUI_GZIP, -1, "compression failed");
+    }
+    *out = buf;
+    *out_len = n;
+    return SDUI_OK;
+}
+
+/* Inflates one member into a place the caller chose (gzip_member.h). */
+sdui_status sdui__gzip_inflate_member(const unsigned char *in, size_t data_pos,
+                                      size_t end, unsigned member, char *out,
+                                      size_t out_len, sdui_error *err)
+{
+    struct libdeflate_decompressor *d;
+    enum libdeflate_result r;
+    size_t in_n = 0, out_n = 0;
+    assert(data_pos + SDUI_GZ_TRAILER <= end);
+    d = libdeflate_alloc_decompressor();
+    if (!d)
+        return sdui__oom(err);
+    r = libdeflate_deflate_decompress_ex(d, in + data_pos,
+                                         end - SDUI_GZ_TRAILER - data_pos, out,
+                                         out_len, &in_n, &out_n);
+    libdeflate_free_decompressor(d);
+    if (r == LIBDEFLATE_INSUFFICIENT_SPACE)
+        return gz_fail(err, data_pos,
+                       "member %u inflates past its ISIZE of %zu bytes",
+                       member + 1, out_len);
+    if (r != LIBDEFLATE_SUCCESS)
+        return gz_fail(err, data_pos,
+                       "member %u: corrupt or truncated deflate data",
+                       member + 1);
+    if (data_pos + in_n != end - SDUI_GZ_TRAILER)
+        return gz_fail(err, data_pos + in_n,
+                       "member %u: its deflate data ends %zu bytes before "
+                       "the member's recorded end",
+                       member + 1, end - SDUI_GZ_TRAILER - data_pos - in_n);
+    if (out_n != out_len)
+        return gz_fail(err, end - 4,
+                       "member %u: ISIZE mismatch (inflated %zu bytes, "
+                       "ISIZE says %zu)",
+                       member + 1, out_n, out_len);
+    if (le32(in + end - 8) != sdui_crc32(0, out, out_n))
+        return gz_fail(err, end - 8, "member %u: CRC-32 mismatch", member + 1);
+    return SDUI_OK;
+}
+
+/* Raw deflate into a new buffer (gzip_member.h). */
+sdui_status sdui__deflate_raw(const void *data, size_t len, int level,
+                              unsigned char **out, size_t *out_len,
+                              sdui_error *err)
+{
+    struct libdeflate_compressor *c = libdeflate_alloc_compressor(level);
+    unsigned char *buf;
+    size_t bound, n;
+    *out = NULL;
+    *out_len = 0;
+    if (!c)
+        return sdui__oom(err);
+    bound = libdeflate_deflate_compress_bound(c, len);
+    buf = sdui_malloc(bound ? bound : 1);
+    if (!buf) {
+        libdeflate_free_compressor(c);
+        return sdui__oom(err);
+    }
+    n = libdeflate_deflate_compress(c, data ? data : "", len, buf, bound);
+    libdeflate_free_compressor(c);
+    if (n == 0) {
+        sdui_free(buf);
+        return sdui__fail(err, SDUI_GZIP, -1, "compression failed");
+    }
+    *out = buf;
+    *out_len = n;
+    return SDUI_OK;
+}
+
+/* Raw inflate of a whole stream to a known size (gzip_member.h). */
+int sdui__inflate_raw(const void *in, size_t len, void *out, size_t out_len)
+{
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    size_t in_n = 0, out_n = 0;
+    enum libdeflate_result r;
+    if (!d)
+        return -1;
+    r = libdeflate_deflate_decompress_ex(d, in, len, out, out_len, &in_n,
+                                         &out_n);
+    libdeflate_free_decompressor(d);
+    return r == LIBDEFLATE_SUCCESS && in_n == len && out_n == out_len ? 0
+                                                                      : -1;
+}
+
+/* Writes one gzip member with a caller's FEXTRA field (gzip_member.h). */
+sdui_status sdui__gzip_write_member(const void *data, size_t len, int level,
+                                    const unsigned char *extra,
+                                    size_t extra_len, unsigned char **out,
+                                    size_t *out_len, sdui_error *err)
+{
+    unsigned char *body = NULL, *buf;
+    size_t body_len = 0, head = 10 + (extra_len ? 2 + extra_len : 0), n;
+    uint32_t crc;
+    sdui_status st;
+    *out = NULL;
+    *out_len = 0;
+    if (extra_len > 65535 || len > UINT32_MAX)
+        return sdui__fail(err, SDUI_ARGUMENT, -1,
+                          "gzip member too large (%zu bytes, FEXTRA %zu)",
+                          len, extra_len);
+    st = sdui__deflate_raw(data, len, level, &body, &body_len, err);
+    if (st != SDUI_OK)
+        return st;
+    n = head + body_len + SDUI_GZ_TRAILER;
+    buf = sdui_malloc(n);
+    if (!buf) {
+        sdui_free(body);
+        return sdui__oom(err);
+    }
+    buf[0] = 0x1f;
+    buf[1] = 0x8b;
+    buf[2] = 8;                          /* deflate */
+    buf[3] = extra_len ? GZ_FEXTRA : 0;
+    memset(buf + 4, 0, 4);               /* no MTIME: reproducible */
+    buf[8] = level >= 10 ? 2 : 0;        /* XFL: slowest, densest */
+    buf[9] = 255;                        /* OS: unknown */
+    if (extra_len) {
+        buf[10] = (unsigned char)(extra_len & 0xff);
+        buf[11] = (unsigned char)(extra_len >> 8);
+        memcpy(buf + 12, extra, extra_len);
+    }
+    memcpy(buf + head, body, body_len);
+    sdui_free(body);
+    crc = sdui_crc32(0, data ? data : "", len);
+    for (int i = 0; i < 4; i++) {
+        buf[head + body_len + i] = (unsigned char)(crc >> (8 * i));
+        buf[head + body_len + 4 + i] = (unsigned char)((uint32_t)len >> (8 * i));
     }
     *out = buf;
     *out_len = n;

@@ -18,6 +18,7 @@
  * drops its own copy and takes the winner's, so every caller sees one token.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,18 +27,31 @@
 #include <unistd.h>
 
 #include "buffer.h"
+#include "gzip_member.h"
 #include "internal.h"
 #include "pack_scan.h"
+#include "pack_seek.h"
 #include "scan.h"
 #include "token_make.h"
 
 typedef struct pack_slot {
-    const char *id; /* into the JSON, or into id_arena when it had escapes */
+    const char *id; /* into the JSON, or into id_arena when it had escapes,
+                     * or (seekable) into the tables' arena             */
     size_t id_len;
-    size_t start, end;
+    size_t start, end; /* seekable: set when its member is inflated     */
     uint64_t hash;
+    unsigned member;   /* seekable: the gzip member that holds it       */
     _Atomic(sdui_token *) token;
 } pack_slot;
+
+/* A seekable pack's member: inflated once, on first use. */
+typedef struct member_state {
+    pthread_mutex_t lock;   /* held while the member is inflated         */
+    atomic_int state;       /* MEMBER_NEW, MEMBER_READY or MEMBER_BAD    */
+    sdui_error error;       /* why it is bad                             */
+} member_state;
+
+enum { MEMBER_NEW, MEMBER_READY, MEMBER_BAD };
 
 struct sdui_pack {
     /* The inflated JSON, shared with the tokens that borrow from it. */
@@ -52,6 +66,12 @@ struct sdui_pack {
     char *id_arena;
     sdui_scan_member *members; /* the root's members, in document order */
     size_t nmembers;
+    /* A seekable pack: its gzip bytes, its tables, each member's state. */
+    int seekable;
+    unsigned char *gz;
+    sdui_seek_index seek;
+    member_state *mstate;
+    atomic_uint inflated;
 };
 
 /* Finds the slot of id, or NULL. */
@@ -75,37 +95,68 @@ static pack_slot *find(const sdui_pack *pack, const char *id, size_t len,
     }
 }
 
-/* Builds the slots and the id index from the scan; rejects duplicate ids. */
-static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
-                               sdui_error *err)
+/* Allocates n slots and an empty index table at most half full. */
+static sdui_status alloc_index(sdui_pack *pack, size_t n, sdui_error *err)
 {
-    const char *json = pack->json;
-    size_t n = r->count, i, cap = 16, arena_len = 0, arena_used = 0;
-
+    size_t cap = 16;
     if (n >= UINT32_MAX / 4)
         return sdui__fail(err, SDUI_LIMIT, -1, "too many tokens: %zu", n);
     while (cap < n * 2)
         cap *= 2;
     /* At most half full, so every probe meets an empty cell soon. */
     assert(n <= cap / 2 && (cap & (cap - 1)) == 0);
-    for (i = 0; i < n; i++)
-        if (r->entries[i].id_escaped)
-            arena_len += r->entries[i].id_len;
     pack->slots = sdui_malloc((n ? n : 1) * sizeof *pack->slots);
     pack->table = sdui_malloc(cap * sizeof *pack->table);
-    if (arena_len)
-        pack->id_arena = sdui_malloc(arena_len);
-    if (!pack->slots || !pack->table || (arena_len && !pack->id_arena))
+    if (!pack->slots || !pack->table)
         return sdui__oom(err);
     memset(pack->table, 0, cap * sizeof *pack->table);
     pack->mask = cap - 1;
+    return SDUI_OK;
+}
 
+/* Hashes slot i (its id set) and enters it in the index; returns the slot
+ * that already holds the same id, or NULL. */
+static pack_slot *insert_slot(sdui_pack *pack, size_t i)
+{
+    pack_slot *s = &pack->slots[i], *dup;
+    size_t j;
+    atomic_init(&s->token, NULL);
+    s->hash = sdui__hash(s->id, s->id_len);
+    dup = find(pack, s->id, s->id_len, s->hash);
+    if (dup)
+        return dup;
+    for (j = (size_t)s->hash & pack->mask; pack->table[j];
+         j = (j + 1) & pack->mask)
+        ; /* ends: the table is at most half full (alloc_index) */
+    pack->table[j] = (s->hash >> 32) << 32 | (uint64_t)(i + 1);
+    pack->info.tokens = i + 1;
+    return NULL;
+}
+
+/* Builds the slots and the id index from the scan; rejects duplicate ids. */
+static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
+                               sdui_error *err)
+{
+    const char *json = pack->json;
+    size_t n = r->count, i, arena_len = 0, arena_used = 0;
+    sdui_status st = alloc_index(pack, n, err);
+
+    if (st != SDUI_OK)
+        return st;
+    for (i = 0; i < n; i++)
+        if (r->entries[i].id_escaped)
+            arena_len += r->entries[i].id_len;
+    if (arena_len) {
+        pack->id_arena = sdui_malloc(arena_len);
+        if (!pack->id_arena)
+            return sdui__oom(err);
+    }
     for (i = 0; i < n; i++) {
         const sdui_scan_entry *e = &r->entries[i];
         pack_slot *s = &pack->slots[i], *dup;
-        size_t j;
         s->start = e->start;
         s->end = e->end;
+        s->member = 0;
         assert(e->start < e->end && e->end <= pack->json_len);
         assert(e->id_start + e->id_len <= e->end);
         if (e->id_escaped) {
@@ -120,9 +171,7 @@ static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
             s->id = json + e->id_start;
             s->id_len = e->id_len;
         }
-        atomic_init(&s->token, NULL);
-        s->hash = sdui__hash(s->id, s->id_len);
-        dup = find(pack, s->id, s->id_len, s->hash);
+        dup = insert_slot(pack, i);
         if (dup)
             return sdui__fail_at(err, SDUI_SCHEMA, json, pack->json_len,
                                  e->start,
@@ -130,17 +179,285 @@ static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
                                  "byte %zu)",
                                  (int)(s->id_len > 64 ? 64 : s->id_len), s->id,
                                  dup->start);
-        for (j = (size_t)s->hash & pack->mask; pack->table[j];
-             j = (j + 1) & pack->mask)
-            ; /* ends: the table is at most half full (asserted above) */
-        pack->table[j] = (s->hash >> 32) << 32 | (uint64_t)(i + 1);
-        pack->info.tokens = i + 1;
     }
     return SDUI_OK;
 }
 
+/*
+ * Seekable packs (pack_seek.c has the format).  The whole document's
+ * buffer is allocated once at its total size and never zeroed; each
+ * member inflates into its own place in it, on first use, under its own
+ * lock, so the pages of members never asked for are never touched.  The
+ * slots come from the tables: a slot's byte range is set when its member
+ * is inflated and scanned, and the member's state is published with a
+ * release store after that, so a reader that sees it ready (acquire) sees
+ * the ranges.  Member 0 and the last member are inflated at open: they
+ * hold the root's other members, "formatVersion" and the document's end.
+ */
+
+/* Rewrites err from a member's scan: the offset into the document, the
+ * member named (line:column stay counted from the member's first byte). */
+static void member_error(sdui_error *err, unsigned k, size_t json_start)
+{
+    char msg[SDUI_ERROR_MESSAGE_SIZE];
+    if (!err)
+        return;
+    if (err->offset >= 0)
+        err->offset += (long long)json_start;
+    if (strncmp(err->message, "gzip member", 11) == 0)
+        return;
+    snprintf(msg, sizeof msg, "gzip member %u: %.*s", k + 1,
+             (int)sizeof msg - 32, err->message);
+    memcpy(err->message, msg, sizeof msg);
+}
+
+/*
+ * Inflates member k into its place, scans it and checks it against its
+ * table, then sets its slots' byte ranges.  When keep is not NULL the
+ * member's root members are handed over in it (offsets in the document).
+ * Called once per member, under its lock or before the pack is shared.
+ */
+static sdui_status load_member(sdui_pack *pack, unsigned k,
+                               sdui_scan_result *keep, sdui_scan_part *info,
+                               sdui_error *err)
+{
+    const sdui_seek_member *m = &pack->seek.members[k];
+    char *text = (char *)pack->json + m->json_start;
+    sdui_scan_result scan;
+    sdui_scan_part part;
+    char small[256], *idbuf = small;
+    size_t i, idcap = sizeof small;
+    sdui_status st;
+
+    memset(&scan, 0, sizeof scan);
+    st = sdui__gzip_inflate_member(pack->gz, m->data_pos, m->end, k, text,
+                                   m->json_len, err);
+    if (st != SDUI_OK)
+        return st;
+    atomic_fetch_add(&pack->inflated, 1);
+    st = sdui__scan_pack_part(text, m->json_len, k,
+                              k + 1 == pack->seek.nmembers, &pack->limits,
+                              &scan, info ? info : &part, err);
+    if (st != SDUI_OK) {
+        member_error(err, k, m->json_start);
+        goto done;
+    }
+    if (scan.count != m->nids) {
+        st = sdui__fail(err, SDUI_SCHEMA, (long long)m->json_start,
+                        "gzip member %u holds %zu tokens, but its seekable "
+                        "table lists %zu ids",
+                        k + 1, scan.count, m->nids);
+        goto done;
+    }
+    for (i = 0; i < scan.count; i++) {
+        const sdui_scan_entry *e = &scan.entries[i];
+        const char *id = text + e->id_start;
+        size_t len = e->id_len;
+        pack_slot *s;
+        if (e->id_escaped) {
+            if (e->id_len > idcap) {
+                char *nb = sdui_realloc(idbuf == small ? NULL : idbuf,
+                                        e->id_len);
+                if (!nb) {
+                    st = sdui__oom(err);
+                    goto done;
+                }
+                idbuf = nb;
+                idcap = e->id_len;
+            }
+            len = sdui__unescape(id, e->id_len, idbuf);
+            id = idbuf;
+        }
+        s = find(pack, id, len, sdui__hash(id, len));
+        if (!s || s->member != k || s->end != 0) {
+            st = sdui__fail(err, SDUI_SCHEMA,
+                            (long long)(m->json_start + e->start),
+                            !s ? "gzip member %u holds token \"%.*s\", which "
+                                 "no seekable table lists"
+                            : s->member != k
+                                ? "gzip member %u holds token \"%.*s\", which "
+                                  "another member's table lists"
+                                : "gzip member %u holds token \"%.*s\" twice",
+                            k + 1, (int)(len > 64 ? 64 : len), id);
+            goto done;
+        }
+        s->start = m->json_start + e->start;
+        s->end = m->json_start + e->end;
+    }
+    if (keep) {
+        for (i = 0; i < scan.nmembers; i++) {
+            sdui_scan_member *r = &scan.members[i];
+            if (r->key_start != SIZE_MAX)
+                r->key_start += m->json_start;
+            if (r->start != SIZE_MAX)
+                r->start += m->json_start;
+            if (r->end != SIZE_MAX)
+                r->end += m->json_start;
+        }
+        *keep = scan;
+        memset(&scan, 0, sizeof scan);
+    }
+done:
+    if (idbuf != small)
+        sdui_free(idbuf);
+    sdui__scan_result_free(&scan);
+    return st;
+}
+
+/* Makes sure member k is inflated: once, whichever thread asks first; a
+ * member that failed keeps failing with the same error. */
+static sdui_status ensure_member(const sdui_pack *cpack, unsigned k,
+                                 sdui_error *err)
+{
+    sdui_pack *pack = (sdui_pack *)cpack; /* the members are its cache */
+    member_state *ms = &pack->mstate[k];
+    int state = atomic_load_explicit(&ms->state, memory_order_acquire);
+    if (state == MEMBER_NEW) {
+        pthread_mutex_lock(&ms->lock);
+        state = atomic_load_explicit(&ms->state, memory_order_relaxed);
+        if (state == MEMBER_NEW) {
+            sdui_error e;
+            sdui_error_clear(&e);
+            state = load_member(pack, k, NULL, NULL, &e) == SDUI_OK
+                        ? MEMBER_READY
+                        : MEMBER_BAD;
+            ms->error = e;
+            atomic_store_explicit(&ms->state, state, memory_order_release);
+        }
+        pthread_mutex_unlock(&ms->lock);
+    }
+    if (state == MEMBER_READY)
+        return SDUI_OK;
+    if (err)
+        *err = ms->error;
+    return ms->error.status;
+}
+
+/*
+ * The root's members of a seekable pack: member 0's (the last of which is
+ * "tokens", still open when more members follow) joined to the last
+ * member's (the first of which closes "tokens").
+ */
+static sdui_status join_members(sdui_pack *pack, sdui_scan_result *first,
+                                sdui_scan_result *last, sdui_error *err)
+{
+    size_t n = first->nmembers + last->nmembers, i = 0, j = 0;
+    sdui_scan_member *all = sdui_malloc((n ? n : 1) * sizeof *all);
+    if (!all)
+        return sdui__oom(err);
+    for (; i < first->nmembers; i++)
+        all[i] = first->members[i];
+    if (i > 0 && all[i - 1].end == SIZE_MAX && last->nmembers &&
+        last->members[0].start == SIZE_MAX)
+        all[i - 1].end = last->members[j++].end;
+    for (; j < last->nmembers; j++)
+        all[i++] = last->members[j];
+    for (j = 0; j < i; j++)
+        if (all[j].start == SIZE_MAX || all[j].end == SIZE_MAX) {
+            sdui_free(all);
+            return sdui__fail(err, SDUI_SCHEMA, -1,
+                              "seekable pack: the \"tokens\" array does not "
+                              "run from the first member to the last");
+        }
+    pack->members = all;
+    pack->nmembers = i;
+    return SDUI_OK;
+}
+
+/* Opens a seekable pack from its gzip bytes, taken over (gz, len). */
+static sdui_status open_seekable(sdui_pack *pack, unsigned char *gz,
+                                 size_t len, sdui_error *err)
+{
+    sdui_seek_index *x = &pack->seek;
+    sdui_scan_result first, last;
+    sdui_scan_part pf, pl;
+    size_t i;
+    unsigned k;
+    char *json;
+    sdui_status st;
+
+    memset(&first, 0, sizeof first);
+    memset(&last, 0, sizeof last);
+    pack->gz = gz;
+    pack->seekable = 1;
+    st = sdui__seek_read(gz, len, &pack->limits, x, err);
+    if (st != SDUI_OK)
+        return st;
+    json = sdui_malloc(x->total + 1); /* not zeroed: see above */
+    if (!json)
+        return sdui__oom(err);
+    json[x->total] = '\0';
+    pack->data = sdui__buffer_adopt(json, x->total);
+    if (!pack->data) {
+        sdui_free(json);
+        return sdui__oom(err);
+    }
+    pack->json = json;
+    pack->json_len = x->total;
+    pack->info.raw_bytes = x->total;
+    pack->info.members = (unsigned)x->nmembers;
+    pack->info.seekable = 1;
+    pack->mstate = sdui_malloc(x->nmembers * sizeof *pack->mstate);
+    if (!pack->mstate)
+        return sdui__oom(err);
+    for (k = 0; k < x->nmembers; k++) {
+        pthread_mutex_init(&pack->mstate[k].lock, NULL);
+        atomic_init(&pack->mstate[k].state, MEMBER_NEW);
+    }
+    st = alloc_index(pack, x->nids, err);
+    if (st != SDUI_OK)
+        return st;
+    for (k = 0; k < x->nmembers; k++)
+        for (i = x->members[k].first_id;
+             i < x->members[k].first_id + x->members[k].nids; i++) {
+            pack_slot *s = &pack->slots[i], *dup;
+            s->id = x->ids[i].bytes;
+            s->id_len = x->ids[i].len;
+            s->start = s->end = 0;
+            s->member = k;
+            dup = insert_slot(pack, i);
+            if (dup)
+                return sdui__fail(err, SDUI_SCHEMA,
+                                  (long long)x->members[k].start,
+                                  "duplicate token id \"%.*s\": the seekable "
+                                  "tables of gzip members %u and %u both "
+                                  "list it",
+                                  (int)(s->id_len > 64 ? 64 : s->id_len),
+                                  s->id, dup->member + 1, k + 1);
+        }
+    /* The first and the last member: the root's shape. */
+    st = load_member(pack, 0, &first, &pf, err);
+    if (st == SDUI_OK) {
+        atomic_store(&pack->mstate[0].state, MEMBER_READY);
+        k = (unsigned)x->nmembers - 1;
+        if (k > 0) {
+            st = load_member(pack, k, &last, &pl, err);
+            if (st == SDUI_OK)
+                atomic_store(&pack->mstate[k].state, MEMBER_READY);
+        }
+    }
+    if (st == SDUI_OK && k > 0) {
+        size_t at = x->members[k].json_start;
+        if (pf.seen_format && pl.has_format_key)
+            st = sdui__fail(err, SDUI_SCHEMA, (long long)(at + pl.format_key_at),
+                            "duplicate \"formatVersion\" key (gzip member %u)",
+                            k + 1);
+        else if (!pf.seen_format && !pl.seen_format)
+            st = sdui__fail(err, SDUI_SCHEMA,
+                            (long long)(at + (pl.has_root_close ? pl.root_close
+                                                                : 0)),
+                            "a pack needs \"formatVersion\": 1");
+    }
+    if (st == SDUI_OK)
+        st = join_members(pack, &first, &last, err);
+    sdui__scan_result_free(&first);
+    sdui__scan_result_free(&last);
+    return st;
+}
+
 /* Opens from gzip bytes; shared by the file and memory entry points. */
 static sdui_status open_bytes(const void *data, size_t len,
+                              unsigned char *owned,
                               const sdui_limits *limits, sdui_pack **out,
                               sdui_error *err)
 {
@@ -153,12 +470,40 @@ static sdui_status open_bytes(const void *data, size_t len,
 
     memset(&scan, 0, sizeof scan);
     limits = sdui__limits_or_default(limits);
-    if (len > limits->max_compressed_bytes)
+    if (len > limits->max_compressed_bytes) {
+        sdui_free(owned);
         return sdui__fail(err, SDUI_LIMIT, -1,
                           "pack is %zu bytes, over the compressed limit of %zu",
                           len, limits->max_compressed_bytes);
+    }
+    if (sdui__seek_detect(data, len)) {
+        /* A seekable pack keeps its gzip bytes: the caller's, or a copy. */
+        unsigned char *gz = owned;
+        if (!gz) {
+            gz = sdui_malloc(len);
+            if (!gz)
+                return sdui__oom(err);
+            memcpy(gz, data, len);
+        }
+        pack = sdui_malloc(sizeof *pack);
+        if (!pack) {
+            sdui_free(gz);
+            return sdui__oom(err);
+        }
+        memset(pack, 0, sizeof *pack);
+        pack->limits = *limits;
+        pack->info.compressed_bytes = len;
+        st = open_seekable(pack, gz, len, err);
+        if (st != SDUI_OK) {
+            sdui_pack_free(pack);
+            return st;
+        }
+        *out = pack;
+        return SDUI_OK;
+    }
     st = sdui_gzip_decode(data, len, limits->max_inflated_bytes, &json,
                           &json_len, &members, err);
+    sdui_free(owned);
     if (st != SDUI_OK)
         return st;
 
@@ -180,6 +525,7 @@ static sdui_status open_bytes(const void *data, size_t len,
     pack->info.compressed_bytes = len;
     pack->info.raw_bytes = json_len;
     pack->info.members = members;
+    pack->info.members_inflated = members;
 
     st = sdui__scan_pack(json, json_len, limits, &scan, err);
     if (st == SDUI_OK)
@@ -208,7 +554,7 @@ sdui_status sdui_pack_open_memory(const void *data, size_t len,
     if (!out)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "out is NULL");
     *out = NULL;
-    return open_bytes(data, len, limits, out, err);
+    return open_bytes(data, len, NULL, limits, out, err);
 }
 
 /*
@@ -331,9 +677,7 @@ sdui_status sdui_pack_open_file(const char *path, const sdui_limits *limits,
     close(fd);
     if (st != SDUI_OK)
         return st;
-    st = open_bytes(buf, size, lim, out, err);
-    sdui_free(buf);
-    return st;
+    return open_bytes(buf, size, buf, lim, out, err); /* takes buf */
 }
 
 /* Releases the pack and its cached tokens' slot references. */
@@ -349,6 +693,13 @@ void sdui_pack_free(sdui_pack *pack)
     sdui_free(pack->table);
     sdui_free(pack->id_arena);
     sdui_free(pack->members);
+    if (pack->mstate) {
+        for (i = 0; i < pack->seek.nmembers; i++)
+            pthread_mutex_destroy(&pack->mstate[i].lock);
+        sdui_free(pack->mstate);
+    }
+    sdui__seek_index_free(&pack->seek);
+    sdui_free(pack->gz);
     sdui__buffer_release(pack->data);
     sdui_free(pack);
 }
@@ -358,6 +709,9 @@ void sdui_pack_get_info(const sdui_pack *pack, sdui_pack_info *out)
 {
     assert(pack && out);
     *out = pack->info;
+    if (pack->seekable)
+        out->members_inflated = atomic_load(
+            &((sdui_pack *)pack)->inflated);
 }
 
 /* Number of tokens (pack.h). */
@@ -391,7 +745,14 @@ int sdui_pack_contains(const sdui_pack *pack, const char *id, size_t len)
 /* The whole inflated JSON (pack.h). */
 const char *sdui_pack_json(const sdui_pack *pack, size_t *len)
 {
+    unsigned k;
     assert(pack);
+    if (len)
+        *len = 0;
+    if (pack->seekable)
+        for (k = 0; k < pack->seek.nmembers; k++)
+            if (ensure_member(pack, k, NULL) != SDUI_OK)
+                return NULL;
     if (len)
         *len = pack->json_len;
     return pack->json;
@@ -448,9 +809,27 @@ sdui_status sdui_pack_get(const sdui_pack *pack, const char *id, size_t len,
     span.base_offset = s->start;
     span.doc = pack->json;
     span.doc_len = pack->json_len;
-    st = sdui__token_make(&span, &pack->limits, &tok, err);
-    if (st != SDUI_OK)
-        return st;
+    if (pack->seekable) {
+        /* Its member first; errors point into the member's JSON. */
+        const sdui_seek_member *m = &pack->seek.members[s->member];
+        st = ensure_member(pack, s->member, err);
+        if (st != SDUI_OK)
+            return st;
+        span.bytes = pack->json + s->start;
+        span.len = s->end - s->start;
+        span.base_offset = s->start - m->json_start;
+        span.doc = pack->json + m->json_start;
+        span.doc_len = m->json_len;
+        st = sdui__token_make(&span, &pack->limits, &tok, err);
+        if (st != SDUI_OK) {
+            member_error(err, s->member, m->json_start);
+            return st;
+        }
+    } else {
+        st = sdui__token_make(&span, &pack->limits, &tok, err);
+        if (st != SDUI_OK)
+            return st;
+    }
     if (!atomic_compare_exchange_strong_explicit(&s->token, &expected, tok,
                                                  memory_order_acq_rel,
                                                  memory_order_acquire)) {
@@ -503,6 +882,12 @@ sdui_status sdui_pack_member(const sdui_pack *pack, const char *name,
             return sdui__oom(err);
         if (!same)
             continue;
+        if (found && pack->seekable)
+            return sdui__fail(err, SDUI_SCHEMA, (long long)m->key_start - 1,
+                              "the pack's root has \"%.*s\" twice (first "
+                              "at byte %zu)",
+                              (int)(n > 64 ? 64 : n), name,
+                              found->key_start - 1);
         if (found)
             return sdui__fail_at(err, SDUI_SCHEMA, pack->json, pack->json_len,
                                  m->key_start - 1,

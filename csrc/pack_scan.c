@@ -60,6 +60,9 @@ typedef struct pack_reader {
     int format_deferred;
     int has_format_key, has_root_close;
     size_t format_key_at, root_close;
+    /* A part of a seekable pack that is not the last ends where the text
+     * does, at a token's end: the scan stops there. */
+    int stop_at_end;
 } pack_reader;
 
 /* Reports a shape error (SDUI_SCHEMA or SDUI_LIMIT) at offset at, and
@@ -255,6 +258,10 @@ static int token_end(pack_reader *r, const sdui_scan_event *ev)
                       r->cur.end - r->cur.start, r->limits->max_token_bytes);
         return SDUI_SCAN_FAIL(SDUI_LIMIT);
     }
+    if (r->stop_at_end && ev->end == r->len) {
+        int v = push_entry(r);
+        return v < 0 ? v : SDUI_SCAN_STOP;
+    }
     return push_entry(r);
 }
 
@@ -340,6 +347,21 @@ static void setup(pack_reader *r, sdui_scan_config *cfg, const char *text,
     cfg->key_first[3] = id_first;
     cfg->level_from = level_from;
     cfg->level_from_count = 3;
+}
+
+/* Sets a reader and its scan to resume at start, between two tokens:
+ * the root object and the "tokens" array open (both envelopes). */
+static void resume_in_tokens(pack_reader *r, sdui_scan_config *cfg,
+                             size_t start)
+{
+    cfg->start = start;
+    cfg->start_depth = 2;
+    cfg->start_objects = 1u << 1;
+    cfg->start_envelopes = (1u << 1) | (1u << 2);
+    r->in_tokens = 1;
+    r->seen_tokens = 1;
+    r->kind = MEMBER_TOKENS;
+    r->format_deferred = 1;
 }
 
 /* The second half of a split scan, run on its own thread. */
@@ -435,14 +457,7 @@ static int scan_split(const char *text, size_t len, const sdui_limits *limits,
 
     memset(&second, 0, sizeof second);
     setup(&b.r, &b.cfg, text, len, limits, &second, &err2);
-    b.cfg.start = split;
-    b.cfg.start_depth = 2;              /* the root object and "tokens" */
-    b.cfg.start_objects = 1u << 1;
-    b.cfg.start_envelopes = (1u << 1) | (1u << 2);
-    b.r.in_tokens = 1;
-    b.r.seen_tokens = 1;
-    b.r.kind = MEMBER_TOKENS;
-    b.r.format_deferred = 1;
+    resume_in_tokens(&b.r, &b.cfg, split);
     sdui_error_clear(&err2);
     if (pthread_create(&th, NULL, scan_thread, &b) != 0)
         return -1;
@@ -548,4 +563,61 @@ void sdui__scan_result_free(sdui_scan_result *r)
     r->entries = NULL;
     r->members = NULL;
     r->count = r->cap = r->nmembers = r->cap_members = 0;
+}
+
+/* Scans one member of a seekable pack (pack_scan.h). */
+sdui_status sdui__scan_pack_part(const char *text, size_t len, unsigned member,
+                                 int last, const sdui_limits *limits,
+                                 sdui_scan_result *out, sdui_scan_part *info,
+                                 sdui_error *err)
+{
+    pack_reader r;
+    sdui_scan_config cfg;
+    sdui_status st;
+    int stopped = 0;
+    assert(text || len == 0);
+    limits = sdui__limits_or_default(limits);
+    memset(info, 0, sizeof *info);
+    setup(&r, &cfg, text, len, limits, out, err);
+    if (member > 0) {
+        /* Between two tokens: white space, the comma, white space. */
+        size_t p = 0;
+        while (p < len && is_ws((unsigned char)text[p]))
+            p++;
+        if (p == len || text[p] != ',')
+            return sdui__fail_at(err, SDUI_SCHEMA, text, len, p,
+                                 "gzip member %u does not start between two "
+                                 "tokens (expected ',')",
+                                 member + 1);
+        p++;
+        while (p < len && is_ws((unsigned char)text[p]))
+            p++;
+        resume_in_tokens(&r, &cfg, p);
+    }
+    r.stop_at_end = !last;
+    st = sdui__scan(&cfg, &stopped);
+    if (st == SDUI_JSON && !last && err && err->offset == (long long)len)
+        return sdui__fail_at(err, SDUI_SCHEMA, text, len, len,
+                             "gzip member %u ends inside a value, not at the "
+                             "end of a token",
+                             member + 1);
+    if (st != SDUI_OK)
+        return st;
+    if (!last && !stopped)
+        return sdui__fail_at(err, SDUI_SCHEMA, text, len, len,
+                             "the pack document ends in gzip member %u, but "
+                             "more members follow",
+                             member + 1);
+    if (!last && r.member_open) {
+        /* "tokens" goes on in the next members: recorded open. */
+        r.member.end = SIZE_MAX;
+        if (push_member(&r, &r.member) < 0)
+            return SDUI_OOM;
+    }
+    info->seen_format = r.seen_format;
+    info->has_format_key = r.has_format_key;
+    info->format_key_at = r.format_key_at;
+    info->has_root_close = r.has_root_close;
+    info->root_close = r.root_close;
+    return SDUI_OK;
 }

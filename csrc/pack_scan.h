@@ -50,6 +50,33 @@ sdui_status sdui__scan_pack(const char *text, size_t len,
                             const sdui_limits *limits,
                             sdui_scan_result *out, sdui_error *err);
 
+/* What a part's scan saw of the root (sdui__scan_pack_part). */
+typedef struct sdui_scan_part {
+    int seen_format;       /* a "formatVersion": 1 in this part           */
+    int has_format_key;    /* a "formatVersion" key (resumed parts)       */
+    size_t format_key_at;
+    int has_root_close;    /* the root object closed in this part         */
+    size_t root_close;
+} sdui_scan_part;
+
+/*
+ * Scans the JSON of one gzip member of a seekable pack, text[0, len), and
+ * records its tokens and root members at offsets in text.  member 0 starts
+ * the document; a later member starts between two tokens (white space, a
+ * comma, white space) inside "tokens".  A member that is not the last
+ * (last == 0) must end exactly at the end of a token; there, the "tokens"
+ * member is recorded open (end SIZE_MAX) when it started in this member.
+ * The last member's "tokens" member is recorded with start SIZE_MAX (it
+ * began earlier).  Whether the whole document has exactly one
+ * "formatVersion" is the caller's to decide from info: a resumed part
+ * does not require it.  Errors as sdui__scan_pack, at offsets in text.
+ * out must be zeroed.  Thread-safe.
+ */
+sdui_status sdui__scan_pack_part(const char *text, size_t len, unsigned member,
+                                 int last, const sdui_limits *limits,
+                                 sdui_scan_result *out, sdui_scan_part *info,
+                                 sdui_error *err);
+
 /* Frees the lists of a result (not the result itself); NULL is a no-op. */
 void sdui__scan_result_free(sdui_scan_result *r);
 

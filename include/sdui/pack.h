@@ -37,6 +37,9 @@ typedef struct sdui_pack_info {
     size_t compressed_bytes; /* size of the gzip input                 */
     size_t raw_bytes;        /* size of the inflated JSON              */
     unsigned members;        /* gzip members                           */
+    int seekable;            /* 1: a seekable pack (members on demand) */
+    unsigned members_inflated; /* members inflated so far (all of them
+                              * for a plain pack)                      */
 } sdui_pack_info;
 
 /*
@@ -101,6 +104,37 @@ const char *sdui_pack_json(const sdui_pack *pack, size_t *len);
  */
 sdui_status sdui_pack_member(const sdui_pack *pack, const char *name,
                              const char **out, size_t *len, sdui_error *err);
+
+/* Options of sdui_pack_write_seekable; zero-initialise for the defaults. */
+typedef struct sdui_seekable_options {
+    size_t member_bytes;     /* JSON bytes the first member aims at (0:
+                              * 32 KiB); a member ends at the first token
+                              * end past its aim                         */
+    size_t max_member_bytes; /* each member aims at twice the one before,
+                              * up to this (0: 1 MiB): the first screens'
+                              * members stay small, cold tokens compress
+                              * in long members                          */
+    int level;               /* libdeflate level 1-12 (0: 12)            */
+} sdui_seekable_options;
+
+/*
+ * Writes a plain pack's JSON (json[0, len): a whole pack document, tokens
+ * in the order the first screens need them) as a seekable pack: several
+ * gzip members cut between tokens, each header carrying an FEXTRA table of
+ * its compressed size and ids, the first also the total size and member
+ * count.  The last member holds only the last token and what follows the
+ * tokens, so an open that reads it stays cheap.  `zcat` of the result
+ * prints json byte for byte.  The JSON is
+ * validated as sdui_pack_open would (limits may be NULL for the
+ * defaults).  On SDUI_OK *out is new (release with sdui_free).  Errors:
+ * SDUI_JSON, SDUI_SCHEMA, SDUI_LIMIT (e.g. a token too large for a
+ * member's table), SDUI_ARGUMENT, SDUI_OOM.  Thread-safe.
+ */
+sdui_status sdui_pack_write_seekable(const char *json, size_t len,
+                                     const sdui_seekable_options *options,
+                                     const sdui_limits *limits,
+                                     unsigned char **out, size_t *out_len,
+                                     sdui_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,81 @@
+/*
+ * gzip_member.h - one gzip member at a time (gzip.c), not public.
+ *
+ * sdui_gzip_decode (gzip.h) reads a whole file.  A seekable pack
+ * (pack_seek.c) needs the pieces: a member's header with its FEXTRA
+ * subfields, a member inflated on its own into a place the caller chose,
+ * a member written with a subfield of the caller's, and raw deflate for
+ * the small id tables the subfields carry.  libdeflate stays behind this
+ * file and gzip.c.
+ */
+#ifndef SDUI_GZIP_MEMBER_H
+#define SDUI_GZIP_MEMBER_H
+
+#include <stddef.h>
+
+#include "sdui/error.h"
+
+/* A member header, parsed. */
+typedef struct sdui_gz_header {
+    size_t data_pos;            /* offset of the deflate data            */
+    const unsigned char *extra; /* the FEXTRA field's bytes, or NULL     */
+    size_t extra_len;
+} sdui_gz_header;
+
+/* The fixed part of a header plus XLEN: 10 + 2 bytes. */
+#define SDUI_GZ_HEADER_FIXED 12
+/* A member's trailer: CRC-32 and ISIZE. */
+#define SDUI_GZ_TRAILER 8
+
+/*
+ * Parses the header of gzip member number member (0-based, for messages)
+ * at in[pos] (pos < len).  SDUI_GZIP with the offset and the member's
+ * number (1-based) in the message on any defect.  Thread-safe.
+ */
+sdui_status sdui__gzip_header(const unsigned char *in, size_t len, size_t pos,
+                              unsigned member, sdui_gz_header *h,
+                              sdui_error *err);
+
+/*
+ * Finds the subfield si1 si2 in an FEXTRA field (RFC 1952 2.3.1.1).
+ * Returns 1 and its data, 0 when the field has none, -1 when the field is
+ * not a well-formed list of subfields.
+ */
+int sdui__gzip_subfield(const unsigned char *extra, size_t len, int si1,
+                        int si2, const unsigned char **data, size_t *dlen);
+
+/*
+ * Inflates one member: its deflate data starts at in[data_pos] and the
+ * member ends at in[end] (its trailer is the 8 bytes before end).  out
+ * receives exactly out_len bytes, which the trailer's ISIZE must equal;
+ * the deflate stream must end exactly at the trailer and the CRC-32 must
+ * match.  member (0-based) names the member in messages; offsets are in
+ * in.  SDUI_GZIP or SDUI_OOM.  Thread-safe.
+ */
+sdui_status sdui__gzip_inflate_member(const unsigned char *in, size_t data_pos,
+                                      size_t end, unsigned member, char *out,
+                                      size_t out_len, sdui_error *err);
+
+/*
+ * Writes one gzip member of data[0, len) at libdeflate level (1-12) whose
+ * header carries the FEXTRA field extra[0, extra_len) (no field when
+ * extra_len is 0; at most 65535 bytes).  *out is new (sdui_free).
+ * SDUI_ARGUMENT, SDUI_OOM or SDUI_GZIP.  Thread-safe.
+ */
+sdui_status sdui__gzip_write_member(const void *data, size_t len, int level,
+                                    const unsigned char *extra,
+                                    size_t extra_len, unsigned char **out,
+                                    size_t *out_len, sdui_error *err);
+
+/* Raw deflate of data at level into a new buffer (*out, sdui_free).
+ * SDUI_OOM or SDUI_GZIP.  Thread-safe. */
+sdui_status sdui__deflate_raw(const void *data, size_t len, int level,
+                              unsigned char **out, size_t *out_len,
+                              sdui_error *err);
+
+/* Raw inflate of in[0, len) into exactly out_len bytes of out; the stream
+ * must use all of in.  Returns 0, or -1 when it is corrupt, ends early or
+ * inflates to another size.  Thread-safe. */
+int sdui__inflate_raw(const void *in, size_t len, void *out, size_t out_len);
+
+#endif
