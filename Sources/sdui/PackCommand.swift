@@ -87,7 +87,11 @@ struct PackCommand: AsyncParsableCommand {
             Tokens come from DIR (token files), a registry (--db / --postgres: the highest version \
             each token has that --primitives supports), or a running registry (--registry-url: the ids \
             of the usage file, fetched 50 at a time). They are ranked by --usage counts and the largest \
-            top slice whose gzip size fits --budget is written. The build fails, naming every problem, \
+            top slice whose gzip size fits --budget is written. With --seekable the pack is several gzip \
+            members cut between tokens (the first of about --member-bytes of JSON, each next one twice \
+            the one before, up to --max-member-bytes), whose headers list the ids they hold, so an app \
+            inflates only the members its screens use; the budget applies to that file as written, and \
+            gzip -dc prints the same JSON as a plain pack's. The build fails, naming every problem, \
             when a token is invalid, or when the pack's size moved more than --max-delta bytes from \
             --previous. Usage file: JSON {"counts": {"id": n}} or CSV lines id,count.
             """)
@@ -134,8 +138,19 @@ struct PackCommand: AsyncParsableCommand {
                 help: "Hosts image URLs may use (repeatable). Without it any host passes; URLs must be HTTPS either way.")
         var cdnHosts: [String] = []
 
-        @Option(help: "gzip level, 0 (store) to 12 (smallest).")
+        @Option(help: "gzip level, 0 (store) to 12 (smallest); 1 to 12 with --seekable.")
         var level = 12
+
+        @Flag(help: "Write a seekable pack: several gzip members, each header listing the ids it holds.")
+        var seekable = false
+
+        @Option(name: .customLong("member-bytes"),
+                help: "With --seekable: the JSON bytes the first member aims at (default 32768); a member ends at a token's end.")
+        var memberBytes: Int?
+
+        @Option(name: .customLong("max-member-bytes"),
+                help: "With --seekable: the most JSON bytes a later member aims at (default 1048576).")
+        var maxMemberBytes: Int?
 
         @Flag(help: "Print one JSON object on stdout (the manifest's totals).")
         var json = false
@@ -148,6 +163,14 @@ struct PackCommand: AsyncParsableCommand {
                 throw ValidationError("--json and --out - both use standard output; give --out a file")
             }
             guard (0...12).contains(level) else { throw ValidationError("--level must be between 0 and 12; got \(level)") }
+            if seekable && level == 0 {
+                throw ValidationError("--level must be between 1 and 12 with --seekable; got 0")
+            }
+            for (name, value) in [("--member-bytes", memberBytes), ("--max-member-bytes", maxMemberBytes)] {
+                guard let value else { continue }
+                guard seekable else { throw ValidationError("\(name) needs --seekable") }
+                try checkRange(value, in: 1...(64 << 20), name, unit: "bytes")
+            }
             guard budget >= 1 else { throw ValidationError("--budget must be at least 1 byte; got \(budget)") }
             guard maxDelta >= 0 else { throw ValidationError("--max-delta must be 0 or more bytes; got \(maxDelta)") }
             if fallbackScreens != nil && fallbackOut == nil {
@@ -165,6 +188,9 @@ struct PackCommand: AsyncParsableCommand {
             var budgetBytes: Int
             var budgetUsed: Double
             var deltaBytes: Int?
+            /// Whether the pack is seekable, and its gzip members (1 for a plain pack).
+            var seekable: Bool
+            var members: Int
             /// The hosts image URLs were checked against; empty: any HTTPS host.
             var imageHosts: [String]
         }
@@ -200,9 +226,15 @@ struct PackCommand: AsyncParsableCommand {
                 planner.budgetBytes = budget
                 planner.maxDeltaBytes = maxDelta
                 planner.gzipLevel = level
+                if seekable {
+                    planner.seekable = SeekablePackWriter(memberBytes: memberBytes ?? 0, maxMemberBytes: maxMemberBytes ?? 0,
+                                                          level: level, limits: planner.limits)
+                }
                 planner.imagePolicy = cdnHosts.isEmpty ? .anyHTTPSHost : try ImageURLPolicy(allowedHosts: cdnHosts)
                 let previousData = try previous.map { try readFile($0, limit: PackLimits.default.maxCompressedBytes) }
                 let build = try planner.build(candidates, usage: telemetry, previous: previousData)
+                // The planner opened the pack to verify it; this reads its member count.
+                let members = try CorePack(data: build.pack, name: "the built pack").info.members
                 try writeFile(build.pack, to: out)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
@@ -222,19 +254,24 @@ struct PackCommand: AsyncParsableCommand {
                 let m = build.manifest
                 // The pack went to stdout: the report must not follow it there.
                 if out == "-" && !json {
-                    let line = "wrote the pack to standard output: \(m.tokens.count) of \(m.candidates) tokens, \(m.packBytes) bytes gzipped\n\(imageCheck)\n"
+                    let line = "wrote the pack to standard output: \(m.tokens.count) of \(m.candidates) tokens, \(m.packBytes) bytes gzipped"
+                        + (seekable ? ", seekable: \(members) gzip members" : "") + "\n\(imageCheck)\n"
                     FileHandle.standardError.write(Data(line.utf8))
                     return
                 }
                 if json {
                     try printJSON(Report(out: out, tokens: m.tokens.count, candidates: m.candidates,
                                          compressedBytes: m.packBytes, rawBytes: m.rawBytes, budgetBytes: m.budgetBytes,
-                                         budgetUsed: m.budgetUsed, deltaBytes: m.deltaBytes, imageHosts: cdnHosts))
+                                         budgetUsed: m.budgetUsed, deltaBytes: m.deltaBytes, seekable: seekable,
+                                         members: members, imageHosts: cdnHosts))
                     return
                 }
                 print("wrote \(out): \(m.tokens.count) of \(m.candidates) tokens, \(m.packBytes) bytes gzipped "
                       + "(\(String(format: "%.1f", m.budgetUsed * 100))% of \(m.budgetBytes)), \(m.rawBytes) bytes of JSON"
                       + (m.deltaBytes.map { "; \($0 >= 0 ? "+" : "")\($0) bytes against the previous pack" } ?? ""))
+                if seekable {
+                    print("seekable: \(members) gzip members; \(m.tokens.count) tokens fit the \(m.budgetBytes)-byte budget")
+                }
                 print(imageCheck)
             }
         }

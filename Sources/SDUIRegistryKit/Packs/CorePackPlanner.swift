@@ -12,7 +12,8 @@ import SDUI
 ///    tokens without telemetry come last;
 /// 3. the slice size is found by binary search over gzipped packs (gzip
 ///    size does not add up token by token), so the pack written is the
-///    largest top-N whose gzip size is within the budget;
+///    largest top-N whose gzip size is within the budget; a seekable pack
+///    (``seekable``) is measured as written, members and tables included;
 /// 4. against a previous pack, a size change of more than `maxDeltaBytes`
 ///    (either way) fails the build (the CI gate).
 public struct CorePackPlanner: Sendable {
@@ -29,6 +30,12 @@ public struct CorePackPlanner: Sendable {
     /// The limits candidates are checked against and the pack is built with
     /// (default `PackLimits.default`).
     public var limits: PackLimits = .default
+    /// When set, the pack is written seekable by this writer (several gzip
+    /// members with an id table) instead of as one gzip member, and the
+    /// budget is measured on that encoding: the size checked is the size of
+    /// the file written.  `gzipLevel` is then unused (the writer has its
+    /// own level).  Default nil: one member.
+    public var seekable: SeekablePackWriter?
 
     /// A planner with the defaults: a 600,000-byte budget, a 200,000-byte
     /// delta gate, gzip level 12, no image policy, the default limits.
@@ -65,11 +72,15 @@ public struct CorePackPlanner: Sendable {
             let (ca, cb) = (counts[a.0.id] ?? -1, counts[b.0.id] ?? -1)
             return ca != cb ? ca > cb : a.0.id < b.0.id
         }
-        // Every token is minified once; each step of the search gzips a prefix.
+        // Every token is minified once; each step of the search compresses a
+        // prefix in the encoding written, the tokens in rank order.
         var all = CorePackBuilder(limits: limits)
         for (c, _) in ranked { try all.add(json: c.json, source: c.id) }
         func pack(_ n: Int) throws -> (Data, Int) {
             let document = all.document(prefix: n)
+            if let seekable {
+                return (try seekable.write(document, source: "the pack of the first \(n) tokens"), document.count)
+            }
             return (try CorePackBuilder.gzip(document, level: gzipLevel), document.count)
         }
         var (best, raw) = try pack(0)
