@@ -1,9 +1,10 @@
-// BenchCommand.swift - `sdui bench first-paint|disk|resolve|network`.
+// BenchCommand.swift - `sdui bench first-paint|disk|resolve|network|store`.
 #if Server
 import ArgumentParser
 import Foundation
 import SDUI
 import SDUIBench
+import SDUIRegistryKit
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,132 +16,218 @@ struct BenchCommand: ParsableCommand {
     struct FirstPaint: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "first-paint",
-            abstract: "Open + 20 tokens vs zlib inflate, jansson, JSONDecoder and JSONSerialization.",
+            abstract: "Open + the first screen's 20 tokens, plain and seekable, vs the inflate floors and the peers.",
             discussion: """
-                With PACK, measures that pack.  Without, generates a pack at the \
-                600 KB budget and one five times larger, and measures both in one run.
+                Each pack is measured in both encodings, plain (one gzip member) and seekable (several \
+                members, inflated on first use): the engine's open + the first 20 ids in pack order, the \
+                same open + the first screen resolved to a render tree, libdeflate inflate alone (the \
+                floor), zlib inflate alone (the reference), and the peers jansson and simdjson. Warm: \
+                in this process, the methods taking turns, each timed run after an untimed one of the \
+                same method; medians. Fresh: --launches child processes per method, each timing its \
+                first run (and counting its minor page faults and peak memory); medians. Without PACK, \
+                generates a pack at --budget and one five times larger. Build with -c release for real \
+                figures.
                 """)
 
-        @Argument(help: "Pack files to measure (default: two generated packs).")
+        @Argument(help: "Pack files to measure, plain or seekable (default: two generated packs).")
         var packs: [String] = []
 
-        @Flag(help: "Print one JSON object per pack: median ms per method.")
+        @Flag(help: "Print one JSON object per pack: medians per encoding and method.")
         var json = false
 
-        @Option(help: "Rounds per method.")
+        @Option(help: "Warm rounds per method.")
         var iterations = 15
+
+        @Option(help: "Fresh processes per method (0: no fresh-process table and no peak memory).")
+        var launches = 30
 
         @Option(help: "Budget in bytes of the generated pack.")
         var budget = 600_000
 
+        @Option(name: .customLong("member-bytes"), help: "JSON bytes of the seekable encoding's first member (default: the core's).")
+        var memberBytes = 0
+
+        @Option(name: .customLong("max-member-bytes"), help: "Most JSON bytes of a later member (default: the core's).")
+        var maxMemberBytes = 0
+
+        @Flag(help: "Also measure JSONDecoder and JSONSerialization (seconds per run on large packs).")
+        var foundation = false
+
         @Option(help: .hidden)
         var probe: String?
+
+        @Option(help: .hidden)
+        var variant: String?
+
+        @Option(help: .hidden)
+        var screen: String?
+
+        @Option(name: .customLong("raw-bytes"), help: .hidden)
+        var rawBytes = 0
 
         /// Numbers in range before anything is generated or measured.
         func validate() throws {
             try checkRange(iterations, in: 1...10_000, "--iterations")
+            try checkRange(launches, in: 0...10_000, "--launches")
             try checkRange(budget, in: 1...(1 << 30), "--budget", unit: "bytes")
+            try checkRange(memberBytes, in: 0...(64 << 20), "--member-bytes", unit: "bytes")
+            try checkRange(maxMemberBytes, in: 0...(64 << 20), "--max-member-bytes", unit: "bytes")
         }
 
         func run() throws {
             try reportingErrors {
                 if let probe {
-                    // Child mode: one method, once, in a fresh process; print the peak growth.
-                    guard let method = FirstPaintBenchmark.Method(rawValue: probe),
-                          let path = packs.first else {
-                        throw SDUIError(.argument, "--probe needs a method and a pack")
-                    }
-                    let bench = try FirstPaintBenchmark(packBytes: try readFile(path, limit: PackLimits.default.maxCompressedBytes))
-                    print(try bench.peakGrowth(method).map(String.init) ?? "-1")
+                    try runProbe(probe)
                     return
                 }
-                var inputs: [(name: String, path: String)] = packs.map { ($0, $0) }
-                if inputs.isEmpty {
-                    let dir = FileManager.default.temporaryDirectory
-                        .appendingPathComponent("sdui-bench-\(getpid())")
-                    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                let work = FileManager.default.temporaryDirectory.appendingPathComponent("sdui-bench-\(getpid())")
+                try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: work) }
+                let writer = SeekablePackWriter(memberBytes: memberBytes, maxMemberBytes: maxMemberBytes)
+                var inputs: [(name: String, plain: Data, seekable: Data)] = []
+                for path in packs {
+                    let both = try FirstPaintBenchmark.encodings(of: try readFile(path, limit: PackLimits.default.maxCompressedBytes),
+                                                                 name: path, writer: writer)
+                    inputs.append((path, both.plain, both.seekable))
+                }
+                if packs.isEmpty {
                     for (name, b) in [("budget", budget), ("5x budget", budget * 5)] {
-                        let (data, n) = try PackGenerator().pack(budget: b)
-                        let url = dir.appendingPathComponent("generated-\(b).gz")
-                        try data.write(to: url)
-                        if !json { print("generated \(name) pack: \(n) tokens, \(data.count) bytes gzipped") }
-                        inputs.append(("generated \(name)", url.path))
+                        let generated = try PackGenerator().pack(budget: b)
+                        let seekable = try PackGenerator().seekable(generated, writer: writer)
+                        if !json {
+                            print("generated \(name) pack: \(generated.tokens) tokens, \(generated.plain.count) bytes gzipped, "
+                                  + "\(seekable.count) bytes seekable")
+                        }
+                        inputs.append(("generated \(name)", generated.plain, seekable))
                     }
                 }
-                for input in inputs {
-                    try measure(name: input.name, path: input.path)
+                for (i, input) in inputs.enumerated() {
+                    try measure(name: input.name, plain: input.plain, seekable: input.seekable,
+                                folder: work.appendingPathComponent("\(i)"))
                 }
             }
         }
 
-        /// Peak memory of one method, measured in a child process of this binary.
-        private func childPeak(_ m: FirstPaintBenchmark.Method, path: String) -> Int? {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-            if !FileManager.default.fileExists(atPath: "/proc/self/exe") {
-                p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        /// Child mode: one case, once, as the first thing this process does
+        /// with the pack; prints its `Probe` as JSON.
+        private func runProbe(_ probe: String) throws {
+            guard let method = FirstPaintBenchmark.Method(rawValue: probe),
+                  let variant = FirstPaintBenchmark.Variant(rawValue: variant ?? "plain"),
+                  let path = packs.first, let screen else {
+                throw SDUIError(.argument, "--probe needs a method, --variant, --screen and a pack")
             }
-            p.arguments = ["bench", "first-paint", "--probe", m.rawValue, path]
-            let pipe = Pipe()
-            p.standardOutput = pipe
-            p.standardError = FileHandle.nullDevice
-            guard (try? p.run()) != nil else { return nil }
-            let out = pipe.fileHandleForReading.readDataToEndOfFile()
+            let payload = try ScreenPayload(json: try readFile(screen, limit: 1 << 20), source: screen)
+            let bytes = try readFile(path, limit: PackLimits.default.maxCompressedBytes)
+            let bench = FirstPaintBenchmark(packs: [variant: bytes], screen: payload, rawBytes: rawBytes)
+            try printJSON(try bench.probe(.init(variant, method)))
+        }
+
+        /// One case's first run in `launches` fresh processes of this binary.
+        private func fresh(_ c: FirstPaintBenchmark.Case, pack: URL, screen: URL, rawBytes: Int) throws -> FirstPaintBenchmark.Probe {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: FileManager.default.fileExists(atPath: "/proc/self/exe")
+                                  ? "/proc/self/exe" : CommandLine.arguments[0])
+            p.arguments = ["bench", "first-paint", "--probe", c.method.rawValue, "--variant", c.variant.rawValue,
+                           "--screen", screen.path, "--raw-bytes", String(rawBytes), pack.path]
+            let out = Pipe(), err = Pipe()
+            p.standardOutput = out
+            p.standardError = err
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            let errData = err.fileHandleForReading.readDataToEndOfFile()
             p.waitUntilExit()
-            let v = Int(String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-            return p.terminationStatus == 0 && (v ?? -1) >= 0 ? v : nil
+            guard p.terminationStatus == 0 else {
+                throw SDUIError(.unknown, "the child measuring \(c.method.rawValue) on the \(c.variant.rawValue) pack failed: "
+                                + String(decoding: errData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            return try JSONDecoder().decode(FirstPaintBenchmark.Probe.self, from: data)
+        }
+
+        /// Medians of the fresh-process figures of one case.
+        struct Fresh: Encodable {
+            var ms: Double
+            var minorFaults: Double
+            var peakBytes: Double
+            var growthBytes: Double
         }
 
         struct Report: Encodable {
             var pack: String
             var tokens: Int
-            var compressedBytes: Int
             var rawBytes: Int
-            var floor: Double
-            var libdeflate: Double
-            var sdui: Double
-            var sduiOneThread: Double
-            var jansson: Double
-            var jsondecoder: Double
-            var jsonserialization: Double
-            var peakBytes: [String: Int]
-
-            enum CodingKeys: String, CodingKey {
-                case pack, tokens, compressedBytes, rawBytes, floor, libdeflate, sdui
-                case sduiOneThread
-                case jansson, jsondecoder, jsonserialization, peakBytes
-            }
+            var plainBytes: Int
+            var seekableBytes: Int
+            var plainMembers: Int
+            var seekableMembers: Int
+            var seekableMembersTouched: Int
+            var firstScreenIds: [String]
+            var screenNodes: Int
+            var screenIssues: Int
+            var rounds: Int
+            var launches: Int
+            /// Median ms by encoding, then method.
+            var warm: [String: [String: Double]]
+            var fresh: [String: [String: Fresh]]
         }
 
-        private func measure(name: String, path: String) throws {
-            let bench = try FirstPaintBenchmark(packBytes: try readFile(path, limit: PackLimits.default.maxCompressedBytes))
-            let medians = try bench.measure(iterations: iterations)
-            var peaks: [String: Int] = [:]
-            for m in FirstPaintBenchmark.Method.allCases {
-                peaks[m.rawValue] = childPeak(m, path: path)
+        private func measure(name: String, plain: Data, seekable: Data, folder: URL) throws {
+            let (bench, facts) = try FirstPaintBenchmark.prepare(plain: plain, seekable: seekable, name: name)
+            let cases = FirstPaintBenchmark.cases(foundation: foundation)
+            let warm = try bench.measure(rounds: iterations, cases: cases)
+            // The fresh processes read the packs and the screen from files.
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let files: [FirstPaintBenchmark.Variant: URL] = [.plain: folder.appendingPathComponent("plain.gz"),
+                                                            .seekable: folder.appendingPathComponent("seekable.gz")]
+            try plain.write(to: files[.plain]!)
+            try seekable.write(to: files[.seekable]!)
+            let screenFile = folder.appendingPathComponent("screen.json")
+            try JSONEncoder().encode(bench.screen).write(to: screenFile)
+            var probes: [FirstPaintBenchmark.Case: [FirstPaintBenchmark.Probe]] = [:]
+            for _ in 0..<launches {
+                for c in cases {
+                    probes[c, default: []].append(try fresh(c, pack: files[c.variant]!, screen: screenFile, rawBytes: facts.rawBytes))
+                }
             }
-            let info = bench.info
-            let r = Report(pack: name, tokens: info.tokens, compressedBytes: info.compressedBytes,
-                           rawBytes: info.rawBytes, floor: medians[.floor]!,
-                           libdeflate: medians[.libdeflate]!, sdui: medians[.sdui]!,
-                           sduiOneThread: medians[.sduiOneThread]!,
-                           jansson: medians[.jansson]!, jsondecoder: medians[.jsondecoder]!,
-                           jsonserialization: medians[.jsonserialization]!, peakBytes: peaks)
-            if json { try printJSON(r); return }
-            print("\n\(name): \(info.tokens) tokens, \(info.compressedBytes) bytes gzipped, \(info.rawBytes) bytes of JSON")
-            print("method                        median ms   x floor   peak MiB")
-            let labels: [(FirstPaintBenchmark.Method, String)] = [
-                (.floor, "zlib inflate (floor)"), (.libdeflate, "libdeflate inflate"),
-                (.sdui, "sdui open + 20 tokens"), (.sduiOneThread, "  same, scan on one thread"),
-                (.jansson, "jansson whole document"),
-                (.jsondecoder, "JSONDecoder (Codable)"), (.jsonserialization, "JSONSerialization"),
-            ]
-            let floor = medians[.floor]!
-            for (m, label) in labels {
-                let ms = medians[m]!
-                let peak = peaks[m.rawValue].map { String(format: "%8.1f", Double($0) / 1_048_576) } ?? "       -"
-                print(label.padding(toLength: 28, withPad: " ", startingAt: 0)
-                      + String(format: "%11.2f %9.2f", ms, ms / floor) + "   " + peak)
+            let fresh = probes.mapValues { ps in
+                Fresh(ms: FirstPaintBenchmark.median(ps.map(\.ms)), minorFaults: FirstPaintBenchmark.median(ps.map(\.minorFaults)),
+                      peakBytes: FirstPaintBenchmark.median(ps.map(\.peakBytes)),
+                      growthBytes: FirstPaintBenchmark.median(ps.map(\.growthBytes)))
+            }
+            if json {
+                var w: [String: [String: Double]] = [:], f: [String: [String: Fresh]] = [:]
+                for (c, ms) in warm { w[c.variant.rawValue, default: [:]][c.method.rawValue] = ms }
+                for (c, v) in fresh { f[c.variant.rawValue, default: [:]][c.method.rawValue] = v }
+                try printJSON(Report(pack: name, tokens: facts.tokens, rawBytes: facts.rawBytes, plainBytes: facts.plainBytes,
+                                     seekableBytes: facts.seekableBytes, plainMembers: facts.plainMembers,
+                                     seekableMembers: facts.seekableMembers, seekableMembersTouched: facts.seekableMembersTouched,
+                                     firstScreenIds: bench.ids, screenNodes: facts.screenNodes, screenIssues: facts.screenIssues,
+                                     rounds: iterations, launches: launches, warm: w, fresh: f))
+                return
+            }
+            print("\n\(name): \(facts.tokens) tokens, \(facts.rawBytes) bytes of JSON; plain \(facts.plainBytes) bytes gzipped "
+                  + "(\(facts.plainMembers) member\(facts.plainMembers == 1 ? "" : "s")), seekable \(facts.seekableBytes) bytes "
+                  + "(\(facts.seekableMembers) members; the first screen's 20 tokens in \(facts.seekableMembersTouched))")
+            print("first screen: the first 20 ids (\(bench.ids.first!) … \(bench.ids.last!)), resolved: "
+                  + "\(facts.screenNodes) render nodes, \(facts.screenIssues) issues")
+            func pad(_ s: String, _ n: Int) -> String { s.padding(toLength: n, withPad: " ", startingAt: 0) }
+            func mib(_ bytes: Double?) -> String { bytes.map { String(format: "%8.1f", $0 / 1_048_576) } ?? "       -" }
+            print("\nwarm, \(iterations) rounds round-robin, a warm-up run before each timed run; medians"
+                  + (launches > 0 ? "; peak = resident growth of one run in a fresh process (median)" : ""))
+            print(pad("method", 42) + pad("pack", 10) + "median ms  x libdeflate  x zlib   peak MiB")
+            for c in cases {
+                let ms = warm[c]!
+                let floor = warm[.init(c.variant, .libdeflate)]!, zlib = warm[.init(c.variant, .zlib)]!
+                print(pad(c.method.label, 42) + pad(c.variant.rawValue, 10)
+                      + String(format: "%9.2f %12.2f %7.2f", ms, ms / floor, ms / zlib) + "   " + mib(fresh[c]?.growthBytes))
+            }
+            guard launches > 0 else { return }
+            print("\nfresh process, \(launches) launches per method round-robin, the child's first run; medians")
+            print(pad("method", 42) + pad("pack", 10) + "median ms  x libdeflate  minor faults  peak RSS MiB")
+            for c in cases {
+                let f = fresh[c]!
+                let floor = fresh[.init(c.variant, .libdeflate)]!.ms
+                print(pad(c.method.label, 42) + pad(c.variant.rawValue, 10)
+                      + String(format: "%9.2f %12.2f %13.0f", f.ms, f.ms / floor, f.minorFaults) + "      " + mib(f.peakBytes))
             }
         }
     }

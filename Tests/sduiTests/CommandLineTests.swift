@@ -241,16 +241,29 @@ private func runSDUI(_ args: [String], stdin: Data? = nil) throws -> (status: In
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("p.gz").path))
     }
 
+    /// Every method on both encodings, warm and in fresh processes, on the
+    /// first 20 ids in pack order.
     @Test func benchFirstPaintReportsEveryMethod() async throws {
-        let pack = examples.appendingPathComponent("core-pack.json.gz").path
-        let r = try await sdui(["bench", "first-paint", pack, "--json", "--iterations", "3"])
+        let pack = examples.appendingPathComponent("core-pack.json.gz")
+        let r = try await sdui(["bench", "first-paint", pack.path, "--json", "--iterations", "2", "--launches", "1"])
         #expect(r.status == 0, "\(r.err)")
         let obj = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as! [String: Any]
-        for key in ["floor", "sdui", "jansson", "jsondecoder", "jsonserialization"] {
-            let ms = obj[key] as? Double
-            #expect(ms != nil && ms! > 0, "\(key)")
+        let methods: [String: [String]] = [
+            "plain": ["libdeflate", "zlib", "sdui", "sduiOneThread", "resolve", "jansson", "simdjson", "simdjsonOndemand"],
+            "seekable": ["libdeflate", "zlib", "sdui", "resolve"],
+        ]
+        let warm = obj["warm"] as? [String: [String: Double]], fresh = obj["fresh"] as? [String: [String: [String: Double]]]
+        for (variant, names) in methods {
+            #expect(Set(warm?[variant]?.keys.map { $0 } ?? []) == Set(names), "\(variant)")
+            for name in names {
+                #expect(warm?[variant]?[name] ?? 0 > 0, "\(variant) \(name)")
+                let f = fresh?[variant]?[name]
+                #expect(f?["ms"] ?? 0 > 0 && f?["minorFaults"] ?? 0 > 0 && f?["peakBytes"] ?? 0 > 0, "\(variant) \(name)")
+            }
         }
         #expect(obj["tokens"] as? Int ?? 0 >= 40)
+        #expect(obj["firstScreenIds"] as? [String] == Array(try CorePack(contentsOf: pack).ids.prefix(20)))
+        #expect(obj["seekableMembers"] as? Int ?? 0 > 1 && obj["screenNodes"] as? Int ?? 0 > 20)
     }
 
     /// Input files are sized before they are read, and errors name the real

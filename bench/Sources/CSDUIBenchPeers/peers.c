@@ -1,21 +1,26 @@
 /*
  * peers.c - the benchmark's C peers: zlib and libdeflate inflate, jansson
- * whole-document parse, and resident-memory readings.
+ * whole-document parse, and resident-memory, page-fault and clock readings.
  */
 #include "sdui_bench_peers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include <jansson.h>
 #include <libdeflate.h>
 #include <zlib.h>
 
-/* ISIZE of the last member: the exact size of a single-member file. */
-static size_t size_hint(const unsigned char *p, size_t len)
+/* The output buffer's first size: the caller's hint, else the ISIZE of the
+ * last member (the exact size of a single-member file). */
+static size_t size_hint(const unsigned char *p, size_t len, size_t hint)
 {
     size_t n;
+    if (hint > 0)
+        return hint;
     if (len < 18)
         return 4096;
     n = (size_t)p[len - 4] | (size_t)p[len - 3] << 8 |
@@ -24,11 +29,11 @@ static size_t size_hint(const unsigned char *p, size_t len)
 }
 
 /* zlib, every member (inflateReset between members). */
-long long sdui_bench_zlib_inflate(const void *gz, size_t len, char **out)
+long long sdui_bench_zlib_inflate(const void *gz, size_t len, size_t hint, char **out)
 {
     z_stream zs;
-    size_t cap = size_hint(gz, len), used = 0;
-    char *buf = malloc(cap + 1);
+    size_t cap = size_hint(gz, len, hint), used = 0;
+    char *buf = malloc(cap + SDUI_BENCH_PADDING);
     int rc = Z_OK;
     *out = NULL;
     if (!buf)
@@ -42,7 +47,7 @@ long long sdui_bench_zlib_inflate(const void *gz, size_t len, char **out)
     zs.avail_in = (uInt)len;
     for (;;) {
         if (used == cap) {
-            char *nb = realloc(buf, cap * 2 + 1);
+            char *nb = realloc(buf, cap * 2 + SDUI_BENCH_PADDING);
             if (!nb)
                 break;
             buf = nb;
@@ -75,11 +80,11 @@ long long sdui_bench_zlib_inflate(const void *gz, size_t len, char **out)
 }
 
 /* libdeflate, single or several members, growing on demand. */
-long long sdui_bench_libdeflate_inflate(const void *gz, size_t len, char **out)
+long long sdui_bench_libdeflate_inflate(const void *gz, size_t len, size_t hint, char **out)
 {
     struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-    size_t cap = size_hint(gz, len), used = 0, pos = 0;
-    char *buf = malloc(cap + 1);
+    size_t cap = size_hint(gz, len, hint), used = 0, pos = 0;
+    char *buf = malloc(cap + SDUI_BENCH_PADDING);
     *out = NULL;
     if (!d || !buf)
         goto fail;
@@ -89,7 +94,7 @@ long long sdui_bench_libdeflate_inflate(const void *gz, size_t len, char **out)
             d, (const char *)gz + pos, len - pos, buf + used, cap - used,
             &in_n, &out_n);
         if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
-            char *nb = realloc(buf, cap * 2 + 1);
+            char *nb = realloc(buf, cap * 2 + SDUI_BENCH_PADDING);
             if (!nb)
                 goto fail;
             buf = nb;
@@ -111,11 +116,12 @@ fail:
     return -1;
 }
 
-/* The jansson peer: inflate, build the whole DOM, count tokens, free. */
-long long sdui_bench_jansson_parse(const void *gz, size_t len)
+/* The jansson peer: libdeflate inflate, build the whole DOM, count tokens,
+ * free. */
+long long sdui_bench_jansson_parse(const void *gz, size_t len, size_t hint)
 {
     char *json;
-    long long n = sdui_bench_zlib_inflate(gz, len, &json), count = -1;
+    long long n = sdui_bench_libdeflate_inflate(gz, len, hint, &json), count = -1;
     json_error_t e;
     json_t *root;
     if (n < 0)
@@ -151,3 +157,17 @@ static long long proc_status_kb(const char *key)
 long long sdui_bench_rss_bytes(void) { return proc_status_kb("VmRSS"); }
 
 long long sdui_bench_peak_rss_bytes(void) { return proc_status_kb("VmHWM"); }
+
+long long sdui_bench_minor_faults(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? (long long)ru.ru_minflt : -1;
+}
+
+long long sdui_bench_monotonic_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return -1;
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}

@@ -7,7 +7,9 @@ import SDUIRegistryKit
 /// Generates design tokens that look like a production registry's (nested
 /// Columns and Rows of Text, AsyncImage and Spacer with colours, spacing,
 /// copy and CDN URLs) and packs the first N of them so that the gzipped pack
-/// lands just under a byte budget.  Deterministic for a given seed.
+/// lands just under a byte budget; the same JSON can be written seekable.
+/// Tokens are in the order they are made, which stands for usage rank (the
+/// first are the first screens').  Deterministic for a given seed.
 public struct PackGenerator {
     public var seed: UInt64
 
@@ -102,17 +104,49 @@ public struct PackGenerator {
         return "{" + props.joined(separator: ",") + "}"
     }
 
-    /// The gzipped pack of the most tokens that fit within `budget` bytes,
-    /// and its token count.
-    public func pack(budget: Int, level: Int = 12) throws -> (data: Data, tokens: Int) {
+    /// The theme the generated tokens' names resolve in: every `@color`,
+    /// `@spacing` and text `style` name they use.
+    public static let theme: Theme = {
+        func c(_ hex: String) -> Theme.ColorPair { Theme.ColorPair(try! RGBColor(hex: hex)) }
+        return Theme(id: "bench_theme",
+                     colors: ["primary": c("#1D4ED8"), "secondary": c("#0F766E"), "surface": c("#F3F4F6"),
+                              "onSurface": c("#111827"), "accent": c("#C2410C"), "error": c("#B91C1C"),
+                              "background": c("#FFFFFF")],
+                     typography: ["title": .init(size: 22, lineHeight: 28, weight: 600),
+                                  "headline": .init(size: 28, lineHeight: 34, weight: 700),
+                                  "body": .init(size: 16, lineHeight: 24),
+                                  "caption": .init(size: 12, lineHeight: 16),
+                                  "label": .init(size: 14, lineHeight: 20, weight: 500)],
+                     spacing: ["xs": 4, "sm": 8, "md": 16, "lg": 24, "xl": 32])
+    }()
+
+    /// A generated pack: its JSON document, that document gzipped as one
+    /// member, and its token count.
+    public struct Generated: Sendable {
+        public var json: Data
+        public var plain: Data
+        public var tokens: Int
+    }
+
+    /// The seekable encoding of the same pack: the same JSON (so the same
+    /// tokens in the same order), written by `writer`.
+    public func seekable(_ generated: Generated, writer: SeekablePackWriter = SeekablePackWriter()) throws -> Data {
+        try writer.write(generated.json, source: "the generated pack")
+    }
+
+    /// The pack of the most tokens whose gzipped JSON (one member) fits
+    /// within `budget` bytes.
+    public func pack(budget: Int, level: Int = 12) throws -> Generated {
         var rng = RNG(state: seed)
         var tokens: [String] = []
+        var json = Data()
         func build(_ n: Int) throws -> Data {
             while tokens.count < n { tokens.append(token(tokens.count, rng: &rng)) }
             // One token per line, as `sdui pack build` writes packs.
             let doc = #"{"formatVersion":1,"generator":"sdui bench","tokens":["#
                 + "\n" + tokens.prefix(n).joined(separator: ",\n") + "\n]}"
-            return try CorePackBuilder.gzip(Data(doc.utf8), level: level)
+            json = Data(doc.utf8)
+            return try CorePackBuilder.gzip(json, level: level)
         }
         // Estimate from a sample, then correct until just under the budget.
         var n = 500
@@ -128,7 +162,7 @@ public struct PackGenerator {
             n -= max(1, n / 500)
             packed = try build(n)
         }
-        return (packed, n)
+        return Generated(json: json, plain: packed, tokens: n)
     }
 }
 #endif

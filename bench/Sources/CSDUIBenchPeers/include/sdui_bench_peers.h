@@ -1,31 +1,46 @@
 /*
  * sdui_bench_peers.h - the C peers the first-paint benchmark compares the
- * engine with: zlib inflate alone (the floor) and jansson's whole-document
- * parse.  Not part of the library.
+ * engine with: libdeflate inflate alone (the floor), zlib inflate alone
+ * (the reference) and jansson's whole-document parse; and the readings
+ * the benchmark takes (resident memory, minor page faults, a clock).  Not
+ * part of the library.
  */
 #ifndef SDUI_BENCH_PEERS_H
 #define SDUI_BENCH_PEERS_H
 
 #include <stddef.h>
 
+/* Bytes allocated past the end of every inflated buffer below (readable,
+ * not zeroed but for the first): simdjson's padding. */
+#define SDUI_BENCH_PADDING 64
+
 /*
  * Inflates every gzip member of gz[0, len) with zlib into a new malloc'd
- * buffer (*out, release with free), sized from the trailer's ISIZE and grown
- * when needed.  Returns the inflated length, or -1 on any error.
+ * buffer (*out, release with free) of the inflated size + SDUI_BENCH_PADDING
+ * bytes, NUL-terminated.  The buffer's first size is hint when it is not 0
+ * (the known inflated size: one allocation), else the last member's ISIZE;
+ * it doubles when needed.  Returns the inflated length, or -1 on any error.
  */
-long long sdui_bench_zlib_inflate(const void *gz, size_t len, char **out);
+long long sdui_bench_zlib_inflate(const void *gz, size_t len, size_t hint, char **out);
 
-/* Inflates with libdeflate the same way (for reference). */
-long long sdui_bench_libdeflate_inflate(const void *gz, size_t len, char **out);
+/* Inflates with libdeflate the same way, member by member. */
+long long sdui_bench_libdeflate_inflate(const void *gz, size_t len, size_t hint, char **out);
 
 /*
- * zlib inflate + jansson json_loadb of the whole document + json_decref.
- * Returns the number of elements of the "tokens" array, or -1 on error.
+ * libdeflate inflate + jansson json_loadb of the whole document +
+ * json_decref.  Returns the number of elements of the "tokens" array, or
+ * -1 on error.
  */
-long long sdui_bench_jansson_parse(const void *gz, size_t len);
+long long sdui_bench_jansson_parse(const void *gz, size_t len, size_t hint);
 
-/* Peak resident set growth helpers (Linux /proc; -1 elsewhere). */
+/* Resident set now and at its peak (Linux /proc, bytes; -1 elsewhere). */
 long long sdui_bench_rss_bytes(void);
 long long sdui_bench_peak_rss_bytes(void);
+
+/* Minor page faults of this process so far (getrusage); -1 on error. */
+long long sdui_bench_minor_faults(void);
+
+/* CLOCK_MONOTONIC in nanoseconds; -1 on error. */
+long long sdui_bench_monotonic_ns(void);
 
 #endif
