@@ -71,7 +71,7 @@ static void choose_cuts(const sdui_scan_result *r, const sdui_seek_id *ids,
                 start = r->entries[i].end;
                 cuts[k++] = start;
                 raw = 0;
-                aim = aim > max_aim / 2 ? max_aim : aim * 2;
+                aim = aim > max_aim / 4 ? max_aim : aim * 4;
             }
         }
     }
