@@ -1,11 +1,18 @@
 /*
- * token.c - design tokens: jansson parse, schema check, read accessors.
+ * token.c - design tokens: the token object, its schema check, and the
+ * sdui_value_* accessors of token.h.
  *
- * A token owns its jansson tree and either owns a copy of its JSON text or
- * borrows it from a reference-counted buffer (buffer.h; a pack's JSON),
- * holding a reference to the buffer.
- * Nothing mutates a token after it is made, so reads need no lock; the
- * reference count is atomic.
+ * A token is one block of memory: the token itself, then its value tree
+ * (token_tree.c: built from the scanned text, read-only), then, when it
+ * owns it, a copy of its JSON text.  Otherwise it borrows the text from a
+ * reference-counted buffer (buffer.h; a pack's JSON), holding a reference
+ * to the buffer.  Nothing mutates a token after it is made, so reads need
+ * no lock; the reference count is atomic.
+ *
+ * The sdui_value_* accessors read two kinds of tree: a token's, and a
+ * document's (json_doc.c, json_build.c), which is jansson's.  Each call
+ * asks the token tree whether a handle is its own (sdui__tree_holds,
+ * sdui__tree_iter_holds) and reads jansson's otherwise.
  */
 #include <assert.h>
 #include <stdatomic.h>
@@ -16,14 +23,15 @@
 
 #include "internal.h"
 #include "token_make.h"
+#include "token_tree.h"
 
 struct sdui_token {
     atomic_long refs;
     /* Host data attached once (sdui_token_attach) and its destructor. */
     _Atomic(void *) attached;
     void (*attached_free)(void *);
-    json_t *root;
-    json_t *props;
+    const sdui_value *root;  /* in the tree, after this struct */
+    const sdui_value *props;
     const char *id;
     size_t id_len;
     const char *primitive;
@@ -32,9 +40,27 @@ struct sdui_token {
     int64_t primitive_version;
     const char *json;
     size_t json_len;
-    sdui_buffer *owner; /* NULL when the text is in owned[] */
-    char owned[];
+    sdui_buffer *owner; /* NULL when the text is in the block, owned */
 };
+
+/* Where the tree starts in a token's block: after the struct, aligned. */
+#define TREE_OFFSET                                                        \
+    ((sizeof(struct sdui_token) + SDUI_TREE_ALIGN - 1) /                   \
+     SDUI_TREE_ALIGN * SDUI_TREE_ALIGN)
+
+/*
+ * The schema check.  The path of a fault (props.children[2].props...) is
+ * written only when there is one: the check walks down with a chain of
+ * frames on the C stack, one per child node, and a failure writes the
+ * chain out from the top, each segment appended where the text so far
+ * ends, cut at the path buffer's size.
+ */
+
+/* A child node on the way down: its index in its parent's children. */
+typedef struct check_frame {
+    const struct check_frame *up;
+    size_t index;
+} check_frame;
 
 /* Where a schema error was found: the token, its offset, a path buffer. */
 typedef struct check_ctx {
@@ -47,9 +73,35 @@ typedef struct check_ctx {
     char path[160];
 } check_ctx;
 
-/* Reports a schema error at the token's start, naming the token and path. */
-static sdui_status schema_fail(check_ctx *c, const char *what)
+/* Appends one path segment ("props.children" and, when index is not
+ * SIZE_MAX, "[index]"), dotted after what is there, cut to the buffer. */
+static void path_append(check_ctx *c, size_t index)
 {
+    size_t base = strlen(c->path);
+    if (index == SIZE_MAX)
+        snprintf(c->path + base, sizeof c->path - base, "%sprops.children",
+                 base ? "." : "");
+    else
+        snprintf(c->path + base, sizeof c->path - base,
+                 "%sprops.children[%zu]", base ? "." : "", index);
+}
+
+/* Writes the chain of frames f into the path, top first. */
+static void path_write(check_ctx *c, const check_frame *f)
+{
+    if (!f)
+        return;
+    path_write(c, f->up);
+    path_append(c, f->index);
+}
+
+/* Reports a schema error at the token's start, naming the token and the
+ * path of frame f (NULL: the token's root). */
+static sdui_status schema_fail(check_ctx *c, const check_frame *f,
+                               const char *what)
+{
+    c->path[0] = '\0';
+    path_write(c, f);
     return sdui__fail_at(c->err, SDUI_SCHEMA, c->text, c->text_len, c->offset,
                          "token \"%.*s\": %s%s%s", c->id_len, c->id,
                          c->path[0] ? c->path : "", c->path[0] ? ": " : "",
@@ -57,61 +109,66 @@ static sdui_status schema_fail(check_ctx *c, const char *what)
 }
 
 /* An integer member >= 1, or -1 if absent, or 0 if present but invalid. */
-static int64_t positive_int(json_t *obj, const char *key)
+static int64_t positive_int(const sdui_value *obj, const char *key)
 {
-    json_t *v = json_object_get(obj, key);
+    const sdui_value *v = sdui_value_get(obj, key);
     if (!v)
         return -1;
-    if (!json_is_integer(v) || json_integer_value(v) < 1)
+    if (sdui_value_type_of(v) != SDUI_VALUE_INT || sdui_value_int(v) < 1)
         return 0;
-    return (int64_t)json_integer_value(v);
+    return sdui_value_int(v);
 }
 
-/* 1 if v is a non-empty string. */
-static int nonempty_string(json_t *v)
+/* A non-empty string's bytes and length, or NULL. */
+static const char *nonempty_string(const sdui_value *v, size_t *len)
 {
-    return json_is_string(v) && json_string_length(v) > 0;
+    const char *s = sdui_value_string(v, len);
+    return s && *len > 0 ? s : NULL;
 }
 
-static sdui_status check_props(check_ctx *c, json_t *props, unsigned depth);
+static sdui_status check_props(check_ctx *c, const sdui_value *props,
+                               const check_frame *f);
 
-/* Checks one child node: primitive, optional primitiveVersion, props. */
-static sdui_status check_node(check_ctx *c, json_t *node, unsigned depth)
+/* Checks one child node (frame f): primitive, optional primitiveVersion,
+ * props. */
+static sdui_status check_node(check_ctx *c, const sdui_value *node,
+                              const check_frame *f)
 {
-    int64_t pv;
-    if (!json_is_object(node))
-        return schema_fail(c, "a child node must be an object");
-    if (!nonempty_string(json_object_get(node, "primitive")))
-        return schema_fail(c, "\"primitive\" must be a non-empty string");
-    pv = positive_int(node, "primitiveVersion");
-    if (pv == 0)
-        return schema_fail(c, "\"primitiveVersion\" must be an integer >= 1");
-    if (!json_is_object(json_object_get(node, "props")))
-        return schema_fail(c, "\"props\" must be an object");
-    return check_props(c, json_object_get(node, "props"), depth + 1);
+    const sdui_value *props;
+    size_t len;
+    if (sdui_value_type_of(node) != SDUI_VALUE_OBJECT)
+        return schema_fail(c, f, "a child node must be an object");
+    if (!nonempty_string(sdui_value_get(node, "primitive"), &len))
+        return schema_fail(c, f, "\"primitive\" must be a non-empty string");
+    if (positive_int(node, "primitiveVersion") == 0)
+        return schema_fail(c, f,
+                           "\"primitiveVersion\" must be an integer >= 1");
+    props = sdui_value_get(node, "props");
+    if (sdui_value_type_of(props) != SDUI_VALUE_OBJECT)
+        return schema_fail(c, f, "\"props\" must be an object");
+    return check_props(c, props, f);
 }
 
-/* Checks props.children (when present) recursively, extending the path. */
-static sdui_status check_props(check_ctx *c, json_t *props, unsigned depth)
+/* Checks props.children (when present) of the node of frame f (NULL: the
+ * token) recursively. */
+static sdui_status check_props(check_ctx *c, const sdui_value *props,
+                               const check_frame *f)
 {
-    json_t *children = json_object_get(props, "children");
-    size_t i, base = strlen(c->path);
+    const sdui_value *children = sdui_value_get(props, "children");
+    size_t i, n;
     if (!children)
         return SDUI_OK;
-    if (!json_is_array(children)) {
-        snprintf(c->path + base, sizeof c->path - base, "%sprops.children",
-                 base ? "." : "");
-        return schema_fail(c, "must be an array of nodes");
+    if (sdui_value_type_of(children) != SDUI_VALUE_ARRAY) {
+        check_frame here = {f, SIZE_MAX};
+        return schema_fail(c, &here, "must be an array of nodes");
     }
-    for (i = 0; i < json_array_size(children); i++) {
-        sdui_status st;
-        snprintf(c->path + base, sizeof c->path - base,
-                 "%sprops.children[%zu]", base ? "." : "", i);
-        st = check_node(c, json_array_get(children, i), depth);
+    n = sdui_value_count(children);
+    for (i = 0; i < n; i++) {
+        check_frame here = {f, i};
+        sdui_status st = check_node(c, sdui_value_at(children, i), &here);
         if (st != SDUI_OK)
             return st;
     }
-    c->path[base] = '\0';
     return SDUI_OK;
 }
 
@@ -119,141 +176,50 @@ static sdui_status check_props(check_ctx *c, json_t *props, unsigned depth)
  * nested node. */
 static sdui_status check_token(check_ctx *c, sdui_token *t)
 {
-    json_t *root = t->root, *v;
+    const sdui_value *root = t->root;
     int64_t n;
-    if (!json_is_object(root))
-        return schema_fail(c, "a token must be a JSON object");
-    v = json_object_get(root, "id");
-    if (!nonempty_string(v))
-        return schema_fail(c, "\"id\" must be a non-empty string");
-    t->id = json_string_value(v);
-    t->id_len = json_string_length(v);
+    if (sdui_value_type_of(root) != SDUI_VALUE_OBJECT)
+        return schema_fail(c, NULL, "a token must be a JSON object");
+    t->id = nonempty_string(sdui_value_get(root, "id"), &t->id_len);
+    if (!t->id)
+        return schema_fail(c, NULL, "\"id\" must be a non-empty string");
     c->id = t->id;
     c->id_len = t->id_len > 64 ? 64 : (int)t->id_len;
     n = positive_int(root, "version");
     if (n < 1)
-        return schema_fail(c, n < 0 ? "missing \"version\""
-                                    : "\"version\" must be an integer >= 1");
+        return schema_fail(c, NULL,
+                           n < 0 ? "missing \"version\""
+                                 : "\"version\" must be an integer >= 1");
     t->version = n;
-    v = json_object_get(root, "primitive");
-    if (!nonempty_string(v))
-        return schema_fail(c, "\"primitive\" must be a non-empty string");
-    t->primitive = json_string_value(v);
-    t->primitive_len = json_string_length(v);
+    t->primitive = nonempty_string(sdui_value_get(root, "primitive"),
+                                   &t->primitive_len);
+    if (!t->primitive)
+        return schema_fail(c, NULL,
+                           "\"primitive\" must be a non-empty string");
     n = positive_int(root, "primitiveVersion");
     if (n < 1)
-        return schema_fail(c, n < 0 ? "missing \"primitiveVersion\""
-                                    : "\"primitiveVersion\" must be an "
-                                      "integer >= 1");
+        return schema_fail(c, NULL,
+                           n < 0 ? "missing \"primitiveVersion\""
+                                 : "\"primitiveVersion\" must be an "
+                                   "integer >= 1");
     t->primitive_version = n;
-    t->props = json_object_get(root, "props");
-    if (!json_is_object(t->props))
-        return schema_fail(c, "\"props\" must be an object");
-    return check_props(c, t->props, 1);
+    t->props = sdui_value_get(root, "props");
+    if (sdui_value_type_of(t->props) != SDUI_VALUE_OBJECT)
+        return schema_fail(c, NULL, "\"props\" must be an object");
+    return check_props(c, t->props, NULL);
 }
 
-
-/*
- * Start of the object key that ends just before `pos` (jansson reports key
- * errors once it has read the key's closing quote).  In valid JSON a quote
- * inside a string is always escaped, so walking back from the closing
- * quote, the first quote preceded by an even number of backslashes opens
- * the key.  Returns pos when the text does not look like that.
- */
-static size_t key_start(const char *json, size_t pos)
-{
-    size_t i;
-    if (pos < 2 || json[pos - 1] != '"')
-        return pos;
-    for (i = pos - 1; i-- > 0;) {
-        size_t slashes = 0;
-        if (json[i] != '"')
-            continue;
-        while (slashes < i && json[i - 1 - slashes] == '\\')
-            slashes++;
-        if (slashes % 2 == 0)
-            return i;
-    }
-    return pos;
-}
-
-/* Start of the number that ends just before `pos`. */
-static size_t number_start(const char *json, size_t pos)
-{
-    size_t i = pos;
-    while (i > 0 && strchr("0123456789+-.eE", json[i - 1]) && json[i - 1])
-        i--;
-    return i;
-}
-
-/*
- * Maps a jansson parse error of valid JSON (the scanner has already passed
- * the text, or the pack's scan has) to what it is:
- *   json_error_duplicate_key, json_error_null_byte_in_key: SDUI_SCHEMA,
- *     refused on purpose (a key must name one member; a NUL cannot be
- *     looked up), at the offending key;
- *   json_error_numeric_overflow: SDUI_LIMIT, a number the token cannot
- *     hold (an integer beyond 64 bits, a decimal that overflows to
- *     infinity), at the number;
- *   anything else: SDUI_JSON with jansson's text, as always.
- * pos is jansson's position in json[0, len); text/base_offset give the
- * offset and line:column in the caller's text.
- */
-static sdui_status jansson_fail(const json_error_t *jerr, const char *json,
-                                size_t len, const char *text,
-                                size_t text_len, size_t base_offset,
-                                sdui_error *err)
-{
-    size_t pos = (size_t)(jerr->position > 0 ? jerr->position : 0);
-    size_t at;
-    if (pos > len)
-        pos = len;
-    switch (json_error_code(jerr)) {
-    case json_error_duplicate_key:
-    case json_error_null_byte_in_key: {
-        int dup = json_error_code(jerr) == json_error_duplicate_key;
-        size_t klen;
-        at = key_start(json, pos);
-        klen = pos - at;
-        return sdui__fail_at(
-            err, SDUI_SCHEMA, text, text_len, base_offset + at,
-            dup ? "duplicate object key %.*s%s: refused on purpose (each key "
-                  "of an object must be unique)"
-                : "object key %.*s%s holds \\u0000: refused on purpose (a "
-                  "key must not contain NUL)",
-            (int)(klen > 64 ? 64 : klen), json + at, klen > 64 ? "..." : "");
-    }
-    case json_error_numeric_overflow: {
-        size_t nlen;
-        int integer;
-        at = number_start(json, pos);
-        nlen = pos - at;
-        integer = !memchr(json + at, '.', nlen) &&
-                  !memchr(json + at, 'e', nlen) &&
-                  !memchr(json + at, 'E', nlen);
-        return sdui__fail_at(
-            err, SDUI_LIMIT, text, text_len, base_offset + at,
-            integer ? "number %.*s%s is out of range: an integer beyond 64 "
-                      "bits"
-                    : "number %.*s%s is out of range: a decimal that "
-                      "overflows to infinity",
-            (int)(nlen > 64 ? 64 : nlen), json + at, nlen > 64 ? "..." : "");
-    }
-    default:
-        return sdui__fail_at(err, SDUI_JSON, text, text_len,
-                             base_offset + pos, "%s", jerr->text);
-    }
-}
-
-/* Builds a token from a span of JSON text (token_make.h). */
+/* Builds a token from a span of JSON text (token_make.h): one block for
+ * the token, its tree and (unless borrowed) its text. */
 sdui_status sdui__token_make(const sdui_span *span, const sdui_limits *limits,
                              sdui_token **out, sdui_error *err)
 {
     sdui_token *t;
-    json_error_t jerr;
+    sdui_tree_size size;
+    sdui_tree_place place;
     check_ctx c;
     sdui_status st;
-    unsigned long failures;
+    size_t tree_bytes, total;
     const char *json = span->bytes;
     size_t len = span->len, base_offset = span->base_offset;
     sdui_buffer *owner = span->owner;
@@ -268,7 +234,13 @@ sdui_status sdui__token_make(const sdui_span *span, const sdui_limits *limits,
         return sdui__fail_at(err, SDUI_LIMIT, text, text_len, base_offset,
                              "token JSON is %zu bytes, over the limit of %zu",
                              len, limits->max_token_bytes);
-    t = sdui_malloc(sizeof *t + (owner ? 0 : len + 1));
+    sdui__tree_measure(json, len, &size);
+    tree_bytes = sdui__tree_bytes(&size);
+    total = TREE_OFFSET + tree_bytes;
+    if (tree_bytes == SIZE_MAX || total < tree_bytes ||
+        (!owner && total > SIZE_MAX - len - 1))
+        return sdui__oom(err);
+    t = sdui_malloc(total + (owner ? 0 : len + 1));
     if (!t)
         return sdui__oom(err);
     memset(t, 0, sizeof *t);
@@ -277,30 +249,22 @@ sdui_status sdui__token_make(const sdui_span *span, const sdui_limits *limits,
     if (owner) {
         t->json = json;
     } else {
-        memcpy(t->owned, json, len);
-        t->owned[len] = '\0';
-        t->json = t->owned;
+        char *copy = (char *)t + total;
+        if (len)
+            memcpy(copy, json, len);
+        copy[len] = '\0';
+        t->json = copy;
     }
     t->json_len = len;
 
-    /* Any value decodes, so a scalar is reported by the schema check. */
-    failures = sdui__alloc_failures();
-    t->root = json_loadb(t->json, len,
-                         JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL |
-                             JSON_DECODE_ANY,
-                         &jerr);
-    if (sdui__alloc_failures() != failures) {
-        /* jansson may hide a failed allocation: trust neither result. */
-        json_decref(t->root);
+    place.doc = text;
+    place.doc_len = text_len;
+    place.base_offset = base_offset;
+    st = sdui__tree_build(t->json, len, &size, (char *)t + TREE_OFFSET,
+                          &place, &t->root, err);
+    if (st != SDUI_OK) {
         sdui_free(t);
-        return sdui__oom(err);
-    }
-    if (!t->root) {
-        sdui_free(t);
-        if (json_error_code(&jerr) == json_error_out_of_memory)
-            return sdui__oom(err);
-        return jansson_fail(&jerr, json, len, text, text_len, base_offset,
-                            err);
+        return st;
     }
     memset(&c, 0, sizeof c);
     c.id = "?";
@@ -311,7 +275,6 @@ sdui_status sdui__token_make(const sdui_span *span, const sdui_limits *limits,
     c.offset = base_offset;
     st = check_token(&c, t);
     if (st != SDUI_OK) {
-        json_decref(t->root);
         sdui_free(t);
         return st;
     }
@@ -364,7 +327,6 @@ void sdui_token_release(sdui_token *tok)
     void *data = atomic_load_explicit(&tok->attached, memory_order_acquire);
     if (data && tok->attached_free)
         tok->attached_free(data);
-    json_decref(tok->root);
     sdui__buffer_release(tok->owner);
     sdui_free(tok);
 }
@@ -452,7 +414,11 @@ const sdui_value *sdui_token_root(const sdui_token *tok)
     return (const sdui_value *)tok->root;
 }
 
-/* sdui_value is a jansson node seen through an opaque type. */
+/*
+ * The accessors.  A handle is a token tree's node (token_tree.c) or a
+ * document's jansson value (json_doc.c); an iterator is a token tree's or
+ * jansson's.
+ */
 #define J(v) ((json_t *)(v))
 
 /* The type of a value; NULL (absent) is SDUI_VALUE_NULL (token.h). */
@@ -460,6 +426,8 @@ sdui_value_type sdui_value_type_of(const sdui_value *v)
 {
     if (!v)
         return SDUI_VALUE_NULL;
+    if (sdui__tree_holds(v))
+        return sdui__tree_type(v);
     switch (json_typeof(J(v))) {
     case JSON_OBJECT: return SDUI_VALUE_OBJECT;
     case JSON_ARRAY: return SDUI_VALUE_ARRAY;
@@ -473,23 +441,38 @@ sdui_value_type sdui_value_type_of(const sdui_value *v)
 }
 
 /* 1 for true, else 0 (token.h). */
-int sdui_value_bool(const sdui_value *v) { return v && json_is_true(J(v)); }
+int sdui_value_bool(const sdui_value *v)
+{
+    if (!v)
+        return 0;
+    return sdui__tree_holds(v) ? sdui__tree_bool(v) : json_is_true(J(v));
+}
 
 /* An integer, else 0 (token.h). */
 int64_t sdui_value_int(const sdui_value *v)
 {
-    return v && json_is_integer(J(v)) ? (int64_t)json_integer_value(J(v)) : 0;
+    if (!v)
+        return 0;
+    if (sdui__tree_holds(v))
+        return sdui__tree_int(v);
+    return json_is_integer(J(v)) ? (int64_t)json_integer_value(J(v)) : 0;
 }
 
 /* A number as a double, else 0.0 (token.h). */
 double sdui_value_real(const sdui_value *v)
 {
-    return v && json_is_number(J(v)) ? json_number_value(J(v)) : 0.0;
+    if (!v)
+        return 0.0;
+    if (sdui__tree_holds(v))
+        return sdui__tree_real(v);
+    return json_is_number(J(v)) ? json_number_value(J(v)) : 0.0;
 }
 
 /* A string's bytes, else NULL (token.h). */
 const char *sdui_value_string(const sdui_value *v, size_t *len)
 {
+    if (v && sdui__tree_holds(v))
+        return sdui__tree_string(v, len);
     if (!v || !json_is_string(J(v))) {
         if (len)
             *len = 0;
@@ -505,6 +488,8 @@ size_t sdui_value_count(const sdui_value *v)
 {
     if (!v)
         return 0;
+    if (sdui__tree_holds(v))
+        return sdui__tree_count(v);
     if (json_is_array(J(v)))
         return json_array_size(J(v));
     if (json_is_object(J(v)))
@@ -515,19 +500,31 @@ size_t sdui_value_count(const sdui_value *v)
 /* Array element i, else NULL (token.h). */
 const sdui_value *sdui_value_at(const sdui_value *v, size_t i)
 {
-    return v ? (const sdui_value *)json_array_get(J(v), i) : NULL;
+    if (!v)
+        return NULL;
+    if (sdui__tree_holds(v))
+        return sdui__tree_at(v, i);
+    return (const sdui_value *)json_array_get(J(v), i);
 }
 
 /* Object member by key, else NULL (token.h). */
 const sdui_value *sdui_value_get(const sdui_value *v, const char *key)
 {
-    return v && key ? (const sdui_value *)json_object_get(J(v), key) : NULL;
+    if (!v || !key)
+        return NULL;
+    if (sdui__tree_holds(v))
+        return sdui__tree_get(v, key);
+    return (const sdui_value *)json_object_get(J(v), key);
 }
 
 /* The next member of an object in document order, or NULL (token.h). */
 const void *sdui_value_next(const sdui_value *obj, const void *it)
 {
-    if (!obj || !json_is_object(J(obj)))
+    if (!obj)
+        return NULL;
+    if (sdui__tree_holds(obj))
+        return sdui__tree_next(obj, it);
+    if (!json_is_object(J(obj)))
         return NULL;
     if (!it)
         return json_object_iter(J(obj));
@@ -537,6 +534,8 @@ const void *sdui_value_next(const sdui_value *obj, const void *it)
 /* The key of a member iterator (token.h). */
 const char *sdui_value_iter_key(const void *it, size_t *len)
 {
+    if (it && sdui__tree_iter_holds(it))
+        return sdui__tree_iter_key(it, len);
     if (len)
         *len = json_object_iter_key_len((void *)it);
     return json_object_iter_key((void *)it);
@@ -545,5 +544,7 @@ const char *sdui_value_iter_key(const void *it, size_t *len)
 /* The value of a member iterator (token.h). */
 const sdui_value *sdui_value_iter_value(const void *it)
 {
+    if (it && sdui__tree_iter_holds(it))
+        return sdui__tree_iter_value(it);
     return (const sdui_value *)json_object_iter_value((void *)it);
 }

@@ -2,8 +2,9 @@
  * test_token.c - tests of standalone token parsing and the read accessors
  * (token.h): every schema rule with the path it reports, unknown primitives,
  * every value type, member order, accessors on the wrong type, reference
- * counting, attached host data (once, freed once, one winner among threads)
- * and the size limit that applies before parsing.
+ * counting, attached host data (once, freed once, one winner among threads),
+ * the size limit that applies before parsing, and the token's memory: one
+ * block, whatever the tree holds.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -683,6 +684,99 @@ static void test_attach(void)
     }
 }
 
+/* Allocations and frees seen by the counting allocator. */
+static unsigned long counted_mallocs, counted_frees;
+
+/* Counting malloc. */
+static void *counting_malloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    counted_mallocs++;
+    return malloc(size ? size : 1);
+}
+
+/* Counting realloc (counts as an allocation). */
+static void *counting_realloc(void *ctx, void *p, size_t size)
+{
+    (void)ctx;
+    counted_mallocs++;
+    return realloc(p, size ? size : 1);
+}
+
+/* Counting free. */
+static void counting_free(void *ctx, void *p)
+{
+    (void)ctx;
+    if (p)
+        counted_frees++;
+    free(p);
+}
+
+/* A token is one block of memory: the token, its tree and its copy of the
+ * text come from one allocation, however many values, strings and escapes
+ * the tree holds, and one free releases it.  A large object (its keys are
+ * checked for duplicates in a table) and a long number (copied for strtod)
+ * take one more each, freed before the parse returns. */
+static void test_one_block(void)
+{
+    static const char *const one[] = {
+        "{\"id\":\"a\",\"version\":1,\"primitive\":\"T\","
+        "\"primitiveVersion\":1,\"props\":{}}",
+        "{\"id\":\"login_\\u00e9\",\"version\":3,\"primitive\":\"Column\","
+        "\"primitiveVersion\":2,\"props\":{\"padding\":{\"top\":8,"
+        "\"left\":16.5},\"tags\":[\"a\",\"b\\n\",null,true,false,-0.0,"
+        "1e-400,[1,[2,{}]]],\"children\":[{\"primitive\":\"Text\","
+        "\"props\":{\"text\":\"Hello \\ud83d\\ude00\",\"nul\":\"a\\u0000b\"}},"
+        "{\"primitive\":\"Spacer\",\"primitiveVersion\":1,\"props\":"
+        "{\"size\":12}}]}}",
+    };
+    static const char *const two[] = {
+        "{\"id\":\"a\",\"version\":1,\"primitive\":\"T\","
+        "\"primitiveVersion\":1,\"props\":{\"n\":"
+        "1.00000000000000000000000000000000000000000000000000000000000000001"
+        "}}",
+        "{\"id\":\"a\",\"version\":1,\"primitive\":\"T\","
+        "\"primitiveVersion\":1,\"props\":{\"a\":1,\"b\":2,\"c\":3,"
+        "\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"j\":10,\"k\":11,"
+        "\"l\":12,\"m\":13,\"n\":14,\"o\":15,\"p\":16,\"q\":17}}",
+    };
+    sdui_allocator a = {counting_malloc, counting_realloc, counting_free,
+                        NULL};
+    sdui_error err;
+    size_t i;
+    sdui_set_allocator(&a);
+    for (i = 0; i < 4; i++) {
+        const char *json = i < 2 ? one[i] : two[i - 2];
+        sdui_token *tok = NULL;
+        unsigned long mallocs, frees;
+        counted_mallocs = counted_frees = 0;
+        CHECK_STATUS(parse(json, &tok, &err), SDUI_OK);
+        mallocs = counted_mallocs;
+        frees = counted_frees;
+        CHECKF(mallocs == (i < 2 ? 1u : 2u) && frees == mallocs - 1,
+               "token %zu: %lu allocations, %lu frees while parsing", i,
+               mallocs, frees);
+        CHECK(sdui_value_type_of(sdui_token_props(tok)) == SDUI_VALUE_OBJECT);
+        sdui_token_release(tok);
+        CHECKF(counted_frees == mallocs,
+               "token %zu: %lu frees after release, %lu allocations", i,
+               counted_frees, mallocs);
+    }
+    /* A refused token frees what it took. */
+    counted_mallocs = counted_frees = 0;
+    CHECK(parse("{\"id\":\"a\",\"id\":\"b\"}", NULL, &err) ==
+          SDUI_ARGUMENT);
+    {
+        sdui_token *tok = NULL;
+        CHECK_STATUS(parse("{\"id\":\"a\",\"version\":1,\"primitive\":\"T\","
+                           "\"primitiveVersion\":1,\"props\":{\"k\":1,\"k\":2}}",
+                           &tok, &err),
+                     SDUI_SCHEMA);
+        CHECK(tok == NULL && counted_mallocs == 1 && counted_frees == 1);
+    }
+    sdui_set_allocator(NULL);
+}
+
 /* Runs every token test. */
 int main(void)
 {
@@ -692,5 +786,6 @@ int main(void)
     test_lifecycle();
     test_valid_json_refused();
     test_attach();
+    test_one_block();
     return check_summary();
 }
