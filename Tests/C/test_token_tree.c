@@ -20,9 +20,13 @@
  * an object), the example tokens (Examples/tokens/, one file each) and the example
  * pack's tokens, generated tokens (numbers at and past every range edge,
  * escapes, surrogate pairs, \u0000, duplicate and NUL keys, schema faults)
- * alone and in a pack, and jansson's own nesting limit at its edge.
+ * alone and in a pack, jansson's own nesting limit at its edge, and
+ * decimals under a locale whose decimal point is a comma (jansson reads
+ * them through it; the test runs when such a locale is installed, e.g.
+ * LOCPATH pointing at one made with localedef -i de_DE -f UTF-8).
  */
 #include <dirent.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -1170,6 +1174,56 @@ static void test_cases(void)
     }
 }
 
+/* Decimals under a locale whose decimal point is a comma, when one is
+ * installed: the same values as jansson reads through the locale. */
+static void test_locale(void)
+{
+    static const char *const names[] = {
+        "de_DE.UTF-8", "de_DE.utf8", "de_DE", "fr_FR.UTF-8", "fr_FR.utf8",
+        "fr_FR", "nl_NL.UTF-8", "ru_RU.UTF-8", "es_ES.UTF-8",
+    };
+    static const char *const numbers[] = {
+        "1.5", "-0.0", "123.456e-7", "1e-400", "4.9e-324",
+        "1.7976931348623157e308", "1.7976931348623159e308",
+        "0.1000000000000000055511151231257827021181583404541015625",
+        "3.141592653589793238462643383279502884197", "2.5E+3", "7e0",
+    };
+    static const faults clean = {0, 0, 0, 0, 0};
+    sdui_limits lim = corpus_limits();
+    const char *got = NULL;
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof *names && !got; i++)
+        if (setlocale(LC_NUMERIC, names[i]) &&
+            localeconv()->decimal_point[0] == ',')
+            got = names[i];
+    if (!got) {
+        setlocale(LC_NUMERIC, "C");
+        printf("no locale with a decimal comma installed: locale test "
+               "skipped\n");
+        return;
+    }
+    for (i = 0; i < sizeof numbers / sizeof *numbers; i++) {
+        text t = {NULL, 0, 0};
+        char name[96];
+        puts_(&t, HEAD "\"props\":{\"n\":");
+        puts_(&t, numbers[i]);
+        puts_(&t, "}}");
+        snprintf(name, sizeof name, "%s under %s", numbers[i], got);
+        check_parse(name, t.p, t.len, &lim);
+        free(t.p);
+    }
+    for (i = 0; i < 300; i++) {
+        text t = {NULL, 0, 0};
+        char name[96];
+        gen_token(&t, (unsigned)i, &clean);
+        snprintf(name, sizeof name, "generated token %zu under %s", i, got);
+        check_parse(name, t.p, t.len, &lim);
+        free(t.p);
+    }
+    printf("locale %s: decimals compared\n", got);
+    setlocale(LC_NUMERIC, "C");
+}
+
 /* Runs every test. */
 int main(void)
 {
@@ -1179,6 +1233,7 @@ int main(void)
     test_examples();
     test_generated();
     test_generated_pack();
+    test_locale();
     printf("compared with jansson: %lu parsed; refused: %lu json, %lu limit, "
            "%lu schema\n",
            compared_ok, compared_err[SDUI_JSON], compared_err[SDUI_LIMIT],
