@@ -41,6 +41,8 @@ typedef struct pack_slot {
     size_t start, end; /* seekable: set when its member is inflated     */
     uint64_t hash;
     unsigned member;   /* seekable: the gzip member that holds it       */
+    atomic_uint dup_of; /* seekable: 1 + another member whose table also
+                         * lists the id, or 0                           */
     _Atomic(sdui_token *) token;
 } pack_slot;
 
@@ -49,6 +51,10 @@ typedef struct member_state {
     pthread_mutex_t lock;   /* held while the member is inflated         */
     atomic_int state;       /* MEMBER_NEW, MEMBER_READY or MEMBER_BAD    */
     sdui_error error;       /* why it is bad                             */
+    atomic_int table;       /* its ids indexed: MEMBER_NEW, _READY, _BAD
+                             * (set under the pack's index_lock)         */
+    sdui_error table_error;
+    char *arena;            /* its ids' bytes                            */
 } member_state;
 
 enum { MEMBER_NEW, MEMBER_READY, MEMBER_BAD };
@@ -61,7 +67,7 @@ struct sdui_pack {
     sdui_limits limits;
     sdui_pack_info info;
     pack_slot *slots;
-    uint64_t *table;
+    _Atomic uint64_t *table; /* atomic: a seekable pack adds ids later */
     size_t mask;
     char *id_arena;
     sdui_scan_member *members; /* the root's members, in document order */
@@ -72,6 +78,8 @@ struct sdui_pack {
     sdui_seek_index seek;
     member_state *mstate;
     atomic_uint inflated;
+    pthread_mutex_t index_lock; /* serialises adding a member's ids     */
+    atomic_uint tables_left;    /* members whose ids are not indexed yet */
 };
 
 /* Finds the slot of id, or NULL. */
@@ -83,7 +91,9 @@ static pack_slot *find(const sdui_pack *pack, const char *id, size_t len,
     if (!pack->table)
         return NULL;
     for (i = (size_t)h & pack->mask;; i = (i + 1) & pack->mask) {
-        uint64_t cell = pack->table[i];
+        /* Acquire: a cell is published after its slot is written. */
+        uint64_t cell = atomic_load_explicit(&pack->table[i],
+                                             memory_order_acquire);
         pack_slot *s;
         if (cell == 0)
             return NULL;
@@ -121,15 +131,18 @@ static pack_slot *insert_slot(sdui_pack *pack, size_t i)
     pack_slot *s = &pack->slots[i], *dup;
     size_t j;
     atomic_init(&s->token, NULL);
+    atomic_init(&s->dup_of, 0);
     s->hash = sdui__hash(s->id, s->id_len);
     dup = find(pack, s->id, s->id_len, s->hash);
     if (dup)
         return dup;
-    for (j = (size_t)s->hash & pack->mask; pack->table[j];
+    for (j = (size_t)s->hash & pack->mask;
+         atomic_load_explicit(&pack->table[j], memory_order_relaxed);
          j = (j + 1) & pack->mask)
         ; /* ends: the table is at most half full (alloc_index) */
-    pack->table[j] = (s->hash >> 32) << 32 | (uint64_t)(i + 1);
-    pack->info.tokens = i + 1;
+    atomic_store_explicit(&pack->table[j],
+                          (s->hash >> 32) << 32 | (uint64_t)(i + 1),
+                          memory_order_release);
     return NULL;
 }
 
@@ -172,6 +185,7 @@ static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
             s->id_len = e->id_len;
         }
         dup = insert_slot(pack, i);
+        pack->info.tokens = i + 1;
         if (dup)
             return sdui__fail_at(err, SDUI_SCHEMA, json, pack->json_len,
                                  e->start,
@@ -184,15 +198,28 @@ static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
 }
 
 /*
- * Seekable packs (pack_seek.c has the format).  The whole document's
- * buffer is allocated once at its total size and never zeroed; each
- * member inflates into its own place in it, on first use, under its own
- * lock, so the pages of members never asked for are never touched.  The
- * slots come from the tables: a slot's byte range is set when its member
- * is inflated and scanned, and the member's state is published with a
- * release store after that, so a reader that sees it ready (acquire) sees
- * the ranges.  Member 0 and the last member are inflated at open: they
- * hold the root's other members, "formatVersion" and the document's end.
+ * Seekable packs (pack_seek.c has the format).  Nothing at open may cost
+ * in proportion to the pack, or a pack five times larger would open five
+ * times slower: so the open hops the headers and decodes the ids of only
+ * the first and the last member.  The other members' ids join the index
+ * when first needed: when a member is wanted (its slots' ids come from its
+ * table), or when an id is asked for that the index lacks while some
+ * tables are not read yet, in member order, until it is found (a first
+ * screen's ids are in the first members).  The index's slots and cells
+ * are sized for every id at open, so adding ids never moves them; one lock
+ * serialises the adding, and a cell is published (release) after its slot
+ * is written, so a lookup that finds the cell (acquire) sees the slot.  An
+ * id that two tables list is ambiguous: once both are read, asking for it
+ * is an error naming both members.
+ *
+ * The whole document's buffer is allocated once at its total size and
+ * never zeroed; each member inflates into its own place in it, on first
+ * use, under its own lock, so the pages of members never asked for are
+ * never touched.  A slot's byte range is set when its member is inflated
+ * and scanned, and the member's state is published with a release store
+ * after that, so a reader that sees it ready (acquire) sees the ranges.
+ * Member 0 and the last member are inflated at open: they hold the root's
+ * other members, "formatVersion" and the document's end.
  */
 
 /* Rewrites err from a member's scan: the offset into the document, the
@@ -209,6 +236,110 @@ static void member_error(sdui_error *err, unsigned k, size_t json_start)
     snprintf(msg, sizeof msg, "gzip member %u: %.*s", k + 1,
              (int)sizeof msg - 32, err->message);
     memcpy(err->message, msg, sizeof msg);
+}
+
+/* Adds member k's ids to the index.  Under index_lock, or before the
+ * pack is shared. */
+static sdui_status decode_table(sdui_pack *pack, unsigned k, sdui_error *err)
+{
+    member_state *ms = &pack->mstate[k];
+    const sdui_seek_member *m = &pack->seek.members[k];
+    sdui_seek_id *ids = NULL;
+    sdui_status st = SDUI_OK;
+    size_t n;
+    int state = atomic_load_explicit(&ms->table, memory_order_relaxed);
+    if (state != MEMBER_NEW) {
+        if (state == MEMBER_READY)
+            return SDUI_OK;
+        if (err)
+            *err = ms->table_error;
+        return ms->table_error.status;
+    }
+    sdui_error_clear(&ms->table_error);
+    if (m->nids) {
+        ids = sdui_malloc(m->nids * sizeof *ids);
+        st = ids ? sdui__seek_ids(pack->gz, &pack->seek, k, &pack->limits,
+                                  ids, &ms->arena, &ms->table_error)
+                 : sdui__oom(&ms->table_error);
+    }
+    for (n = 0; st == SDUI_OK && n < m->nids; n++) {
+        size_t i = m->first_id + n;
+        pack_slot *sl = &pack->slots[i], *dup;
+        sl->id = ids[n].bytes;
+        sl->id_len = ids[n].len;
+        sl->start = sl->end = 0;
+        sl->member = k;
+        dup = insert_slot(pack, i);
+        if (dup) {
+            /* Both claims are now known: the id is ambiguous. */
+            atomic_store(&dup->dup_of, k + 1);
+            atomic_store(&sl->dup_of, dup->member + 1);
+        }
+    }
+    sdui_free(ids);
+    atomic_fetch_sub(&pack->tables_left, 1);
+    atomic_store_explicit(&ms->table, st == SDUI_OK ? MEMBER_READY : MEMBER_BAD,
+                          memory_order_release);
+    if (st != SDUI_OK && err)
+        *err = ms->table_error;
+    return st;
+}
+
+/* Makes sure member k's ids are in the index. */
+static sdui_status ensure_table(const sdui_pack *cpack, unsigned k,
+                                sdui_error *err)
+{
+    sdui_pack *pack = (sdui_pack *)cpack; /* the index is its cache */
+    member_state *ms = &pack->mstate[k];
+    sdui_status st;
+    if (atomic_load_explicit(&ms->table, memory_order_acquire) ==
+        MEMBER_READY)
+        return SDUI_OK;
+    pthread_mutex_lock(&pack->index_lock);
+    st = decode_table(pack, k, err);
+    pthread_mutex_unlock(&pack->index_lock);
+    return st;
+}
+
+/*
+ * Finds the slot of an id in a seekable pack, reading the tables not yet
+ * read, in member order, until it is there.  SDUI_OK with *out (NULL when
+ * no table lists the id), or the error of a table that could not be read
+ * when the id was in none of the others.
+ */
+static sdui_status seek_lookup(const sdui_pack *cpack, const char *id,
+                               size_t len, pack_slot **out, sdui_error *err)
+{
+    sdui_pack *pack = (sdui_pack *)cpack;
+    uint64_t h = sdui__hash(id, len);
+    sdui_status bad = SDUI_OK;
+    sdui_error e;
+    unsigned k;
+    *out = find(pack, id, len, h);
+    if (*out || atomic_load(&pack->tables_left) == 0) {
+        if (!*out)
+            for (k = 0; k < pack->seek.nmembers; k++)
+                if (atomic_load(&pack->mstate[k].table) == MEMBER_BAD) {
+                    if (err)
+                        *err = pack->mstate[k].table_error;
+                    return pack->mstate[k].table_error.status;
+                }
+        return SDUI_OK;
+    }
+    pthread_mutex_lock(&pack->index_lock);
+    *out = find(pack, id, len, h);
+    for (k = 0; !*out && k < pack->seek.nmembers; k++) {
+        sdui_status st = decode_table(pack, k, &e);
+        if (st != SDUI_OK && bad == SDUI_OK) {
+            bad = st;
+            if (err)
+                *err = e;
+        }
+        if (st == SDUI_OK)
+            *out = find(pack, id, len, h);
+    }
+    pthread_mutex_unlock(&pack->index_lock);
+    return *out ? SDUI_OK : bad;
 }
 
 /*
@@ -230,6 +361,9 @@ static sdui_status load_member(sdui_pack *pack, unsigned k,
     sdui_status st;
 
     memset(&scan, 0, sizeof scan);
+    st = ensure_table(pack, k, err);
+    if (st != SDUI_OK)
+        return st;
     st = sdui__gzip_inflate_member(pack->gz, m->data_pos, m->end, k, text,
                                    m->json_len, err);
     if (st != SDUI_OK)
@@ -371,7 +505,6 @@ static sdui_status open_seekable(sdui_pack *pack, unsigned char *gz,
     sdui_seek_index *x = &pack->seek;
     sdui_scan_result first, last;
     sdui_scan_part pf, pl;
-    size_t i;
     unsigned k;
     char *json;
     sdui_status st;
@@ -401,30 +534,18 @@ static sdui_status open_seekable(sdui_pack *pack, unsigned char *gz,
     if (!pack->mstate)
         return sdui__oom(err);
     for (k = 0; k < x->nmembers; k++) {
-        pthread_mutex_init(&pack->mstate[k].lock, NULL);
-        atomic_init(&pack->mstate[k].state, MEMBER_NEW);
+        member_state *ms = &pack->mstate[k];
+        pthread_mutex_init(&ms->lock, NULL);
+        atomic_init(&ms->state, MEMBER_NEW);
+        atomic_init(&ms->table, MEMBER_NEW);
+        ms->arena = NULL;
     }
+    pthread_mutex_init(&pack->index_lock, NULL);
+    atomic_init(&pack->tables_left, (unsigned)x->nmembers);
     st = alloc_index(pack, x->nids, err);
     if (st != SDUI_OK)
         return st;
-    for (k = 0; k < x->nmembers; k++)
-        for (i = x->members[k].first_id;
-             i < x->members[k].first_id + x->members[k].nids; i++) {
-            pack_slot *s = &pack->slots[i], *dup;
-            s->id = x->ids[i].bytes;
-            s->id_len = x->ids[i].len;
-            s->start = s->end = 0;
-            s->member = k;
-            dup = insert_slot(pack, i);
-            if (dup)
-                return sdui__fail(err, SDUI_SCHEMA,
-                                  (long long)x->members[k].start,
-                                  "duplicate token id \"%.*s\": the seekable "
-                                  "tables of gzip members %u and %u both "
-                                  "list it",
-                                  (int)(s->id_len > 64 ? 64 : s->id_len),
-                                  s->id, dup->member + 1, k + 1);
-        }
+    pack->info.tokens = x->nids;
     /* The first and the last member: the root's shape. */
     st = load_member(pack, 0, &first, &pf, err);
     if (st == SDUI_OK) {
@@ -686,17 +807,31 @@ void sdui_pack_free(sdui_pack *pack)
     size_t i;
     if (!pack)
         return;
-    if (pack->slots)
+    if (pack->slots && !pack->seekable)
         for (i = 0; i < pack->info.tokens; i++)
             sdui_token_release(atomic_load(&pack->slots[i].token));
+    if (pack->slots && pack->mstate) {
+        /* Only the slots of members whose ids were read are set. */
+        size_t k;
+        for (k = 0; k < pack->seek.nmembers; k++) {
+            const sdui_seek_member *m = &pack->seek.members[k];
+            if (atomic_load(&pack->mstate[k].table) != MEMBER_READY)
+                continue;
+            for (i = m->first_id; i < m->first_id + m->nids; i++)
+                sdui_token_release(atomic_load(&pack->slots[i].token));
+        }
+    }
     sdui_free(pack->slots);
     sdui_free(pack->table);
     sdui_free(pack->id_arena);
     sdui_free(pack->members);
     if (pack->mstate) {
-        for (i = 0; i < pack->seek.nmembers; i++)
+        for (i = 0; i < pack->seek.nmembers; i++) {
             pthread_mutex_destroy(&pack->mstate[i].lock);
+            sdui_free(pack->mstate[i].arena);
+        }
         sdui_free(pack->mstate);
+        pthread_mutex_destroy(&pack->index_lock);
     }
     sdui__seek_index_free(&pack->seek);
     sdui_free(pack->gz);
@@ -730,6 +865,22 @@ const char *sdui_pack_id_at(const sdui_pack *pack, size_t i, size_t *len)
             *len = 0;
         return NULL;
     }
+    if (pack->seekable) {
+        /* The member whose ids include i: its table first. */
+        size_t lo = 0, hi = pack->seek.nmembers - 1;
+        while (lo < hi) {
+            size_t mid = (lo + hi + 1) / 2;
+            if (pack->seek.members[mid].first_id <= i)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        if (ensure_table(pack, (unsigned)lo, NULL) != SDUI_OK) {
+            if (len)
+                *len = 0;
+            return NULL;
+        }
+    }
     if (len)
         *len = pack->slots[i].id_len;
     return pack->slots[i].id;
@@ -738,8 +889,13 @@ const char *sdui_pack_id_at(const sdui_pack *pack, size_t i, size_t *len)
 /* Whether the index holds id, without parsing the token (pack.h). */
 int sdui_pack_contains(const sdui_pack *pack, const char *id, size_t len)
 {
+    pack_slot *s = NULL;
     assert(pack);
-    return id && find(pack, id, len, sdui__hash(id, len)) != NULL;
+    if (!id)
+        return 0;
+    if (pack->seekable)
+        return seek_lookup(pack, id, len, &s, NULL) == SDUI_OK && s;
+    return find(pack, id, len, sdui__hash(id, len)) != NULL;
 }
 
 /* The whole inflated JSON (pack.h). */
@@ -768,7 +924,7 @@ size_t sdui__pack_longest_probe(const sdui_pack *pack)
     if (!pack->table)
         return 0;
     for (j = 0; j <= pack->mask; j++) {
-        uint64_t cell = pack->table[j];
+        uint64_t cell = atomic_load(&pack->table[j]);
         size_t home, probe;
         if (cell == 0)
             continue;
@@ -793,7 +949,19 @@ sdui_status sdui_pack_get(const sdui_pack *pack, const char *id, size_t len,
     if (!pack || !out || (!id && len))
         return sdui__fail(err, SDUI_ARGUMENT, -1, "pack, id or out is NULL");
     *out = NULL;
-    s = find(pack, id ? id : "", len, sdui__hash(id ? id : "", len));
+    if (pack->seekable) {
+        st = seek_lookup(pack, id ? id : "", len, &s, err);
+        if (st != SDUI_OK)
+            return st;
+        if (s && atomic_load(&s->dup_of))
+            return sdui__fail(err, SDUI_SCHEMA,
+                              (long long)pack->seek.members[s->member].start,
+                              "duplicate token id \"%.*s\": the seekable "
+                              "tables of gzip members %u and %u both list it",
+                              (int)(len > 64 ? 64 : len), id,
+                              s->member + 1, atomic_load(&s->dup_of));
+    } else
+        s = find(pack, id ? id : "", len, sdui__hash(id ? id : "", len));
     if (!s)
         return sdui__fail(err, SDUI_NOT_FOUND, -1,
                           "no token \"%.*s\" in the pack",

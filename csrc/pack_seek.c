@@ -121,20 +121,21 @@ int sdui__seek_detect(const unsigned char *in, size_t len)
     sdui__fail((err), SDUI_GZIP, (long long)(at), __VA_ARGS__)
 
 /*
- * Decodes member k's id block (block[0, blen), inflated) into the arena
- * at *arena_used and the id list at x->ids[x->nids...].  at is the
- * table's offset, for messages.
+ * Walks member k's id block (block[0, blen), inflated) once: with d NULL
+ * it only checks the ids and adds their lengths to *total; with d it also
+ * writes them there and fills ids.  at is the table's offset, for
+ * messages.
  */
-static sdui_status decode_ids(sdui_seek_index *x, size_t *arena_used,
-                              size_t *arena_cap, const unsigned char *block,
-                              size_t blen, size_t nids, unsigned k, size_t at,
-                              const sdui_limits *limits, sdui_error *err)
+static sdui_status walk_ids(const unsigned char *block, size_t blen,
+                            size_t nids, unsigned k, size_t at,
+                            const sdui_limits *limits, char *d,
+                            sdui_seek_id *ids, size_t *total,
+                            sdui_error *err)
 {
-    size_t i = 0, n, prev_len = 0, prev_off = 0;
+    size_t i = 0, n, prev_len = 0, used = 0, prev_at = 0;
     for (n = 0; n < nids; n++) {
         long shared = get_varint(block, blen, &i), rest;
         size_t idlen;
-        char *d;
         if (shared < 0 || (rest = get_varint(block, blen, &i)) < 0)
             return table_fail(err, at, k,
                               "member %u: seekable table: id %zu is cut off",
@@ -150,59 +151,93 @@ static sdui_status decode_ids(sdui_seek_index *x, size_t *arena_used,
                               "member %u: seekable table: id %zu has %zu "
                               "bytes",
                               k + 1, n + 1, idlen);
-        if (*arena_cap - *arena_used < idlen) {
-            /* Grow the arena; ids keep offsets until the end. */
-            size_t cap = *arena_cap;
-            char *na;
-            while (cap - *arena_used < idlen)
-                cap = cap ? cap * 2 : 4096;
-            na = sdui_realloc(x->arena, cap);
-            if (!na)
-                return sdui__oom(err);
-            x->arena = na;
-            *arena_cap = cap;
-        }
-        d = x->arena + *arena_used;
-        if (shared)
-            memcpy(d, x->arena + prev_off, (size_t)shared);
-        memcpy(d + shared, block + i, (size_t)rest);
-        i += (size_t)rest;
-        if (n > 0) {
-            size_t m = prev_len < idlen ? prev_len : idlen;
-            int c = memcmp(x->arena + prev_off, d, m);
-            if (c > 0 || (c == 0 && prev_len >= idlen))
-                return table_fail(err, at, k,
-                                  "member %u: seekable table: ids are not "
-                                  "in strictly increasing order at id %zu",
-                                  k + 1, n + 1);
-        }
-        x->ids[x->nids].bytes = NULL;
-        x->ids[x->nids].off = *arena_used;
-        x->ids[x->nids].len = idlen;
-        x->nids++;
-        prev_off = *arena_used;
+        if (d) {
+            char *id = d + used;
+            if (shared)
+                memcpy(id, d + prev_at, (size_t)shared);
+            memcpy(id + shared, block + i, (size_t)rest);
+            if (n > 0) {
+                size_t m = prev_len < idlen ? prev_len : idlen;
+                int c = memcmp(d + prev_at, id, m);
+                if (c > 0 || (c == 0 && prev_len >= idlen))
+                    return table_fail(err, at, k,
+                                      "member %u: seekable table: ids are "
+                                      "not in strictly increasing order at "
+                                      "id %zu",
+                                      k + 1, n + 1);
+            }
+            ids[n].bytes = id;
+            ids[n].len = idlen;
+        } else if (n > 0 && (size_t)shared == prev_len && rest == 0)
+            return table_fail(err, at, k,
+                              "member %u: seekable table: id %zu repeats "
+                              "the one before",
+                              k + 1, n + 1);
+        prev_at = used;
         prev_len = idlen;
-        *arena_used += idlen;
+        used += idlen;
+        i += (size_t)rest;
     }
     if (i != blen)
         return table_fail(err, at, k,
                           "member %u: seekable table: %zu bytes after the "
                           "last id",
                           k + 1, blen - i);
-    x->members[k].nids = nids;
+    if (total)
+        *total = used;
     return SDUI_OK;
 }
 
-/* Reads every table (pack_seek.h). */
+/* Decodes one member's ids (pack_seek.h). */
+sdui_status sdui__seek_ids(const unsigned char *in, const sdui_seek_index *x,
+                           unsigned k, const sdui_limits *limits,
+                           sdui_seek_id *ids, char **arena, sdui_error *err)
+{
+    const sdui_seek_member *m = &x->members[k];
+    unsigned char *block;
+    size_t total = 0;
+    sdui_status st;
+    *arena = NULL;
+    limits = sdui__limits_or_default(limits);
+    if (m->nids == 0)
+        return SDUI_OK;
+    block = sdui_malloc(m->block_len);
+    if (!block)
+        return sdui__oom(err);
+    if (sdui__inflate_raw(in + m->table_at, m->table_len, block,
+                          m->block_len) != 0) {
+        sdui_free(block);
+        return table_fail(err, m->table_at, k,
+                          "member %u: seekable table: the id block does not "
+                          "inflate to its %zu bytes",
+                          k + 1, m->block_len);
+    }
+    st = walk_ids(block, m->block_len, m->nids, k, m->table_at, limits, NULL,
+                  NULL, &total, err);
+    if (st == SDUI_OK) {
+        *arena = sdui_malloc(total ? total : 1);
+        if (!*arena)
+            st = sdui__oom(err);
+    }
+    if (st == SDUI_OK)
+        st = walk_ids(block, m->block_len, m->nids, k, m->table_at, limits,
+                      *arena, ids, NULL, err);
+    sdui_free(block);
+    if (st != SDUI_OK) {
+        sdui_free(*arena);
+        *arena = NULL;
+    }
+    return st;
+}
+
+/* Reads every header (pack_seek.h). */
 sdui_status sdui__seek_read(const unsigned char *in, size_t len,
                             const sdui_limits *limits, sdui_seek_index *x,
                             sdui_error *err)
 {
-    size_t pos = 0, json = 0, arena_used = 0, arena_cap = 0;
+    size_t pos = 0, json = 0, ids = 0;
     uint32_t total = 0, nmembers = 0, total_ids = 0;
     unsigned k;
-    unsigned char *block = NULL;
-    size_t block_cap = 0;
     sdui_status st = SDUI_OK;
 
     memset(x, 0, sizeof *x);
@@ -288,8 +323,7 @@ sdui_status sdui__seek_read(const unsigned char *in, size_t len,
                 goto fail;
             }
             x->members = sdui_malloc(nmembers * sizeof *x->members);
-            x->ids = sdui_malloc((total_ids ? total_ids : 1) * sizeof *x->ids);
-            if (!x->members || !x->ids) {
+            if (!x->members) {
                 st = sdui__oom(err);
                 goto fail;
             }
@@ -314,11 +348,13 @@ sdui_status sdui__seek_read(const unsigned char *in, size_t len,
         m->data_pos = h.data_pos;
         m->json_start = json;
         m->json_len = rd32(in + m->end - 4);
-        m->first_id = x->nids;
-        m->nids = 0;
+        m->first_id = ids;
+        m->nids = nids;
+        m->table_at = at + fixed;
+        m->table_len = tlen - fixed;
+        m->block_len = blen;
         /* Deflate cannot expand the data past 1032:1. */
-        if (m->json_len / 1032 > size || m->json_len > total - json ||
-            json > total) {
+        if (m->json_len / 1032 > size || m->json_len > total - json) {
             st = table_fail(err, m->end - 4, k,
                             "member %u: its ISIZE of %zu bytes does not fit "
                             "the total of %u the first table gives",
@@ -326,72 +362,42 @@ sdui_status sdui__seek_read(const unsigned char *in, size_t len,
             goto fail;
         }
         json += m->json_len;
-        if (nids > total_ids - x->nids) {
+        if (nids > total_ids - ids) {
             st = table_fail(err, at, k,
                             "member %u: its seekable table lists more ids "
                             "than the first table counts (%u)",
                             k + 1, total_ids);
             goto fail;
         }
-        /* An id takes at least two bytes in the block; the block comes
-         * from the header, which is at most 64 KiB compressed. */
+        ids += nids;
+        /* An id takes at least two bytes in the block, and the block
+         * comes from at most 64 KiB of header (deflate: 1032:1). */
         if (blen < 2 * nids || blen > (size_t)66000 * 1032 ||
-            (nids == 0) != (blen == 0)) {
+            (nids == 0) != (blen == 0) || (nids == 0 && tlen != fixed)) {
             st = table_fail(err, at, k,
                             "member %u: seekable table: an id block of %zu "
                             "bytes for %zu ids",
                             k + 1, blen, nids);
             goto fail;
         }
-        if (blen) {
-            if (blen > block_cap) {
-                unsigned char *nb = sdui_realloc(block, blen);
-                if (!nb) {
-                    st = sdui__oom(err);
-                    goto fail;
-                }
-                block = nb;
-                block_cap = blen;
-            }
-            if (sdui__inflate_raw(t + fixed, tlen - fixed, block, blen) != 0) {
-                st = table_fail(err, at + fixed, k,
-                                "member %u: seekable table: the id block "
-                                "does not inflate to its %zu bytes",
-                                k + 1, blen);
-                goto fail;
-            }
-            st = decode_ids(x, &arena_used, &arena_cap, block, blen, nids, k,
-                            at, limits, err);
-            if (st != SDUI_OK)
-                goto fail;
-        } else if (tlen != fixed) {
-            st = table_fail(err, at, k,
-                            "member %u: seekable table: bytes after an "
-                            "empty id list",
-                            k + 1);
-            goto fail;
-        }
         x->nmembers = k + 1;
         pos = m->end;
     }
-    if (json != total || x->nids != total_ids) {
+    if (json != total || ids != total_ids) {
         st = table_fail(err, 0, 0,
                         json != total
                             ? "seekable pack: its members inflate to %zu "
                               "bytes, the first table says %u"
                             : "seekable pack: its tables list %zu ids, the "
                               "first table says %u",
-                        json != total ? json : x->nids,
+                        json != total ? json : ids,
                         json != total ? total : total_ids);
         goto fail;
     }
-    for (k = 0; k < x->nids; k++)
-        x->ids[k].bytes = x->arena + x->ids[k].off;
-    sdui_free(block);
+    x->nids = ids;
     return SDUI_OK;
 
 fail:
-    sdui_free(block);
     sdui__seek_index_free(x);
     return st;
 }
@@ -402,8 +408,6 @@ void sdui__seek_index_free(sdui_seek_index *x)
     if (!x)
         return;
     sdui_free(x->members);
-    sdui_free(x->ids);
-    sdui_free(x->arena);
     memset(x, 0, sizeof *x);
 }
 

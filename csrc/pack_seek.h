@@ -28,25 +28,25 @@ typedef struct sdui_seek_member {
     size_t data_pos;   /* offset of its deflate data                    */
     size_t json_start; /* offset of its JSON in the inflated document   */
     size_t json_len;   /* its ISIZE                                     */
-    size_t first_id;   /* its ids: ids[first_id, first_id + nids)       */
-    size_t nids;
+    size_t first_id;   /* its ids are ids [first_id, first_id + nids)   */
+    size_t nids;       /*   of the pack, in member order               */
+    size_t table_at;   /* offset of its compressed id block             */
+    size_t table_len;
+    size_t block_len;  /* the id block's inflated size                  */
 } sdui_seek_member;
 
-/* One id from a table: bytes in the table's arena. */
+/* One id: bytes and length. */
 typedef struct sdui_seek_id {
     const char *bytes;
     size_t len;
-    size_t off;        /* (reading) offset of bytes in the arena         */
 } sdui_seek_id;
 
-/* Every member's table, read at open. */
+/* Every member's table, as the hop at open found it (ids not decoded). */
 typedef struct sdui_seek_index {
     sdui_seek_member *members;
     size_t nmembers;
     size_t total;        /* inflated size of the whole document           */
-    sdui_seek_id *ids;   /* every id, member by member                    */
-    size_t nids;
-    char *arena;         /* the ids' bytes                                */
+    size_t nids;         /* ids listed in all                             */
 } sdui_seek_index;
 
 /*
@@ -57,18 +57,31 @@ typedef struct sdui_seek_index {
 int sdui__seek_detect(const unsigned char *in, size_t len);
 
 /*
- * Reads every member's table, hopping from header to header without
- * inflating any JSON.  Checks that each table is well formed, that each
+ * Reads every member's header, hopping from one to the next without
+ * inflating anything: checks that each table is well formed, that each
  * member's size lands on the next header and the last one on the end of
  * the input, that the member count and totals agree with what was found,
- * and the limits (inflated size, token count, id sizes).  Errors:
- * SDUI_GZIP naming the member and offset, SDUI_LIMIT, SDUI_OOM.  On
- * success *out is filled (release with sdui__seek_index_free).  Ids may
- * repeat across members: the caller's index finds that.  Thread-safe.
+ * and the limits (inflated size, token count).  The ids are not decoded
+ * here (sdui__seek_ids does that, per member, when they are needed).
+ * Errors: SDUI_GZIP naming the member and offset, SDUI_LIMIT, SDUI_OOM.
+ * On success *out is filled (release with sdui__seek_index_free).
+ * Thread-safe.
  */
 sdui_status sdui__seek_read(const unsigned char *in, size_t len,
                             const sdui_limits *limits, sdui_seek_index *out,
                             sdui_error *err);
+
+/*
+ * Decodes member k's ids: ids[0, nids) are filled with bytes in *arena
+ * (new, sdui_free), in the table's order (increasing bytes).  Checks that
+ * the block inflates to its size, that every id is non-empty, under
+ * limits->max_token_bytes and greater than the one before.  in is the
+ * gzip bytes the index was read from.  SDUI_GZIP naming the member,
+ * SDUI_OOM.  Thread-safe.
+ */
+sdui_status sdui__seek_ids(const unsigned char *in, const sdui_seek_index *x,
+                           unsigned k, const sdui_limits *limits,
+                           sdui_seek_id *ids, char **arena, sdui_error *err);
 
 /* Releases what sdui__seek_read filled; a zeroed index is a no-op. */
 void sdui__seek_index_free(sdui_seek_index *x);

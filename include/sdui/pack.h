@@ -110,7 +110,7 @@ typedef struct sdui_seekable_options {
     size_t member_bytes;     /* JSON bytes the first member aims at (0:
                               * 32 KiB); a member ends at the first token
                               * end past its aim                         */
-    size_t max_member_bytes; /* each member aims at twice the one before,
+    size_t max_member_bytes; /* each member aims at four times the one before,
                               * up to this (0: 1 MiB): the first screens'
                               * members stay small, cold tokens compress
                               * in long members                          */
