@@ -7,8 +7,19 @@
  * be longer, must minify to itself, and must parse as a token with the same
  * outcome.  The scanner is also compared with jansson in both directions:
  * what jansson accepts the scanner accepts, and what the scanner accepts
- * jansson accepts unless one of jansson's own limits is in the way.  A broken invariant
- * aborts, which libFuzzer reports as a crash.
+ * jansson accepts unless one of jansson's own limits is in the way.
+ *
+ * The token's tree (token_tree.c) is compared with jansson's, the reference
+ * parser the token path used to call, on every text the scan accepts: when
+ * jansson builds a tree (duplicates refused, \u0000 allowed, any value),
+ * the token is made or refused by the schema exactly when jansson's tree
+ * is, and a token made holds the same values (types, integers, reals bit
+ * for bit, strings byte for byte, member order, counts); when jansson
+ * refuses, the token is refused as the old path mapped jansson's error: a
+ * duplicate key or a key holding \u0000 is SDUI_SCHEMA at the key, a
+ * number out of range SDUI_LIMIT at the number, anything else SDUI_JSON
+ * with jansson's words at jansson's place, each with the same message.  A
+ * broken invariant aborts, which libFuzzer reports as a crash.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -94,6 +105,230 @@ static void check_nodes(const sdui_value *props)
     }
 }
 
+/* Compares a token's value tree with jansson's, through every accessor. */
+static void same_tree(const sdui_value *v, json_t *j)
+{
+    size_t len = 0, i, n;
+    REQUIRE(v != NULL);
+    switch (json_typeof(j)) {
+    case JSON_NULL:
+        REQUIRE(sdui_value_type_of(v) == SDUI_VALUE_NULL);
+        break;
+    case JSON_TRUE:
+    case JSON_FALSE:
+        REQUIRE(sdui_value_type_of(v) == SDUI_VALUE_BOOL);
+        REQUIRE(sdui_value_bool(v) == json_is_true(j));
+        break;
+    case JSON_INTEGER:
+        REQUIRE(sdui_value_type_of(v) == SDUI_VALUE_INT);
+        REQUIRE(sdui_value_int(v) == (int64_t)json_integer_value(j));
+        break;
+    case JSON_REAL: {
+        double a = sdui_value_real(v), b = json_real_value(j);
+        REQUIRE(sdui_value_type_of(v) == SDUI_VALUE_REAL);
+        REQUIRE(memcmp(&a, &b, sizeof a) == 0);
+        break;
+    }
+    case JSON_STRING: {
+        const char *s = sdui_value_string(v, &len);
+        REQUIRE(sdui_value_type_of(v) == SDUI_VALUE_STRING && s != NULL);
+        REQUIRE(len == json_string_length(j) &&
+                memcmp(s, json_string_value(j), len) == 0 && s[len] == 0);
+        break;
+    }
+    case JSON_ARRAY:
+        n = json_array_size(j);
+        REQUIRE(sdui_value_type_of(v) == SDUI_VALUE_ARRAY);
+        REQUIRE(sdui_value_count(v) == n);
+        for (i = 0; i < n; i++)
+            same_tree(sdui_value_at(v, i), json_array_get(j, i));
+        REQUIRE(sdui_value_at(v, n) == NULL);
+        break;
+    case JSON_OBJECT: {
+        const void *it;
+        void *jt = json_object_iter(j);
+        REQUIRE(sdui_value_type_of(v) == SDUI_VALUE_OBJECT);
+        REQUIRE(sdui_value_count(v) == json_object_size(j));
+        for (it = sdui_value_next(v, NULL); it;
+             it = sdui_value_next(v, it), jt = json_object_iter_next(j, jt)) {
+            const char *key = sdui_value_iter_key(it, &len);
+            REQUIRE(jt != NULL && key != NULL);
+            REQUIRE(len == json_object_iter_key_len(jt) &&
+                    memcmp(key, json_object_iter_key(jt), len) == 0 &&
+                    key[len] == 0);
+            REQUIRE(sdui_value_get(v, key) == sdui_value_iter_value(it));
+            same_tree(sdui_value_iter_value(it), json_object_iter_value(jt));
+        }
+        REQUIRE(jt == NULL);
+        break;
+    }
+    default:
+        REQUIRE(!"unknown jansson type");
+    }
+}
+
+/* The schema verdict of token.h on jansson's tree of a node's props. */
+static int schema_props_ok(json_t *props)
+{
+    json_t *kids = json_object_get(props, "children");
+    size_t i;
+    if (!kids)
+        return 1;
+    if (!json_is_array(kids))
+        return 0;
+    for (i = 0; i < json_array_size(kids); i++) {
+        json_t *node = json_array_get(kids, i);
+        json_t *pv = json_object_get(node, "primitiveVersion");
+        json_t *prim = json_object_get(node, "primitive");
+        if (!json_is_object(node) || !json_is_string(prim) ||
+            json_string_length(prim) == 0)
+            return 0;
+        if (pv && (!json_is_integer(pv) || json_integer_value(pv) < 1))
+            return 0;
+        if (!json_is_object(json_object_get(node, "props")) ||
+            !schema_props_ok(json_object_get(node, "props")))
+            return 0;
+    }
+    return 1;
+}
+
+/* The schema verdict of token.h on jansson's tree of a token. */
+static int schema_ok(json_t *root)
+{
+    static const char *const strings[] = {"id", "primitive"};
+    static const char *const ints[] = {"version", "primitiveVersion"};
+    size_t i;
+    if (!json_is_object(root))
+        return 0;
+    for (i = 0; i < 2; i++) {
+        json_t *s = json_object_get(root, strings[i]);
+        json_t *n = json_object_get(root, ints[i]);
+        if (!json_is_string(s) || json_string_length(s) == 0)
+            return 0;
+        if (!json_is_integer(n) || json_integer_value(n) < 1)
+            return 0;
+    }
+    return json_is_object(json_object_get(root, "props")) &&
+           schema_props_ok(json_object_get(root, "props"));
+}
+
+/* Start of the key that ends just before pos (its opening quote). */
+static size_t key_start(const char *json, size_t pos)
+{
+    size_t i;
+    if (pos < 2 || json[pos - 1] != '"')
+        return pos;
+    for (i = pos - 1; i-- > 0;) {
+        size_t slashes = 0;
+        if (json[i] != '"')
+            continue;
+        while (slashes < i && json[i - 1 - slashes] == '\\')
+            slashes++;
+        if (slashes % 2 == 0)
+            return i;
+    }
+    return pos;
+}
+
+/* Start of the number that ends just before pos. */
+static size_t number_start(const char *json, size_t pos)
+{
+    size_t i = pos;
+    while (i > 0 && json[i - 1] && strchr("0123456789+-.eE", json[i - 1]))
+        i--;
+    return i;
+}
+
+/* Checks a refused token's error against jansson's error on the same
+ * text, mapped as the old token path mapped it. */
+static void same_refusal(const char *text, size_t len, const json_error_t *jerr,
+                         const sdui_error *err)
+{
+    size_t pos = (size_t)(jerr->position > 0 ? jerr->position : 0), at, n;
+    char want[SDUI_ERROR_MESSAGE_SIZE];
+    sdui_status st;
+    if (pos > len)
+        pos = len;
+    switch (json_error_code(jerr)) {
+    case json_error_duplicate_key:
+    case json_error_null_byte_in_key:
+        at = key_start(text, pos);
+        n = pos - at;
+        st = SDUI_SCHEMA;
+        snprintf(want, sizeof want,
+                 json_error_code(jerr) == json_error_duplicate_key
+                     ? "duplicate object key %.*s%s: refused on purpose (each "
+                       "key of an object must be unique)"
+                     : "object key %.*s%s holds \\u0000: refused on purpose "
+                       "(a key must not contain NUL)",
+                 (int)(n > 64 ? 64 : n), text + at, n > 64 ? "..." : "");
+        break;
+    case json_error_numeric_overflow: {
+        int integer;
+        at = number_start(text, pos);
+        n = pos - at;
+        integer = !memchr(text + at, '.', n) && !memchr(text + at, 'e', n) &&
+                  !memchr(text + at, 'E', n);
+        st = SDUI_LIMIT;
+        snprintf(want, sizeof want,
+                 integer ? "number %.*s%s is out of range: an integer beyond "
+                           "64 bits"
+                         : "number %.*s%s is out of range: a decimal that "
+                           "overflows to infinity",
+                 (int)(n > 64 ? 64 : n), text + at, n > 64 ? "..." : "");
+        break;
+    }
+    default:
+        at = pos;
+        st = SDUI_JSON;
+        snprintf(want, sizeof want, "%s", jerr->text);
+        break;
+    }
+    if (err->status != st || (size_t)err->offset != at ||
+        strcmp(err->message, want) != 0) {
+        fprintf(stderr, "token: %s at %lld \"%s\"; jansson mapped: %s at %zu "
+                        "\"%s\"\n",
+                sdui_status_name(err->status), err->offset, err->message,
+                sdui_status_name(st), at, want);
+        REQUIRE(!"the token's refusal differs from jansson's");
+    }
+}
+
+/*
+ * The token's outcome (st, tok, err) on text against jansson's, on text
+ * the scan accepts under lim: jansson's tree when it builds one, with the
+ * schema's verdict, or its error mapped.
+ */
+static void against_jansson(const char *text, size_t len,
+                            const sdui_limits *lim, sdui_status st,
+                            const sdui_token *tok, const sdui_error *err)
+{
+    json_error_t jerr;
+    sdui_error verr;
+    json_t *j;
+    if (len > lim->max_token_bytes ||
+        sdui_json_validate(text, len, lim->max_depth, &verr) != SDUI_OK)
+        return;
+    if (st == SDUI_OOM)
+        return;
+    j = json_loadb(len ? text : "", len,
+                   JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL | JSON_DECODE_ANY,
+                   &jerr);
+    if (!j) {
+        REQUIRE(json_error_code(&jerr) != json_error_out_of_memory);
+        REQUIRE(st != SDUI_OK);
+        same_refusal(text, len, &jerr, err);
+        return;
+    }
+    if (schema_ok(j)) {
+        REQUIRE(st == SDUI_OK);
+        same_tree(sdui_token_root(tok), j);
+    } else {
+        REQUIRE(st == SDUI_SCHEMA);
+    }
+    json_decref(j);
+}
+
 /* Parses text as a token; checks the outcome and returns the status. */
 static sdui_status parse_token(const char *text, size_t len,
                                const sdui_limits *lim)
@@ -102,6 +337,7 @@ static sdui_status parse_token(const char *text, size_t len,
     sdui_error err;
     sdui_status st = sdui_token_parse(text, len, lim, &tok, &err);
     REQUIRE(st == err.status);
+    against_jansson(text, len, lim, st, tok, &err);
     if (st != SDUI_OK) {
         REQUIRE(tok == NULL && err.message[0] != '\0');
         REQUIRE(st == SDUI_JSON || st == SDUI_SCHEMA || st == SDUI_LIMIT ||
