@@ -3,6 +3,7 @@
  * allocations through it.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include <jansson.h>
 #include <libdeflate.h>
@@ -82,6 +83,25 @@ void *sdui_realloc(void *ptr, size_t size)
     void *p = current.realloc_fn(current.ctx, ptr, size);
     if (SDUI_UNLIKELY(!p))
         alloc_failures++;
+    return p;
+}
+
+/* Allocates n zeroed bytes through the hook.  With the default allocator
+ * this is calloc, which takes fresh pages from the system already zero
+ * instead of writing them: a large index that is mostly never probed then
+ * costs no page it does not touch. */
+void *sdui__calloc(size_t n)
+{
+    void *p;
+    if (current.malloc_fn == default_malloc) {
+        p = calloc(n ? n : 1, 1);
+        if (SDUI_UNLIKELY(!p))
+            alloc_failures++;
+        return p;
+    }
+    p = sdui_malloc(n);
+    if (p)
+        memset(p, 0, n);
     return p;
 }
 

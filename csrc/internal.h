@@ -54,6 +54,11 @@ sdui_status sdui__fail_at(sdui_error *err, sdui_status status,
  */
 unsigned long sdui__alloc_failures(void);
 
+/* n zeroed bytes through the allocator hook (alloc.c): calloc with the
+ * default allocator, so fresh pages are not written; release with
+ * sdui_free. */
+void *sdui__calloc(size_t n);
+
 /* Shorthand for an allocation failure. */
 sdui_status sdui__oom(sdui_error *err);
 

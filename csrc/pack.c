@@ -116,10 +116,9 @@ static sdui_status alloc_index(sdui_pack *pack, size_t n, sdui_error *err)
     /* At most half full, so every probe meets an empty cell soon. */
     assert(n <= cap / 2 && (cap & (cap - 1)) == 0);
     pack->slots = sdui_malloc((n ? n : 1) * sizeof *pack->slots);
-    pack->table = sdui_malloc(cap * sizeof *pack->table);
+    pack->table = sdui__calloc(cap * sizeof *pack->table);
     if (!pack->slots || !pack->table)
         return sdui__oom(err);
-    memset(pack->table, 0, cap * sizeof *pack->table);
     pack->mask = cap - 1;
     return SDUI_OK;
 }

@@ -5,7 +5,7 @@
  * then cut between tokens: member k runs from the end of the last token of
  * member k-1 (so it starts with the comma) to the end of its own last
  * token; member 0 starts at the document's first byte, and the last member
- * holds the last token and everything after it.  Each member aims at twice
+ * holds the last token and everything after it.  Each member aims at four times
  * the JSON of the one before, from options->member_bytes up to
  * options->max_member_bytes: a restarted deflate stream has no history to
  * copy from, so each cut costs about a kilobyte of output, and long cold
