@@ -341,41 +341,40 @@ sdui_status sdui_gzip_encode(const void *data, size_t len, int level,
 }
 
 /* Inflates one member into a place the caller chose (gzip_member.h). */
-sdui_status sdui__gzip_inflate_member(const unsigned char *in, size_t data_pos,
-                                      size_t end, unsigned member, char *out,
+sdui_status sdui__gzip_inflate_member(const unsigned char *body, size_t len,
+                                      size_t at, unsigned member, char *out,
                                       size_t out_len, sdui_error *err)
 {
     struct libdeflate_decompressor *d;
     enum libdeflate_result r;
-    size_t in_n = 0, out_n = 0;
-    assert(data_pos + SDUI_GZ_TRAILER <= end);
+    size_t in_n = 0, out_n = 0, data = len - SDUI_GZ_TRAILER;
+    assert(len >= SDUI_GZ_TRAILER);
     d = libdeflate_alloc_decompressor();
     if (!d)
         return sdui__oom(err);
-    r = libdeflate_deflate_decompress_ex(d, in + data_pos,
-                                         end - SDUI_GZ_TRAILER - data_pos, out,
-                                         out_len, &in_n, &out_n);
+    r = libdeflate_deflate_decompress_ex(d, body, data, out, out_len, &in_n,
+                                         &out_n);
     libdeflate_free_decompressor(d);
     if (r == LIBDEFLATE_INSUFFICIENT_SPACE)
-        return gz_fail(err, data_pos,
+        return gz_fail(err, at,
                        "member %u inflates past its ISIZE of %zu bytes",
                        member + 1, out_len);
     if (r != LIBDEFLATE_SUCCESS)
-        return gz_fail(err, data_pos,
-                       "member %u: corrupt or truncated deflate data",
+        return gz_fail(err, at, "member %u: corrupt or truncated deflate data",
                        member + 1);
-    if (data_pos + in_n != end - SDUI_GZ_TRAILER)
-        return gz_fail(err, data_pos + in_n,
+    if (in_n != data)
+        return gz_fail(err, at + in_n,
                        "member %u: its deflate data ends %zu bytes before "
                        "the member's recorded end",
-                       member + 1, end - SDUI_GZ_TRAILER - data_pos - in_n);
+                       member + 1, data - in_n);
     if (out_n != out_len)
-        return gz_fail(err, end - 4,
+        return gz_fail(err, at + len - 4,
                        "member %u: ISIZE mismatch (inflated %zu bytes, "
                        "ISIZE says %zu)",
                        member + 1, out_n, out_len);
-    if (le32(in + end - 8) != sdui_crc32(0, out, out_n))
-        return gz_fail(err, end - 8, "member %u: CRC-32 mismatch", member + 1);
+    if (le32(body + data) != sdui_crc32(0, out, out_n))
+        return gz_fail(err, at + data, "member %u: CRC-32 mismatch",
+                       member + 1);
     return SDUI_OK;
 }
 

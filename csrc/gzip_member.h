@@ -45,15 +45,15 @@ int sdui__gzip_subfield(const unsigned char *extra, size_t len, int si1,
                         int si2, const unsigned char **data, size_t *dlen);
 
 /*
- * Inflates one member: its deflate data starts at in[data_pos] and the
- * member ends at in[end] (its trailer is the 8 bytes before end).  out
- * receives exactly out_len bytes, which the trailer's ISIZE must equal;
- * the deflate stream must end exactly at the trailer and the CRC-32 must
- * match.  member (0-based) names the member in messages; offsets are in
- * in.  SDUI_GZIP or SDUI_OOM.  Thread-safe.
+ * Inflates one member: body[0, len) is its deflate data followed by its
+ * 8-byte trailer.  out receives exactly out_len bytes, which the
+ * trailer's ISIZE must equal; the deflate stream must end exactly at the
+ * trailer and the CRC-32 must match.  member (0-based) names the member
+ * in messages; at is body's offset in the file, for error offsets.
+ * SDUI_GZIP or SDUI_OOM.  Thread-safe.
  */
-sdui_status sdui__gzip_inflate_member(const unsigned char *in, size_t data_pos,
-                                      size_t end, unsigned member, char *out,
+sdui_status sdui__gzip_inflate_member(const unsigned char *body, size_t len,
+                                      size_t at, unsigned member, char *out,
                                       size_t out_len, sdui_error *err);
 
 /*

@@ -74,7 +74,10 @@ struct sdui_pack {
     size_t nmembers;
     /* A seekable pack: its gzip bytes, its tables, each member's state. */
     int seekable;
-    unsigned char *gz;
+    unsigned char *gz;     /* the gzip bytes, when opened from memory    */
+    int fd;                /* the file, when opened from one (else -1)   */
+    char *path;
+    sdui_seek_src src;     /* where the members are read from            */
     sdui_seek_index seek;
     member_state *mstate;
     atomic_uint inflated;
@@ -257,7 +260,7 @@ static sdui_status decode_table(sdui_pack *pack, unsigned k, sdui_error *err)
     sdui_error_clear(&ms->table_error);
     if (m->nids) {
         ids = sdui_malloc(m->nids * sizeof *ids);
-        st = ids ? sdui__seek_ids(pack->gz, &pack->seek, k, &pack->limits,
+        st = ids ? sdui__seek_ids(&pack->src, &pack->seek, k, &pack->limits,
                                   ids, &ms->arena, &ms->table_error)
                  : sdui__oom(&ms->table_error);
     }
@@ -363,10 +366,19 @@ static sdui_status load_member(sdui_pack *pack, unsigned k,
     st = ensure_table(pack, k, err);
     if (st != SDUI_OK)
         return st;
-    st = sdui__gzip_inflate_member(pack->gz, m->data_pos, m->end, k, text,
-                                   m->json_len, err);
-    if (st != SDUI_OK)
-        return st;
+    {
+        const unsigned char *body;
+        sdui_seek_buf buf = {NULL, 0};
+        st = sdui__seek_bytes(&pack->src, m->data_pos, m->end - m->data_pos,
+                              &buf, &body, err);
+        if (st == SDUI_OK)
+            st = sdui__gzip_inflate_member(body, m->end - m->data_pos,
+                                           m->data_pos, k, text, m->json_len,
+                                           err);
+        sdui_free(buf.bytes);
+        if (st != SDUI_OK)
+            return st;
+    }
     atomic_fetch_add(&pack->inflated, 1);
     st = sdui__scan_pack_part(text, m->json_len, k,
                               k + 1 == pack->seek.nmembers, &pack->limits,
@@ -497,9 +509,8 @@ static sdui_status join_members(sdui_pack *pack, sdui_scan_result *first,
     return SDUI_OK;
 }
 
-/* Opens a seekable pack from its gzip bytes, taken over (gz, len). */
-static sdui_status open_seekable(sdui_pack *pack, unsigned char *gz,
-                                 size_t len, sdui_error *err)
+/* Opens a seekable pack from pack->src (memory or file). */
+static sdui_status open_seekable(sdui_pack *pack, sdui_error *err)
 {
     sdui_seek_index *x = &pack->seek;
     sdui_scan_result first, last;
@@ -510,9 +521,8 @@ static sdui_status open_seekable(sdui_pack *pack, unsigned char *gz,
 
     memset(&first, 0, sizeof first);
     memset(&last, 0, sizeof last);
-    pack->gz = gz;
     pack->seekable = 1;
-    st = sdui__seek_read(gz, len, &pack->limits, x, err);
+    st = sdui__seek_read(&pack->src, &pack->limits, x, err);
     if (st != SDUI_OK)
         return st;
     json = sdui_malloc(x->total + 1); /* not zeroed: see above */
@@ -613,7 +623,12 @@ static sdui_status open_bytes(const void *data, size_t len,
         memset(pack, 0, sizeof *pack);
         pack->limits = *limits;
         pack->info.compressed_bytes = len;
-        st = open_seekable(pack, gz, len, err);
+        pack->gz = gz;
+        pack->fd = -1;
+        pack->src.mem = gz;
+        pack->src.len = len;
+        pack->src.fd = -1;
+        st = open_seekable(pack, err);
         if (st != SDUI_OK) {
             sdui_pack_free(pack);
             return st;
@@ -738,6 +753,69 @@ static sdui_status read_stream(int fd, const char *path, size_t limit,
 }
 
 /*
+ * 1 when the regular file fd of size bytes starts with a seekable pack's
+ * first header: reads that header only (pread: the file offset stays 0).
+ */
+static int probe_seekable(int fd, size_t size)
+{
+    unsigned char head[SDUI_GZ_HEADER_FIXED], *buf;
+    size_t n;
+    int yes;
+    if (size < 18 || pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head ||
+        head[0] != 0x1f || head[1] != 0x8b || !(head[3] & 4))
+        return 0;
+    n = SDUI_GZ_HEADER_FIXED + ((size_t)head[10] | (size_t)head[11] << 8);
+    if (n > size)
+        return 0;
+    buf = sdui_malloc(n);
+    if (!buf)
+        return 0;
+    yes = pread(fd, buf, n, 0) == (ssize_t)n && sdui__seek_detect(buf, n);
+    sdui_free(buf);
+    return yes;
+}
+
+/*
+ * Opens a seekable pack from its file, which the pack keeps open and
+ * reads members from on first use (fd is taken over).
+ */
+static sdui_status open_seekable_file(int fd, const char *path, size_t size,
+                                      const sdui_limits *limits,
+                                      sdui_pack **out, sdui_error *err)
+{
+    sdui_pack *pack = sdui_malloc(sizeof *pack);
+    size_t plen = strlen(path);
+    sdui_status st;
+    if (!pack) {
+        close(fd);
+        return sdui__oom(err);
+    }
+    memset(pack, 0, sizeof *pack);
+    pack->limits = *limits;
+    pack->info.compressed_bytes = size;
+    pack->fd = fd;
+    pack->path = sdui_malloc(plen + 1);
+    if (!pack->path) {
+        pack->seekable = 1; /* so the fd is closed */
+        sdui_pack_free(pack);
+        return sdui__oom(err);
+    }
+    memcpy(pack->path, path, plen + 1);
+    pack->src.mem = NULL;
+    pack->src.len = size;
+    pack->src.fd = fd;
+    pack->src.path = pack->path;
+    st = open_seekable(pack, err);
+    if (st != SDUI_OK) {
+        pack->seekable = 1;
+        sdui_pack_free(pack);
+        return st;
+    }
+    *out = pack;
+    return SDUI_OK;
+}
+
+/*
  * Opens a pack from a file (pack.h).  The size of a regular file is checked
  * before a byte is read; a FIFO is read with the same bound; anything else
  * (a directory, a device such as /dev/zero, a socket) is refused by name.
@@ -789,6 +867,9 @@ sdui_status sdui_pack_open_file(const char *path, const sdui_limits *limits,
                               lim->max_compressed_bytes);
         }
     }
+    if (S_ISREG(sb.st_mode) && probe_seekable(fd, (size_t)sb.st_size))
+        return open_seekable_file(fd, path, (size_t)sb.st_size, lim, out,
+                                  err); /* takes fd */
     /* A regular file is read the same way: it may grow or shrink meanwhile,
      * and the bound holds whatever its size said. */
     st = read_stream(fd, path, lim->max_compressed_bytes,
@@ -834,6 +915,9 @@ void sdui_pack_free(sdui_pack *pack)
     }
     sdui__seek_index_free(&pack->seek);
     sdui_free(pack->gz);
+    if (pack->seekable && pack->fd >= 0)
+        close(pack->fd);
+    sdui_free(pack->path);
     sdui__buffer_release(pack->data);
     sdui_free(pack);
 }

@@ -33,8 +33,10 @@
  * are non-empty, strictly increasing within a table and under the limits.
  * Other subfields of FEXTRA are ignored.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gzip_member.h"
 #include "internal.h"
@@ -90,6 +92,45 @@ static void put_varint(unsigned char *b, size_t *i, size_t v)
         v >>= 7;
     }
     b[(*i)++] = (unsigned char)v;
+}
+
+/* Reads bytes of a seekable pack from memory or its file (pack_seek.h). */
+sdui_status sdui__seek_bytes(const sdui_seek_src *src, size_t off, size_t n,
+                             sdui_seek_buf *buf, const unsigned char **out,
+                             sdui_error *err)
+{
+    size_t got = 0;
+    assert(off <= src->len && n <= src->len - off);
+    if (src->mem) {
+        *out = src->mem + off;
+        return SDUI_OK;
+    }
+    if (buf->cap < n) {
+        unsigned char *nb = sdui_realloc(buf->bytes, n ? n : 1);
+        if (!nb)
+            return sdui__oom(err);
+        buf->bytes = nb;
+        buf->cap = n;
+    }
+    while (got < n) {
+        ssize_t r = pread(src->fd, buf->bytes + got, n - got,
+                          (off_t)(off + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            int e = r < 0 ? errno : EIO;
+            return sdui__fail_code(err, SDUI_IO, e, (long long)(off + got),
+                                   "cannot read \"%s\" at byte %zu: %s",
+                                   src->path ? src->path : "pack",
+                                   off + got,
+                                   r < 0 ? strerror(e)
+                                         : "the file is shorter than when it "
+                                           "was opened");
+        }
+        got += (size_t)r;
+    }
+    *out = buf->bytes;
+    return SDUI_OK;
 }
 
 /* Finds a member's table in its header: 1 found, 0 none, -1 malformed
@@ -189,29 +230,37 @@ static sdui_status walk_ids(const unsigned char *block, size_t blen,
 }
 
 /* Decodes one member's ids (pack_seek.h). */
-sdui_status sdui__seek_ids(const unsigned char *in, const sdui_seek_index *x,
+sdui_status sdui__seek_ids(const sdui_seek_src *src, const sdui_seek_index *x,
                            unsigned k, const sdui_limits *limits,
                            sdui_seek_id *ids, char **arena, sdui_error *err)
 {
     const sdui_seek_member *m = &x->members[k];
     unsigned char *block;
+    const unsigned char *z;
+    sdui_seek_buf zb = {NULL, 0};
     size_t total = 0;
     sdui_status st;
     *arena = NULL;
     limits = sdui__limits_or_default(limits);
     if (m->nids == 0)
         return SDUI_OK;
+    st = sdui__seek_bytes(src, m->table_at, m->table_len, &zb, &z, err);
+    if (st != SDUI_OK)
+        return st;
     block = sdui_malloc(m->block_len);
-    if (!block)
+    if (!block) {
+        sdui_free(zb.bytes);
         return sdui__oom(err);
-    if (sdui__inflate_raw(in + m->table_at, m->table_len, block,
-                          m->block_len) != 0) {
+    }
+    if (sdui__inflate_raw(z, m->table_len, block, m->block_len) != 0) {
+        sdui_free(zb.bytes);
         sdui_free(block);
         return table_fail(err, m->table_at, k,
                           "member %u: seekable table: the id block does not "
                           "inflate to its %zu bytes",
                           k + 1, m->block_len);
     }
+    sdui_free(zb.bytes);
     st = walk_ids(block, m->block_len, m->nids, k, m->table_at, limits, NULL,
                   NULL, &total, err);
     if (st == SDUI_OK) {
@@ -231,14 +280,15 @@ sdui_status sdui__seek_ids(const unsigned char *in, const sdui_seek_index *x,
 }
 
 /* Reads every header (pack_seek.h). */
-sdui_status sdui__seek_read(const unsigned char *in, size_t len,
+sdui_status sdui__seek_read(const sdui_seek_src *src,
                             const sdui_limits *limits, sdui_seek_index *x,
                             sdui_error *err)
 {
-    size_t pos = 0, json = 0, ids = 0;
+    size_t pos = 0, json = 0, ids = 0, len = src->len;
     uint32_t total = 0, nmembers = 0, total_ids = 0;
     unsigned k;
     sdui_status st = SDUI_OK;
+    sdui_seek_buf hb = {NULL, 0}, tb = {NULL, 0};
 
     memset(x, 0, sizeof *x);
     limits = sdui__limits_or_default(limits);
@@ -247,6 +297,8 @@ sdui_status sdui__seek_read(const unsigned char *in, size_t len,
         const unsigned char *t;
         size_t tlen, at, fixed, nids, blen, size;
         sdui_seek_member *m;
+        const unsigned char *in;
+        size_t inlen;
         int found;
         if (k > 0 && k == nmembers) {
             if (pos != len) {
@@ -265,7 +317,35 @@ sdui_status sdui__seek_read(const unsigned char *in, size_t len,
                             k, nmembers);
             goto fail;
         }
-        st = sdui__gzip_header(in, len, pos, k, &h, err);
+        {
+            /* The header: its fixed part and XLEN, then the extra field
+             * and a little room for names (a writer of seekable packs
+             * writes none). */
+            const unsigned char *p;
+            size_t want = len - pos < 4096 ? len - pos : 4096;
+            st = sdui__seek_bytes(src, pos, want, &hb, &p, err);
+            if (st != SDUI_OK)
+                goto fail;
+            if (want >= SDUI_GZ_HEADER_FIXED && (p[3] & 4)) {
+                size_t need = SDUI_GZ_HEADER_FIXED + 1024 +
+                              ((size_t)p[10] | (size_t)p[11] << 8);
+                if (need > len - pos)
+                    need = len - pos;
+                if (need > want) {
+                    want = need;
+                    st = sdui__seek_bytes(src, pos, want, &hb, &p, err);
+                    if (st != SDUI_OK)
+                        goto fail;
+                }
+            }
+            in = p;
+            inlen = want;
+        }
+        st = sdui__gzip_header(in, inlen, 0, k, &h, err);
+        if (st == SDUI_OK)
+            h.data_pos += pos;
+        else if (err && err->offset >= 0)
+            err->offset += (long long)pos;
         if (st != SDUI_OK) {
             if (k > 0)
                 /* Where the previous size pointed is not a header. */
@@ -285,7 +365,7 @@ sdui_status sdui__seek_read(const unsigned char *in, size_t len,
                             k + 1);
             goto fail;
         }
-        at = (size_t)(t - in);
+        at = pos + (size_t)(t - in);
         fixed = SEEK_FIXED + ((k == 0) ? SEEK_TOTALS : 0);
         if (tlen < fixed || t[0] != 1 || (t[1] & 1) != (k == 0) ||
             (t[1] & ~1u)) {
@@ -347,7 +427,13 @@ sdui_status sdui__seek_read(const unsigned char *in, size_t len,
         m->end = pos + size;
         m->data_pos = h.data_pos;
         m->json_start = json;
-        m->json_len = rd32(in + m->end - 4);
+        {
+            const unsigned char *isize;
+            st = sdui__seek_bytes(src, m->end - 4, 4, &tb, &isize, err);
+            if (st != SDUI_OK)
+                goto fail;
+            m->json_len = rd32(isize);
+        }
         m->first_id = ids;
         m->nids = nids;
         m->table_at = at + fixed;
@@ -395,9 +481,13 @@ sdui_status sdui__seek_read(const unsigned char *in, size_t len,
         goto fail;
     }
     x->nids = ids;
+    sdui_free(hb.bytes);
+    sdui_free(tb.bytes);
     return SDUI_OK;
 
 fail:
+    sdui_free(hb.bytes);
+    sdui_free(tb.bytes);
     sdui__seek_index_free(x);
     return st;
 }

