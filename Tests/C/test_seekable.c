@@ -410,6 +410,56 @@ static void get_expect(sdui_pack *p, const char *id, sdui_status want,
 #define TOK(x) "{\"id\":\"" x "\",\"version\":1,\"primitive\":\"Text\"," \
                "\"primitiveVersion\":1,\"props\":{}}"
 
+/* From a file: only headers are read at open; members come from the file
+ * on first use; a file cut short under the pack is an I/O error for the
+ * members not read yet, never a crash. */
+static void test_from_file(void)
+{
+    str js = pack_json(400);
+    sdui_seekable_options o = {1024, 4096, 6};
+    unsigned char *gz;
+    size_t n, jl;
+    sdui_error err;
+    sdui_pack *p;
+    sdui_pack_info info;
+    const char *path, *j;
+    char moved[80];
+    CHECK_STATUS(sdui_pack_write_seekable(js.b, js.n, &o, NULL, &gz, &n, &err),
+                 SDUI_OK);
+    path = to_file(gz, n);
+    CHECK_STATUS(sdui_pack_open_file(path, NULL, &p, &err), SDUI_OK);
+    if (p) {
+        sdui_pack_get_info(p, &info);
+        CHECK(info.seekable && info.members_inflated == 2);
+        CHECK_EQ_INT(info.compressed_bytes, n);
+        get_expect(p, "home.card.100", SDUI_OK, NULL, __LINE__);
+        /* Replaced by rename: the pack keeps reading its own file. */
+        snprintf(moved, sizeof moved, "%s.old", path);
+        CHECK(rename(path, moved) == 0);
+        to_file("garbage", 7);
+        get_expect(p, "home.card.200", SDUI_OK, NULL, __LINE__);
+        /* Cut short in place: members not read yet fail by name. */
+        CHECK(truncate(moved, (off_t)(n / 2)) == 0);
+        get_expect(p, "home.card.398", SDUI_IO, "shorter", __LINE__);
+        get_expect(p, "home.card.100", SDUI_OK, NULL, __LINE__);
+        j = sdui_pack_json(p, &jl);
+        CHECK(j == NULL && jl == 0);
+        sdui_pack_free(p);
+        unlink(moved);
+    }
+    /* Whole again, every token from the file equals the JSON. */
+    path = to_file(gz, n);
+    CHECK_STATUS(sdui_pack_open_file(path, NULL, &p, &err), SDUI_OK);
+    if (p) {
+        j = sdui_pack_json(p, &jl);
+        CHECK(j && jl == js.n && memcmp(j, js.b, jl) == 0);
+        sdui_pack_free(p);
+    }
+    unlink(path);
+    sdui_free(gz);
+    free(js.b);
+}
+
 /* Every lie a table can tell is an error when it matters. */
 static void test_tampered(void)
 {
@@ -667,6 +717,7 @@ int main(void)
     test_tools_read_it();
     test_lazy_members();
     test_threads();
+    test_from_file();
     test_tampered();
     test_multi_member_sizing();
     return check_summary();
