@@ -17,6 +17,23 @@
  * A token is parsed and schema-checked when first asked for, then kept.  A
  * pack is immutable after open: every function here is thread-safe.  NULL
  * handles follow the rule of sdui.h.
+ *
+ * Seekable packs (sdui_pack_write_seekable) are opened the same way and
+ * recognised by their first gzip header.  Opening one hops from header to
+ * header, reads the ids of the first and the last member, and inflates and
+ * validates those two members (the document's start and end); any other
+ * member is inflated, validated and checked against its header's table the
+ * first time one of its tokens (or sdui_pack_json) needs it, once, whichever
+ * thread asks.  So the cost of an open does not grow with the pack, and
+ * errors inside a member (bad JSON, a table that lies, a corrupt member)
+ * are reported by the call that needs the member, naming it ("gzip member
+ * N"), with offsets in the document and line:column counted from the
+ * member's first byte; a member that failed keeps failing the same way,
+ * the others keep working.  Opened from a file, a seekable pack keeps the
+ * file open (one descriptor) and reads members from it when needed:
+ * replacing the file by rename is safe; cutting it short or rewriting it in
+ * place makes the members not yet read fail (SDUI_IO, SDUI_GZIP).  Opened
+ * from memory, it keeps a copy of the gzip bytes.
  */
 #ifndef SDUI_PACK_H
 #define SDUI_PACK_H
@@ -68,7 +85,10 @@ void sdui_pack_get_info(const sdui_pack *pack, sdui_pack_info *out);
 size_t sdui_pack_count(const sdui_pack *pack);
 
 /* Id of the i-th token in pack order (borrowed, valid while the pack is
- * alive; not NUL-terminated in general: use *len).  NULL when i >= count. */
+ * alive; not NUL-terminated in general: use *len).  NULL when i >= count,
+ * or when the table of a seekable pack's member that lists it cannot be
+ * read.  A seekable pack's order is its members' order, and within a
+ * member its table's (by bytes). */
 const char *sdui_pack_id_at(const sdui_pack *pack, size_t i, size_t *len);
 
 /* 1 if the pack holds id, else 0.  Does not parse the token. */
@@ -85,7 +105,9 @@ int sdui_pack_contains(const sdui_pack *pack, const char *id, size_t len);
 sdui_status sdui_pack_get(const sdui_pack *pack, const char *id, size_t len,
                           sdui_token **out, sdui_error *err);
 
-/* The whole inflated JSON (borrowed, valid while the pack is alive). */
+/* The whole inflated JSON (borrowed, valid while the pack is alive).  A
+ * seekable pack inflates every member first; NULL (and *len 0) when one
+ * of them cannot be read. */
 const char *sdui_pack_json(const sdui_pack *pack, size_t *len);
 
 /*
