@@ -28,6 +28,10 @@ public final class CorePack: @unchecked Sendable {
         public var rawBytes: Int
         /// Number of gzip members the input held (usually 1).
         public var members: Int
+        /// Whether the pack is seekable: members inflated on first use.
+        public var seekable: Bool = false
+        /// Members inflated so far (all of them for a plain pack).
+        public var membersInflated: Int = 0
     }
 
     /// Opens the pack file at `url`.
@@ -79,7 +83,8 @@ public final class CorePack: @unchecked Sendable {
         var i = sdui_pack_info()
         sdui_pack_get_info(handle, &i)
         return Info(tokens: i.tokens, compressedBytes: i.compressed_bytes,
-                    rawBytes: i.raw_bytes, members: Int(i.members))
+                    rawBytes: i.raw_bytes, members: Int(i.members),
+                    seekable: i.seekable != 0, membersInflated: Int(i.members_inflated))
     }
 
     /// Every token id, in pack order.
