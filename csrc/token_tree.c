@@ -125,8 +125,8 @@ static const unsigned char structural[256] = {
 };
 
 /* The first quote or backslash in [p, end), or end. */
-static const unsigned char *quote_or_backslash(const unsigned char *p,
-                                               const unsigned char *end)
+static SDUI_ALWAYS_INLINE const unsigned char *
+quote_or_backslash(const unsigned char *p, const unsigned char *end)
 {
 #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
     while (end - p >= 16) {
@@ -373,9 +373,12 @@ static int fast_decimal(const unsigned char *s, const unsigned char *e,
         p++;
         if (p < e && (*p == '+' || *p == '-'))
             eneg = *p++ == '-';
-        for (; p < e; p++)
+        for (; p < e; p++) {
+            if ((unsigned)(*p - '0') >= 10u)
+                return 0;
             if (x < 100000)
                 x = x * 10 + (*p - '0');
+        }
         e10 += eneg ? -x : x;
     }
     if (m == 0) {
