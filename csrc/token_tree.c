@@ -41,7 +41,8 @@
  * digits and a power of ten within 10^22 make the mantissa and the power
  * exact doubles, and one IEEE multiplication or division rounds the exact
  * quotient correctly, which is what strtod returns.  Others go to strtod,
- * through the C locale's decimal point as jansson does.
+ * which reads the current locale's decimal point: where that is not '.',
+ * the '.' is swapped for it, as jansson does.
  */
 #include <errno.h>
 #include <float.h>
@@ -119,9 +120,9 @@ _Static_assert(sizeof(node) % SDUI_TREE_ALIGN == 0 &&
  * Measuring.
  * --------------------------------------------------------------------- */
 
-/* Bytes a measure counts outside strings: 1 ',', 2 ':', 3 '{', 4 '['. */
+/* Bytes a measure counts outside strings: 1 ',', 2 ':', 3 '['. */
 static const unsigned char structural[256] = {
-    [','] = 1, [':'] = 2, ['{'] = 3, ['['] = 4,
+    [','] = 1, [':'] = 2, ['['] = 3,
 };
 
 /* The first quote or backslash in [p, end), or end. */
@@ -176,7 +177,7 @@ static const unsigned char *string_end(const unsigned char *p,
 void sdui__tree_measure(const char *json, size_t len, sdui_tree_size *out)
 {
     const unsigned char *p = (const unsigned char *)json, *end = p + len;
-    size_t count[5] = {0, 0, 0, 0, 0}, strings = 0, string_bytes = 0;
+    size_t count[4] = {0, 0, 0, 0}, strings = 0, string_bytes = 0;
     assert(json || len == 0);
     while (p < end) {
         unsigned c = *p++;
@@ -193,8 +194,8 @@ void sdui__tree_measure(const char *json, size_t len, sdui_tree_size *out)
     }
     /* A key and its member's value per ':'; an array has at most one
      * element more than the commas in it. */
-    out->nodes = 1 + count[1] + count[2] * 2 + count[4];
-    out->slots = count[1] + count[4];
+    out->nodes = 1 + count[1] + count[2] * 2 + count[3];
+    out->slots = count[1] + count[3];
     out->keys = count[2];
     out->arena = string_bytes + strings;
 }
@@ -226,7 +227,6 @@ typedef struct key_slot {
 
 /* The state of one build. */
 typedef struct builder {
-    const char *json;
     const unsigned char *base, *end;
     node *next, *nodes_end;            /* nodes: next free, bound        */
     const node **slot, **slots_end;    /* index slots: next free, bound  */
@@ -762,7 +762,6 @@ sdui_status sdui__tree_build(const char *json, size_t len,
     assert(sdui__tree_bytes(size) != SIZE_MAX);
     *root = NULL;
     memset(&b, 0, sizeof b);
-    b.json = json;
     b.base = (const unsigned char *)(json ? json : "");
     b.end = b.base + len;
     b.next = (node *)(void *)m;
