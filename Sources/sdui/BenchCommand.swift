@@ -53,6 +53,9 @@ struct BenchCommand: ParsableCommand {
         @Flag(help: "Also measure JSONDecoder and JSONSerialization (seconds per run on large packs).")
         var foundation = false
 
+        @Option(help: "Also write the generated packs to this folder (budget.gz, budget.seekable.gz, 5x-budget.gz, …), to measure again as PACK.")
+        var save: String?
+
         @Option(help: .hidden)
         var probe: String?
 
@@ -94,6 +97,13 @@ struct BenchCommand: ParsableCommand {
                     for (name, b) in [("budget", budget), ("5x budget", budget * 5)] {
                         let generated = try PackGenerator().pack(budget: b)
                         let seekable = try PackGenerator().seekable(generated, writer: writer)
+                        if let save {
+                            let dir = URL(fileURLWithPath: save)
+                            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                            let file = name.replacingOccurrences(of: " ", with: "-")
+                            try writeFile(generated.plain, to: dir.appendingPathComponent(file + ".gz").path)
+                            try writeFile(seekable, to: dir.appendingPathComponent(file + ".seekable.gz").path)
+                        }
                         if !json {
                             print("generated \(name) pack: \(generated.tokens) tokens, \(generated.plain.count) bytes gzipped, "
                                   + "\(seekable.count) bytes seekable")
