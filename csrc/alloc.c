@@ -63,8 +63,8 @@ void sdui_set_allocator(const sdui_allocator *a)
 /*
  * Allocation failures seen by the calling thread.  jansson does not always
  * report a failed allocation as one (it may return a parse error, or a tree
- * with a truncated string), so the token parser compares this count before
- * and after a parse and turns any failure into SDUI_OOM.
+ * with a truncated string), so the code that builds jansson trees compares
+ * this count before and after and turns any failure into SDUI_OOM.
  */
 static _Thread_local unsigned long alloc_failures;
 

@@ -49,8 +49,9 @@ sdui_status sdui__fail_at(sdui_error *err, sdui_status status,
 
 /*
  * Allocation failures seen so far by the calling thread (alloc.c).  jansson
- * reports some failed allocations as parse errors or not at all, so token
- * parsing compares this before and after to answer SDUI_OOM truthfully.
+ * reports some failed allocations as parse errors or not at all, so the
+ * code that still builds jansson trees (json_doc.c, json_build.c) compares
+ * this before and after to answer SDUI_OOM truthfully.
  */
 unsigned long sdui__alloc_failures(void);
 
