@@ -16,15 +16,47 @@
  * counts from itself (limits.h), which is how a pack's root and "tokens"
  * array, or a batch answer's array, stay out of a token's depth.
  *
- * Strings, most of a pack's bytes, are skipped sixteen (SSE2) or eight
- * bytes at a time: a word is tested at once for a quote, a backslash, a
- * control byte or a non-ASCII byte, and only those bytes take the slow
- * path.
+ * Speed.  The state machine (scan_body) moves one position p through the
+ * text; each step (skip white space, find the end of a string, read a
+ * number) starts where the one before ended, so the time of a compact
+ * document of short keys and values is the length of that chain of
+ * dependent loads, compares and branches, token after token.  Strings,
+ * most of a pack's bytes, are where the chain is longest: a byte loop, or
+ * even one vector load, compare and mask per string, stands between the
+ * opening quote and the next token.  So strings are read from blocks: the
+ * first string that needs one classifies the 32 bytes at its position with
+ * vectors (json_simd.h: SSE2 on x86-64, NEON on aarch64) into a mask of
+ * its special bytes (quote, backslash, control byte, byte >= 0x80), and
+ * every string that starts inside that block finds its end with a shift
+ * and a bit scan of the mask in a register, no load.  Only the special
+ * bytes leave the fast path: a quote ends the string, the rest is checked
+ * byte by byte (escapes, UTF-8 decoding only there).  White space runs
+ * (pretty-printed text) are skipped with the same kernels, and numbers are
+ * read inline: a call in the loop costs more than most numbers.
+ *
+ * What was tried and left out, measured on a 3 MB pack of compact tokens
+ * (bench/c/scan.c): a full structural pre-pass in the manner of simdjson's
+ * stage 1 (every byte of a 4 KB window classified 64 at a time, the
+ * tokens' starts marked with a prefix XOR over the quotes, and the state
+ * machine taking its positions from those bits, each checked) took about
+ * 1.5 times as long as the byte-wise scan it would replace: taking a token
+ * from a bit mask and checking it costs as much as the compare it saves,
+ * and the window is extra work.  Blocks for a CPU without vectors (four
+ * 64-bit words a block) were no faster than reading each string a word at
+ * a time, so that path has none.
+ *
+ * Every path gives the same outcome, bit for bit: each kernel classifies
+ * every byte exactly, and each loop stops at the first byte of its class,
+ * so p goes through the same positions whichever ran, and with it every
+ * error, its offset, line and column and every hook event.
+ * cfg->portable picks a path for the tests and the fuzzer
+ * (fuzz_scan_paths), which compare them.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
+#include "json_simd.h"
 #include "scan.h"
 
 /* 1 for an ASCII digit. */
@@ -50,15 +82,28 @@ static const unsigned char string_special[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 };
 
+/* The 64-bit word loop inside strings needs a little-endian CPU (the
+ * first special byte is the lowest flagged one) and __builtin_ctzll. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
     (defined(__GNUC__) || defined(__clang__))
 #define SCAN_SWAR 1
-#if defined(__SSE2__)
-#define SCAN_SSE2 1
-#include <emmintrin.h>
-#endif
 #endif
 
+/* How a scan reads runs of string bytes and of white space. */
+typedef enum scan_path {
+    PATH_BYTES, /* a byte at a time: the reference                      */
+    PATH_SWAR,  /* strings a 64-bit word at a time; no vector           */
+    PATH_VEC    /* 32-byte blocks (json_simd.h)                         */
+} scan_path;
+
+/* The special bytes of a block of text (json_simd.h), kept while the
+ * strings that start inside it are read: bit i for at[i], while len is
+ * SDUI_SIMD_BLOCK (0: no block yet). */
+typedef struct string_block {
+    const unsigned char *at;
+    uint32_t mask;
+    size_t len;
+} string_block;
 
 /* The state of one scan. */
 typedef struct scanner {
@@ -71,6 +116,7 @@ typedef struct scanner {
      * max_depth and the stack's last bit. */
     size_t stack_bits, guard;
     sdui_status slow_status;  /* why push_slow failed                     */
+    scan_path path;           /* cfg->portable, as the CPU allows         */
 } scanner;
 
 /* Reports a JSON-category error at p. */
@@ -148,47 +194,63 @@ static const unsigned char *utf8_next(const unsigned char *p,
 /*
  * Scans a string body; p is just past the opening quote.  Returns the byte
  * after the closing quote, or NULL after reporting an error.  Sets *escaped
- * when the body holds a backslash escape.
+ * when the body holds a backslash escape.  path is the scan's (a constant
+ * in each copy of scan_body); blk is the PATH_VEC copy's block, read and
+ * replaced here.  Whichever loop runs, p stops at the first special byte.
  */
 static SDUI_ALWAYS_INLINE const unsigned char *
-scan_string(scanner *s, const unsigned char *p, int *escaped)
+scan_string_loop(scanner *s, const unsigned char *p, int *escaped,
+                 const scan_path path, string_block *blk)
 {
     const unsigned char *end = s->end;
     const unsigned char *open = p - 1;
     for (;;) {
-#ifdef SCAN_SSE2
-        /* 16 bytes at a time: a signed compare with 0x20 is true for control
-         * bytes and for every byte >= 0x80, so three compares find them all. */
-        while (end - p >= 16) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-            __m128i hit = _mm_or_si128(
-                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                             _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
-            unsigned m = (unsigned)_mm_movemask_epi8(hit);
-            if (m) {
-                p += __builtin_ctz(m);
-                goto special;
+#ifdef SDUI_SIMD
+        if (path == PATH_VEC) {
+            /* The block holding p, if any: a shift and a bit scan. */
+            size_t off = (size_t)(p - blk->at);
+            assert(p >= blk->at);
+            if (off < blk->len) {
+                uint32_t m = blk->mask >> off;
+                if (m) {
+                    p += __builtin_ctz(m);
+                    goto special;
+                }
+                p = blk->at + blk->len;
             }
-            p += 16;
+            /* New blocks from p on, while 32 bytes are left. */
+            while (end - p >= SDUI_SIMD_BLOCK) {
+                uint32_t m = sdui__special32(p);
+                blk->at = p;
+                blk->mask = m;
+                blk->len = SDUI_SIMD_BLOCK;
+                if (m) {
+                    p += __builtin_ctz(m);
+                    goto special;
+                }
+                p += SDUI_SIMD_BLOCK;
+            }
         }
 #endif
 #ifdef SCAN_SWAR
-        while (end - p >= 8) {
-            const uint64_t ones = 0x0101010101010101ULL;
-            const uint64_t high = 0x8080808080808080ULL;
-            uint64_t v, q, b, m;
-            memcpy(&v, p, 8);
-            q = v ^ (ones * '"');
-            b = v ^ (ones * '\\');
-            m = ((q - ones) & ~q) | ((b - ones) & ~b) |
-                ((v - ones * 0x20) & ~v) | v;
-            m &= high;
-            if (m) {
-                p += (unsigned)__builtin_ctzll(m) >> 3;
-                goto special;
+        /* 8 bytes at a time (and the last bytes of a vector scan). */
+        if (path != PATH_BYTES) {
+            while (end - p >= 8) {
+                const uint64_t ones = 0x0101010101010101ULL;
+                const uint64_t high = 0x8080808080808080ULL;
+                uint64_t v, q, b, m;
+                memcpy(&v, p, 8);
+                q = v ^ (ones * '"');
+                b = v ^ (ones * '\\');
+                m = ((q - ones) & ~q) | ((b - ones) & ~b) |
+                    ((v - ones * 0x20) & ~v) | v;
+                m &= high;
+                if (m) {
+                    p += (unsigned)__builtin_ctzll(m) >> 3;
+                    goto special;
+                }
+                p += 8;
             }
-            p += 8;
         }
 #endif
         while (p < end && !string_special[*p])
@@ -197,7 +259,7 @@ scan_string(scanner *s, const unsigned char *p, int *escaped)
             json_fail(s, open, "unterminated string");
             return NULL;
         }
-#if defined(SCAN_SWAR) || defined(SCAN_SSE2)
+#if defined(SCAN_SWAR) || defined(SDUI_SIMD)
     special:
 #endif
         if (*p == '"')
@@ -257,8 +319,45 @@ scan_string(scanner *s, const unsigned char *p, int *escaped)
     }
 }
 
-/* Scans a number at p; returns the byte after it, or NULL after an error. */
-static const unsigned char *scan_number(scanner *s, const unsigned char *p)
+/*
+ * scan_string_loop, with the common case of PATH_VEC first and straight
+ * through: the string ends inside the block kept or, when that has no
+ * special byte left, a new one at p, with no other special byte before its
+ * quote.  Kept apart from the loop, whose setup would otherwise run for
+ * every string.
+ */
+static SDUI_ALWAYS_INLINE const unsigned char *
+scan_string(scanner *s, const unsigned char *p, int *escaped,
+            const scan_path path, string_block *blk)
+{
+#ifdef SDUI_SIMD
+    if (path == PATH_VEC) {
+        size_t off = (size_t)(p - blk->at);
+        uint32_t m = 0;
+        assert(p >= blk->at);
+        if (off < blk->len)
+            m = blk->mask >> off;
+        if (!m && s->end - p >= SDUI_SIMD_BLOCK) {
+            /* None left in the block: a new one from p. */
+            m = sdui__special32(p);
+            blk->at = p;
+            blk->mask = m;
+            blk->len = SDUI_SIMD_BLOCK;
+        }
+        if (m) {
+            const unsigned char *q = p + __builtin_ctz(m);
+            if (SDUI_LIKELY(*q == '"'))
+                return q + 1;
+        }
+    }
+#endif
+    return scan_string_loop(s, p, escaped, path, blk);
+}
+
+/* Scans a number at p; returns the byte after it, or NULL after an error.
+ * Inline: a call in the scanner's loop costs more than most numbers. */
+static SDUI_ALWAYS_INLINE const unsigned char *
+scan_number(scanner *s, const unsigned char *p)
 {
     const unsigned char *end = s->end;
     if (*p == '-')
@@ -295,12 +394,25 @@ static const unsigned char *scan_number(scanner *s, const unsigned char *p)
     return p;
 }
 
-/* Skips JSON white space. */
-static inline const unsigned char *skip_ws(const unsigned char *p,
-                                           const unsigned char *end)
+/* Skips JSON white space; past one byte of it, 32 bytes at a time on
+ * PATH_VEC. */
+static SDUI_ALWAYS_INLINE const unsigned char *
+skip_ws(const unsigned char *p, const unsigned char *end, const scan_path path)
 {
     if (SDUI_LIKELY(p < end && *p > ' '))
         return p; /* compact JSON: nothing to skip */
+#ifdef SDUI_SIMD
+    if (path == PATH_VEC && p + 1 < end && p[1] <= ' ') {
+        while (end - p >= SDUI_SIMD_BLOCK) {
+            uint32_t m = ~sdui__ws32(p);
+            if (m)
+                return p + __builtin_ctz(m);
+            p += SDUI_SIMD_BLOCK;
+        }
+    }
+#else
+    (void)path;
+#endif
     while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
         p++;
     return p;
@@ -414,7 +526,8 @@ fail:
  * follow it at `after`; a container that ends goes through `close`.  The
  * hook runs only in the copy compiled with hooked = 1 (scan_hooked), and
  * there only at the depths the reader asked for (value_levels,
- * key_levels), so plain validation pays nothing for readers.
+ * key_levels), so plain validation pays nothing for readers.  Each
+ * path (scan_path) has its copies too, so its loops are chosen once.
  *
  * Bookkeeping for the hook, per level d of the containers open (d <= 32,
  * SDUI_SCAN_MAX_LEVELS): bit d of `report` is set when the container at
@@ -422,6 +535,7 @@ fail:
  * rstart[d]); bit d of `env` when it is an envelope.
  */
 static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
+                                                const scan_path path,
                                                 int *stopped)
 {
     const sdui_scan_config *cfg = s->cfg;
@@ -443,6 +557,12 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
     size_t rstart[SDUI_SCAN_MAX_LEVELS + 1];
     sdui_scan_event ev;
     int want = 0, reported = 0, envelope = 0, esc = 0;
+    /* PATH_VEC: the block of the strings being read (none yet). */
+    string_block blk;
+
+    blk.at = p;
+    blk.mask = 0;
+    blk.len = 0;
 
     s->stack_bits = STACK_INLINE_BITS;
     s->guard = s->max_depth < STACK_INLINE_BITS - 1 ? s->max_depth
@@ -515,7 +635,7 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
     } while (0)
 
 value:
-    p = skip_ws(p, end);
+    p = skip_ws(p, end, path);
     if (SDUI_UNLIKELY(p >= end)) {
         st = json_fail(s, p, depth ? "unexpected end of input: expected a value"
                                    : "empty document: expected a value");
@@ -545,7 +665,7 @@ value:
     switch (*p) {
     case '{':
         PUSH(1);
-        p = skip_ws(p + 1, end);
+        p = skip_ws(p + 1, end, path);
         if (p < end && *p == '}') {
             p++;
             goto close;
@@ -553,7 +673,7 @@ value:
         goto key;
     case '[':
         PUSH(0);
-        p = skip_ws(p + 1, end);
+        p = skip_ws(p + 1, end, path);
         if (p < end && *p == ']') {
             p++;
             goto close;
@@ -561,7 +681,7 @@ value:
         goto value;
     case '"':
         esc = 0;
-        p = scan_string(s, p + 1, &esc);
+        p = scan_string(s, p + 1, &esc, path, &blk);
         if (!p)
             goto done;
         break;
@@ -600,7 +720,7 @@ value:
     }
 
 after:
-    p = skip_ws(p, end);
+    p = skip_ws(p, end, path);
     if (depth == 0) {
         if (p != end) {
             st = json_fail(s, p, "unexpected data after the JSON value");
@@ -614,7 +734,7 @@ after:
         goto done;
     }
     if (*p == ',') {
-        p = skip_ws(p + 1, end);
+        p = skip_ws(p + 1, end, path);
         if (IS_OBJECT(depth))
             goto key;
         goto value;
@@ -666,7 +786,7 @@ key:
     {
         int kesc = 0;
         const unsigned char *k = p;
-        p = scan_string(s, k + 1, &kesc);
+        p = scan_string(s, k + 1, &kesc, path, &blk);
         if (!p)
             goto done;
         if (hooked && SDUI_UNLIKELY(depth < klev) &&
@@ -678,7 +798,7 @@ key:
             want = (v & SDUI_SCAN_WANT) != 0;
         }
     }
-    p = skip_ws(p, end);
+    p = skip_ws(p, end, path);
     if (SDUI_UNLIKELY(p >= end || *p != ':')) {
         st = json_fail(s, p, "expected ':' after an object key");
         goto done;
@@ -698,16 +818,68 @@ done:
 #undef IS_OBJECT
 }
 
-/* Validation only: the copy without hook calls. */
-static sdui_status scan_plain(scanner *s)
+/* Each copy of scan_body stays a function of its own: inlined into
+ * sdui__scan, a copy shares its registers with the others' setup. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SCAN_COPY __attribute__((noinline))
+#else
+#define SCAN_COPY
+#endif
+
+/* Validation only: the copy without hook calls, strings a byte at a
+ * time. */
+static SCAN_COPY sdui_status scan_plain_bytes(scanner *s)
 {
-    return scan_body(s, 0, NULL);
+    return scan_body(s, 0, PATH_BYTES, NULL);
 }
 
-/* A reader's scan: the copy that calls the hook. */
-static sdui_status scan_hooked(scanner *s, int *stopped)
+/* A reader's scan, strings a byte at a time. */
+static SCAN_COPY sdui_status scan_hooked_bytes(scanner *s, int *stopped)
 {
-    return scan_body(s, 1, stopped);
+    return scan_body(s, 1, PATH_BYTES, stopped);
+}
+
+/* Validation only, strings a word at a time. */
+static SCAN_COPY sdui_status scan_plain_swar(scanner *s)
+{
+    return scan_body(s, 0, PATH_SWAR, NULL);
+}
+
+/* A reader's scan, strings a word at a time. */
+static SCAN_COPY sdui_status scan_hooked_swar(scanner *s, int *stopped)
+{
+    return scan_body(s, 1, PATH_SWAR, stopped);
+}
+
+#ifdef SDUI_SIMD
+/* Validation only, with vector blocks. */
+static SCAN_COPY sdui_status scan_plain_vec(scanner *s)
+{
+    return scan_body(s, 0, PATH_VEC, NULL);
+}
+
+/* A reader's scan with vector blocks. */
+static SCAN_COPY sdui_status scan_hooked_vec(scanner *s, int *stopped)
+{
+    return scan_body(s, 1, PATH_VEC, stopped);
+}
+#endif
+
+/* The path of cfg->portable (scan.h) on this CPU. */
+static scan_path choose_path(int portable)
+{
+    assert(portable >= 0 && portable <= 2);
+    if (portable == 2)
+        return PATH_BYTES;
+#ifdef SDUI_SIMD
+    if (portable == 0)
+        return PATH_VEC;
+#endif
+#ifdef SCAN_SWAR
+    return PATH_SWAR;
+#else
+    return PATH_BYTES;
+#endif
 }
 
 /* Scans with a configuration (scan.h). */
@@ -729,9 +901,19 @@ sdui_status sdui__scan(const sdui_scan_config *cfg, int *stopped)
     s.cfg = &c;
     s.max_depth = c.max_depth;
     s.err = c.err;
+    s.path = choose_path(c.portable);
     if (stopped)
         *stopped = 0;
-    return c.hook ? scan_hooked(&s, stopped) : scan_plain(&s);
+    switch (s.path) {
+#ifdef SDUI_SIMD
+    case PATH_VEC:
+        return c.hook ? scan_hooked_vec(&s, stopped) : scan_plain_vec(&s);
+#endif
+    case PATH_SWAR:
+        return c.hook ? scan_hooked_swar(&s, stopped) : scan_plain_swar(&s);
+    default:
+        return c.hook ? scan_hooked_bytes(&s, stopped) : scan_plain_bytes(&s);
+    }
 }
 
 /* Validates any JSON document (json.h). */

@@ -103,6 +103,12 @@ typedef struct sdui_scan_config {
     unsigned start_depth;
     unsigned start_objects;
     unsigned start_envelopes;
+    /* Which inner loops read strings and white space (json.c); the
+     * outcome is the same every way, which the tests and the fuzzer
+     * check.  0: the fastest the CPU has (vectors).  1: the portable path
+     * only, as on a CPU without vectors: strings a 64-bit word at a time.
+     * 2 (tests): a byte at a time, the reference. */
+    int portable;
 } sdui_scan_config;
 
 /*
