@@ -1,0 +1,309 @@
+/*
+ * scan.c - times the validating JSON scanner (csrc/json.c) on a large,
+ * realistic pack: one thread, the pack's own reader (one and two threads),
+ * and the whole open of a gzip pack.  Not part of `make`; built by hand
+ * against the core's static library:
+ *
+ *     make -s build/libsdui.a
+ *     cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude bench/c/scan.c \
+ *        build/libsdui.a -ljansson -ldeflate -lsqlite3 -lpthread -lm \
+ *        -o build/bench-scan
+ *     build/bench-scan Examples/core-pack.json.gz [BYTES [RUNS]]
+ *
+ * The pack: the token lines of the given pack (gzip or plain JSON, one
+ * token a line as sdui writes them) repeated with distinct ids ("_<n>"
+ * appended to each copy's id) until the JSON holds BYTES bytes (default
+ * 3,000,000, a budget pack), then gzipped here at level 6 for the open.
+ * Each measure runs RUNS times (default 41), the measures taking turns, and
+ * the median (and the fastest) is printed in milliseconds and MB/s.
+ *
+ * Built with -DSCAN_BENCH_NO_PORTABLE it leaves out the portable-path
+ * measure, so the same file builds against a core from before
+ * sdui_scan_config.portable (a before/after on one machine).
+ */
+#include <libdeflate.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sdui/sdui.h"
+#include "../../csrc/pack_scan.h"
+#include "../../csrc/scan.h"
+
+/* The longest measure list. */
+#define MAX_MEASURES 8
+
+/* Stops with a message. */
+static void die(const char *what)
+{
+    fprintf(stderr, "bench-scan: %s\n", what);
+    exit(1);
+}
+
+/* Monotonic time in seconds. */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Reads a whole file; *len gets its size. */
+static unsigned char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *b = NULL;
+    size_t cap = 0, n = 0;
+    if (!f)
+        die("cannot open the input");
+    for (;;) {
+        size_t got;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 1 << 16;
+            b = realloc(b, cap);
+            if (!b)
+                die("out of memory");
+        }
+        got = fread(b + n, 1, cap - n, f);
+        if (!got)
+            break;
+        n += got;
+    }
+    fclose(f);
+    *len = n;
+    return b;
+}
+
+/* The JSON of the input: inflated when it is gzip (one member). */
+static char *input_json(const char *path, size_t *len)
+{
+    size_t n, out_len;
+    unsigned char *raw = read_file(path, &n);
+    struct libdeflate_decompressor *d;
+    char *out;
+    if (n < 18 || raw[0] != 0x1f || raw[1] != 0x8b) {
+        *len = n;
+        return (char *)raw;
+    }
+    out_len = (size_t)raw[n - 4] | (size_t)raw[n - 3] << 8 |
+              (size_t)raw[n - 2] << 16 | (size_t)raw[n - 1] << 24;
+    out = malloc(out_len + 1);
+    d = libdeflate_alloc_decompressor();
+    if (!out || !d ||
+        libdeflate_gzip_decompress(d, raw, n, out, out_len, NULL) !=
+            LIBDEFLATE_SUCCESS)
+        die("cannot inflate the input");
+    libdeflate_free_decompressor(d);
+    free(raw);
+    *len = out_len;
+    return out;
+}
+
+/* Appends n bytes to the growing buffer *b (size *len, room *cap). */
+static void put(char **b, size_t *len, size_t *cap, const char *s, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        *cap = (*len + n + 1) * 2;
+        *b = realloc(*b, *cap);
+        if (!*b)
+            die("out of memory");
+    }
+    memcpy(*b + *len, s, n);
+    *len += n;
+    (*b)[*len] = '\0';
+}
+
+/*
+ * Builds the large pack: the lines of src that start a token ({"id":")
+ * repeated, each copy's id given the suffix _<copy>, until want bytes.
+ */
+static char *make_pack(const char *src, size_t src_len, size_t want,
+                       size_t *len, size_t *tokens)
+{
+    static const char head[] = "{\"formatVersion\":1,\"tokens\":[\n";
+    const char *lines[4096];
+    size_t lens[4096], nlines = 0, cap = 0, copy, i;
+    const char *p = src, *end = src + src_len;
+    char *out = NULL;
+    *len = 0;
+    *tokens = 0;
+    while (p < end && nlines < 4096) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        size_t n = (size_t)(e - p);
+        if (n > 8 && memcmp(p, "{\"id\":\"", 7) == 0) {
+            /* Without its separator (","). */
+            while (n && (p[n - 1] == ',' || p[n - 1] == '\r'))
+                n--;
+            lines[nlines] = p;
+            lens[nlines++] = n;
+        }
+        p = e + 1;
+    }
+    if (!nlines)
+        die("no token lines ({\"id\":\" at a line's start) in the input");
+    put(&out, len, &cap, head, sizeof head - 1);
+    for (copy = 0; *len < want; copy++)
+        for (i = 0; i < nlines && *len < want; i++) {
+            const char *l = lines[i], *q = memchr(l + 7, '"', lens[i] - 7);
+            char suffix[32];
+            int sn = snprintf(suffix, sizeof suffix, "_%zu", copy);
+            if (!q)
+                die("a token line with no id");
+            if (*tokens)
+                put(&out, len, &cap, ",\n", 2);
+            put(&out, len, &cap, l, (size_t)(q - l));
+            put(&out, len, &cap, suffix, (size_t)sn);
+            put(&out, len, &cap, q, lens[i] - (size_t)(q - l));
+            (*tokens)++;
+        }
+    put(&out, len, &cap, "\n]}", 3);
+    return out;
+}
+
+/* What one measure runs. */
+typedef enum which {
+    SCAN_FAST,      /* sdui__scan, validation only                     */
+    SCAN_PORTABLE,  /* the same, cfg.portable                          */
+    PACK_ONE,       /* sdui__scan_pack on one thread                   */
+    PACK_TWO,       /* sdui__scan_pack, default limits (two threads)   */
+    OPEN_ONE,       /* sdui_pack_open_memory, one-thread scan          */
+    OPEN_TWO        /* sdui_pack_open_memory, default limits           */
+} which;
+
+/* A measure: its name, what it runs and its times. */
+typedef struct measure {
+    const char *name;
+    which what;
+    double *t;
+} measure;
+
+/* The inputs every measure reads. */
+typedef struct inputs {
+    const char *json;
+    size_t len;
+    const unsigned char *gz;
+    size_t gz_len;
+} inputs;
+
+/* Runs one measure once; returns its time in seconds. */
+static double run_once(const measure *m, const inputs *in)
+{
+    sdui_error err;
+    sdui_limits lim;
+    sdui_status st = SDUI_OK;
+    double t0;
+    sdui_limits_default(&lim);
+    if (m->what == PACK_ONE || m->what == OPEN_ONE)
+        lim.parallel_scan_bytes = SIZE_MAX;
+    t0 = now();
+    switch (m->what) {
+    case SCAN_FAST:
+    case SCAN_PORTABLE: {
+        sdui_scan_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.text = in->json;
+        cfg.len = in->len;
+        cfg.max_depth = SDUI_DEFAULT_MAX_DEPTH;
+        cfg.err = &err;
+#ifndef SCAN_BENCH_NO_PORTABLE
+        cfg.portable = m->what == SCAN_PORTABLE;
+#endif
+        st = sdui__scan(&cfg, NULL);
+        break;
+    }
+    case PACK_ONE:
+    case PACK_TWO: {
+        sdui_scan_result r;
+        memset(&r, 0, sizeof r);
+        st = sdui__scan_pack(in->json, in->len, &lim, &r, &err);
+        sdui__scan_result_free(&r);
+        break;
+    }
+    case OPEN_ONE:
+    case OPEN_TWO: {
+        sdui_pack *pack = NULL;
+        st = sdui_pack_open_memory(in->gz, in->gz_len, &lim, &pack, &err);
+        sdui_pack_free(pack);
+        break;
+    }
+    }
+    t0 = now() - t0;
+    if (st != SDUI_OK) {
+        fprintf(stderr, "bench-scan: %s: %s: %s\n", m->name,
+                sdui_status_name(st), err.message);
+        exit(1);
+    }
+    return t0;
+}
+
+/* Orders doubles, for qsort. */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Builds the pack, runs every measure runs times in turn, prints medians. */
+int main(int argc, char **argv)
+{
+    measure ms[MAX_MEASURES];
+    size_t nm = 0, src_len, tokens, runs, i, r;
+    size_t want = argc > 2 ? (size_t)strtoull(argv[2], NULL, 10) : 3000000;
+    struct libdeflate_compressor *c;
+    unsigned char *gz;
+    char *src;
+    inputs in;
+    if (argc < 2)
+        die("usage: bench-scan PACK.json[.gz] [BYTES [RUNS]]");
+    runs = argc > 3 ? (size_t)strtoull(argv[3], NULL, 10) : 41;
+    if (!runs)
+        runs = 1;
+    src = input_json(argv[1], &src_len);
+    in.json = make_pack(src, src_len, want, &in.len, &tokens);
+    free(src);
+    c = libdeflate_alloc_compressor(6);
+    gz = malloc(libdeflate_gzip_compress_bound(c, in.len));
+    if (!c || !gz)
+        die("out of memory");
+    in.gz_len = libdeflate_gzip_compress(c, in.json, in.len, gz,
+                                         libdeflate_gzip_compress_bound(c, in.len));
+    libdeflate_free_compressor(c);
+    in.gz = gz;
+    printf("pack: %zu tokens, %zu bytes of JSON, %zu bytes gzipped; "
+           "%zu runs each\n",
+           tokens, in.len, in.gz_len, runs);
+
+    ms[nm++] = (measure){"scan, one thread", SCAN_FAST, NULL};
+#ifndef SCAN_BENCH_NO_PORTABLE
+    ms[nm++] = (measure){"scan, portable path", SCAN_PORTABLE, NULL};
+#endif
+    ms[nm++] = (measure){"pack scan, one thread", PACK_ONE, NULL};
+    ms[nm++] = (measure){"pack scan, two threads", PACK_TWO, NULL};
+    ms[nm++] = (measure){"pack open, one-thread scan", OPEN_ONE, NULL};
+    ms[nm++] = (measure){"pack open, default", OPEN_TWO, NULL};
+    for (i = 0; i < nm; i++) {
+        ms[i].t = malloc(runs * sizeof *ms[i].t);
+        if (!ms[i].t)
+            die("out of memory");
+        run_once(&ms[i], &in); /* warm-up */
+    }
+    for (r = 0; r < runs; r++)
+        for (i = 0; i < nm; i++)
+            ms[i].t[r] = run_once(&ms[i], &in);
+    for (i = 0; i < nm; i++) {
+        double med, best;
+        qsort(ms[i].t, runs, sizeof *ms[i].t, cmp_double);
+        med = ms[i].t[runs / 2];
+        best = ms[i].t[0];
+        printf("%-28s median %8.3f ms (%7.1f MB/s), fastest %8.3f ms\n",
+               ms[i].name, med * 1e3, (double)in.len / med / 1e6,
+               best * 1e3);
+        free(ms[i].t);
+    }
+    free((void *)in.json);
+    free(gz);
+    return 0;
+}
