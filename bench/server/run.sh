@@ -2,19 +2,22 @@
 # run.sh - /design-tokens with 50 ids, warm, under wrk: `sdui serve` side by
 # side with nginx serving the very same response bytes as a static file.
 #
-#   bash bench/server/run.sh [SECONDS] [ROUNDS]     (defaults: 10 s, 3 rounds)
+#   bash bench/server/run.sh [SECONDS] [ROUNDS]     (defaults: 10 s, 5 rounds)
 #
 # Installs wrk and nginx from Debian when missing.  Builds sdui in release
 # mode, publishes 94 tokens (the examples, twice over with new ids) into a
 # fresh SQLite registry, and starts both servers on 127.0.0.1.  Each round
-# runs wrk against sdui, then nginx (2 threads, 32 connections, the same
-# X-Primitives header); the table gives the median req/s and p99 of the
-# rounds and the ratio sdui/nginx.  Both servers use every core (NIO's
-# default event loops, nginx worker_processes auto) and share them with wrk.
+# runs wrk against both, taking turns at going first (2 threads, 32
+# connections, the same X-Primitives header); the table gives each side's
+# median, fewest and most req/s over the rounds, its median p99, and the
+# ratio sdui/nginx of the medians; a last line gives the spread of the
+# ratio round by round (each round's sdui run against its nginx run).
+# Both servers use every core (NIO's default event loops, nginx
+# worker_processes auto) and share them with wrk.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-10}
-rounds=${2:-3}
+rounds=${2:-5}
 
 missing=()
 command -v wrk >/dev/null || missing+=(wrk)
@@ -26,7 +29,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 
-swift build -c release --traits Server --product sdui >/dev/null
+build_log=$(mktemp)
+if ! swift build -c release --traits Server --product sdui >"$build_log" 2>&1; then
+    cat "$build_log" >&2; rm -f "$build_log"; exit 1
+fi
+rm -f "$build_log"
 sdui=.build/release/sdui
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; "$nginx_bin" -p "$work" -c "$work/nginx.conf" -s stop 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -92,22 +99,34 @@ run() {  # url -> "req/s p99-ms"
 }
 curl -fs -H "$header" "$url_sdui" >/dev/null   # warm
 for r in $(seq 1 "$rounds"); do
-    echo "sdui $(run "$url_sdui")" >>"$work/results"
-    echo "nginx $(run "$url_nginx")" >>"$work/results"
+    # The two take turns at going first, so neither always runs right
+    # after the other has loaded the machine.
+    if [ $((r % 2)) -eq 1 ]; then
+        echo "sdui $(run "$url_sdui")" >>"$work/results"
+        echo "nginx $(run "$url_nginx")" >>"$work/results"
+    else
+        echo "nginx $(run "$url_nginx")" >>"$work/results"
+        echo "sdui $(run "$url_sdui")" >>"$work/results"
+    fi
 done
 python3 - "$work/results" <<'PY'
 import sys, statistics
 rows = [l.split() for l in open(sys.argv[1])]
-med = {}
+rps = {n: [float(r[1]) for r in rows if r[0] == n] for n in ("sdui", "nginx")}
+p99 = {n: [float(r[2]) for r in rows if r[0] == n] for n in ("sdui", "nginx")}
 for name in ("sdui", "nginx"):
-    rps = [float(r[1]) for r in rows if r[0] == name]
-    p99 = [float(r[2]) for r in rows if r[0] == name]
-    med[name] = (statistics.median(rps), statistics.median(p99))
-    print(f"  {name:6s} rounds req/s: {', '.join(f'{x:.0f}' for x in rps)}")
+    print(f"  {name:6s} rounds req/s: {', '.join(f'{x:.0f}' for x in rps[name])}")
 print()
-print("| server | median req/s | median p99 ms | req/s × nginx |")
-print("|---|---:|---:|---:|")
+print("| server | median req/s | min req/s | max req/s | median p99 ms | median req/s × nginx |")
+print("|---|---:|---:|---:|---:|---:|")
+base = statistics.median(rps["nginx"])
 for name in ("sdui", "nginx"):
-    rps, p99 = med[name]
-    print(f"| {'sdui serve (SQLite)' if name == 'sdui' else 'nginx, static file'} | {rps:,.0f} | {p99:.2f} | {rps / med['nginx'][0]:.2f} |")
+    xs = rps[name]
+    label = "sdui serve (SQLite)" if name == "sdui" else "nginx, static file"
+    print(f"| {label} | {statistics.median(xs):,.0f} | {min(xs):,.0f} | {max(xs):,.0f} | "
+          f"{statistics.median(p99[name]):.2f} | {statistics.median(xs) / base:.2f} |")
+ratios = [a / b for a, b in zip(rps["sdui"], rps["nginx"])]
+print()
+print(f"sdui/nginx round by round: {', '.join(f'{r:.2f}' for r in ratios)} "
+      f"(median {statistics.median(ratios):.2f}, min {min(ratios):.2f}, max {max(ratios):.2f})")
 PY
