@@ -11,7 +11,10 @@
 # in build/fuzz/:
 #   fuzz_<name>        the harness binaries (and build-<name>.log)
 #   seeds/<name>/      seed inputs: Tests/Fuzz/seeds/<name>/ (pack_open and
-#                      token_parse: seeds/pack/, seeds/token/ plus Examples/)
+#                      token_parse: seeds/pack/, seeds/token/ plus Examples/;
+#                      scan_paths: the JSON of both, plus the JSONTestSuite
+#                      parsing corpus, $SDUI_JSONTESTSUITE or
+#                      ../shared/JSONTestSuite)
 #   corpus/<name>/     the growing corpus, kept between runs
 #   artifacts/<name>/  crash, timeout and out-of-memory inputs
 #   <name>.log         the fuzzer's output
@@ -46,7 +49,7 @@ esac
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT" || exit 2
 WORK=build/fuzz
-HARNESSES="pack_open token_parse disk_open batch_split json_doc expr snapshot outbox_open"
+HARNESSES="pack_open token_parse disk_open batch_split json_doc expr snapshot outbox_open scan_paths"
 
 # The harnesses to run: the names given, each one of HARNESSES.
 SELECTED="${*:-$HARNESSES}"
@@ -153,6 +156,25 @@ make_pack_token_seeds() {
     else
         rm -f "$all"
     fi
+    shopt -u nullglob
+}
+
+# Fills build/fuzz/seeds/scan_paths/ with the JSON of the pack and token
+# seeds (not the gzip ones) and the JSONTestSuite parsing corpus.
+make_scan_paths_seeds() {
+    local dir="$WORK/seeds/scan_paths" suite f
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    shopt -s nullglob
+    for f in "$WORK/seeds/pack_open"/* "$WORK/seeds/token_parse"/*; do
+        case "$f" in
+        *.gz) ;;
+        *) cp "$f" "$dir/$(basename "$(dirname "$f")")-$(basename "$f")" ;;
+        esac
+    done
+    suite="${SDUI_JSONTESTSUITE:-../shared/JSONTestSuite}"
+    [ -d "$suite/test_parsing" ] && suite="$suite/test_parsing"
+    for f in "$suite"/*.json; do cp "$f" "$dir/suite-$(basename "$f")"; done
     shopt -u nullglob
 }
 
@@ -270,6 +292,11 @@ make_seeds() {
         pack_open | token_parse)
             [ "$packs_done" = 1 ] || make_pack_token_seeds
             packs_done=1
+            ;;
+        scan_paths)
+            [ "$packs_done" = 1 ] || make_pack_token_seeds
+            packs_done=1
+            make_scan_paths_seeds
             ;;
         expr)
             make_expr_seeds
