@@ -158,12 +158,14 @@ long long sdui_bench_rss_bytes(void) { return proc_status_kb("VmRSS"); }
 
 long long sdui_bench_peak_rss_bytes(void) { return proc_status_kb("VmHWM"); }
 
+/* ru_minflt of this process: pages mapped in without reading a disk. */
 long long sdui_bench_minor_faults(void)
 {
     struct rusage ru;
     return getrusage(RUSAGE_SELF, &ru) == 0 ? (long long)ru.ru_minflt : -1;
 }
 
+/* The clock the fresh-process probes time themselves with. */
 long long sdui_bench_monotonic_ns(void)
 {
     struct timespec ts;

@@ -35,6 +35,7 @@ import SDUIRegistryKit
 /// The floors are given the inflated size, so they allocate once, as the
 /// engine does from the gzip trailer or a seekable pack's table.
 public struct FirstPaintBenchmark {
+    /// What is measured (see the list above).
     public enum Method: String, CaseIterable, Sendable, Codable {
         case libdeflate, zlib, sdui, sduiOneThread, resolve
         case jansson, simdjson, simdjsonOndemand
@@ -66,6 +67,7 @@ public struct FirstPaintBenchmark {
     public struct Case: Hashable, Sendable {
         public var variant: Variant
         public var method: Method
+        /// `method` run on the `variant` encoding.
         public init(_ variant: Variant, _ method: Method) {
             self.variant = variant
             self.method = method
@@ -107,10 +109,14 @@ public struct FirstPaintBenchmark {
 
     /// What preparing found out about the pack, for the report.
     public struct Facts: Sendable, Codable {
+        /// Tokens in the pack.
         public var tokens: Int
+        /// Bytes of its JSON document.
         public var rawBytes: Int
+        /// Bytes of each encoding's file.
         public var plainBytes: Int
         public var seekableBytes: Int
+        /// gzip members of each encoding.
         public var plainMembers: Int
         public var seekableMembers: Int
         /// Members of the seekable pack inflated to get the first screen's tokens.

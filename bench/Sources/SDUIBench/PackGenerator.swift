@@ -123,8 +123,11 @@ public struct PackGenerator {
     /// A generated pack: its JSON document, that document gzipped as one
     /// member, and its token count.
     public struct Generated: Sendable {
+        /// The pack document, one token a line.
         public var json: Data
+        /// `json` gzipped as one member.
         public var plain: Data
+        /// Tokens in the pack.
         public var tokens: Int
     }
 
