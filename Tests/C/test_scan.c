@@ -430,7 +430,7 @@ static int guard_init(void)
         return 1;
     if (page <= 0)
         return 0;
-    guard_size = (size_t)page * 4;
+    guard_size = (size_t)page * 128; /* the example pack fits */
     fd = open("/dev/zero", O_RDWR);
     if (fd < 0)
         return 0;
@@ -617,6 +617,57 @@ static void test_paths_corpus(void)
     CHECKF(bad == 0, "%u path differences over the corpus", bad);
     printf("paths: %u corpus files, %u accepted, %u differences\n", files,
            accepted, bad);
+}
+
+/* The example tokens (Examples/tokens/, the tests run from the
+ * repository's root), each alone and all of them as one pack, one token a
+ * line as sdui writes packs. */
+static void test_paths_examples(void)
+{
+    const char *dir = "Examples/tokens";
+    char path[1024];
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char *pack = NULL;
+    size_t pack_len = 0;
+    unsigned files = 0, bad = 0;
+    if (!CHECKF(d != NULL, "%s not found (run from the repository root)",
+                dir))
+        return;
+    pack = malloc(32);
+    if (!CHECK(pack != NULL)) {
+        closedir(d);
+        return;
+    }
+    pack_len = (size_t)sprintf(pack, "{\"formatVersion\":1,\"tokens\":[\n");
+    while ((de = readdir(d)) != NULL) {
+        size_t len = 0, n = strlen(de->d_name);
+        char *text, *grown;
+        if (n < 6 || strcmp(de->d_name + n - 5, ".json") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        text = read_all(path, &len);
+        if (!CHECKF(text != NULL, "cannot read %s", path))
+            continue;
+        files++;
+        bad += compare_paths(text, len, de->d_name, NULL);
+        grown = realloc(pack, pack_len + len + 4);
+        if (grown) {
+            pack = grown;
+            if (files > 1)
+                pack[pack_len++] = ',';
+            memcpy(pack + pack_len, text, len);
+            pack_len += len;
+            pack[pack_len++] = '\n';
+        }
+        free(text);
+    }
+    closedir(d);
+    memcpy(pack + pack_len, "]}", 2);
+    bad += compare_paths(pack, pack_len + 2, "the example pack", NULL);
+    free(pack);
+    CHECKF(files >= 10, "only %u example tokens", files);
+    CHECKF(bad == 0, "%u path differences over the example tokens", bad);
 }
 
 /* The special bytes (and sequences) put into long strings. */
@@ -870,6 +921,7 @@ int main(void)
     test_deep();
     test_kernels();
     test_paths_corpus();
+    test_paths_examples();
     test_paths_crafted_strings();
     test_paths_lengths();
     test_paths_white_space();
