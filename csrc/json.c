@@ -28,7 +28,7 @@
  * vectors (json_simd.h: SSE2 on x86-64, NEON on aarch64) into a mask of
  * its special bytes (quote, backslash, control byte, byte >= 0x80), and
  * every string that starts inside that block finds its end with a shift
- * and a bit scan of the mask in a register, no load.  Only the special
+ * and a bit scan of that mask, without reading its bytes.  Only the special
  * bytes leave the fast path: a quote ends the string, the rest is checked
  * byte by byte (escapes, UTF-8 decoding only there).  White space runs
  * (pretty-printed text) are skipped with the same kernels, and numbers are

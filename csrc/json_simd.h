@@ -135,7 +135,8 @@ static SDUI_ALWAYS_INLINE uint32_t sdui__mask32_neon(uint8x16_t a,
 
 /* The special bytes of 16 bytes as compare results (NEON): a signed
  * compare with 0x20, as on SSE2. */
-static SDUI_ALWAYS_INLINE uint8x16_t sdui__special16_neon(const unsigned char *p)
+static SDUI_ALWAYS_INLINE uint8x16_t
+sdui__special16_neon(const unsigned char *p)
 {
     uint8x16_t v = vld1q_u8(p);
     return vorrq_u8(

@@ -846,7 +846,8 @@ static uint64_t next_random(uint64_t *x)
  */
 static void test_paths_random(void)
 {
-    static const char alphabet[] = "{}[],:\"\\ \n\tab01-.eEtrufnls\x80\xc3\xa9\x01";
+    static const char alphabet[] =
+        "{}[],:\"\\ \n\tab01-.eEtrufnls\x80\xc3\xa9\x01";
     static const char *const seeds[] = {
         "{\"id\":\"a\",\"version\":1,\"props\":{\"text\":\"h\\u00e9llo\","
         "\"n\":[1,2.5e3,-0,true,false,null]}}",

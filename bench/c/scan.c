@@ -268,8 +268,8 @@ int main(int argc, char **argv)
     gz = malloc(libdeflate_gzip_compress_bound(c, in.len));
     if (!c || !gz)
         die("out of memory");
-    in.gz_len = libdeflate_gzip_compress(c, in.json, in.len, gz,
-                                         libdeflate_gzip_compress_bound(c, in.len));
+    in.gz_len = libdeflate_gzip_compress(
+        c, in.json, in.len, gz, libdeflate_gzip_compress_bound(c, in.len));
     libdeflate_free_compressor(c);
     in.gz = gz;
     printf("pack: %zu tokens, %zu bytes of JSON, %zu bytes gzipped; "
