@@ -87,3 +87,71 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all test graph install uninstall clean
+
+# `make tsan`: the core and the C tests that use threads, built with
+# ThreadSanitizer into $(BUILD)/tsan/ (its own objects: the normal build
+# stays as it is) and run.  Any ThreadSanitizer report fails the target:
+# the tests run with exitcode=66 (every report is printed, then the test
+# exits 66) and their output is searched for reports as well.  The
+# compiler is TSAN_CC when given, else $(CC) when its TSan builds and runs
+# a program here, else clang (with the Swift toolchain's libdispatch and
+# BlocksRuntime, which its TSan runtime needs, when plain clang fails);
+# TSAN_LDLIBS adds libraries to the link.
+TSAN_DIR   = $(BUILD)/tsan
+TSAN_TESTS = test_seekable_race test_seekable test_pack test_cache \
+             test_token test_expr test_json_build test_snapshot test_outbox
+TSAN_FLAGS = -fsanitize=thread -g -O1
+TSAN_OBJS  = $(SRCS:csrc/%.c=$(TSAN_DIR)/obj/%.o)
+TSAN_BINS  = $(addprefix $(TSAN_DIR)/,$(TSAN_TESTS))
+
+# Chooses the compiler, records it in $(TSAN_DIR)/cc (rewritten only when
+# it changes, so a new compiler rebuilds everything), then builds and runs.
+tsan:
+	@mkdir -p $(TSAN_DIR)
+	@set -e; d=$(TSAN_DIR); \
+	printf 'int main(void) { return 0; }\n' > $$d/probe.c; \
+	probe() { $$1 -fsanitize=thread $$d/probe.c -o $$d/probe $$2 >/dev/null 2>&1 && \
+	          TSAN_OPTIONS= $$d/probe >/dev/null 2>&1; }; \
+	cc=""; libs=""; \
+	if [ -n "$(TSAN_CC)" ]; then cc="$(TSAN_CC)"; libs="$(TSAN_LDLIBS)"; \
+	elif probe "$(CC)" "$(TSAN_LDLIBS)"; then cc="$(CC)"; libs="$(TSAN_LDLIBS)"; \
+	else \
+	    clang=$$(command -v clang || echo /opt/swift/usr/bin/clang); \
+	    swiftlib=$$(dirname "$$clang")/../lib/swift/linux; \
+	    if probe "$$clang" "$(TSAN_LDLIBS)"; then cc=$$clang; libs="$(TSAN_LDLIBS)"; \
+	    elif probe "$$clang" "-L$$swiftlib -ldispatch -lBlocksRuntime -Wl,-rpath,$$swiftlib $(TSAN_LDLIBS)"; then \
+	        cc=$$clang; libs="-L$$swiftlib -ldispatch -lBlocksRuntime -Wl,-rpath,$$swiftlib $(TSAN_LDLIBS)"; \
+	    else echo "make tsan: no compiler here builds and runs a ThreadSanitizer program ($(CC), $$clang)" >&2; exit 1; fi; \
+	fi; \
+	rm -f $$d/probe $$d/probe.c; \
+	echo "$$cc $$libs" > $$d/cc.new; \
+	if cmp -s $$d/cc.new $$d/cc; then rm $$d/cc.new; else mv $$d/cc.new $$d/cc; fi; \
+	echo "== ThreadSanitizer with $$cc"; \
+	$(MAKE) --no-print-directory tsan-run TSAN_CC="$$cc" TSAN_LDLIBS="$$libs"
+
+$(TSAN_DIR)/obj/%.o: csrc/%.c $(wildcard include/sdui/*.h) $(wildcard csrc/*.h) $(TSAN_DIR)/cc
+	@mkdir -p $(dir $@)
+	$(TSAN_CC) $(SDUI_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(TSAN_FLAGS) -c $< -o $@
+
+$(TSAN_DIR)/libsdui.a: $(TSAN_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(TSAN_DIR)/test_%: Tests/C/test_%.c $(wildcard Tests/C/*.h) $(TSAN_DIR)/libsdui.a
+	$(TSAN_CC) $(SDUI_CFLAGS) $(CPPFLAGS) -ITests/C $(CFLAGS) $(TSAN_FLAGS) $< $(TSAN_DIR)/libsdui.a \
+	    $(LIBS) -lz $(TSAN_LDLIBS) $(LDFLAGS) -o $@
+
+# Runs each test; its output is kept in $(TSAN_DIR)/<test>.log.
+tsan-run: $(TSAN_BINS)
+	@set -e; failed=0; for t in $(TSAN_BINS); do echo "== $$t"; \
+	    rc=0; TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1 $(TSAN_OPTIONS)" \
+	        $$t > $$t.log 2>&1 || rc=$$?; \
+	    cat $$t.log; \
+	    reports=$$(grep -c 'ThreadSanitizer' $$t.log || true); \
+	    if [ $$rc -ne 0 ] || [ $$reports -ne 0 ]; then \
+	        echo "make tsan: $$t exited $$rc with $$reports ThreadSanitizer line(s); see $$t.log" >&2; \
+	        failed=1; fi; \
+	done; \
+	if [ $$failed -ne 0 ]; then exit 1; fi; echo "no ThreadSanitizer reports"
+
+.PHONY: tsan tsan-run
