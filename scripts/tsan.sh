@@ -4,7 +4,9 @@
 # expression programs evaluated from many threads, and screen updates.
 # Builds into its own scratch path (.build-tsan; SDUI_TSAN_SCRATCH names
 # another) so the normal build stays as it is; the first build takes
-# several minutes.  Exit status is non-zero when a test fails or
+# several minutes.  Then the C core's concurrent parts (seekable packs
+# read from many threads, the cache, token parsing, ...): `make tsan`, its
+# own objects in build/tsan.  Exit status is non-zero when a test fails or
 # ThreadSanitizer reports anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,3 +24,9 @@ if grep -q 'Test run with .* failed' "$log" || [ "$reports" -ne 0 ]; then
     exit 1
 fi
 echo "tsan.sh: no ThreadSanitizer reports"
+# The C core under ThreadSanitizer (Makefile: tsan); it fails on any report.
+if ! make -s tsan; then
+    echo "tsan.sh: the C core's ThreadSanitizer run failed; see build/tsan/*.log" >&2
+    exit 1
+fi
+echo "tsan.sh: no ThreadSanitizer reports in the C core"
