@@ -279,9 +279,11 @@ static sdui_status decode_table(sdui_pack *pack, unsigned k, sdui_error *err)
         }
     }
     sdui_free(ids);
-    atomic_fetch_sub(&pack->tables_left, 1);
+    /* The table's state before the count: a reader that sees the count
+     * reach 0 sees every state. */
     atomic_store_explicit(&ms->table, st == SDUI_OK ? MEMBER_READY : MEMBER_BAD,
                           memory_order_release);
+    atomic_fetch_sub(&pack->tables_left, 1);
     if (st != SDUI_OK && err)
         *err = ms->table_error;
     return st;
@@ -317,8 +319,11 @@ static sdui_status seek_lookup(const sdui_pack *cpack, const char *id,
     sdui_status bad = SDUI_OK;
     sdui_error e;
     unsigned k;
+    /* tables_left before the probe: a table another thread finishes
+     * between the two is then never mistaken for read before the miss. */
+    unsigned left = atomic_load(&pack->tables_left);
     *out = find(pack, id, len, h);
-    if (*out || atomic_load(&pack->tables_left) == 0) {
+    if (*out || left == 0) {
         if (!*out)
             for (k = 0; k < pack->seek.nmembers; k++)
                 if (atomic_load(&pack->mstate[k].table) == MEMBER_BAD) {
@@ -1054,14 +1059,10 @@ sdui_status sdui_pack_get(const sdui_pack *pack, const char *id, size_t len,
         *out = sdui_token_retain(tok);
         return SDUI_OK;
     }
-    span.bytes = pack->json + s->start;
-    span.len = s->end - s->start;
     span.owner = pack->data;
-    span.base_offset = s->start;
-    span.doc = pack->json;
-    span.doc_len = pack->json_len;
     if (pack->seekable) {
-        /* Its member first; errors point into the member's JSON. */
+        /* Its member first (the slot's range is set when the member is
+         * inflated); errors point into the member's JSON. */
         const sdui_seek_member *m = &pack->seek.members[s->member];
         st = ensure_member(pack, s->member, err);
         if (st != SDUI_OK)
@@ -1077,6 +1078,11 @@ sdui_status sdui_pack_get(const sdui_pack *pack, const char *id, size_t len,
             return st;
         }
     } else {
+        span.bytes = pack->json + s->start;
+        span.len = s->end - s->start;
+        span.base_offset = s->start;
+        span.doc = pack->json;
+        span.doc_len = pack->json_len;
         st = sdui__token_make(&span, &pack->limits, &tok, err);
         if (st != SDUI_OK)
             return st;
@@ -1152,6 +1158,21 @@ sdui_status sdui_pack_member(const sdui_pack *pack, const char *name,
         return sdui__fail(err, SDUI_NOT_FOUND, -1,
                           "the pack's root has no \"%.*s\"",
                           (int)(n > 64 ? 64 : n), name);
+    if (pack->seekable) {
+        /* A member's value may span gzip members ("tokens" spans them
+         * all): its bytes are there once those are inflated. */
+        unsigned k;
+        for (k = 0; k < pack->seek.nmembers; k++) {
+            const sdui_seek_member *g = &pack->seek.members[k];
+            sdui_status st;
+            if (g->json_start >= found->end ||
+                g->json_start + g->json_len <= found->start)
+                continue;
+            st = ensure_member(pack, k, err);
+            if (st != SDUI_OK)
+                return st;
+        }
+    }
     *out = pack->json + found->start;
     *len = found->end - found->start;
     return SDUI_OK;

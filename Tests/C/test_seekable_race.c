@@ -459,12 +459,18 @@ static void op_member(worker *w)
     st = sdui_pack_member(w->rs->pack, "formatVersion", &v, &len, &err);
     if (st != SDUI_OK || len != 1 || v[0] != '1')
         fail(w, "member formatVersion: %s", sdui_status_name(st));
-    /* "tokens" spans members not inflated yet: only its ends (in the
-     * first and the last member) are read here. */
-    st = sdui_pack_member(w->rs->pack, "tokens", &v, &len, &err);
-    if (st != SDUI_OK || len != fx->tokens_len || v[0] != '[' ||
-        v[len - 1] != ']')
-        fail(w, "member tokens: %s, %zu bytes", sdui_status_name(st), len);
+    /* "tokens" spans every member, so it inflates them all (rarely, as
+     * the whole JSON, to leave the others something lazy): whole, or the
+     * damaged member's error. */
+    if (next(w) % 8 == 0) {
+        const char *at = strstr(fx->doc, "\"tokens\":[") + 9;
+        st = sdui_pack_member(w->rs->pack, "tokens", &v, &len, &err);
+        if (w->rs->dmg ? st != SDUI_GZIP
+                       : st != SDUI_OK || len != fx->tokens_len ||
+                             memcmp(v, at, len) != 0)
+            fail(w, "member tokens: %s, %zu bytes", sdui_status_name(st),
+                 len);
+    }
     st = sdui_pack_member(w->rs->pack, "nope", &v, &len, &err);
     if (st != SDUI_NOT_FOUND)
         fail(w, "member nope: %s", sdui_status_name(st));

@@ -122,7 +122,10 @@ const char *sdui_pack_json(const sdui_pack *pack, size_t *len);
  * members too.  Errors: SDUI_NOT_FOUND when the root has no such member,
  * SDUI_SCHEMA when it has two (at the second key), SDUI_ARGUMENT for a
  * NULL argument, SDUI_OOM.  The byte ranges are recorded while the pack
- * is opened, so this costs no scan.  Thread-safe.
+ * is opened, so this costs no scan.  In a seekable pack, a value that
+ * spans gzip members ("tokens" spans them all) inflates those members
+ * first, and fails with the error of one that cannot be read.
+ * Thread-safe.
  */
 sdui_status sdui_pack_member(const sdui_pack *pack, const char *name,
                              const char **out, size_t *len, sdui_error *err);
