@@ -26,6 +26,9 @@
 #                      the harness itself (FUZZ_SNAPSHOT_SEEDS=DIR), plus
 #                      Tests/Fuzz/seeds/snapshot/ if it exists
 #   snapshot.dict      json.dict and the snapshot envelope's pieces
+#   seeds/seekable_open/ real seekable packs made by sdui_pack_write_seekable,
+#                      written by the harness itself (FUZZ_SEEKABLE_SEEDS=DIR),
+#                      plus Tests/Fuzz/seeds/seekable_open/ if it exists
 # The JSON harnesses (all but disk_open, outbox_open, expr and snapshot) get
 # Tests/Fuzz/json.dict; expr gets expr.dict, snapshot snapshot.dict;
 # disk_open and outbox_open (SQLite files) none.  Prints the runs and executions per second
@@ -49,7 +52,7 @@ esac
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT" || exit 2
 WORK=build/fuzz
-HARNESSES="pack_open token_parse disk_open batch_split json_doc expr snapshot outbox_open scan_paths"
+HARNESSES="pack_open token_parse disk_open batch_split json_doc expr snapshot outbox_open scan_paths seekable_open"
 
 # The harnesses to run: the names given, each one of HARNESSES.
 SELECTED="${*:-$HARNESSES}"
@@ -283,6 +286,23 @@ DICT
     } >"$WORK/snapshot.dict"
 }
 
+# Fills build/fuzz/seeds/seekable_open/ with real seekable packs, written by
+# the harness in its seed mode.  Returns non-zero when the harness fails.
+make_seekable_seeds() {
+    local dir="$WORK/seeds/seekable_open" f
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    shopt -s nullglob
+    for f in Tests/Fuzz/seeds/seekable_open/*; do cp "$f" "$dir/"; done
+    shopt -u nullglob
+    if ! FUZZ_SEEKABLE_SEEDS="$dir" "$WORK/fuzz_seekable_open" \
+        >"$WORK/seeds-seekable_open.log" 2>&1; then
+        echo "seeds: seekable_open: the harness could not write its seeds:" >&2
+        cat "$WORK/seeds-seekable_open.log" >&2
+        return 1
+    fi
+}
+
 # Fills build/fuzz/seeds/<name>/ for the selected harnesses.
 make_seeds() {
     local name dir f packs_done=0
@@ -303,6 +323,9 @@ make_seeds() {
             ;;
         snapshot)
             make_snapshot_seeds || return 1
+            ;;
+        seekable_open)
+            make_seekable_seeds || return 1
             ;;
         *)
             rm -rf "$dir"
