@@ -85,6 +85,13 @@ public struct FirstPaintBenchmark {
 
     /// The gzip bytes of each encoding measured.
     public let packs: [Variant: Data]
+    /// Files of the encodings the engine opens by path, as an app opens the
+    /// pack in its bundle: the seekable pack, whose open reads only the
+    /// headers and the members it needs (a copy of the whole input in
+    /// memory would cost it what it is made to avoid).  Without a file the
+    /// engine opens the bytes in memory, as it does the plain pack and as
+    /// every peer reads.
+    public var files: [Variant: URL] = [:]
     /// The first screen: the first 20 ids in pack order, with bindings for
     /// their placeholders.
     public let screen: ScreenPayload
@@ -224,10 +231,18 @@ public struct FirstPaintBenchmark {
     /// Runs one case once; throws if it fails to load the pack.
     public func runOnce(_ c: Case) throws {
         guard let bytes = packs[c.variant] else { throw SDUIError(.argument, "no \(c.variant.rawValue) pack") }
-        try Self.run(c.method, bytes: bytes, screen: screen, rawBytes: rawBytes, resolver: resolver)
+        try Self.run(c.method, bytes: bytes, file: c.variant == .seekable ? files[.seekable] : nil,
+                     screen: screen, rawBytes: rawBytes, resolver: resolver)
     }
 
-    static func run(_ method: Method, bytes: Data, screen: ScreenPayload, rawBytes: Int, resolver: ScreenResolver) throws {
+    /// Opens the engine's pack: from its file when given, else from memory.
+    static func open(_ bytes: Data, file: URL?, limits: PackLimits = .default) throws -> CorePack {
+        if let file { return try CorePack(contentsOf: file, limits: limits) }
+        return try CorePack(data: bytes, name: "benchmark pack", limits: limits)
+    }
+
+    static func run(_ method: Method, bytes: Data, file: URL?, screen: ScreenPayload, rawBytes: Int,
+                    resolver: ScreenResolver) throws {
         try bytes.withUnsafeBytes { raw in
             let base = raw.baseAddress!
             switch method {
@@ -239,14 +254,14 @@ public struct FirstPaintBenchmark {
                 if n < 0 { throw SDUIError(.gzip, "\(method) could not inflate the pack") }
             case .sdui, .sduiOneThread:
                 let limits = method == .sdui ? PackLimits.default : PackLimits(parallelScanBytes: .max)
-                let pack = try CorePack(data: bytes, name: "benchmark pack", limits: limits)
+                let pack = try open(bytes, file: file, limits: limits)
                 for item in screen.tokens {
                     guard try pack.token(item.id) != nil else {
                         throw SDUIError(.notFound, "token \(item.id) missing")
                     }
                 }
             case .resolve:
-                let pack = try CorePack(data: bytes, name: "benchmark pack")
+                let pack = try open(bytes, file: file)
                 let tree = resolver.resolve(screen, pack: pack)
                 if tree.root.children.isEmpty { throw SDUIError(.schema, "the first screen resolved to nothing") }
             case .jansson:
