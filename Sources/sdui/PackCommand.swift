@@ -88,7 +88,7 @@ struct PackCommand: AsyncParsableCommand {
             each token has that --primitives supports), or a running registry (--registry-url: the ids \
             of the usage file, fetched 50 at a time). They are ranked by --usage counts and the largest \
             top slice whose gzip size fits --budget is written. With --seekable the pack is several gzip \
-            members cut between tokens (the first of about --member-bytes of JSON, each next one twice \
+            members cut between tokens (the first of about --member-bytes of JSON, each next one four times \
             the one before, up to --max-member-bytes), whose headers list the ids they hold, so an app \
             inflates only the members its screens use; the budget applies to that file as written, and \
             gzip -dc prints the same JSON as a plain pack's. The build fails, naming every problem, \
@@ -149,7 +149,7 @@ struct PackCommand: AsyncParsableCommand {
         var memberBytes: Int?
 
         @Option(name: .customLong("max-member-bytes"),
-                help: "With --seekable: the most JSON bytes a later member aims at (default 1048576).")
+                help: "With --seekable: the most JSON bytes a later member aims at (default 4194304).")
         var maxMemberBytes: Int?
 
         @Flag(help: "Print one JSON object on stdout (the manifest's totals).")

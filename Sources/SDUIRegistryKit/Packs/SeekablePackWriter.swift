@@ -18,9 +18,9 @@ public struct SeekablePackWriter: Sendable {
     /// The JSON bytes the first member aims at; a member ends at the first
     /// token end past its aim.  0 takes the core's default (32 KiB).
     public var memberBytes: Int
-    /// Each member aims at twice the one before, up to this many bytes of
+    /// Each member aims at four times the one before, up to this many bytes of
     /// JSON, so the first screens' members stay small and cold tokens
-    /// compress in long members.  0 takes the core's default (1 MiB).
+    /// compress in long members.  0 takes the core's default (4 MiB).
     public var maxMemberBytes: Int
     /// libdeflate level, 1 to 12 (smallest); 0 takes the core's default (12).
     public var level: Int
@@ -28,7 +28,7 @@ public struct SeekablePackWriter: Sendable {
     public var limits: PackLimits
 
     /// A writer with the core's defaults (a first member of 32 KiB of JSON,
-    /// doubling up to 1 MiB; level 12) and the default limits.
+    /// each next four times larger up to 4 MiB; level 12) and the default limits.
     public init(memberBytes: Int = 0, maxMemberBytes: Int = 0, level: Int = 0, limits: PackLimits = .default) {
         self.memberBytes = memberBytes
         self.maxMemberBytes = maxMemberBytes
