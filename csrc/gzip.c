@@ -7,8 +7,9 @@
  * size the last member's ISIZE announces (exact for a single-member pack, so
  * memory stays at the JSON size; never more than deflate can expand the
  * input to).  When a later member needs more, it grows once to what the
- * rest of the input should inflate to at the ratio seen so far (the first
- * member doubles it), up to the limit, and the member is inflated again;
+ * rest of the input should inflate to at the ratio seen so far (for the
+ * first member: four times the input), up to the limit, and the member is
+ * inflated again;
  * a member that does not fit under the limit is a limit error,
  * so a gzip bomb costs at most the limit in memory and about twice the limit
  * in inflate work.
@@ -236,6 +237,10 @@ sdui_status sdui_gzip_decode(const void *data, size_t len, size_t max_out,
                  * ratio seen so far (rather than doubling and inflating
                  * the member again at each step). */
                 size_t want = cap + 1;
+                if (used == 0 && len <= max_out / 4 && len * 4 > want)
+                    /* The first member of several (a single member's
+                     * ISIZE is exact): JSON packs inflate about 4-10:1. */
+                    want = len * 4;
                 if (used > 0 && pos > 0) {
                     double ratio = (double)used / (double)pos;
                     double est = (double)used + ratio * 1.125 *

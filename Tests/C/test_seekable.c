@@ -714,6 +714,29 @@ static void test_multi_member_sizing(void)
     CHECKF(reallocs <= 3, "%zu reallocations for 8 members", reallocs);
     CHECK(wl == js.n && memcmp(whole, js.b, wl) == 0);
     sdui_free(whole);
+    /* A seekable pack read whole: its tiny last member says nothing of
+     * the total, and still few reallocations. */
+    {
+        unsigned char *gz;
+        size_t gl;
+        sdui_seekable_options o = {4096, 16384, 6};
+        sdui_set_allocator(NULL);
+        CHECK_STATUS(sdui_pack_write_seekable(js.b, js.n, &o, NULL, &gz, &gl,
+                                              &err),
+                     SDUI_OK);
+        sdui_set_allocator(&a);
+        reallocs = 0;
+        CHECK_STATUS(sdui_gzip_decode(gz, gl, 1 << 26, &whole, &wl, NULL,
+                                      &err),
+                     SDUI_OK);
+        CHECKF(reallocs <= 3, "%zu reallocations for a seekable pack",
+               reallocs);
+        CHECK(wl == js.n && memcmp(whole, js.b, wl) == 0);
+        sdui_free(whole);
+        sdui_set_allocator(NULL);
+        sdui_free(gz);
+        sdui_set_allocator(&a);
+    }
     sdui_set_allocator(NULL);
     free(all);
     free(js.b);
