@@ -11,35 +11,13 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "strbuf.h"
 #include "sdui/alloc.h"
 #include "sdui/gzip.h"
 #include "sdui/pack.h"
 
 #include "../../csrc/gzip_member.h"
 #include "../../csrc/pack_seek.h"
-
-/* A growing string. */
-typedef struct str {
-    char *b;
-    size_t n, cap;
-} str;
-
-/* Appends printf-style text to s. */
-static void sadd(str *s, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    for (;;) {
-        va_start(ap, fmt);
-        n = vsnprintf(s->b + s->n, s->cap - s->n, fmt, ap);
-        va_end(ap);
-        if ((size_t)n < s->cap - s->n)
-            break;
-        s->cap = s->cap ? s->cap * 2 + (size_t)n : 4096 + (size_t)n;
-        s->b = realloc(s->b, s->cap);
-    }
-    s->n += (size_t)n;
-}
 
 /* The id of token i: one has an escape that decodes to "é". */
 static void token_id(str *s, int i)

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "strbuf.h"
 #include "sdui/alloc.h"
 #include "sdui/pack.h"
 
@@ -99,29 +100,6 @@ typedef struct worker {
 } worker;
 
 /* ---- the document ---- */
-
-/* A growing string. */
-typedef struct str {
-    char *b;
-    size_t n, cap;
-} str;
-
-/* Appends printf-style text to s. */
-static void sadd(str *s, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    for (;;) {
-        va_start(ap, fmt);
-        n = vsnprintf(s->b + s->n, s->cap - s->n, fmt, ap);
-        va_end(ap);
-        if (n >= 0 && (size_t)n < s->cap - s->n)
-            break;
-        s->cap = s->cap * 2 + (size_t)n + 4096;
-        s->b = realloc(s->b, s->cap);
-    }
-    s->n += (size_t)n;
-}
 
 /* Token i's id as written in the JSON (raw) and as decoded (into dec):
  * ids of several shapes, sharing prefixes the way real ids do, and every
