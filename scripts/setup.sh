@@ -7,9 +7,10 @@ set -euo pipefail
 # chromium (+ a font): the headless browser the HTML preview tests lay pages out in;
 # python3-jsonschema: checks examples and render trees against schemas/;
 # postgresql: the registry's second store, tested for real (scripts/postgres.sh);
-# libsimdjson-dev: a peer of the first-paint benchmark (bench/ only, never the library).
+# libsimdjson-dev: a peer of the first-paint benchmark (bench/ only, never the library);
+# pigz: one of the gzip readers test_seekable checks a seekable pack with.
 packages=(libjansson-dev libdeflate-dev zlib1g-dev libsqlite3-dev pkg-config make chromium fonts-dejavu-core
-          python3-jsonschema postgresql libsimdjson-dev)
+          python3-jsonschema postgresql libsimdjson-dev pigz)
 
 missing=()
 for p in "${packages[@]}"; do
