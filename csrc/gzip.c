@@ -305,14 +305,46 @@ fail:
     return st;
 }
 
+/*
+ * Compresses data at level with libdeflate into a new buffer: one gzip
+ * member (gzip != 0) or raw deflate.  The one place a compressor is made.
+ */
+static sdui_status compress(const void *data, size_t len, int level,
+                            int gzip, unsigned char **out, size_t *out_len,
+                            sdui_error *err)
+{
+    struct libdeflate_compressor *c = libdeflate_alloc_compressor(level);
+    unsigned char *buf;
+    size_t bound, n;
+    *out = NULL;
+    *out_len = 0;
+    if (!c)
+        return sdui__oom(err);
+    bound = gzip ? libdeflate_gzip_compress_bound(c, len)
+                 : libdeflate_deflate_compress_bound(c, len);
+    buf = sdui_malloc(bound ? bound : 1);
+    if (!buf) {
+        libdeflate_free_compressor(c);
+        return sdui__oom(err);
+    }
+    n = gzip ? libdeflate_gzip_compress(c, data ? data : "", len, buf, bound)
+             : libdeflate_deflate_compress(c, data ? data : "", len, buf,
+                                           bound);
+    libdeflate_free_compressor(c);
+    if (n == 0) {
+        sdui_free(buf);
+        return sdui__fail(err, SDUI_GZIP, -1, "compression failed");
+    }
+    *out = buf;
+    *out_len = n;
+    return SDUI_OK;
+}
+
 /* Compresses one gzip member with libdeflate (gzip.h). */
 sdui_status sdui_gzip_encode(const void *data, size_t len, int level,
                              unsigned char **out, size_t *out_len,
                              sdui_error *err)
 {
-    struct libdeflate_compressor *c;
-    unsigned char *buf;
-    size_t bound, n;
     sdui_error_clear(err);
     if (!out || !out_len)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "out or out_len is NULL");
@@ -325,24 +357,7 @@ sdui_status sdui_gzip_encode(const void *data, size_t len, int level,
                           "compression level %d is out of range 0-12", level);
     if (!data && len)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "data is NULL");
-    c = libdeflate_alloc_compressor(level);
-    if (!c)
-        return sdui__oom(err);
-    bound = libdeflate_gzip_compress_bound(c, len);
-    buf = sdui_malloc(bound);
-    if (!buf) {
-        libdeflate_free_compressor(c);
-        return sdui__oom(err);
-    }
-    n = libdeflate_gzip_compress(c, data ? data : "", len, buf, bound);
-    libdeflate_free_compressor(c);
-    if (n == 0) {
-        sdui_free(buf);
-        return sdui__fail(err, SDUI_GZIP, -1, "compression failed");
-    }
-    *out = buf;
-    *out_len = n;
-    return SDUI_OK;
+    return compress(data, len, level, 1, out, out_len, err);
 }
 
 /* Inflates one member into a place the caller chose (gzip_member.h). */
@@ -388,28 +403,7 @@ sdui_status sdui__deflate_raw(const void *data, size_t len, int level,
                               unsigned char **out, size_t *out_len,
                               sdui_error *err)
 {
-    struct libdeflate_compressor *c = libdeflate_alloc_compressor(level);
-    unsigned char *buf;
-    size_t bound, n;
-    *out = NULL;
-    *out_len = 0;
-    if (!c)
-        return sdui__oom(err);
-    bound = libdeflate_deflate_compress_bound(c, len);
-    buf = sdui_malloc(bound ? bound : 1);
-    if (!buf) {
-        libdeflate_free_compressor(c);
-        return sdui__oom(err);
-    }
-    n = libdeflate_deflate_compress(c, data ? data : "", len, buf, bound);
-    libdeflate_free_compressor(c);
-    if (n == 0) {
-        sdui_free(buf);
-        return sdui__fail(err, SDUI_GZIP, -1, "compression failed");
-    }
-    *out = buf;
-    *out_len = n;
-    return SDUI_OK;
+    return compress(data, len, level, 0, out, out_len, err);
 }
 
 /* Raw inflate of a whole stream to a known size (gzip_member.h). */
