@@ -174,18 +174,13 @@ static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
         s->member = 0;
         assert(e->start < e->end && e->end <= pack->json_len);
         assert(e->id_start + e->id_len <= e->end);
-        if (e->id_escaped) {
-            char *d = pack->id_arena + arena_used;
-            /* Decoding never lengthens: the arena holds every raw id. */
-            assert(arena_used + e->id_len <= arena_len);
-            s->id_len = sdui__unescape(json + e->id_start, e->id_len, d);
-            assert(s->id_len <= e->id_len);
-            s->id = d;
+        /* Decoding never lengthens: the arena holds every raw id. */
+        assert(!e->id_escaped || arena_used + e->id_len <= arena_len);
+        s->id = sdui__scan_entry_id(
+            json, e, pack->id_arena ? pack->id_arena + arena_used : NULL,
+            &s->id_len);
+        if (e->id_escaped)
             arena_used += s->id_len;
-        } else {
-            s->id = json + e->id_start;
-            s->id_len = e->id_len;
-        }
         dup = insert_slot(pack, i);
         pack->info.tokens = i + 1;
         if (dup)
@@ -401,23 +396,19 @@ static sdui_status load_member(sdui_pack *pack, unsigned k,
     }
     for (i = 0; i < scan.count; i++) {
         const sdui_scan_entry *e = &scan.entries[i];
-        const char *id = text + e->id_start;
-        size_t len = e->id_len;
+        const char *id;
+        size_t len;
         pack_slot *s;
-        if (e->id_escaped) {
-            if (e->id_len > idcap) {
-                char *nb = sdui_realloc(idbuf == small ? NULL : idbuf,
-                                        e->id_len);
-                if (!nb) {
-                    st = sdui__oom(err);
-                    goto done;
-                }
-                idbuf = nb;
-                idcap = e->id_len;
+        if (e->id_escaped && e->id_len > idcap) {
+            char *nb = sdui_realloc(idbuf == small ? NULL : idbuf, e->id_len);
+            if (!nb) {
+                st = sdui__oom(err);
+                goto done;
             }
-            len = sdui__unescape(id, e->id_len, idbuf);
-            id = idbuf;
+            idbuf = nb;
+            idcap = e->id_len;
         }
+        id = sdui__scan_entry_id(text, e, idbuf, &len);
         s = find(pack, id, len, sdui__hash(id, len));
         if (!s || s->member != k || s->end != 0) {
             st = sdui__fail(err, SDUI_SCHEMA,

@@ -553,6 +553,19 @@ sdui_status sdui__scan_pack(const char *text, size_t len,
     return sdui__scan(&cfg, NULL);
 }
 
+/* A scanned token's decoded id (pack_scan.h). */
+const char *sdui__scan_entry_id(const char *text, const sdui_scan_entry *e,
+                                char *dst, size_t *len)
+{
+    if (!e->id_escaped) {
+        *len = e->id_len;
+        return text + e->id_start;
+    }
+    *len = sdui__unescape(text + e->id_start, e->id_len, dst);
+    assert(*len <= e->id_len);
+    return dst;
+}
+
 /* Frees a result's lists (pack_scan.h). */
 void sdui__scan_result_free(sdui_scan_result *r)
 {

@@ -77,6 +77,14 @@ sdui_status sdui__scan_pack_part(const char *text, size_t len, unsigned member,
                                  sdui_scan_result *out, sdui_scan_part *info,
                                  sdui_error *err);
 
+/*
+ * The id of a scanned token, decoded: *len bytes at the returned pointer,
+ * which is into text when the raw id has no escapes, else dst, which holds
+ * at least e->id_len bytes (decoding never lengthens).  Thread-safe.
+ */
+const char *sdui__scan_entry_id(const char *text, const sdui_scan_entry *e,
+                                char *dst, size_t *len);
+
 /* Frees the lists of a result (not the result itself); NULL is a no-op. */
 void sdui__scan_result_free(sdui_scan_result *r);
 

@@ -125,9 +125,11 @@ sdui_status sdui_pack_write_seekable(const char *json, size_t len,
     if (st != SDUI_OK)
         goto done;
 
-    /* The ids, decoded (decoding never lengthens). */
+    /* The ids, decoded: escaped ones into the arena (decoding never
+     * lengthens). */
     for (i = 0; i < scan.count; i++)
-        used += scan.entries[i].id_len;
+        if (scan.entries[i].id_escaped)
+            used += scan.entries[i].id_len;
     ids = sdui_malloc((scan.count ? scan.count : 1) * sizeof *ids);
     arena = sdui_malloc(used ? used : 1);
     cuts = sdui_malloc((scan.count + 2) * sizeof *cuts);
@@ -138,15 +140,9 @@ sdui_status sdui_pack_write_seekable(const char *json, size_t len,
     used = 0;
     for (i = 0; i < scan.count; i++) {
         const sdui_scan_entry *e = &scan.entries[i];
-        ids[i].bytes = arena + used;
+        ids[i].bytes = sdui__scan_entry_id(json, e, arena + used, &ids[i].len);
         if (e->id_escaped)
-            ids[i].len = sdui__unescape(json + e->id_start, e->id_len,
-                                        arena + used);
-        else {
-            memcpy(arena + used, json + e->id_start, e->id_len);
-            ids[i].len = e->id_len;
-        }
-        used += ids[i].len;
+            used += ids[i].len;
     }
     choose_cuts(&scan, ids, len, aim, max_aim, cuts, &m);
 
