@@ -1,5 +1,5 @@
 // PackLimits.swift - resource limits for opening packs and parsing tokens.
-internal import CSDUI
+package import CSDUI
 import SDUICore
 
 /// Limits applied while opening a pack or parsing a token.  The defaults are
@@ -37,7 +37,8 @@ public struct PackLimits: Sendable, Equatable {
         self.parallelScanBytes = parallelScanBytes
     }
 
-    var c: sdui_limits {
+    /// The C form, for the package's modules that call the core.
+    package var c: sdui_limits {
         sdui_limits(max_compressed_bytes: clamp(maxCompressedBytes),
                     max_inflated_bytes: clamp(maxInflatedBytes),
                     max_token_bytes: clamp(maxTokenBytes),

@@ -53,7 +53,7 @@ public struct SeekablePackWriter: Sendable {
         options.member_bytes = memberBytes
         options.max_member_bytes = maxMemberBytes
         options.level = Int32(level)
-        var cLimits = Self.cLimits(limits)
+        var cLimits = limits.c
         var err = sdui_error()
         var out: UnsafeMutablePointer<UInt8>?
         var len = 0
@@ -64,15 +64,5 @@ public struct SeekablePackWriter: Sendable {
         try SDUIError.check(status, err, input: source)
         defer { sdui_free(out) }
         return Data(bytes: out!, count: len)
-    }
-
-    /// The C form of `limits`, field for field as `CorePack` passes them.
-    static func cLimits(_ l: PackLimits) -> sdui_limits {
-        sdui_limits(max_compressed_bytes: max(0, l.maxCompressedBytes),
-                    max_inflated_bytes: max(0, l.maxInflatedBytes),
-                    max_token_bytes: max(0, l.maxTokenBytes),
-                    max_depth: UInt32(clamping: max(0, l.maxDepth)),
-                    max_tokens: max(0, l.maxTokens),
-                    parallel_scan_bytes: max(0, l.parallelScanBytes))
     }
 }
