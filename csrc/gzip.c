@@ -170,19 +170,175 @@ static sdui_status grow(char **buf, size_t *cap, size_t need, size_t max,
     return SDUI_OK;
 }
 
+/* Starts a member-at-a-time read (gzip_member.h). */
+sdui_status sdui__gz_stream_open(sdui_gz_stream *s, const void *in,
+                                 size_t len, sdui_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->in = in;
+    s->len = len;
+    s->d = libdeflate_alloc_decompressor();
+    return s->d ? SDUI_OK : sdui__oom(err);
+}
+
+/* Frees a stream's decompressor (gzip_member.h). */
+void sdui__gz_stream_close(sdui_gz_stream *s)
+{
+    if (s->d)
+        libdeflate_free_decompressor(s->d);
+    s->d = NULL;
+}
+
+/* Inflates and checks the next member (gzip_member.h). */
+int sdui__gz_next(sdui_gz_stream *s, char *out, size_t room,
+                  size_t *produced, sdui_status *st, sdui_error *err)
+{
+    const unsigned char *in = s->in;
+    size_t len = s->len, dpos, in_n = 0, out_n = 0;
+    enum libdeflate_result r;
+    sdui_gz_header h;
+    *produced = 0;
+    if (s->pos >= len)
+        return SDUI_GZ_END;
+    *st = sdui__gzip_header(in, len, s->pos, s->n, &h, err);
+    if (*st != SDUI_OK)
+        return SDUI_GZ_FAIL;
+    dpos = h.data_pos;
+    r = libdeflate_deflate_decompress_ex(s->d, in + dpos, len - dpos, out,
+                                         room, &in_n, &out_n);
+    if (r == LIBDEFLATE_INSUFFICIENT_SPACE)
+        return SDUI_GZ_ROOM;
+    if (r != LIBDEFLATE_SUCCESS) {
+        *st = gz_fail(err, dpos,
+                      "member %u: corrupt or truncated deflate data",
+                      s->n + 1);
+        return SDUI_GZ_FAIL;
+    }
+    dpos += in_n;
+    if (len - dpos < SDUI_GZ_TRAILER) {
+        *st = gz_fail(err, len,
+                      "member %u: truncated (missing CRC-32/ISIZE trailer, "
+                      "%zu bytes left)",
+                      s->n + 1, len - dpos);
+        return SDUI_GZ_FAIL;
+    }
+    if (le32(in + dpos) != sdui_crc32(0, out, out_n)) {
+        *st = gz_fail(err, dpos, "member %u: CRC-32 mismatch", s->n + 1);
+        return SDUI_GZ_FAIL;
+    }
+    if (le32(in + dpos + 4) != (uint32_t)out_n) {
+        *st = gz_fail(err, dpos + 4,
+                      "member %u: ISIZE mismatch (inflated %zu bytes)",
+                      s->n + 1, out_n);
+        return SDUI_GZ_FAIL;
+    }
+    s->pos = dpos + SDUI_GZ_TRAILER;
+    s->n++;
+    *produced = out_n;
+    return SDUI_GZ_MEMBER;
+}
+
+/* The "SZ" subfield: version, total (8 bytes), members (4 bytes). */
+#define SZ_LEN 13
+
+/* Reads the first header's size hint (gzip_member.h). */
+int sdui__gz_size_hint(const unsigned char *in, size_t len, size_t *total,
+                       unsigned *members)
+{
+    sdui_gz_header h;
+    const unsigned char *d;
+    size_t dlen, i;
+    uint64_t t = 0;
+    if (len == 0 || sdui__gzip_header(in, len, 0, 0, &h, NULL) != SDUI_OK ||
+        !h.extra ||
+        sdui__gzip_subfield(h.extra, h.extra_len, 'S', 'Z', &d, &dlen) != 1 ||
+        dlen != SZ_LEN || d[0] != 1)
+        return 0;
+    for (i = 0; i < 8; i++)
+        t |= (uint64_t)d[1 + i] << (8 * i);
+    if (t > SIZE_MAX - 1)
+        return 0;
+    *total = (size_t)t;
+    *members = (unsigned)le32(d + 9);
+    return 1;
+}
+
+/* Checks a size hint before allocating (gzip_member.h). */
+sdui_status sdui__gz_hint_check(size_t len, size_t total, unsigned members,
+                                size_t max_out, sdui_error *err)
+{
+    if (total > max_out)
+        return sdui__fail(err, SDUI_LIMIT, 0,
+                          "the gzip file says it inflates to %zu bytes, past "
+                          "the limit of %zu bytes",
+                          total, max_out);
+    if (total / MAX_DEFLATE_RATIO > len)
+        return gz_fail(err, 0,
+                       "the first member's size field says %zu bytes, more "
+                       "than %zu bytes of gzip can inflate to",
+                       total, len);
+    /* A member is at least 18 bytes (header, empty block, trailer). */
+    if (members == 0 || members > len / 18)
+        return gz_fail(err, 0,
+                       "the first member's size field says %u members, "
+                       "which %zu bytes cannot hold",
+                       members, len);
+    return SDUI_OK;
+}
+
+/* Reads the next member of a hinted file into its buffer
+ * (gzip_member.h). */
+int sdui__gz_next_hinted(sdui_gz_stream *s, char *buf, size_t total,
+                         unsigned members, size_t *used, sdui_status *st,
+                         sdui_error *err)
+{
+    size_t n = 0;
+    int k = sdui__gz_next(s, buf + *used, total - *used, &n, st, err);
+    if (k == SDUI_GZ_MEMBER) {
+        *used += n;
+        return k;
+    }
+    if (k == SDUI_GZ_ROOM) {
+        *st = gz_fail(err, s->pos,
+                      "member %u inflates past the %zu bytes the first "
+                      "member's size field says",
+                      s->n + 1, total);
+        return SDUI_GZ_FAIL;
+    }
+    if (k == SDUI_GZ_END) {
+        if (*used != total) {
+            *st = gz_fail(err, s->len,
+                          "the members inflate to %zu bytes, not the %zu "
+                          "the first member's size field says",
+                          *used, total);
+            return SDUI_GZ_FAIL;
+        }
+        if (s->n != members) {
+            *st = gz_fail(err, s->len,
+                          "the file has %u members, not the %u the first "
+                          "member's size field says",
+                          s->n, members);
+            return SDUI_GZ_FAIL;
+        }
+    }
+    return k;
+}
+
 /* Inflates every member into one buffer (gzip.h). */
 sdui_status sdui_gzip_decode(const void *data, size_t len, size_t max_out,
                              char **out, size_t *out_len, unsigned *members,
                              sdui_error *err)
 {
     const unsigned char *in = data;
-    struct libdeflate_decompressor *d = NULL;
+    sdui_gz_stream s;
     char *buf = NULL;
-    size_t cap, used = 0, pos = 0;
-    unsigned n = 0;
+    size_t cap, used = 0, total = 0;
+    unsigned hint_members = 0;
+    int hinted, k;
     sdui_status st = SDUI_OK;
 
     sdui_error_clear(err);
+    memset(&s, 0, sizeof s);
     if (!out || !out_len)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "out or out_len is NULL");
     *out = NULL;
@@ -192,100 +348,86 @@ sdui_status sdui_gzip_decode(const void *data, size_t len, size_t max_out,
     if (!data)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "data is NULL");
 
-    /* First guess: the last member's ISIZE, but never more than deflate
-     * can produce from this input (1032:1), so a tiny file that claims a
-     * huge size does not get a huge buffer before inflating a byte. */
-    cap = len >= 18 ? le32(in + len - 4) : 0;
-    if (cap / MAX_DEFLATE_RATIO > len)
-        cap = len * MAX_DEFLATE_RATIO;
-    if (cap < 4096)
-        cap = 4096;
-    if (cap > max_out)
-        cap = max_out;
-    buf = sdui_malloc(cap + 1);
-    d = libdeflate_alloc_decompressor();
-    if (!buf || !d) {
-        st = sdui__oom(err);
-        goto fail;
+    hinted = sdui__gz_size_hint(in, len, &total, &hint_members);
+    if (hinted) {
+        /* Written by sdui_gzip_encode_members: the size is known. */
+        st = sdui__gz_hint_check(len, total, hint_members, max_out, err);
+        if (st != SDUI_OK)
+            return st;
+        cap = total;
+    } else {
+        /* First guess: the last member's ISIZE, but never more than
+         * deflate can produce from this input (1032:1), so a tiny file
+         * that claims a huge size does not get a huge buffer before
+         * inflating a byte. */
+        cap = len >= 18 ? le32(in + len - 4) : 0;
+        if (cap / MAX_DEFLATE_RATIO > len)
+            cap = len * MAX_DEFLATE_RATIO;
+        if (cap < 4096)
+            cap = 4096;
+        if (cap > max_out)
+            cap = max_out;
     }
+    buf = sdui_malloc(cap + 1);
+    if (!buf)
+        return sdui__oom(err);
+    st = sdui__gz_stream_open(&s, in, len, err);
+    if (st != SDUI_OK)
+        goto fail;
 
-    while (pos < len) {
-        size_t dpos = 0, in_n = 0, out_n = 0;
-        enum libdeflate_result r;
-        uint32_t crc;
-        sdui_gz_header h;
-        st = sdui__gzip_header(in, len, pos, n, &h, err);
+    while (hinted) {
+        k = sdui__gz_next_hinted(&s, buf, total, hint_members, &used, &st,
+                                 err);
+        if (k == SDUI_GZ_FAIL)
+            goto fail;
+        if (k == SDUI_GZ_END)
+            break;
+    }
+    while (!hinted) {
+        size_t out_n = 0;
+        k = sdui__gz_next(&s, buf + used, cap - used, &out_n, &st, err);
+        if (k == SDUI_GZ_END)
+            break;
+        if (k == SDUI_GZ_FAIL)
+            goto fail;
+        if (k == SDUI_GZ_MEMBER) {
+            used += out_n;
+            continue;
+        }
+        assert(k == SDUI_GZ_ROOM);
+        if (cap >= max_out) {
+            st = sdui__fail(err, SDUI_LIMIT, (long long)s.pos,
+                            "gzip member %u inflates past the limit of "
+                            "%zu bytes",
+                            s.n + 1, max_out);
+            goto fail;
+        }
+        {
+            /* A later member of a multi-member file: grow once to what the
+             * rest of the input should inflate to at the ratio seen so far
+             * (rather than doubling and inflating the member again at each
+             * step). */
+            size_t want = cap + 1, pos = s.pos;
+            if (used == 0 && len <= max_out / 4 && len * 4 > want)
+                /* The first member of several (a single member's ISIZE is
+                 * exact): JSON packs inflate about 4-10:1. */
+                want = len * 4;
+            if (used > 0 && pos > 0) {
+                double ratio = (double)used / (double)pos;
+                double est = (double)used + ratio * 1.125 *
+                             (double)(len - pos) + 4096.0;
+                if (est > (double)max_out)
+                    est = (double)max_out;
+                if ((size_t)est > want)
+                    want = (size_t)est;
+            }
+            st = grow(&buf, &cap, want, max_out, err);
+        }
         if (st != SDUI_OK)
             goto fail;
-        dpos = h.data_pos;
-        for (;;) {
-            r = libdeflate_deflate_decompress_ex(d, in + dpos, len - dpos,
-                                                 buf + used, cap - used,
-                                                 &in_n, &out_n);
-            if (r != LIBDEFLATE_INSUFFICIENT_SPACE)
-                break;
-            if (cap >= max_out) {
-                st = sdui__fail(err, SDUI_LIMIT, (long long)pos,
-                                "gzip member %u inflates past the limit of "
-                                "%zu bytes",
-                                n + 1, max_out);
-                goto fail;
-            }
-            {
-                /* A later member of a multi-member file: grow once to
-                 * what the rest of the input should inflate to at the
-                 * ratio seen so far (rather than doubling and inflating
-                 * the member again at each step). */
-                size_t want = cap + 1;
-                if (used == 0 && len <= max_out / 4 && len * 4 > want)
-                    /* The first member of several (a single member's
-                     * ISIZE is exact): JSON packs inflate about 4-10:1. */
-                    want = len * 4;
-                if (used > 0 && pos > 0) {
-                    double ratio = (double)used / (double)pos;
-                    double est = (double)used + ratio * 1.125 *
-                                 (double)(len - pos) + 4096.0;
-                    if (est > (double)max_out)
-                        est = (double)max_out;
-                    if ((size_t)est > want)
-                        want = (size_t)est;
-                }
-                st = grow(&buf, &cap, want, max_out, err);
-            }
-            if (st != SDUI_OK)
-                goto fail;
-        }
-        if (r != LIBDEFLATE_SUCCESS) {
-            st = gz_fail(err, dpos,
-                         "member %u: corrupt or truncated deflate data",
-                         n + 1);
-            goto fail;
-        }
-        dpos += in_n;
-        if (len - dpos < 8) {
-            st = gz_fail(err, len,
-                         "member %u: truncated (missing CRC-32/ISIZE "
-                         "trailer, %zu bytes left)",
-                         n + 1, len - dpos);
-            goto fail;
-        }
-        crc = sdui_crc32(0, buf + used, out_n);
-        if (le32(in + dpos) != crc) {
-            st = gz_fail(err, dpos, "member %u: CRC-32 mismatch", n + 1);
-            goto fail;
-        }
-        if (le32(in + dpos + 4) != (uint32_t)out_n) {
-            st = gz_fail(err, dpos + 4,
-                         "member %u: ISIZE mismatch (inflated %zu bytes)",
-                         n + 1, out_n);
-            goto fail;
-        }
-        used += out_n;
-        pos = dpos + 8;
-        n++;
     }
 
-    libdeflate_free_decompressor(d);
+    sdui__gz_stream_close(&s);
     if (cap - used > 4096) {
         /* Return unused room, e.g. after a multi-member guess. */
         char *nb = sdui_realloc(buf, used + 1);
@@ -296,11 +438,11 @@ sdui_status sdui_gzip_decode(const void *data, size_t len, size_t max_out,
     *out = buf;
     *out_len = used;
     if (members)
-        *members = n;
+        *members = s.n;
     return SDUI_OK;
 
 fail:
-    libdeflate_free_decompressor(d);
+    sdui__gz_stream_close(&s);
     sdui_free(buf);
     return st;
 }
@@ -358,6 +500,117 @@ sdui_status sdui_gzip_encode(const void *data, size_t len, int level,
     if (!data && len)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "data is NULL");
     return compress(data, len, level, 1, out, out_len, err);
+}
+
+/* Where a member that starts at from and aims at aim bytes ends: just
+ * after the first newline at or past the aim, else at the aim. */
+static size_t member_cut(const char *data, size_t len, size_t from,
+                         size_t aim)
+{
+    const char *nl;
+    size_t at = len - from <= aim ? len : from + aim;
+    if (at == len)
+        return len;
+    nl = memchr(data + at, '\n', len - at);
+    return nl ? (size_t)(nl - data) + 1 : at;
+}
+
+/* The aim of the member after one that aimed at aim: twice as much, up
+ * to max.  Growing members keep the scan of one member about as long as
+ * the inflate of the next (a scan is slower than an inflate), so a reader
+ * that scans while it inflates starts early and seldom waits. */
+static size_t next_aim(size_t aim, size_t max)
+{
+    return aim >= max / 2 ? max : aim * 2;
+}
+
+/* Compresses as several members with a size hint (gzip.h). */
+sdui_status sdui_gzip_encode_members(const void *data, size_t len, int level,
+                                     size_t member_bytes, unsigned char **out,
+                                     size_t *out_len, sdui_error *err)
+{
+    const char *text = data;
+    unsigned char *buf = NULL, *m = NULL, sz[4 + SZ_LEN];
+    size_t used = 0, cap = 0, from, to, m_len = 0, cuts = 0, aim;
+    unsigned count = 0;
+    sdui_status st;
+    int i;
+
+    sdui_error_clear(err);
+    if (member_bytes == 0)
+        member_bytes = (size_t)2 << 20;
+    if (len <= member_bytes || level < -1 || level > 12)
+        return sdui_gzip_encode(data, len, level, out, out_len, err);
+    if (!out || !out_len)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "out or out_len is NULL");
+    *out = NULL;
+    *out_len = 0;
+    if (!data)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "data is NULL");
+    if (level < 0)
+        level = 9;
+    /* Count the members first: the first header says how many. */
+    aim = member_bytes / 4 + 1;
+    for (from = 0; from < len; from = to, cuts++) {
+        to = member_cut(text, len, from, aim);
+        aim = next_aim(aim, member_bytes);
+    }
+    if (cuts > UINT32_MAX)
+        return sdui__fail(err, SDUI_ARGUMENT, -1,
+                          "%zu members is too many for the size field",
+                          cuts);
+    sz[0] = 'S';
+    sz[1] = 'Z';
+    sz[2] = SZ_LEN;
+    sz[3] = 0;
+    sz[4] = 1;
+    for (i = 0; i < 8; i++)
+        sz[5 + i] = (unsigned char)((uint64_t)len >> (8 * i));
+    for (i = 0; i < 4; i++)
+        sz[13 + i] = (unsigned char)(cuts >> (8 * i));
+
+    aim = member_bytes / 4 + 1;
+    for (from = 0; from < len; from = to, count++) {
+        to = member_cut(text, len, from, aim);
+        aim = next_aim(aim, member_bytes);
+        if (to - from > UINT32_MAX) {
+            st = sdui__fail(err, SDUI_ARGUMENT, -1,
+                            "member_bytes %zu makes members over 4 GiB",
+                            member_bytes);
+            goto fail;
+        }
+        st = sdui__gzip_write_member(text + from, to - from, level,
+                                     count ? NULL : sz,
+                                     count ? 0 : sizeof sz, &m, &m_len, err);
+        if (st != SDUI_OK)
+            goto fail;
+        if (cap - used < m_len) {
+            size_t c = cap ? cap : m_len * (cuts + 1);
+            unsigned char *nb;
+            while (c - used < m_len)
+                c *= 2;
+            nb = sdui_realloc(buf, c);
+            if (!nb) {
+                st = sdui__oom(err);
+                goto fail;
+            }
+            buf = nb;
+            cap = c;
+        }
+        memcpy(buf + used, m, m_len);
+        used += m_len;
+        sdui_free(m);
+        m = NULL;
+    }
+    assert(count == cuts);
+    *out = buf;
+    *out_len = used;
+    return SDUI_OK;
+
+fail:
+    sdui_free(m);
+    sdui_free(buf);
+    return st;
 }
 
 /* Inflates one member into a place the caller chose (gzip_member.h). */

@@ -78,4 +78,75 @@ sdui_status sdui__deflate_raw(const void *data, size_t len, int level,
  * inflates to another size.  Thread-safe. */
 int sdui__inflate_raw(const void *in, size_t len, void *out, size_t out_len);
 
+/*
+ * A whole gzip file read one member at a time: sdui_gzip_decode, and a
+ * pack's pipelined open (pack.c), which scans one member's JSON while the
+ * next inflates.  Fields are the stream's own; zero-initialise, then
+ * sdui__gz_stream_open.
+ */
+struct libdeflate_decompressor;
+typedef struct sdui_gz_stream {
+    const unsigned char *in;
+    size_t len;
+    size_t pos;         /* the next member's header                      */
+    unsigned n;         /* members inflated so far                       */
+    struct libdeflate_decompressor *d;
+} sdui_gz_stream;
+
+/* What sdui__gz_next did. */
+enum {
+    SDUI_GZ_FAIL = -1,  /* *st and err say why                          */
+    SDUI_GZ_END = 0,    /* no member left                                */
+    SDUI_GZ_MEMBER = 1, /* one member inflated and checked               */
+    SDUI_GZ_ROOM = 2    /* the member does not fit in room: nothing
+                         * consumed, call again with more room            */
+};
+
+/* Starts reading in[0, len) (len > 0).  SDUI_OOM or SDUI_OK. */
+sdui_status sdui__gz_stream_open(sdui_gz_stream *s, const void *in,
+                                 size_t len, sdui_error *err);
+
+/*
+ * Inflates the next member into out[0, room), checks its CRC-32 and
+ * ISIZE, and sets *produced.  Returns one of the SDUI_GZ_ values; on
+ * SDUI_GZ_FAIL, *st is SDUI_GZIP with the compressed offset.  Not
+ * thread-safe on one stream.
+ */
+int sdui__gz_next(sdui_gz_stream *s, char *out, size_t room,
+                  size_t *produced, sdui_status *st, sdui_error *err);
+
+/* Frees the stream's decompressor; a zeroed stream is a no-op. */
+void sdui__gz_stream_close(sdui_gz_stream *s);
+
+/*
+ * The size hint of a file written by sdui_gzip_encode_members: the first
+ * header's FEXTRA subfield "SZ" (version 1, the total inflated size, the
+ * member count).  Returns 1 and fills *total and *members when there is
+ * one, else 0 (no FEXTRA, no "SZ", another version, a malformed field:
+ * the file is then read without a hint).  Thread-safe.
+ */
+int sdui__gz_size_hint(const unsigned char *in, size_t len, size_t *total,
+                       unsigned *members);
+
+/*
+ * Checks a size hint against the input before anything is allocated:
+ * SDUI_LIMIT when total is over max_out, SDUI_GZIP when deflate could not
+ * expand len bytes to total or when there are more members than the input
+ * could hold.  Thread-safe.
+ */
+sdui_status sdui__gz_hint_check(size_t len, size_t total, unsigned members,
+                                size_t max_out, sdui_error *err);
+
+/*
+ * Reads the next member of a hinted file (total bytes, members members)
+ * into buf + *used and adds its size to *used.  Returns SDUI_GZ_MEMBER,
+ * SDUI_GZ_END once the last was read and the sizes add up to the hint,
+ * or SDUI_GZ_FAIL (SDUI_GZIP: a member that would pass the total, a sum
+ * or count that is not the hint's, any defect sdui__gz_next finds).
+ * buf holds total bytes.  Not thread-safe on one stream.
+ */
+int sdui__gz_next_hinted(sdui_gz_stream *s, char *buf, size_t total,
+                         unsigned members, size_t *used, sdui_status *st,
+                         sdui_error *err);
+
 #endif

@@ -581,6 +581,97 @@ static sdui_status open_seekable(sdui_pack *pack, sdui_error *err)
     return st;
 }
 
+/* The feed of a pipelined open: a hinted gzip file, a member a call. */
+typedef struct member_feed {
+    sdui_gz_stream s;
+    char *buf;             /* total + 1 bytes                          */
+    size_t total, used;
+    unsigned members;      /* the hint's count                         */
+    sdui_error err;        /* the feed's own: the scanner has the other */
+} member_feed;
+
+/* Inflates the next member into place (an sdui_scan_feed). */
+static int feed_member(void *ctx, size_t *ready, sdui_status *st)
+{
+    member_feed *f = ctx;
+    int k = sdui__gz_next_hinted(&f->s, f->buf, f->total, f->members,
+                                 &f->used, st, &f->err);
+    if (k == SDUI_GZ_FAIL)
+        return -1;
+    if (k == SDUI_GZ_MEMBER && f->s.pos < f->s.len) {
+        *ready = f->used;
+        return 1;
+    }
+    if (k == SDUI_GZ_MEMBER) {
+        /* That was the last: check the totals. */
+        k = sdui__gz_next_hinted(&f->s, f->buf, f->total, f->members,
+                                 &f->used, st, &f->err);
+        if (k == SDUI_GZ_FAIL)
+            return -1;
+    }
+    assert(k == SDUI_GZ_END);
+    f->buf[f->used] = '\0';
+    *ready = f->used;
+    return 0;
+}
+
+/*
+ * Inflates a plain pack and scans its JSON into scan (zeroed).  A file
+ * written by sdui_gzip_encode_members says its size and member count in
+ * its first header: when it has several members and is large enough to
+ * scan on two threads, the JSON is scanned member by member while the
+ * next inflates (sdui__scan_pack_fed), into one buffer of that size.
+ * Any other file is inflated whole, then scanned.  Either way the outcome
+ * is the same, a gzip error first.  *json is new (sdui_free) on SDUI_OK.
+ */
+static sdui_status inflate_and_scan(const unsigned char *data, size_t len,
+                                    const sdui_limits *limits, char **json,
+                                    size_t *json_len, unsigned *members,
+                                    sdui_scan_result *scan, sdui_error *err)
+{
+    member_feed f;
+    int failed = 0;
+    sdui_status st;
+
+    memset(&f, 0, sizeof f);
+    if (!sdui__gz_size_hint(data, len, &f.total, &f.members) ||
+        f.members < 2 || f.total < limits->parallel_scan_bytes) {
+        st = sdui_gzip_decode(data, len, limits->max_inflated_bytes, json,
+                              json_len, members, err);
+        if (st != SDUI_OK)
+            return st;
+        st = sdui__scan_pack(*json, *json_len, limits, scan, err);
+        if (st != SDUI_OK) {
+            sdui_free(*json);
+            *json = NULL;
+        }
+        return st;
+    }
+    st = sdui__gz_hint_check(len, f.total, f.members,
+                             limits->max_inflated_bytes, err);
+    if (st != SDUI_OK)
+        return st;
+    f.buf = sdui_malloc(f.total + 1);
+    if (!f.buf)
+        return sdui__oom(err);
+    st = sdui__gz_stream_open(&f.s, data, len, err);
+    if (st == SDUI_OK) {
+        sdui_error_clear(&f.err);
+        st = sdui__scan_pack_fed(f.buf, limits, feed_member, &f, json_len,
+                                 &failed, scan, err);
+        if (failed && err)
+            *err = f.err;
+    }
+    sdui__gz_stream_close(&f.s);
+    if (st != SDUI_OK) {
+        sdui_free(f.buf);
+        return st;
+    }
+    *json = f.buf;
+    *members = f.s.n;
+    return SDUI_OK;
+}
+
 /* Opens from gzip bytes; shared by the file and memory entry points. */
 static sdui_status open_bytes(const void *data, size_t len,
                               unsigned char *owned,
@@ -632,14 +723,17 @@ static sdui_status open_bytes(const void *data, size_t len,
         *out = pack;
         return SDUI_OK;
     }
-    st = sdui_gzip_decode(data, len, limits->max_inflated_bytes, &json,
-                          &json_len, &members, err);
+    st = inflate_and_scan(data, len, limits, &json, &json_len, &members,
+                          &scan, err);
     sdui_free(owned);
-    if (st != SDUI_OK)
+    if (st != SDUI_OK) {
+        sdui__scan_result_free(&scan);
         return st;
+    }
 
     pack = sdui_malloc(sizeof *pack);
     if (!pack) {
+        sdui__scan_result_free(&scan);
         sdui_free(json);
         return sdui__oom(err);
     }
@@ -647,6 +741,7 @@ static sdui_status open_bytes(const void *data, size_t len,
     pack->limits = *limits;
     pack->data = sdui__buffer_adopt(json, json_len);
     if (!pack->data) {
+        sdui__scan_result_free(&scan);
         sdui_free(json);
         sdui_free(pack);
         return sdui__oom(err);
@@ -658,9 +753,7 @@ static sdui_status open_bytes(const void *data, size_t len,
     pack->info.members = members;
     pack->info.members_inflated = members;
 
-    st = sdui__scan_pack(json, json_len, limits, &scan, err);
-    if (st == SDUI_OK)
-        st = build_index(pack, &scan, err);
+    st = build_index(pack, &scan, err);
     if (st == SDUI_OK) {
         /* The root's members, for sdui_pack_member: taken over. */
         pack->members = scan.members;

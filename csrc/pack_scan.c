@@ -231,9 +231,11 @@ static int member_end(pack_reader *r, const sdui_scan_event *ev)
         r->in_tokens = 0;
     r->kind = MEMBER_OTHER;
     r->member.end = ev->end;
-    if (ev->start == SIZE_MAX) {
-        /* A resumed scan's "tokens": its key and start are the first
-         * half's (see merge_members). */
+    if (ev->start == SIZE_MAX && !r->member_open) {
+        /* A resumed scan's "tokens", begun before this reader's first
+         * byte: its key and start are the first half's (merge_members).
+         * A reader that goes on from part to part (sdui__scan_pack_fed)
+         * saw them itself. */
         r->member.key_start = SIZE_MAX;
         r->member.key_len = 0;
         r->member.key_escaped = 0;
@@ -349,15 +351,22 @@ static void setup(pack_reader *r, sdui_scan_config *cfg, const char *text,
     cfg->level_from_count = 3;
 }
 
-/* Sets a reader and its scan to resume at start, between two tokens:
- * the root object and the "tokens" array open (both envelopes). */
-static void resume_in_tokens(pack_reader *r, sdui_scan_config *cfg,
-                             size_t start)
+/* Sets a scan to resume at start, between two tokens: the root object
+ * and the "tokens" array open (both envelopes). */
+static void resume_scan(sdui_scan_config *cfg, size_t start)
 {
     cfg->start = start;
     cfg->start_depth = 2;
     cfg->start_objects = 1u << 1;
     cfg->start_envelopes = (1u << 1) | (1u << 2);
+}
+
+/* Sets a fresh reader and its scan to resume at start, between two
+ * tokens, knowing nothing of what came before. */
+static void resume_in_tokens(pack_reader *r, sdui_scan_config *cfg,
+                             size_t start)
+{
+    resume_scan(cfg, start);
     r->in_tokens = 1;
     r->seen_tokens = 1;
     r->kind = MEMBER_TOKENS;
@@ -385,7 +394,7 @@ static int is_ws(unsigned char c)
 }
 
 /*
- * Where to split a large pack: the first newline at or after the middle
+ * Where to split text[from, len): the first newline at or after the middle
  * that is followed by '{' (optional white space between).  Packs written
  * by sdui put one token per line, and a raw newline is never inside a JSON
  * string, so this is a token boundary for them.  Compact packs from other
@@ -393,11 +402,12 @@ static int is_ws(unsigned char c)
  * the guess.  A wrong guess is harmless: the first half does not confirm it
  * and the scan goes on on one thread.  SIZE_MAX when there is no candidate.
  */
-static size_t split_point(const char *text, size_t len)
+static size_t split_point(const char *text, size_t from, size_t len)
 {
     static const char pattern[] = "},{\"id\":";
     const unsigned char *base = (const unsigned char *)text;
-    const unsigned char *end = base + len, *mid = base + len / 2;
+    const unsigned char *end = base + len;
+    const unsigned char *mid = base + from + (len - from) / 2;
     const unsigned char *p = memchr(mid, '\n', (size_t)(end - mid));
     while (p) {
         const unsigned char *q = p;
@@ -438,6 +448,87 @@ static sdui_status merge_members(pack_reader *a,
 }
 
 /*
+ * The verdict of a split scan once both halves are done: a scanned from
+ * the start (or resumed with all it knew) and stopped at the split or
+ * not; b, a fresh reader, scanned from the split into second, its errors
+ * in err2.  Joins b's tokens and members to a's result (out) and returns
+ * the status a one-thread scan would have, errors in document order.
+ */
+static sdui_status merge_split(pack_reader *a, sdui_status st, int stopped,
+                               const pack_reader *b,
+                               sdui_scan_result *second,
+                               const sdui_error *err2,
+                               sdui_scan_result *out, sdui_error *err)
+{
+    const char *text = a->text;
+    size_t len = b->len;
+    const sdui_limits *limits = a->limits;
+    sdui_status status;
+    if (st != SDUI_OK || !stopped) {
+        /* Failed before the split, or never met it in the right state:
+         * the first half's verdict is the whole document's. */
+        sdui__scan_result_free(second);
+        return st;
+    }
+    /* Errors in document order, as one thread would meet them.  First the
+     * token count: the second half's entries all closed before any error it
+     * met (or its own count limit), so an overflow among them comes first. */
+    if (out->count + second->count > limits->max_tokens) {
+        size_t at = limits->max_tokens >= out->count
+                        ? second->entries[limits->max_tokens - out->count].start
+                        : out->entries[limits->max_tokens].start;
+        sdui__scan_result_free(second);
+        status = sdui__fail_at(err, SDUI_LIMIT, text, len, at,
+                                "pack holds more than %zu tokens",
+                                limits->max_tokens);
+        return status;
+    }
+    /* A formatVersion key in the second half when the first had one is a
+     * duplicate, reported at that key unless an earlier error came first. */
+    if (a->seen_format && b->has_format_key &&
+        (second->status == SDUI_OK ||
+         err2->offset >= (long long)b->format_key_at)) {
+        sdui__scan_result_free(second);
+        status = sdui__fail_at(err, SDUI_SCHEMA, text, len,
+                                b->format_key_at,
+                                "duplicate \"formatVersion\" key");
+        return status;
+    }
+    /* No formatVersion at all is found when the root closes, before any
+     * error after it (trailing data) that the second half went on to meet. */
+    if (!a->seen_format && !b->seen_format && b->has_root_close) {
+        sdui__scan_result_free(second);
+        status = sdui__fail_at(err, SDUI_SCHEMA, text, len,
+                                b->root_close,
+                                "a pack needs \"formatVersion\": 1");
+        return status;
+    }
+    if (second->status != SDUI_OK) {
+        if (err)
+            *err = *err2;
+        status = second->status;
+        sdui__scan_result_free(second);
+        return status;
+    }
+    if (second->count) {
+        sdui_scan_entry *e = sdui_realloc(
+            out->entries, (out->count + second->count) * sizeof *e);
+        if (!e) {
+            sdui__scan_result_free(second);
+            status = sdui__oom(err);
+            return status;
+        }
+        memcpy(e + out->count, second->entries, second->count * sizeof *e);
+        out->entries = e;
+        out->count += second->count;
+        out->cap = out->count;
+    }
+    status = merge_members(a, second);
+    sdui__scan_result_free(second);
+    return status;
+}
+
+/*
  * Scans a large pack on two threads (see the top of this file).  Returns
  * -1 when no thread could be started (the caller scans serially), else 0
  * with the scan's status in *status.
@@ -467,68 +558,7 @@ static int scan_split(const char *text, size_t len, const sdui_limits *limits,
     st = sdui__scan(&acfg, &stopped);
     pthread_join(th, NULL);
 
-    if (st != SDUI_OK || !stopped) {
-        /* Failed before the split, or never met it in the right state:
-         * the first half's verdict is the whole document's. */
-        sdui__scan_result_free(&second);
-        *status = st;
-        return 0;
-    }
-    /* Errors in document order, as one thread would meet them.  First the
-     * token count: the second half's entries all closed before any error it
-     * met (or its own count limit), so an overflow among them comes first. */
-    if (out->count + second.count > limits->max_tokens) {
-        size_t at = limits->max_tokens >= out->count
-                        ? second.entries[limits->max_tokens - out->count].start
-                        : out->entries[limits->max_tokens].start;
-        sdui__scan_result_free(&second);
-        *status = sdui__fail_at(err, SDUI_LIMIT, text, len, at,
-                                "pack holds more than %zu tokens",
-                                limits->max_tokens);
-        return 0;
-    }
-    /* A formatVersion key in the second half when the first had one is a
-     * duplicate, reported at that key unless an earlier error came first. */
-    if (a.seen_format && b.r.has_format_key &&
-        (second.status == SDUI_OK ||
-         err2.offset >= (long long)b.r.format_key_at)) {
-        sdui__scan_result_free(&second);
-        *status = sdui__fail_at(err, SDUI_SCHEMA, text, len,
-                                b.r.format_key_at,
-                                "duplicate \"formatVersion\" key");
-        return 0;
-    }
-    /* No formatVersion at all is found when the root closes, before any
-     * error after it (trailing data) that the second half went on to meet. */
-    if (!a.seen_format && !b.r.seen_format && b.r.has_root_close) {
-        sdui__scan_result_free(&second);
-        *status = sdui__fail_at(err, SDUI_SCHEMA, text, len,
-                                b.r.root_close,
-                                "a pack needs \"formatVersion\": 1");
-        return 0;
-    }
-    if (second.status != SDUI_OK) {
-        if (err)
-            *err = err2;
-        *status = second.status;
-        sdui__scan_result_free(&second);
-        return 0;
-    }
-    if (second.count) {
-        sdui_scan_entry *e = sdui_realloc(
-            out->entries, (out->count + second.count) * sizeof *e);
-        if (!e) {
-            sdui__scan_result_free(&second);
-            *status = sdui__oom(err);
-            return 0;
-        }
-        memcpy(e + out->count, second.entries, second.count * sizeof *e);
-        out->entries = e;
-        out->count += second.count;
-        out->cap = out->count;
-    }
-    *status = merge_members(&a, &second);
-    sdui__scan_result_free(&second);
+    *status = merge_split(&a, st, stopped, &b.r, &second, &err2, out, err);
     return 0;
 }
 
@@ -543,7 +573,7 @@ sdui_status sdui__scan_pack(const char *text, size_t len,
     assert(text || len == 0);
     limits = sdui__limits_or_default(limits);
     if (len >= limits->parallel_scan_bytes && len >= 2) {
-        size_t split = split_point(text, len);
+        size_t split = split_point(text, 0, len);
         sdui_status st;
         if (split != SIZE_MAX &&
             scan_split(text, len, limits, split, out, err, &st) == 0)
@@ -551,6 +581,262 @@ sdui_status sdui__scan_pack(const char *text, size_t len,
     }
     setup(&r, &cfg, text, len, limits, out, err);
     return sdui__scan(&cfg, NULL);
+}
+
+/*
+ * A pipelined scan (sdui__scan_pack_fed).  The document arrives in
+ * pieces, one gzip member at a time; while the caller's thread inflates
+ * the next, this file's thread scans what is there, part by part.  A part
+ * ends at the last likely token boundary in the bytes ready (a '{' at the
+ * start of a line: packs written by sdui have one token a line) and the
+ * scan stops there only if it arrives there between two tokens of
+ * "tokens", which proves the guess; the same reader then goes on from
+ * there when more bytes are ready, so its state (formatVersion seen, the
+ * member open, the token count) runs through the whole document as in a
+ * one-thread scan.  A part that does not stop there (a wrong guess, or an
+ * error that may be the cut's doing) is undone (reader state and result
+ * lists put back) and scanned again once everything is in.  When the last
+ * member is in, the caller's thread, now idle, scans the second half of
+ * what is left from a likely boundary with a fresh reader, as the split
+ * scan does, and the two verdicts are merged the same way (merge_split).
+ * So the outcome, errors included, is that of sdui__scan_pack over the
+ * whole document.  The bytes are published under a mutex: the scanner
+ * never reads a byte the inflater may still be writing.
+ */
+typedef struct fed_scan {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    size_t ready;          /* bytes ready from the start (under lock)   */
+    int complete;          /* the document is all in (under lock)       */
+    int cancel;            /* the feed failed: stop (under lock)        */
+    size_t split;          /* where the caller's thread takes over the
+                            * tail, SIZE_MAX: nowhere (under lock)      */
+    size_t next_start;     /* where the scanner's next part begins
+                            * (under lock)                              */
+    /* The scanner thread's own until it is joined. */
+    const char *text;
+    const sdui_limits *limits;
+    sdui_scan_result *out;
+    sdui_error *err;
+    pack_reader r;
+    sdui_scan_config cfg;
+    sdui_status status;
+    int stopped;
+    int cancelled;
+} fed_scan;
+
+/* The tail left when the last member is in that is worth splitting. */
+#define FED_TAIL_SPLIT_MIN ((size_t)65536)
+
+/*
+ * Waits until more than have bytes are ready, the document is complete or
+ * the feed failed.  Returns -1 (failed), 1 (complete) or 0 (more), with
+ * the bytes ready and the tail's split.
+ */
+static int fed_wait(fed_scan *f, size_t have, size_t *ready, size_t *split)
+{
+    int v;
+    pthread_mutex_lock(&f->lock);
+    while (!f->cancel && !f->complete && f->ready <= have)
+        pthread_cond_wait(&f->cond, &f->lock);
+    v = f->cancel ? -1 : f->complete ? 1 : 0;
+    *ready = f->ready;
+    *split = f->split;
+    pthread_mutex_unlock(&f->lock);
+    return v;
+}
+
+/* Records where the scanner's next part begins. */
+static void fed_mark(fed_scan *f, size_t at)
+{
+    pthread_mutex_lock(&f->lock);
+    f->next_start = at;
+    pthread_mutex_unlock(&f->lock);
+}
+
+/* The last likely token boundary in text(from, to): a '{' that starts a
+ * line (after white space).  SIZE_MAX when there is none. */
+static size_t last_boundary(const char *text, size_t from, size_t to)
+{
+    size_t p = to;
+    while (p > from + 1) {
+        size_t q;
+        p--;
+        if (text[p - 1] != '\n')
+            continue;
+        for (q = p; q < to && is_ws((unsigned char)text[q]); q++)
+            ;
+        if (q < to && text[q] == '{')
+            return q;
+    }
+    return SIZE_MAX;
+}
+
+/* Thread body: scans the document part by part as it arrives. */
+static void *fed_thread(void *arg)
+{
+    fed_scan *f = arg;
+    sdui_scan_result *out = f->out;
+    size_t ready = 0, split = SIZE_MAX, start = 0;
+    int k = fed_wait(f, 0, &ready, &split);
+    if (k < 0) {
+        f->cancelled = 1;
+        return NULL;
+    }
+    setup(&f->r, &f->cfg, f->text, ready, f->limits, out, f->err);
+    for (;;) {
+        size_t cand;
+        if (k == 1) {
+            /* All in: the last part, to the end or to the split. */
+            f->cfg.len = f->r.len = ready;
+            f->r.stop = split;
+            f->status = sdui__scan(&f->cfg, &f->stopped);
+            return NULL;
+        }
+        cand = last_boundary(f->text, start, ready);
+        if (cand != SIZE_MAX) {
+            pack_reader saved = f->r;
+            size_t count = out->count, nmembers = out->nmembers;
+            int stopped = 0;
+            sdui_status st;
+            fed_mark(f, cand);
+            f->cfg.len = f->r.len = ready;
+            f->r.stop = cand;
+            st = sdui__scan(&f->cfg, &stopped);
+            if (st == SDUI_OK && stopped) {
+                start = cand;
+                resume_scan(&f->cfg, cand);
+            } else {
+                /* Undo the part; scan it again when everything is in. */
+                f->r = saved;
+                out->count = count;
+                out->nmembers = nmembers;
+                sdui_error_clear(f->err);
+                fed_mark(f, start);
+                do
+                    k = fed_wait(f, ready, &ready, &split);
+                while (k == 0);
+                if (k < 0) {
+                    f->cancelled = 1;
+                    return NULL;
+                }
+                continue;
+            }
+        }
+        k = fed_wait(f, ready, &ready, &split);
+        if (k < 0) {
+            f->cancelled = 1;
+            return NULL;
+        }
+    }
+}
+
+/* Publishes a feed's progress to the scanner: ready bytes, and whether
+ * that is all (complete) or the feed failed (cancel).  On completion,
+ * picks the tail's split; returns it (SIZE_MAX: none). */
+static size_t fed_publish(fed_scan *f, size_t ready, int complete,
+                          int cancel)
+{
+    size_t split = SIZE_MAX;
+    pthread_mutex_lock(&f->lock);
+    assert(ready >= f->ready);
+    f->ready = ready;
+    if (cancel)
+        f->cancel = 1;
+    if (complete) {
+        if (ready - f->next_start >= FED_TAIL_SPLIT_MIN)
+            split = split_point(f->text, f->next_start, ready);
+        if (split <= f->next_start)
+            split = SIZE_MAX;
+        f->split = split;
+        f->complete = 1;
+    }
+    pthread_cond_broadcast(&f->cond);
+    pthread_mutex_unlock(&f->lock);
+    return split;
+}
+
+/* Scans a document as it arrives (pack_scan.h). */
+sdui_status sdui__scan_pack_fed(const char *text, const sdui_limits *limits,
+                                sdui_scan_feed feed, void *ctx, size_t *len,
+                                int *feed_failed, sdui_scan_result *out,
+                                sdui_error *err)
+{
+    fed_scan f;
+    pthread_t th;
+    size_t ready = 0, split;
+    sdui_status st = SDUI_OK;
+    int k;
+
+    limits = sdui__limits_or_default(limits);
+    *feed_failed = 0;
+    *len = 0;
+    memset(&f, 0, sizeof f);
+    f.text = text;
+    f.limits = limits;
+    f.out = out;
+    f.err = err;
+    f.split = SIZE_MAX;
+    if (pthread_mutex_init(&f.lock, NULL) != 0)
+        goto serial;
+    if (pthread_cond_init(&f.cond, NULL) != 0) {
+        pthread_mutex_destroy(&f.lock);
+        goto serial;
+    }
+    if (pthread_create(&th, NULL, fed_thread, &f) != 0) {
+        pthread_cond_destroy(&f.cond);
+        pthread_mutex_destroy(&f.lock);
+        goto serial;
+    }
+
+    do {
+        k = feed(ctx, &ready, &st);
+        if (k < 0) {
+            fed_publish(&f, f.ready, 0, 1);
+            pthread_join(th, NULL);
+            pthread_cond_destroy(&f.cond);
+            pthread_mutex_destroy(&f.lock);
+            *feed_failed = 1;
+            return st;
+        }
+        split = fed_publish(&f, ready, k == 0, 0);
+    } while (k > 0);
+    *len = ready;
+
+    if (split != SIZE_MAX) {
+        /* The second half of the tail, on this thread, now idle. */
+        pack_reader b;
+        sdui_scan_config bcfg;
+        sdui_scan_result second;
+        sdui_error err2;
+        memset(&second, 0, sizeof second);
+        sdui_error_clear(&err2);
+        setup(&b, &bcfg, text, ready, limits, &second, &err2);
+        resume_in_tokens(&b, &bcfg, split);
+        second.status = sdui__scan(&bcfg, NULL);
+        pthread_join(th, NULL);
+        assert(!f.cancelled);
+        st = merge_split(&f.r, f.status, f.stopped, &b, &second, &err2, out,
+                         err);
+    } else {
+        pthread_join(th, NULL);
+        assert(!f.cancelled && !f.stopped);
+        st = f.status;
+    }
+    pthread_cond_destroy(&f.cond);
+    pthread_mutex_destroy(&f.lock);
+    return st;
+
+serial:
+    do {
+        k = feed(ctx, &ready, &st);
+        if (k < 0) {
+            *feed_failed = 1;
+            return st;
+        }
+    } while (k > 0);
+    *len = ready;
+    return sdui__scan_pack(text, ready, limits, out, err);
 }
 
 /* A scanned token's decoded id (pack_scan.h). */

@@ -50,6 +50,30 @@ sdui_status sdui__scan_pack(const char *text, size_t len,
                             const sdui_limits *limits,
                             sdui_scan_result *out, sdui_error *err);
 
+/*
+ * The feed of sdui__scan_pack_fed, called on the caller's thread: puts
+ * more of the document into the buffer and returns 1 with *ready, the
+ * bytes ready from its start (more than before), 0 when the document is
+ * complete (*ready its length), or -1 with *st when it failed (the error
+ * is the feed's to keep).
+ */
+typedef int (*sdui_scan_feed)(void *ctx, size_t *ready, sdui_status *st);
+
+/*
+ * sdui__scan_pack over a document that arrives in pieces (a gzip member at
+ * a time): text, a buffer that does not move, is filled by feed on the
+ * calling thread while a second thread scans each piece; when the last
+ * piece is in, the calling thread scans half of what is left.  The
+ * outcome, errors included, is sdui__scan_pack's over the whole document,
+ * *len bytes.  When feed fails, its status is returned with *feed_failed
+ * set (err and out then hold nothing of use; free out anyway).  Without a
+ * thread, feeds everything, then scans.  out must be zeroed.  Thread-safe.
+ */
+sdui_status sdui__scan_pack_fed(const char *text, const sdui_limits *limits,
+                                sdui_scan_feed feed, void *ctx, size_t *len,
+                                int *feed_failed, sdui_scan_result *out,
+                                sdui_error *err);
+
 /* What a part's scan saw of the root (sdui__scan_pack_part). */
 typedef struct sdui_scan_part {
     int seen_format;       /* a "formatVersion": 1 in this part           */
