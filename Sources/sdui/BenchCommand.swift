@@ -16,10 +16,12 @@ struct BenchCommand: ParsableCommand {
     struct FirstPaint: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "first-paint",
-            abstract: "Open + the first screen's 20 tokens, plain and seekable, vs the inflate floors and the peers.",
+            abstract: "Open + the first screen's 20 tokens, plain, one-member and seekable, vs the inflate floors and the peers.",
             discussion: """
-                Each pack is measured in both encodings, plain (one gzip member) and seekable (several \
-                members, inflated on first use): the engine's open + the first 20 ids in pack order, the \
+                Each pack is measured in three encodings: plain as `sdui pack build` writes it (several \
+                growing gzip members past 2 MiB of JSON, scanned while the next inflates), the same JSON \
+                as one member (as other writers make it; the floors and the engine's open only), and \
+                seekable (several members, inflated on first use): the engine's open + the first 20 ids in pack order, the \
                 same open + the first screen resolved to a render tree, libdeflate inflate alone (the \
                 floor), zlib inflate alone (the reference), and the peers jansson and simdjson. Warm: \
                 in this process, the methods taking turns, each timed run after an untimed one of the \
@@ -167,6 +169,7 @@ struct BenchCommand: ParsableCommand {
             var tokens: Int
             var rawBytes: Int
             var plainBytes: Int
+            var singleBytes: Int
             var seekableBytes: Int
             var plainMembers: Int
             var seekableMembers: Int
@@ -188,9 +191,9 @@ struct BenchCommand: ParsableCommand {
             // the engine opens the seekable pack from its file (warm too).
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let files: [FirstPaintBenchmark.Variant: URL] = [.plain: folder.appendingPathComponent("plain.gz"),
+                                                            .single: folder.appendingPathComponent("single.gz"),
                                                             .seekable: folder.appendingPathComponent("seekable.gz")]
-            try plain.write(to: files[.plain]!)
-            try seekable.write(to: files[.seekable]!)
+            for (variant, file) in files { try bench.packs[variant]!.write(to: file) }
             bench.files = [.seekable: files[.seekable]!]
             let warm = try bench.measure(rounds: iterations, cases: cases)
             let screenFile = folder.appendingPathComponent("screen.json")
@@ -211,14 +214,14 @@ struct BenchCommand: ParsableCommand {
                 for (c, ms) in warm { w[c.variant.rawValue, default: [:]][c.method.rawValue] = ms }
                 for (c, v) in fresh { f[c.variant.rawValue, default: [:]][c.method.rawValue] = v }
                 try printJSON(Report(pack: name, tokens: facts.tokens, rawBytes: facts.rawBytes, plainBytes: facts.plainBytes,
-                                     seekableBytes: facts.seekableBytes, plainMembers: facts.plainMembers,
+                                     singleBytes: facts.singleBytes, seekableBytes: facts.seekableBytes, plainMembers: facts.plainMembers,
                                      seekableMembers: facts.seekableMembers, seekableMembersTouched: facts.seekableMembersTouched,
                                      firstScreenIds: bench.ids, screenNodes: facts.screenNodes, screenIssues: facts.screenIssues,
                                      rounds: iterations, launches: launches, warm: w, fresh: f))
                 return
             }
             print("\n\(name): \(facts.tokens) tokens, \(facts.rawBytes) bytes of JSON; plain \(facts.plainBytes) bytes gzipped "
-                  + "(\(facts.plainMembers) member\(facts.plainMembers == 1 ? "" : "s")), seekable \(facts.seekableBytes) bytes "
+                  + "(\(facts.plainMembers) member\(facts.plainMembers == 1 ? "" : "s")), single \(facts.singleBytes) bytes (1 member), seekable \(facts.seekableBytes) bytes "
                   + "(\(facts.seekableMembers) members; the first screen's 20 tokens in \(facts.seekableMembersTouched))")
             print("first screen: the first 20 ids (\(bench.ids.first!) … \(bench.ids.last!)), resolved: "
                   + "\(facts.screenNodes) render nodes, \(facts.screenIssues) issues")

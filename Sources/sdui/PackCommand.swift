@@ -31,6 +31,10 @@ struct PackCommand: AsyncParsableCommand {
             var compressedBytes: Int
             var rawBytes: Int
             var members: Int
+            /// A seekable pack, and the members its open inflated (all of
+            /// a plain pack's).
+            var seekable: Bool
+            var membersInflated: Int
             var openMilliseconds: Double
             var checkedTokens: Int?
             /// With --check-tokens: every token that failed, in pack order.
@@ -57,7 +61,8 @@ struct PackCommand: AsyncParsableCommand {
                 let info = pack.info
                 let report = Report(path: path, tokens: info.tokens,
                                     compressedBytes: info.compressedBytes, rawBytes: info.rawBytes,
-                                    members: info.members,
+                                    members: info.members, seekable: info.seekable,
+                                    membersInflated: info.membersInflated,
                                     openMilliseconds: (ms * 1000).rounded() / 1000,
                                     checkedTokens: checked, badTokens: checkTokens ? bad.map(ErrorJSON.init) : nil)
                 if json {
@@ -69,7 +74,8 @@ struct PackCommand: AsyncParsableCommand {
                 print("tokens:           \(info.tokens)")
                 print("compressed bytes: \(info.compressedBytes)")
                 print("raw JSON bytes:   \(info.rawBytes)")
-                print("gzip members:     \(info.members)")
+                print("gzip members:     \(info.members)" + (info.seekable
+                    ? " (seekable; \(info.membersInflated) inflated by the open)" : ""))
                 print("open time:        \(String(format: "%.3f", ms)) ms")
                 if let checked {
                     print("tokens checked:   \(checked) (\(bad.isEmpty ? "all valid" : "\(bad.count) invalid"))")
@@ -87,7 +93,9 @@ struct PackCommand: AsyncParsableCommand {
             Tokens come from DIR (token files), a registry (--db / --postgres: the highest version \
             each token has that --primitives supports), or a running registry (--registry-url: the ids \
             of the usage file, fetched 50 at a time). They are ranked by --usage counts and the largest \
-            top slice whose gzip size fits --budget is written. With --seekable the pack is several gzip \
+            top slice whose gzip size fits --budget is written. A plain pack past 2 MiB of JSON is written \
+            as a few growing gzip members, the first header giving the total size, so an open scans \
+            one member while the next inflates. With --seekable the pack is several gzip \
             members cut between tokens (the first of about --member-bytes of JSON, each next one four times \
             the one before, up to --max-member-bytes), whose headers list the ids they hold, so an app \
             inflates only the members its screens use; the budget applies to that file as written, and \
@@ -188,7 +196,8 @@ struct PackCommand: AsyncParsableCommand {
             var budgetBytes: Int
             var budgetUsed: Double
             var deltaBytes: Int?
-            /// Whether the pack is seekable, and its gzip members (1 for a plain pack).
+            /// Whether the pack is seekable, and its gzip members (a plain
+            /// pack: 1 up to 2 MiB of JSON, a few past that).
             var seekable: Bool
             var members: Int
             /// The hosts image URLs were checked against; empty: any HTTPS host.

@@ -36,6 +36,14 @@ import Testing
         let json = pipe.fileHandleForReading.readDataToEndOfFile()
         zcat.waitUntilExit()
         #expect(zcat.terminationStatus == 0 && json == p.json)
+        // inspect says it is seekable and that the open inflated only the
+        // first and the last member.
+        let inspected = try await sdui(["pack", "inspect", seekOut, "--json"])
+        let i = try JSONSerialization.jsonObject(with: Data(inspected.out.utf8)) as? [String: Any]
+        #expect(i?["seekable"] as? Bool == true && i?["members"] as? Int == s.info.members, "\(inspected.out)")
+        #expect(i?["membersInflated"] as? Int == 2, "\(inspected.out)")
+        let human = try await sdui(["pack", "inspect", seekOut])
+        #expect(human.out.contains("gzip members:     \(s.info.members) (seekable; 2 inflated by the open)"), "\(human.out)")
 
         let j = try await sdui(["pack", "build", tokens, "--out", seekOut, "--seekable", "--member-bytes", "4096", "--json"])
         #expect(j.status == 0, "\(j.err)")

@@ -102,13 +102,17 @@ public struct CorePackBuilder: Sendable {
         }
     }
 
-    /// One gzip member of `data`.
-    public static func gzip(_ data: Data, level: Int = 12) throws -> Data {
+    /// `data` gzipped as a plain pack is written: one gzip member up to
+    /// `memberBytes` of input (0: 2 MiB), else several growing members
+    /// whose first header gives the total size, so an open scans one
+    /// member's JSON while the next inflates (`sdui_gzip_encode_members`).
+    /// Still one standard gzip file; `Int.max` forces one member.
+    public static func gzip(_ data: Data, level: Int = 12, memberBytes: Int = 0) throws -> Data {
         var err = sdui_error()
         var out: UnsafeMutablePointer<UInt8>?
         var len = 0
         let status = data.withUnsafeBytes { raw in
-            sdui_gzip_encode(raw.baseAddress, raw.count, Int32(level), &out, &len, &err)
+            sdui_gzip_encode_members(raw.baseAddress, raw.count, Int32(level), max(0, memberBytes), &out, &len, &err)
         }
         try SDUIError.check(status, err, input: nil)
         defer { sdui_free(out) }

@@ -64,4 +64,37 @@ import Testing
         let broken = #expect(throws: SDUIError.self) { try CorePackBuilder.verify(Data("nope".utf8), tokens: 0, source: "p") }
         #expect(broken?.message.hasPrefix("the pack written does not open: ") == true)
     }
+
+    /// A large plain pack is several growing gzip members, the first
+    /// header giving the total: it opens (scanned while it inflates, with
+    /// a low parallel-scan threshold) to the same tokens as one member,
+    /// gzip -dc prints the document, and small input stays one member,
+    /// byte for byte sdui_gzip_encode's.
+    @Test func aLargePlainPackIsSeveralMembersThatOpenAsOne() throws {
+        var builder = CorePackBuilder()
+        for i in 0..<400 { try builder.add(json: Data(Fixtures.token("t\(i)").utf8), source: "t\(i)") }
+        let doc = builder.document()
+        let one = try CorePackBuilder.gzip(doc, level: 6, memberBytes: .max)
+        let many = try CorePackBuilder.gzip(doc, level: 6, memberBytes: 4096)
+        let limits = PackLimits(parallelScanBytes: 1)
+        let a = try CorePack(data: one, name: "one", limits: limits)
+        let b = try CorePack(data: many, name: "many", limits: limits)
+        #expect(a.info.members == 1)
+        #expect(b.info.members > 4 && !b.info.seekable && b.info.membersInflated == b.info.members)
+        #expect(a.ids == b.ids && a.json == b.json && b.json == doc)
+        for id in a.ids { #expect(try a.token(id)?.json == b.token(id)?.json) }
+        let file = Fixtures.temporaryDirectory().appendingPathComponent("many.gz")
+        try many.write(to: file)
+        let zcat = Process()
+        zcat.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        zcat.arguments = ["gzip", "-dc", file.path]
+        let pipe = Pipe()
+        zcat.standardOutput = pipe
+        try zcat.run()
+        let printed = pipe.fileHandleForReading.readDataToEndOfFile()
+        zcat.waitUntilExit()
+        #expect(zcat.terminationStatus == 0 && printed == doc)
+        #expect(try CorePackBuilder.gzip(doc, level: 6) == CorePackBuilder.gzip(doc, level: 6, memberBytes: doc.count))
+        #expect(try CorePack(data: CorePackBuilder.gzip(doc, level: 6)).info.members == 1, "under 2 MiB: one member")
+    }
 }

@@ -58,9 +58,12 @@ public struct FirstPaintBenchmark {
         }
     }
 
-    /// The two encodings of a pack.
+    /// The encodings of a pack: plain as `sdui pack build` writes it
+    /// (several gzip members once the JSON passes 2 MiB, scanned while
+    /// they inflate), the same JSON as one gzip member (what other writers
+    /// make: inflated whole, then scanned), and seekable.
     public enum Variant: String, CaseIterable, Sendable, Codable {
-        case plain, seekable
+        case plain, single, seekable
     }
 
     /// One measured thing: a method on an encoding.
@@ -75,12 +78,14 @@ public struct FirstPaintBenchmark {
     }
 
     /// The cases of a run, in the order they take turns: every method on
-    /// the plain pack, then the engine's own on the seekable one (the peers
-    /// inflate it whole, as they would the plain pack).
+    /// the plain pack, the floors and the engine's open on the one-member
+    /// pack, then the engine's own on the seekable one (the peers inflate
+    /// it whole, as they would the plain pack).
     public static func cases(foundation: Bool) -> [Case] {
         var plain: [Method] = [.libdeflate, .zlib, .sdui, .sduiOneThread, .resolve, .jansson, .simdjson, .simdjsonOndemand]
         if foundation { plain += [.jsondecoder, .jsonserialization] }
-        return plain.map { Case(.plain, $0) } + [Method.libdeflate, .zlib, .sdui, .resolve].map { Case(.seekable, $0) }
+        return plain.map { Case(.plain, $0) } + [Method.libdeflate, .zlib, .sdui].map { Case(.single, $0) }
+            + [Method.libdeflate, .zlib, .sdui, .resolve].map { Case(.seekable, $0) }
     }
 
     /// The gzip bytes of each encoding measured.
@@ -122,6 +127,7 @@ public struct FirstPaintBenchmark {
         public var rawBytes: Int
         /// Bytes of each encoding's file.
         public var plainBytes: Int
+        public var singleBytes: Int
         public var seekableBytes: Int
         /// gzip members of each encoding.
         public var plainMembers: Int
@@ -156,19 +162,20 @@ public struct FirstPaintBenchmark {
             items.append(ScreenPayload.Item(id: id, bind: bind.isEmpty ? nil : bind))
         }
         let screen = ScreenPayload(id: "first_screen", tokens: items)
-        let bench = FirstPaintBenchmark(packs: [.plain: plain, .seekable: seekable], screen: screen,
+        let single = try CorePackBuilder.gzip(try inflated(plain, name: name), memberBytes: .max)
+        let bench = FirstPaintBenchmark(packs: [.plain: plain, .single: single, .seekable: seekable], screen: screen,
                                         rawBytes: p.info.rawBytes)
         let tree = bench.resolver.resolve(screen, pack: p)
         let facts = Facts(tokens: p.count, rawBytes: p.info.rawBytes, plainBytes: plain.count,
-                          seekableBytes: seekable.count, plainMembers: p.info.members,
+                          singleBytes: single.count, seekableBytes: seekable.count, plainMembers: p.info.members,
                           seekableMembers: s.info.members, seekableMembersTouched: try Self.membersTouched(seekable, ids: ids),
                           screenNodes: tree.root.allNodes.count, screenIssues: tree.issues.count)
         return (bench, facts)
     }
 
     /// Both encodings of a pack given in either: a seekable pack's JSON is
-    /// gzipped as one member (level 12) for the plain one, a plain pack's
-    /// written by `writer` for the seekable one.
+    /// gzipped as `sdui pack build` writes a plain pack (level 12) for the
+    /// plain one, a plain pack's written by `writer` for the seekable one.
     public static func encodings(of pack: Data, name: String, writer: SeekablePackWriter) throws -> (plain: Data, seekable: Data) {
         var err = sdui_error()
         var handle: OpaquePointer?

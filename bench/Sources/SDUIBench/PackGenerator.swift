@@ -137,7 +137,8 @@ public struct PackGenerator {
         try writer.write(generated.json, source: "the generated pack")
     }
 
-    /// The pack of the most tokens whose gzipped JSON (one member) fits
+    /// The pack of the most tokens whose gzipped JSON, written as `sdui
+    /// pack build` writes a plain pack (`CorePackBuilder.gzip`), fits
     /// within `budget` bytes.
     public func pack(budget: Int, level: Int = 12) throws -> Generated {
         var rng = RNG(state: seed)
