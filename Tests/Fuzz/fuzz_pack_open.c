@@ -9,9 +9,21 @@
  * byte picks one of four limit sets so the limit paths are reached too.
  * Every input is also opened with the two-thread scan forced on, and the
  * outcome (status, error place and message, ids in order) must equal the
- * one-thread scan's.  A broken invariant aborts, which libFuzzer reports
- * as a crash.
+ * one-thread scan's.  JSON input is also gzipped as several members
+ * (sdui_gzip_encode_members, member_bytes 16 to 512 picked by the middle
+ * input byte and the size) and opened with parallel_scan_bytes 1, so the
+ * open scans member by member while the next inflates (the fed path):
+ * the outcome must equal the one-member, one-thread open's, or, when the
+ * members do not inflate under the limit, sdui_gzip_decode's verdict on
+ * them.  A broken invariant aborts, which libFuzzer reports as a crash.
+ *
+ * Seeds.  With FUZZ_PACK_SEEDS=DIR in the environment the binary does not
+ * fuzz: it writes each JSON file of DIR again as members of 32 and of 128
+ * bytes (NAME.m32.gz, NAME.m128.gz), and a pack of one token a line both
+ * ways, into DIR and exits (Tests/Fuzz/run.sh does this before fuzzing),
+ * so gzip inputs with a size field reach the fed path too.
  */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +239,199 @@ static void same_as_split(const void *gz, size_t gz_len,
     sdui_pack_free(other);
 }
 
+/*
+ * Opens JSON gzipped as members of member_bytes (16 to 512, picked by the
+ * middle input byte and the size) with parallel_scan_bytes 1, the fed
+ * path, and checks the outcome equals the one-member, one-thread open's
+ * (st, err, pack), or sdui_gzip_decode's verdict on the members when they
+ * do not inflate (a limit).  Skipped when the one-member file was refused
+ * for its compressed size (the members' is another).
+ */
+static void same_as_fed(const uint8_t *data, size_t size,
+                        const sdui_limits *lim, size_t gz_len,
+                        sdui_status st, const sdui_error *err,
+                        const sdui_pack *pack)
+{
+    sdui_limits fed = *lim;
+    /* Not the first byte alone: JSON input nearly always starts "{". */
+    size_t mb = 16 + (size ? ((size_t)data[size / 2] * 7 + size) % 497 : 0);
+    size_t gl = 0, dl = 0;
+    unsigned char *gz = NULL;
+    char *dec = NULL;
+    unsigned members = 0;
+    sdui_pack *other = NULL;
+    sdui_error e2, ed;
+    sdui_status st2, sd;
+    if (gz_len > lim->max_compressed_bytes)
+        return;
+    if (sdui_gzip_encode_members(data, size, 1, mb, &gz, &gl, &e2) !=
+        SDUI_OK)
+        return; /* out of memory only */
+    fed.parallel_scan_bytes = 1;
+    fed.max_compressed_bytes = SIZE_MAX;
+    sd = sdui_gzip_decode(gz, gl, lim->max_inflated_bytes, &dec, &dl,
+                          &members, &ed);
+    st2 = sdui_pack_open_memory(gz, gl, &fed, &other, &e2);
+    if (sd != SDUI_OK) {
+        /* The members' own gzip verdict (a limit, or out of memory). */
+        REQUIRE(sd == SDUI_LIMIT || sd == SDUI_OOM);
+        if (st2 != sd || e2.offset != ed.offset || e2.line != ed.line ||
+            e2.column != ed.column || strcmp(e2.message, ed.message) != 0) {
+            fprintf(stderr, "decode: %s @%lld %s\nfed: %s @%lld %s\n",
+                    sdui_status_name(sd), ed.offset, ed.message,
+                    sdui_status_name(st2), e2.offset, e2.message);
+            REQUIRE(!"fed open differs from sdui_gzip_decode");
+        }
+    } else {
+        REQUIRE(dl == size && (size == 0 || memcmp(dec, data, size) == 0));
+        if (st2 != st || e2.offset != err->offset || e2.line != err->line ||
+            e2.column != err->column ||
+            strcmp(e2.message, err->message) != 0) {
+            fprintf(stderr,
+                    "one member: %s @%lld %d:%d %s\n"
+                    "fed (%u members of %zu): %s @%lld %d:%d %s\n",
+                    sdui_status_name(st), err->offset, err->line,
+                    err->column, err->message, members, mb,
+                    sdui_status_name(st2), e2.offset, e2.line, e2.column,
+                    e2.message);
+            REQUIRE(!"fed open differs from the one-member open");
+        }
+        if (st == SDUI_OK) {
+            size_t i, n = sdui_pack_count(pack), l1 = 0, l2 = 0;
+            sdui_pack_info info;
+            const char *a, *b;
+            REQUIRE(sdui_pack_count(other) == n);
+            sdui_pack_get_info(other, &info);
+            REQUIRE(info.members == members);
+            for (i = 0; i < n; i++) {
+                a = sdui_pack_id_at(pack, i, &l1);
+                b = sdui_pack_id_at(other, i, &l2);
+                REQUIRE(l1 == l2 && memcmp(a, b, l1) == 0);
+            }
+            a = sdui_pack_json(pack, &l1);
+            b = sdui_pack_json(other, &l2);
+            REQUIRE(l1 == l2 && memcmp(a, b, l1) == 0);
+            {
+                static const char *const names[] = {"formatVersion",
+                                                    "tokens", "screens"};
+                for (i = 0; i < 3; i++) {
+                    sdui_error m1, m2;
+                    sdui_status s1 = sdui_pack_member(pack, names[i], &a, &l1,
+                                                      &m1);
+                    sdui_status s2 = sdui_pack_member(other, names[i], &b,
+                                                      &l2, &m2);
+                    REQUIRE(s1 == s2 && m1.offset == m2.offset &&
+                            strcmp(m1.message, m2.message) == 0);
+                    if (s1 == SDUI_OK)
+                        REQUIRE(l1 == l2 &&
+                                a - sdui_pack_json(pack, NULL) ==
+                                    b - sdui_pack_json(other, NULL));
+                }
+            }
+        }
+    }
+    sdui_pack_free(other);
+    sdui_free(dec);
+    sdui_free(gz);
+}
+
+/* Writes len bytes as dir/name; returns 0 on success. */
+static int write_file(const char *dir, const char *name, const void *b,
+                      size_t len)
+{
+    char path[4096];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    if (fwrite(b, 1, len, f) != len) {
+        fclose(f);
+        return -1;
+    }
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+/* Writes json as members of 32 and of 128 bytes, dir/name.mN.gz. */
+static void write_members(const char *dir, const char *name,
+                          const char *json, size_t len)
+{
+    static const size_t sizes[] = {32, 128};
+    size_t i;
+    for (i = 0; i < 2; i++) {
+        unsigned char *gz;
+        size_t gl;
+        sdui_error err;
+        char out[1024];
+        if (sdui_gzip_encode_members(json, len, 6, sizes[i], &gz, &gl,
+                                     &err) != SDUI_OK)
+            continue;
+        snprintf(out, sizeof out, "%s.m%zu.gz", name, sizes[i]);
+        if (write_file(dir, out, gz, gl) != 0)
+            fprintf(stderr, "fuzz_pack_open: cannot write %s/%s\n", dir, out);
+        sdui_free(gz);
+    }
+}
+
+/* Seed mode (see the top of this file), before libFuzzer starts. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    const char *dir = getenv("FUZZ_PACK_SEEDS");
+    DIR *d;
+    struct dirent *e;
+    char *json;
+    size_t n = 0, i;
+    (void)argc;
+    (void)argv;
+    if (!dir)
+        return 0;
+    d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "fuzz_pack_open: cannot read %s\n", dir);
+        exit(1);
+    }
+    while ((e = readdir(d)) != NULL) {
+        char path[4096], buf[1 << 16];
+        size_t got;
+        FILE *f;
+        if (e->d_name[0] == '.' || strstr(e->d_name, ".gz"))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        f = fopen(path, "rb");
+        if (!f)
+            continue;
+        got = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        if (got < 2 || ((unsigned char)buf[0] == 0x1f &&
+                        (unsigned char)buf[1] == 0x8b))
+            continue;
+        write_members(dir, e->d_name, buf, got);
+    }
+    closedir(d);
+    /* A pack of one token a line, as sdui writes, with a member on each
+     * side of "tokens". */
+    json = malloc(40 * 160 + 256);
+    if (!json)
+        exit(1);
+    n += (size_t)sprintf(json + n, "{\"formatVersion\":1,\"name\":\"seed\","
+                                   "\"tokens\":[\n");
+    for (i = 0; i < 40; i++)
+        n += (size_t)sprintf(json + n,
+                             "{\"id\":\"%s.%zu\",\"version\":1,"
+                             "\"primitive\":\"Text\",\"primitiveVersion\":1,"
+                             "\"props\":{\"text\":\"t%zu\",\"list\":[{\"a\":1}]}}"
+                             "%s\n",
+                             i % 3 ? "home.card" : "shop\\u00e9", i, i,
+                             i + 1 < 40 ? "," : "");
+    n += (size_t)sprintf(json + n, "],\"screens\":{\"home\":[]}}\n");
+    if (write_file(dir, "lines40.json", json, n) != 0)
+        fprintf(stderr, "fuzz_pack_open: cannot write %s/lines40.json\n",
+                dir);
+    write_members(dir, "lines40.json", json, n);
+    free(json);
+    exit(0);
+}
+
 /* libFuzzer entry point. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -247,6 +452,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             lim.max_compressed_bytes = gz_len;
         st = sdui_pack_open_memory(gz, gz_len, &lim, &pack, &err);
         same_as_split(gz, gz_len, &lim, st, &err, pack);
+        same_as_fed(data, size, &lim, gz_len, st, &err, pack);
     } else {
         st = sdui_pack_open_memory(data, size, &lim, &pack, &err);
         same_as_split(data, size, &lim, st, &err, pack);

@@ -12,6 +12,9 @@
 #   fuzz_<name>        the harness binaries (and build-<name>.log)
 #   seeds/<name>/      seed inputs: Tests/Fuzz/seeds/<name>/ (pack_open and
 #                      token_parse: seeds/pack/, seeds/token/ plus Examples/;
+#                      pack_open also each JSON seed as several gzip members
+#                      with a size field, written by the harness itself
+#                      (FUZZ_PACK_SEEDS=DIR);
 #                      scan_paths: the JSON of both, plus the JSONTestSuite
 #                      parsing corpus, $SDUI_JSONTESTSUITE or
 #                      ../shared/JSONTestSuite)
@@ -160,6 +163,20 @@ make_pack_token_seeds() {
         rm -f "$all"
     fi
     shopt -u nullglob
+}
+
+# Adds to build/fuzz/seeds/pack_open/ each JSON seed written as several
+# gzip members with a size field (sdui_gzip_encode_members), and a pack of
+# one token a line, by the harness in its seed mode: gzip inputs that the
+# open scans member by member.  Returns non-zero when the harness fails.
+make_pack_member_seeds() {
+    local dir="$WORK/seeds/pack_open"
+    if ! FUZZ_PACK_SEEDS="$dir" "$WORK/fuzz_pack_open" \
+        >"$WORK/seeds-pack_open.log" 2>&1; then
+        echo "seeds: pack_open: the harness could not write its seeds:" >&2
+        cat "$WORK/seeds-pack_open.log" >&2
+        return 1
+    fi
 }
 
 # Fills build/fuzz/seeds/scan_paths/ with the JSON of the pack and token
@@ -312,6 +329,9 @@ make_seeds() {
         pack_open | token_parse)
             [ "$packs_done" = 1 ] || make_pack_token_seeds
             packs_done=1
+            if [ "$name" = pack_open ]; then
+                make_pack_member_seeds || return 1
+            fi
             ;;
         scan_paths)
             [ "$packs_done" = 1 ] || make_pack_token_seeds
