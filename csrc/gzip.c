@@ -4,9 +4,10 @@
  * Headers and trailers are parsed here, so every flag and every failure gets
  * its own message and offset; the deflate data itself is inflated by
  * libdeflate, which works on whole buffers.  The output buffer starts at the
- * size the last member's ISIZE announces (exact for a single-member pack, so
- * memory stays at the JSON size; never more than deflate can expand the
- * input to).  When a later member needs more, it grows once to what the
+ * total a first header's "SZ" subfield gives (sdui_gzip_encode_members
+ * writes one; the sizes must then add up), else at the size the last
+ * member's ISIZE announces (exact for a single-member pack, so memory stays
+ * at the JSON size; never more than deflate can expand the input to).  When a later member needs more, it grows once to what the
  * rest of the input should inflate to at the ratio seen so far (for the
  * first member: four times the input), up to the limit, and the member is
  * inflated again;
@@ -539,7 +540,9 @@ sdui_status sdui_gzip_encode_members(const void *data, size_t len, int level,
     sdui_error_clear(err);
     if (member_bytes == 0)
         member_bytes = (size_t)2 << 20;
-    if (len <= member_bytes || level < -1 || level > 12)
+    if (level < 0)
+        level = 9;
+    if (len <= member_bytes || level > 12)
         return sdui_gzip_encode(data, len, level, out, out_len, err);
     if (!out || !out_len)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "out or out_len is NULL");
@@ -547,8 +550,6 @@ sdui_status sdui_gzip_encode_members(const void *data, size_t len, int level,
     *out_len = 0;
     if (!data)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "data is NULL");
-    if (level < 0)
-        level = 9;
     /* Count the members first: the first header says how many. */
     aim = member_bytes / 4 + 1;
     for (from = 0; from < len; from = to, cuts++) {

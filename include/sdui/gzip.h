@@ -38,20 +38,22 @@ sdui_status sdui_gzip_encode(const void *data, size_t len, int level,
                              sdui_error *err);
 
 /*
- * Compresses data[0, len) at level (0-12, -1 default) as several gzip
- * members, so a reader can work on one member's output while the next
- * inflates (sdui_pack_open scans a pack's JSON that way, on two threads).
- * The first member takes about member_bytes / 4 bytes of input, each
- * later one twice the one before, up to member_bytes (0: 2 MiB); a member
- * ends just after the first newline past its aim, so a pack written one
- * token a line is cut between tokens.  On a 600 KB pack of 5.5 MB of JSON
- * that is 4 members and about 3.6 KB more than one member.  The first member's header carries an FEXTRA subfield
- * "SZ" (13 bytes: version 1, the total input size as 8 bytes and the
- * member count as 4, little-endian) from which sdui_gzip_decode sizes its
- * buffer once; a file whose members do not add up to it is refused.
- * Input of member_bytes or less is one member, byte for byte what
- * sdui_gzip_encode writes.  Still one standard gzip file: zcat, gzip -d
- * and every RFC 1952 reader print data.  *out is new (sdui_free).
+ * Compresses data[0, len) at level (0-12; a negative level is the
+ * default, 9) as several gzip members, so a reader can work on one
+ * member's output while the next inflates (sdui_pack_open scans a pack's
+ * JSON that way, on two threads).  The first member takes about
+ * member_bytes / 4 bytes of input, each later one twice the one before,
+ * up to member_bytes (0: 2 MiB); a member ends just after the first
+ * newline past its aim, so a pack written one token a line is cut
+ * between tokens.  On a 600 KB pack of 5.4 MB of JSON that is 4 members
+ * and about 3.6 KB more than one member.  The first member's header
+ * carries an FEXTRA subfield "SZ" (13 bytes: version 1, the total input
+ * size as 8 bytes and the member count as 4, little-endian) from which
+ * sdui_gzip_decode sizes its buffer once; a file whose members do not add
+ * up to it is refused.  Input of member_bytes or less is one member, byte
+ * for byte what sdui_gzip_encode writes.  Still one standard gzip file:
+ * zcat, gzip -d and every RFC 1952 reader print data.  *out is new
+ * (sdui_free).
  * SDUI_OK, SDUI_OOM, SDUI_ARGUMENT or SDUI_GZIP.  Thread-safe.
  */
 sdui_status sdui_gzip_encode_members(const void *data, size_t len, int level,
