@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "shell.h"
 #include "strbuf.h"
 #include "sdui/alloc.h"
 #include "sdui/gzip.h"
@@ -1910,48 +1911,6 @@ static void test_gzip_damage(void)
 /* The encoder                                                         */
 /* ------------------------------------------------------------------ */
 
-/* Writes bytes to a new temporary file; returns its path (static). */
-static const char *to_file(const void *b, size_t n)
-{
-    static char path[64];
-    FILE *f;
-    snprintf(path, sizeof path, "/tmp/sdui-fed-%d.gz", (int)getpid());
-    f = fopen(path, "wb");
-    if (!f)
-        return NULL;
-    fwrite(b, 1, n, f);
-    fclose(f);
-    return path;
-}
-
-/* Runs cmd and returns its whole standard output (malloc'd), length in
- * *n; NULL when it cannot run or exits non-zero. */
-static char *run(const char *cmd, size_t *n)
-{
-    FILE *p = popen(cmd, "r");
-    char *b = NULL;
-    size_t cap = 0;
-    *n = 0;
-    if (!p)
-        return NULL;
-    for (;;) {
-        size_t got;
-        if (cap - *n < 65536) {
-            cap = cap * 2 + 65536;
-            b = realloc(b, cap);
-        }
-        got = fread(b + *n, 1, cap - *n, p);
-        if (got == 0)
-            break;
-        *n += got;
-    }
-    if (pclose(p) != 0) {
-        free(b);
-        return NULL;
-    }
-    return b;
-}
-
 /*
  * Checks the members of an encoded file against the cutting rule: the
  * first aims at member_bytes / 4 + 1 bytes, each next at twice that up to
@@ -2094,7 +2053,7 @@ static void test_encoder(void)
         CHECK_STATUS(sdui_gzip_encode_members(js.b, js.n, 6, mb, &b, &nb,
                                               &err),
                      SDUI_OK);
-        path = to_file(b, nb);
+        path = to_file("fed", b, nb);
         if (!CHECK(path != NULL)) {
             sdui_free(b);
             continue;

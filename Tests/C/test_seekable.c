@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "shell.h"
 #include "strbuf.h"
 #include "sdui/alloc.h"
 #include "sdui/gzip.h"
@@ -47,46 +48,6 @@ static str pack_json(int n)
     return s;
 }
 
-/* Writes bytes to a new temporary file; returns its path (static). */
-static const char *to_file(const void *b, size_t n)
-{
-    static char path[64];
-    FILE *f;
-    snprintf(path, sizeof path, "/tmp/sdui-seek-%d.gz", (int)getpid());
-    f = fopen(path, "wb");
-    fwrite(b, 1, n, f);
-    fclose(f);
-    return path;
-}
-
-/* Runs cmd and returns its whole standard output (malloc'd), length in
- * *n; NULL when it cannot run or exits non-zero. */
-static char *run(const char *cmd, size_t *n)
-{
-    FILE *p = popen(cmd, "r");
-    char *b = NULL;
-    size_t cap = 0;
-    *n = 0;
-    if (!p)
-        return NULL;
-    for (;;) {
-        size_t got;
-        if (cap - *n < 65536) {
-            cap = cap * 2 + 65536;
-            b = realloc(b, cap);
-        }
-        got = fread(b + *n, 1, cap - *n, p);
-        if (got == 0)
-            break;
-        *n += got;
-    }
-    if (pclose(p) != 0) {
-        free(b);
-        return NULL;
-    }
-    return b;
-}
-
 /* The standard tools read a seekable pack as one document. */
 static void test_tools_read_it(void)
 {
@@ -99,7 +60,7 @@ static void test_tools_read_it(void)
     const char *path;
     CHECK_STATUS(sdui_pack_write_seekable(js.b, js.n, &o, NULL, &gz, &n, &err),
                  SDUI_OK);
-    path = to_file(gz, n);
+    path = to_file("seek", gz, n);
     snprintf(cmd, sizeof cmd, "gzip -dc %s", path);
     out = run(cmd, &got);
     CHECKF(out && got == js.n && memcmp(out, js.b, got) == 0,
@@ -405,7 +366,7 @@ static void test_from_file(void)
     char moved[80];
     CHECK_STATUS(sdui_pack_write_seekable(js.b, js.n, &o, NULL, &gz, &n, &err),
                  SDUI_OK);
-    path = to_file(gz, n);
+    path = to_file("seek", gz, n);
     CHECK_STATUS(sdui_pack_open_file(path, NULL, &p, &err), SDUI_OK);
     if (p) {
         sdui_pack_get_info(p, &info);
@@ -415,7 +376,7 @@ static void test_from_file(void)
         /* Replaced by rename: the pack keeps reading its own file. */
         snprintf(moved, sizeof moved, "%s.old", path);
         CHECK(rename(path, moved) == 0);
-        to_file("garbage", 7);
+        to_file("seek", "garbage", 7);
         get_expect(p, "home.card.200", SDUI_OK, NULL, __LINE__);
         /* Cut short in place: members not read yet fail by name. */
         CHECK(truncate(moved, (off_t)(n / 2)) == 0);
@@ -427,7 +388,7 @@ static void test_from_file(void)
         unlink(moved);
     }
     /* Whole again, every token from the file equals the JSON. */
-    path = to_file(gz, n);
+    path = to_file("seek", gz, n);
     CHECK_STATUS(sdui_pack_open_file(path, NULL, &p, &err), SDUI_OK);
     if (p) {
         j = sdui_pack_json(p, &jl);
