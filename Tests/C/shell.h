@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* Writes bytes to the temporary file /tmp/sdui-TAG-PID.gz; returns its
@@ -51,6 +52,34 @@ static char *run(const char *cmd, size_t *n)
         return NULL;
     }
     return b;
+}
+
+/* Commands that print a gzip file whole (a printf format of its path). */
+#define GZIP_DC "gzip -dc %s"
+#define PYTHON_GZIP \
+    "python3 -c \"import gzip,sys; " \
+    "sys.stdout.buffer.write(gzip.open('%s').read())\""
+#define PIGZ_DC "pigz -dc %s"
+
+/* 1 when the command fmt (one of the above) prints exactly want[0, n)
+ * for the file at path; *got is how much it printed. */
+static int reader_prints(const char *fmt, const char *path, const void *want,
+                         size_t n, size_t *got)
+{
+    char cmd[512];
+    char *out;
+    int same;
+    snprintf(cmd, sizeof cmd, fmt, path);
+    out = run(cmd, got);
+    same = out && *got == n && memcmp(out, want, n) == 0;
+    free(out);
+    return same;
+}
+
+/* 1 when pigz is installed. */
+static int have_pigz(void)
+{
+    return system("command -v pigz >/dev/null 2>&1") == 0;
 }
 
 #endif
