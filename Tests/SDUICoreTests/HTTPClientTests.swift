@@ -87,8 +87,121 @@ import Testing
         #expect(throws: CancellationError.self) { try result.get() }
     }
 
+    /// Waits (up to 10 s) until the server has no connection open, then a
+    /// little longer, so a request the client still meant to send has had
+    /// time to arrive.
+    static func settles(_ server: RawHTTPServer) async {
+        for _ in 0..<40 where server.openConnections > 0 {
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+        try? await Task.sleep(for: .milliseconds(1500))
+    }
+
+    /// Two requests hold the client's two connections; two more, with a
+    /// short deadline of their own, wait in line until it passes: they fail
+    /// saying they were never sent, and they are not sent later, when the
+    /// connections free.
+    @Test func aRequestThatFailedWhileQueuedIsNeverSent() async throws {
+        let server = try RawHTTPServer(answer: .drip(length: 40, interval: 0.1))
+        defer { server.stop() }
+        let client = HTTPClient(timeout: 30, maxBodyBytes: 1 << 20, maxConnectionsPerHost: 2)
+        let slow = (0..<2).map { i in Task { try await client.get(server.baseURL.appendingPathComponent("slow\(i)")) } }
+        for _ in 0..<250 where server.requestsRead < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(server.requestsRead == 2)
+        // Both wait in line together, while the slow two have seconds to go.
+        let late = await withTaskGroup(of: String.self) { group in
+            for i in 0..<2 {
+                group.addTask {
+                    do {
+                        _ = try await client.get(server.baseURL.appendingPathComponent("late\(i)"), timeout: 0.5)
+                        return "answered"
+                    } catch { return "\(error)" }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        // The second to enter the line says one was ahead of it.
+        #expect(late.allSatisfy { $0.hasPrefix("network: http://127.0.0.1:\(server.port)/late") }, "\(late)")
+        #expect(late.allSatisfy { $0.contains(": not sent: no connection to the host came free within 0.5 s (all 2 in use") },
+                "\(late)")
+        #expect(late.filter { $0.hasSuffix("(all 2 in use, 1 ahead of it in line)") }.count == 1, "\(late)")
+        for t in slow { #expect(try await t.value.status == 200) }
+        await Self.settles(server)
+        #expect(server.targetsRead.sorted() == ["/slow0", "/slow1"], "a request that had failed to its caller was sent later")
+    }
+
+    /// Eight requests at once with the default six connections: whatever
+    /// the timing (a busy machine spreads their starts), a request whose
+    /// error says it was never sent was not sent, then or later.
+    @Test func eightAtOnceSendOnlyWhatDidNotFailInLine() async throws {
+        let server = try RawHTTPServer(answer: .drip(length: 40, interval: 0.1))
+        defer { server.stop() }
+        let client = HTTPClient(timeout: 1.5, maxBodyBytes: 1 << 20)
+        #expect(client.maxConnectionsPerHost == 6)
+        let outcomes = await withTaskGroup(of: (String, String).self) { group in
+            for i in 0..<8 {
+                group.addTask {
+                    do {
+                        _ = try await client.get(server.baseURL.appendingPathComponent("r\(i)"))
+                        return ("/r\(i)", "answered")
+                    } catch {
+                        return ("/r\(i)", "\(error)")
+                    }
+                }
+            }
+            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        #expect(outcomes.count == 8)
+        #expect(outcomes.values.allSatisfy { $0.hasPrefix("network: ") }, "\(outcomes)")
+        await Self.settles(server)
+        let unsent = Set(outcomes.filter { $0.value.contains("not sent") }.keys)
+        #expect(Set(server.targetsRead).isDisjoint(with: unsent), "\(outcomes) \(server.targetsRead)")
+        #expect(server.requestsRead == Set(server.targetsRead).count, "a request was sent twice")
+    }
+
+    /// With two connections per host, five slow requests go two at a time
+    /// and all succeed: the wait for a connection is part of the deadline,
+    /// not a failure.
+    @Test func requestsPastTheConnectionLimitWaitTheirTurn() async throws {
+        let server = try RawHTTPServer(answer: .drip(length: 4, interval: 0.15))
+        defer { server.stop() }
+        let client = HTTPClient(timeout: 60, maxBodyBytes: 1 << 20, maxConnectionsPerHost: 2)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<5 {
+                let url = server.baseURL.appendingPathComponent("r\(i)")
+                group.addTask { try await client.get(url).status }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == [200, 200, 200, 200, 200])
+        #expect(server.requestsRead == 5)
+        #expect(server.mostAnsweredAtOnce == 2, "the client had more than its 2 connections on the wire, or never 2")
+    }
+
+    /// A caller cancelled while its request waits in line gets
+    /// `CancellationError`, and the request is never sent.
+    @Test func cancellingAQueuedRequestNeverSendsIt() async throws {
+        let server = try RawHTTPServer(answer: .drip(length: 10, interval: 0.1))
+        defer { server.stop() }
+        let client = HTTPClient(timeout: 30, maxBodyBytes: 1 << 20, maxConnectionsPerHost: 1)
+        let first = Task { try await client.get(server.baseURL.appendingPathComponent("first")) }
+        for _ in 0..<100 where server.requestsRead == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(server.requestsRead == 1)
+        let second = Task { try await client.get(server.baseURL.appendingPathComponent("second")) }
+        try await Task.sleep(for: .milliseconds(100))
+        second.cancel()
+        let result = await second.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(try await first.value.status == 200)
+        await Self.settles(server)
+        #expect(server.requestsRead == 1, "the cancelled request was sent when the connection freed")
+    }
+
     /// Out-of-range settings are kept within bounds, never a trap.
     @Test func settingsAreClamped() {
+        #expect(HTTPClient(timeout: 1, maxBodyBytes: 1, maxConnectionsPerHost: 0).maxConnectionsPerHost == 1)
+        #expect(HTTPClient(timeout: 1, maxBodyBytes: 1, maxConnectionsPerHost: -3).maxConnectionsPerHost == 1)
+        #expect(HTTPClient(timeout: 1, maxBodyBytes: 1, maxConnectionsPerHost: 1000).maxConnectionsPerHost == 64)
         #expect(HTTPClient(timeout: 0, maxBodyBytes: -5).timeout == 0.001)
         #expect(HTTPClient(timeout: .nan, maxBodyBytes: -5).maxBodyBytes == 0)
         #expect(HTTPClient(timeout: .infinity, maxBodyBytes: 1).timeout == 0.001)

@@ -38,6 +38,11 @@ public final class RawHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var sentBytes = 0
     private var stopped = false
+    private var heads = 0
+    private var targets: [String] = []
+    private var open = 0
+    private var answering = 0
+    private var mostAnswering = 0
 
     /// Starts listening; throws when no socket can be bound.
     public init(answer: Answer, maxBytes: Int = 256 << 20, maxSeconds: Double = 60, pace: Double = 0) throws {
@@ -70,6 +75,24 @@ public final class RawHTTPServer: @unchecked Sendable {
 
     /// Body bytes written so far over all connections.
     public var bytesSent: Int { lock.withLock { sentBytes } }
+
+    /// Request heads read so far over all connections: the requests a
+    /// client actually sent.
+    public var requestsRead: Int { lock.withLock { heads } }
+
+    /// The request targets (`/r1`) of the heads read so far, in order.
+    public var targetsRead: [String] { lock.withLock { targets } }
+
+    /// Connections open now.
+    public var openConnections: Int { lock.withLock { open } }
+
+    /// The most requests ever answered at once: counted from the head read
+    /// until just before the answer's last bytes are written, so a client
+    /// cannot have seen an answer end while it still counts.
+    public var mostAnsweredAtOnce: Int { lock.withLock { mostAnswering } }
+
+    /// Marks the end of one answer (before its last write).
+    private func answerEnds() { lock.withLock { answering -= 1 } }
 
     /// Stops accepting; open answers end at their next write.  Once only:
     /// a second close could hit a descriptor number reused meanwhile.
@@ -104,7 +127,11 @@ public final class RawHTTPServer: @unchecked Sendable {
 
     /// Reads the request head, then writes the scripted answer.
     private func serve(_ c: Int32) {
-        defer { close(c) }
+        lock.withLock { open += 1 }
+        defer {
+            close(c)
+            lock.withLock { open -= 1 }
+        }
         var head = [UInt8]()
         var buf = [UInt8](repeating: 0, count: 4096)
         while !head.suffix(4).elementsEqual("\r\n\r\n".utf8), head.count < 65_536 {
@@ -112,6 +139,16 @@ public final class RawHTTPServer: @unchecked Sendable {
             if n <= 0 { return }
             head += buf[0..<n]
         }
+        var ended = false
+        let line = String(decoding: head.prefix(while: { $0 != 13 && $0 != 10 }), as: UTF8.self)
+        let target = line.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+        lock.withLock {
+            heads += 1
+            targets.append(target)
+            answering += 1
+            mostAnswering = max(mostAnswering, answering)
+        }
+        defer { if !ended { answerEnds() } }
         let start = Date()
         switch answer {
         case .announce(let length):
@@ -123,6 +160,8 @@ public final class RawHTTPServer: @unchecked Sendable {
             let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: 0x20, count: 65_536) + Array("\r\n".utf8)
             while keepGoing(start), write(c, chunk) { if pace > 0 { Thread.sleep(forTimeInterval: pace) } }
         case .fixed(let body, let chunked):
+            ended = true
+            answerEnds()
             if chunked {
                 let size = String(body.count, radix: 16)
                 _ = write(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\n")
@@ -132,8 +171,12 @@ public final class RawHTTPServer: @unchecked Sendable {
             }
         case .drip(let length, let interval):
             guard write(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(length)\r\n\r\n") else { return }
-            for _ in 0..<length where keepGoing(start) {
+            for i in 0..<length where keepGoing(start) {
                 Thread.sleep(forTimeInterval: interval)
+                if i == length - 1 {
+                    ended = true
+                    answerEnds()
+                }
                 if !write(c, [0x20]) { return }
             }
         }
