@@ -72,16 +72,19 @@ public struct SDUIError: Error, Sendable, Equatable, CustomStringConvertible {
         self.column = column
     }
 
-    /// `category: input: line L, column C (byte B): message`, the parts that are known.
+    /// `category: input: line L, column C (byte B): message`, the parts that
+    /// are known, on one line: the input and the message are written with
+    /// ``Swift/String/escapedForDisplay`` (they may quote bytes from outside:
+    /// a control character is shown, never acted on by a terminal or a log).
     public var description: String {
         var parts = [category.rawValue]
-        if let input { parts.append(input) }
+        if let input { parts.append(input.escapedForDisplay) }
         if let line, let column, line > 0 {
             parts.append("line \(line), column \(column)" + (offset.map { " (byte \($0))" } ?? ""))
         } else if let offset {
             parts.append("byte \(offset)")
         }
-        parts.append(message)
+        parts.append(message.escapedForDisplay)
         return parts.joined(separator: ": ")
     }
 }

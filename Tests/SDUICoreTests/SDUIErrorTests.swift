@@ -20,6 +20,16 @@ import Testing
         #expect(String(cString: sdui_status_name(sdui_status(9999))) == "unknown")
     }
 
+    /// Input and message may quote bytes from outside: the description
+    /// shows control characters as escapes, on one line; the fields keep them.
+    @Test func descriptionEscapesControlCharacters() {
+        let e = SDUIError(.json, "unexpected \u{1B}]0;pwned\u{7}", input: "evil\nerror: forged.json")
+        #expect(e.description == "json: evil\\nerror: forged.json: unexpected \\u{1B}]0;pwned\\u{07}")
+        #expect(!e.description.contains("\n"))
+        #expect(e.message.contains("\u{1B}"))
+        #expect(e.input == "evil\nerror: forged.json")
+    }
+
     @Test func descriptionNamesInputAndPlace() {
         let e = SDUIError(.json, "unexpected character", input: "a.json", offset: 12, line: 2, column: 5)
         #expect(e.description == "json: a.json: line 2, column 5 (byte 12): unexpected character")
