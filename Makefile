@@ -7,7 +7,8 @@
 # GNU conventions: CFLAGS, CPPFLAGS and LDFLAGS are the user's and are added
 # to the flags the core needs (never replace them); PREFIX (default
 # /usr/local), LIBDIR, INCLUDEDIR and DESTDIR place `make install`, which
-# `make uninstall` undoes.
+# `make uninstall` undoes.  The installed sdui.pc is written by `make
+# install` from the variables it is given, whatever `make` was run with.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 # What the core needs, whatever the user passes.
@@ -50,11 +51,21 @@ $(BUILD)/$(SHLIB): $(OBJS) libsdui.map
 	ln -sf $(SHLIB) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/libsdui.so
 
-# The .pc file for the configured prefix.
-$(BUILD)/sdui.pc: sdui.pc.in $(VERSION_H)
+# sdui.pc.in with the install variables of this make run filled in.
+PC_TEXT = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+              -e 's|@VERSION@|$(VERSION)|' sdui.pc.in
+
+# The install variables the build tree's .pc was made for, rewritten only
+# when they change, so `make PREFIX=/opt/x` after `make` remakes the .pc.
+$(BUILD)/install-dirs: FORCE
 	@mkdir -p $(BUILD)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-	    -e 's|@VERSION@|$(VERSION)|' $< > $@
+	@printf '%s\n' '$(PREFIX)' '$(LIBDIR)' '$(INCLUDEDIR)' > $@.new
+	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+# The .pc file for the configured prefix, in the build tree.  `make install`
+# does not copy it: it writes its own from the variables it is given.
+$(BUILD)/sdui.pc: sdui.pc.in $(VERSION_H) $(BUILD)/install-dirs
+	$(PC_TEXT) > $@
 
 $(BUILD)/test_%: Tests/C/test_%.c $(wildcard Tests/C/*.h) $(BUILD)/libsdui.a
 	$(CC) $(SDUI_CFLAGS) $(CPPFLAGS) -ITests/C $(CFLAGS) $< $(BUILD)/libsdui.a $(LIBS) -lz $(LDFLAGS) -o $@
@@ -74,7 +85,8 @@ install: all
 	install -m 755 $(BUILD)/$(SHLIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(SHLIB) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libsdui.so
-	install -m 644 $(BUILD)/sdui.pc $(DESTDIR)$(LIBDIR)/pkgconfig/sdui.pc
+	$(PC_TEXT) > $(DESTDIR)$(LIBDIR)/pkgconfig/sdui.pc
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/sdui.pc
 	install -m 644 include/sdui/*.h $(DESTDIR)$(INCLUDEDIR)/sdui/
 
 uninstall:
@@ -86,7 +98,8 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all test graph install uninstall clean
+.PHONY: all test graph install uninstall clean FORCE
+FORCE:
 
 # `make tsan`: the core and the C tests that use threads, built with
 # ThreadSanitizer into $(BUILD)/tsan/ (its own objects: the normal build
