@@ -11,6 +11,8 @@
 # install` from the variables it is given, whatever `make` was run with.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
+CXX     ?= c++
+CXXFLAGS ?= -O2 -g
 # What the core needs, whatever the user passes.
 SDUI_CFLAGS = -std=c11 -fPIC -Wall -Wextra -Wshadow -Wstrict-prototypes \
               -D_POSIX_C_SOURCE=200809L -Iinclude
@@ -31,7 +33,8 @@ SHLIB   = libsdui.so.$(VERSION)
 
 SRCS = $(wildcard csrc/*.c)
 OBJS = $(SRCS:csrc/%.c=$(BUILD)/obj/%.o)
-TESTS = $(patsubst Tests/C/%.c,$(BUILD)/%,$(filter-out Tests/C/check.c,$(wildcard Tests/C/test_*.c)))
+TESTS = $(patsubst Tests/C/%.c,$(BUILD)/%,$(filter-out Tests/C/check.c,$(wildcard Tests/C/test_*.c))) \
+        $(patsubst Tests/C/%.cpp,$(BUILD)/%,$(wildcard Tests/C/test_*.cpp))
 
 all: $(BUILD)/libsdui.a $(BUILD)/$(SHLIB) $(BUILD)/sdui.pc
 
@@ -69,6 +72,12 @@ $(BUILD)/sdui.pc: sdui.pc.in $(VERSION_H) $(BUILD)/install-dirs
 
 $(BUILD)/test_%: Tests/C/test_%.c $(wildcard Tests/C/*.h) $(BUILD)/libsdui.a
 	$(CC) $(SDUI_CFLAGS) $(CPPFLAGS) -ITests/C $(CFLAGS) $< $(BUILD)/libsdui.a $(LIBS) -lz $(LDFLAGS) -o $@
+
+# C++ tests: those that compare the core with a C++ reference library
+# (test_number_ref: Google's double-conversion).
+$(BUILD)/test_%: Tests/C/test_%.cpp $(wildcard Tests/C/*.h) $(BUILD)/libsdui.a
+	$(CXX) -std=c++17 -Wall -Wextra -Iinclude $(CPPFLAGS) -ITests/C $(CXXFLAGS) $< $(BUILD)/libsdui.a \
+	    -ldouble-conversion $(LIBS) $(LDFLAGS) -o $@
 
 test: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
