@@ -133,7 +133,7 @@ FORCE:
 TSAN_DIR   = $(BUILD)/tsan
 TSAN_TESTS = test_seekable_race test_seekable test_pack test_pack_fed \
              test_cache test_token test_expr test_json_build test_snapshot \
-             test_outbox
+             test_outbox test_locale
 TSAN_FLAGS = -fsanitize=thread -g -O1
 TSAN_OBJS  = $(SRCS:csrc/%.c=$(TSAN_DIR)/obj/%.o)
 TSAN_BINS  = $(addprefix $(TSAN_DIR)/,$(TSAN_TESTS))
