@@ -7,9 +7,12 @@
 # GNU conventions: CFLAGS, CPPFLAGS and LDFLAGS are the user's and are added
 # to the flags the core needs (never replace them); PREFIX (default
 # /usr/local), LIBDIR, INCLUDEDIR and DESTDIR place `make install`, which
-# `make uninstall` undoes.
+# `make uninstall` undoes.  The installed sdui.pc is written by `make
+# install` from the variables it is given, whatever `make` was run with.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
+CXX     ?= c++
+CXXFLAGS ?= -O2 -g
 # What the core needs, whatever the user passes.
 SDUI_CFLAGS = -std=c11 -fPIC -Wall -Wextra -Wshadow -Wstrict-prototypes \
               -D_POSIX_C_SOURCE=200809L -Iinclude
@@ -30,7 +33,8 @@ SHLIB   = libsdui.so.$(VERSION)
 
 SRCS = $(wildcard csrc/*.c)
 OBJS = $(SRCS:csrc/%.c=$(BUILD)/obj/%.o)
-TESTS = $(patsubst Tests/C/%.c,$(BUILD)/%,$(filter-out Tests/C/check.c,$(wildcard Tests/C/test_*.c)))
+TESTS = $(patsubst Tests/C/%.c,$(BUILD)/%,$(filter-out Tests/C/check.c,$(wildcard Tests/C/test_*.c))) \
+        $(patsubst Tests/C/%.cpp,$(BUILD)/%,$(wildcard Tests/C/test_*.cpp))
 
 all: $(BUILD)/libsdui.a $(BUILD)/$(SHLIB) $(BUILD)/sdui.pc
 
@@ -50,17 +54,44 @@ $(BUILD)/$(SHLIB): $(OBJS) libsdui.map
 	ln -sf $(SHLIB) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/libsdui.so
 
-# The .pc file for the configured prefix.
-$(BUILD)/sdui.pc: sdui.pc.in $(VERSION_H)
+# sdui.pc.in with the install variables of this make run filled in.
+PC_TEXT = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+              -e 's|@VERSION@|$(VERSION)|' sdui.pc.in
+
+# The install variables the build tree's .pc was made for, rewritten only
+# when they change, so `make PREFIX=/opt/x` after `make` remakes the .pc.
+$(BUILD)/install-dirs: FORCE
 	@mkdir -p $(BUILD)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-	    -e 's|@VERSION@|$(VERSION)|' $< > $@
+	@printf '%s\n' '$(PREFIX)' '$(LIBDIR)' '$(INCLUDEDIR)' > $@.new
+	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+# The .pc file for the configured prefix, in the build tree.  `make install`
+# does not copy it: it writes its own from the variables it is given.
+$(BUILD)/sdui.pc: sdui.pc.in $(VERSION_H) $(BUILD)/install-dirs
+	$(PC_TEXT) > $@
 
 $(BUILD)/test_%: Tests/C/test_%.c $(wildcard Tests/C/*.h) $(BUILD)/libsdui.a
 	$(CC) $(SDUI_CFLAGS) $(CPPFLAGS) -ITests/C $(CFLAGS) $< $(BUILD)/libsdui.a $(LIBS) -lz $(LDFLAGS) -o $@
 
-test: $(TESTS)
-	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+# C++ tests: those that compare the core with a C++ reference library
+# (test_number_ref: Google's double-conversion).
+$(BUILD)/test_%: Tests/C/test_%.cpp $(wildcard Tests/C/*.h) $(BUILD)/libsdui.a
+	$(CXX) -std=c++17 -Wall -Wextra -Iinclude $(CPPFLAGS) -ITests/C $(CXXFLAGS) $< $(BUILD)/libsdui.a \
+	    -ldouble-conversion $(LIBS) $(LDFLAGS) -o $@
+
+# C tests built a second time to run whole under the de_DE.UTF-8 locale,
+# whose decimal point is a comma (Tests/C/in_locale.h): the core's number
+# text and parsing must not follow the host's locale.
+LOCALE_TESTS = test_expr test_json_doc test_token
+LOCALE_BINS  = $(addprefix $(BUILD)/locale/,$(LOCALE_TESTS))
+
+$(BUILD)/locale/test_%: Tests/C/test_%.c $(wildcard Tests/C/*.h) $(BUILD)/libsdui.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SDUI_CFLAGS) $(CPPFLAGS) -ITests/C -DIN_LOCALE_WHOLE_PROGRAM -include Tests/C/in_locale.h \
+	    $(CFLAGS) $< $(BUILD)/libsdui.a $(LIBS) -lz $(LDFLAGS) -o $@
+
+test: $(TESTS) $(LOCALE_BINS)
+	@set -e; for t in $(TESTS) $(LOCALE_BINS); do echo "== $$t"; $$t; done
 	@echo "== file graph (make graph)"; bash Tests/C/graph.sh $(BUILD) >/dev/null || { bash Tests/C/graph.sh $(BUILD); exit 1; }; echo "no circle"
 	@echo "== a comment above every function"; bash Tests/C/comments.sh && echo "all commented"
 
@@ -74,7 +105,8 @@ install: all
 	install -m 755 $(BUILD)/$(SHLIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(SHLIB) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libsdui.so
-	install -m 644 $(BUILD)/sdui.pc $(DESTDIR)$(LIBDIR)/pkgconfig/sdui.pc
+	$(PC_TEXT) > $(DESTDIR)$(LIBDIR)/pkgconfig/sdui.pc
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/sdui.pc
 	install -m 644 include/sdui/*.h $(DESTDIR)$(INCLUDEDIR)/sdui/
 
 uninstall:
@@ -86,7 +118,8 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all test graph install uninstall clean
+.PHONY: all test graph install uninstall clean FORCE
+FORCE:
 
 # `make tsan`: the core and the C tests that use threads, built with
 # ThreadSanitizer into $(BUILD)/tsan/ (its own objects: the normal build
@@ -100,7 +133,7 @@ clean:
 TSAN_DIR   = $(BUILD)/tsan
 TSAN_TESTS = test_seekable_race test_seekable test_pack test_pack_fed \
              test_cache test_token test_expr test_json_build test_snapshot \
-             test_outbox
+             test_outbox test_locale
 TSAN_FLAGS = -fsanitize=thread -g -O1
 TSAN_OBJS  = $(SRCS:csrc/%.c=$(TSAN_DIR)/obj/%.o)
 TSAN_BINS  = $(addprefix $(TSAN_DIR)/,$(TSAN_TESTS))

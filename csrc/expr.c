@@ -388,7 +388,7 @@ static int32_t parse_number(parser *p)
         if (n >= 0) p->nodes[n].v.i = v;
         return n;
     }
-    double d = strtod(buf, NULL);
+    double d = sdui__strtod(buf, NULL);
     if (!isfinite(d))
         return perr(p, SDUI_EXPR_PARSE, start, "decimal out of range");
     int32_t n = new_node(p, N_REAL, start, i, -1, -1, -1);
@@ -2091,7 +2091,7 @@ static int parse_num_text(const val *s, int int_only, val *out)
     }
     if (int_only)
         return 0;
-    double d = strtod(buf, NULL);
+    double d = sdui__strtod(buf, NULL);
     if (!isfinite(d))
         return 0;
     *out = mkv(V_REAL);
@@ -2343,7 +2343,7 @@ static int call(ev *e, const node *nd, val *a, int32_t argc, val *out)
         double d = a[0].t == V_INT ? (double)a[0].u.i : round_to(a[0].u.d, a[1].u.i);
         if (!isfinite(d))
             return fail(e, SDUI_EXPR_OVERFLOW, nd, "decimal result is not finite");
-        int n = snprintf(buf, sizeof buf, "%.*f", (int)a[1].u.i, d);
+        int n = sdui__number_fixed(d, (int)a[1].u.i, buf, sizeof buf);
         if (n < 0 || (size_t)n >= sizeof buf)
             return fail(e, SDUI_LIMIT, nd, "number too long to format");
         if (!strncmp(buf, "-0", 2) && !strpbrk(buf, "123456789"))

@@ -28,6 +28,22 @@
 #define SDUI_LIKELY(x) (x)
 #define SDUI_UNLIKELY(x) (x)
 #define SDUI_PRINTF(f, a)
+/*
+ * Numbers as text without the locale (number.c).  sdui__strtod reads a
+ * decimal as strtod does in the "C" locale, correctly rounded, whatever
+ * the process's (setlocale) or the thread's (uselocale) locale; end and
+ * errno (ERANGE) as strtod's.  sdui__number_fixed writes d (finite) with
+ * digits (0..15) places after the point, rounded half-even from its exact
+ * value, as printf's "%.*f" in the "C" locale, into buf[size] with a NUL,
+ * and returns the length (when that is >= size, nothing was written).
+ * Both thread-safe.  sdui__number_check_scale (a test hook) checks, for d,
+ * the shortest-digits scaling's 128-bit products against an exact compare
+ * of big integers: 1 when they agree.
+ */
+double sdui__strtod(const char *s, char **end);
+int sdui__number_fixed(double d, int digits, char *buf, size_t size);
+int sdui__number_check_scale(double d);
+
 #endif
 
 /* Fills err (if non-NULL) and returns status.  offset -1: no position.
@@ -112,5 +128,21 @@ uint64_t sdui__siphash(const unsigned char key[16], int crounds, int drounds,
  * cache (cache.c; takes its lock). */
 size_t sdui__pack_longest_probe(const sdui_pack *pack);
 size_t sdui__cache_longest_chain(sdui_cache *cache);
+
+/*
+ * Numbers as text without the locale (number.c).  sdui__strtod reads a
+ * decimal as strtod does in the "C" locale, correctly rounded, whatever
+ * the process's (setlocale) or the thread's (uselocale) locale; end and
+ * errno (ERANGE) as strtod's.  sdui__number_fixed writes d (finite) with
+ * digits (0..15) places after the point, rounded half-even from its exact
+ * value, as printf's "%.*f" in the "C" locale, into buf[size] with a NUL,
+ * and returns the length (when that is >= size, nothing was written).
+ * Both thread-safe.  sdui__number_check_scale (a test hook) checks, for d,
+ * the shortest-digits scaling's 128-bit products against an exact compare
+ * of big integers: 1 when they agree.
+ */
+double sdui__strtod(const char *s, char **end);
+int sdui__number_fixed(double d, int digits, char *buf, size_t size);
+int sdui__number_check_scale(double d);
 
 #endif

@@ -40,13 +40,12 @@
  * Decimals take the exact fast path when they can: at most 15 significant
  * digits and a power of ten within 10^22 make the mantissa and the power
  * exact doubles, and one IEEE multiplication or division rounds the exact
- * quotient correctly, which is what strtod returns.  Others go to strtod,
- * which reads the current locale's decimal point: where that is not '.',
- * the '.' is swapped for it, as jansson does.
+ * quotient correctly, which is what strtod returns.  Others go to the
+ * core's strtod (sdui__strtod: the C library's, in a "C" locale object of
+ * its own), so the host's locale never changes what a decimal reads as.
  */
 #include <errno.h>
 #include <float.h>
-#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,15 +400,14 @@ static int fast_decimal(const unsigned char *s, const unsigned char *e,
 }
 
 /*
- * The decimal [s, e) by strtod, as jansson reads it: in the C library's
- * current locale, whose decimal point replaces the '.' when it is another.
+ * The decimal [s, e) by the core's strtod, whatever the locale (number.c).
  * Returns 0, 1 when the value overflows to an infinity (ERANGE), or -1
  * when memory runs out (a copy longer than 63 bytes).  errno is kept.
  */
 static int strtod_decimal(const unsigned char *s, const unsigned char *e,
                           double *out)
 {
-    char small[64], *buf, *stop;
+    char small[64], *buf;
     size_t n = (size_t)(e - s);
     int saved = errno, over;
     double d;
@@ -419,17 +417,7 @@ static int strtod_decimal(const unsigned char *s, const unsigned char *e,
     memcpy(buf, s, n);
     buf[n] = '\0';
     errno = 0;
-    d = strtod(buf, &stop);
-    if (stop != buf + n) {
-        /* A locale whose decimal point is not '.' stopped it there. */
-        const char *point = localeconv()->decimal_point;
-        char *dot = memchr(buf, '.', n);
-        if (dot && point && point[0] && point[0] != '.') {
-            *dot = point[0];
-            errno = 0;
-            d = strtod(buf, NULL);
-        }
-    }
+    d = sdui__strtod(buf, NULL);
     over = (d == HUGE_VAL || d == -HUGE_VAL) && errno == ERANGE;
     errno = saved;
     if (buf != small)

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # check-c-install.sh - installs the C core into a scratch prefix, as a C
 # user would, and proves it works from there:
-#   1. `make install` with PREFIX and DESTDIR, and user CFLAGS that add to
-#      (never replace) the core's own flags;
+#   1. `make` with the default prefix, then `make install` with another
+#      PREFIX and DESTDIR (as a packager does), and user CFLAGS that add to
+#      (never replace) the core's own flags: the installed sdui.pc names
+#      the install's prefix, not the one `make` was run with;
 #   2. a C program built with `pkg-config --cflags --libs sdui` (shared
 #      library) and with `pkg-config --static` (the archive);
 #   3. a C++ program against the shared library;
@@ -16,7 +18,7 @@ cd "$(dirname "$0")/.."
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 build="$root/build"
-prefix=/opt/sdui
+prefix=/opt/sdui-check
 dest="$root/dest"
 fail() { echo "check-c-install: FAILED: $*" >&2; exit 1; }
 # A machine with only the Swift toolchain has clang but maybe no cc or c++.
@@ -25,7 +27,7 @@ command -v "${CXX:-c++}" >/dev/null 2>&1 || export CXX=clang++
 cc=${CC:-cc}
 cxx=${CXX:-c++}
 
-make -s CC="$cc" BUILD="$build" PREFIX="$prefix" CFLAGS="-O1 -g0" all >/dev/null
+make -s CC="$cc" BUILD="$build" CFLAGS="-O1 -g0" all >/dev/null
 make -s CC="$cc" BUILD="$build" PREFIX="$prefix" DESTDIR="$dest" install >/dev/null
 lib="$dest$prefix/lib"
 version=$(sed -n 's/^#define SDUI_VERSION_STRING "\(.*\)"/\1/p' include/sdui/version.h)
@@ -38,6 +40,20 @@ printf '%s' '{"formatVersion":1,"tokens":[{"id":"t","version":1,"primitive":"Tex
 export PKG_CONFIG_PATH="$lib/pkgconfig"
 export PKG_CONFIG_SYSROOT_DIR="$dest"
 [ "$(pkg-config --modversion sdui)" = "$version" ] || fail "sdui.pc says $(pkg-config --modversion sdui), version.h $version"
+# 1. The installed .pc names the install's directories (the staging
+#    directory is pkg-config's sysroot, as a packager's build sees it).
+for v in prefix:"$prefix" libdir:"$prefix/lib" includedir:"$prefix/include"; do
+    got=$(PKG_CONFIG_SYSROOT_DIR= pkg-config --variable="${v%%:*}" sdui)
+    [ "$got" = "${v#*:}" ] || fail "installed sdui.pc has ${v%%:*}=$got, not ${v#*:} (make install PREFIX=$prefix after make)"
+done
+case " $(pkg-config --cflags sdui) " in
+    *" -I$dest$prefix/include "*) ;;
+    *) fail "pkg-config --cflags sdui: $(pkg-config --cflags sdui)" ;;
+esac
+case " $(pkg-config --libs sdui) " in
+    *" -L$dest$prefix/lib -lsdui "*) ;;
+    *) fail "pkg-config --libs sdui: $(pkg-config --libs sdui)" ;;
+esac
 
 # 2. C, shared and static.
 "$cc" -std=c11 Tests/Install/use_sdui.c $(pkg-config --cflags --libs sdui) -o "$root/use_shared"
@@ -79,4 +95,4 @@ make -s BUILD="$build" PREFIX="$prefix" DESTDIR="$dest" uninstall >/dev/null
 left=$(find "$dest" -type f -o -type l | wc -l)
 [ "$left" -eq 0 ] || fail "uninstall left $left files: $(find "$dest" -type f -o -type l)"
 
-echo "check-c-install: all passed (sdui $version: C shared and static, pkg-config --static, C++, a shared object over the archive, exports, soname, the example program, uninstall)"
+echo "check-c-install: all passed (sdui $version: the .pc of an install to another prefix, C shared and static, pkg-config --static, C++, a shared object over the archive, exports, soname, the example program, uninstall)"

@@ -9,7 +9,11 @@
  * 123.0, 0.000001), otherwise d.ddde[-]X with no '+' and no leading zero in
  * the exponent (1e21, 1.5e-7); the text always holds a '.' or an 'e', so it
  * reads back as a decimal, never an integer (2.0, not 2).  Non-finite
- * values are written nan, inf and -inf (JSON has none of them).
+ * values are written nan, inf and -inf (JSON has none of them).  Among
+ * the texts with the fewest digits, the one closest to the double (a tie
+ * to an even last digit): the digits are those of any correct shortest
+ * method (Schubfach, Ryu, double-conversion's).  The C locale is never
+ * read: the point is always '.', whatever setlocale or uselocale set.
  */
 #ifndef SDUI_NUMBER_H
 #define SDUI_NUMBER_H
