@@ -50,6 +50,9 @@
  * refused here, so a write never makes a snapshot that cannot be read.
  * Then, with A the current PATH and B the new value:
  *
+ *   0. check A (form and checksum, without building a tree): an A that
+ *      exists but cannot be read stops the write, and so does, when A
+ *      checks out, a PATH.prev that exists but cannot be opened;
  *   1. create PATH.tmp-<pid>-<n> beside PATH (O_EXCL), write B, fsync;
  *   2. if A checks out: link A to a second temporary name and rename
  *      that over PATH.prev, so PATH.prev is A (PATH still A);
@@ -62,28 +65,64 @@
  * them, so neither a kill nor, on a file system that keeps fsync's promise,
  * a loss of power leaves a torn PATH.  PATH.prev is there for what the
  * protocol cannot prevent: a damaged block, a hand edit, a deleted PATH.
- * Step 2 checks A first (form and checksum, without building a tree): a
- * damaged PATH is not promoted over a good PATH.prev, so PATH.prev stays
- * the last good snapshot and no instant has two bad files.  It links and
- * renames rather than renaming A away, so PATH never goes missing; where
- * the file system has no hard links, A is renamed to PATH.prev in step 3's
- * place just before B is renamed to PATH, and for that moment a reader
- * finds only PATH.prev (and recovers from it, as it should).
+ * Step 2 goes by step 0's check: a damaged PATH is not promoted over a
+ * good PATH.prev, so PATH.prev stays the last good snapshot and no instant
+ * has two bad files.  It links and renames rather than renaming A away,
+ * so PATH never goes missing; where the file system has no hard links, A
+ * is renamed to PATH.prev in step 3's place just before B is renamed to
+ * PATH, and for that moment a reader finds only PATH.prev (and recovers
+ * from it, as it should).
  *
  * Leftovers.  A writer killed between steps 1 and 3 leaves its temporary
  * file.  Each write first removes PATH's temporary files whose writer's
  * pid no longer names a process (kill(pid, 0) says ESRCH), so they do not
  * pile up; a live writer's file, or one whose pid has been reused, stays.
  *
- * Reading.  PATH first; if it is missing, unreadable or refused, PATH.prev,
- * and the caller hears why PATH was refused.  A value that checks out but
- * nests deeper than the caller's max_depth is SDUI_LIMIT and does not fall
- * back: the file is fine, and an older value in its place would be a
- * silent loss.
+ * Reading.  PATH first; if it is missing or refused, PATH.prev, and the
+ * caller hears why PATH was refused.  Two faults do not fall back, because
+ * the file may well hold the newest value and an older one in its place
+ * would be a silent loss: a value that checks out but nests deeper than
+ * the caller's max_depth (SDUI_LIMIT), and a PATH that exists but cannot
+ * be read at all (SDUI_IO: permissions, an I/O error, a directory or FIFO
+ * in its place).  The second is an error, never "no snapshot": a caller
+ * that took it for an empty state and wrote would replace the value it
+ * could not see.
  *
- * What this does not do: order two writers of one path (the caller
- * serialises them), or survive storage that acknowledges an fsync it did
- * not do.
+ * Bounded reading.  A snapshot file is at most SDUI_SNAPSHOT_MAX_BYTES.
+ * The reader opens the file, and before it reads a byte compares the size
+ * fstat gives with that bound: a larger file is refused as not a snapshot
+ * (no writer made it), whatever it holds, so a 1.5 GB file (sparse or not)
+ * costs an open and an fstat.  Then it reads the header (the bytes up to
+ * the value) and, when the caller only asks whether the file checks out
+ * (the writer's step 2), stops there if the header is not the snapshot's.
+ * The rest is read in pieces of at most READ_CHUNK into the one buffer
+ * sized by fstat; a file that grows while it is read (nothing here writes
+ * in place) is followed only up to the bound.  So the bytes held for a
+ * file never exceed the bound, and the time spent is that of reading at
+ * most the bound.
+ *
+ * Unreadable files are not replaced.  The writer checks PATH before it
+ * writes anything: a PATH it cannot read is refused (SDUI_IO), and so is a
+ * PATH.prev it cannot open when PATH is good and would replace it.  The
+ * bits of a replaced PATH are kept with the owner's read and write added,
+ * so a file made mode 000 (readable by root only) does not hand mode 000
+ * on to its successor.
+ *
+ * Several writers.  Each write is atomic, but a read, a change and a write
+ * back by one process can overwrite what another wrote in between.  The
+ * lock (sdui_snapshot_lock_open) is an exclusive flock(2) on PATH.lock, a
+ * file of its own because PATH is replaced (a lock on PATH's inode would
+ * go with the old file).  flock rather than fcntl locks: flock locks
+ * belong to the open file, so two handles in one process exclude each
+ * other too, and closing some other descriptor of the file does not let
+ * go.  The system drops a dead process's locks, so a killed writer never
+ * blocks the others.  The lock file is never removed (removing it would
+ * let a late waiter lock an inode no one else sees); should someone remove
+ * or replace it, a waiter that gets the lock on the old inode notices that
+ * the name now leads elsewhere and locks again.
+ *
+ * What this does not do: order writers that do not take the lock, or
+ * survive storage that acknowledges an fsync it did not do.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -93,6 +132,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -121,6 +161,13 @@
 
 /* Temporary names tried before a write gives up on O_EXCL collisions. */
 #define TMP_TRIES 64
+
+/* Bytes asked of one read(2): the file is read in pieces this large. */
+#define READ_CHUNK ((size_t)1 << 20)
+
+/* Times the lock is taken again because its file was replaced meanwhile,
+ * before the call gives up. */
+#define LOCK_TRIES 64
 
 /* Numbers temporary names apart within the process. */
 static atomic_ulong tmp_seq;
@@ -315,26 +362,29 @@ static void sweep(const names *n)
 /* Serialising                                                          */
 /* ------------------------------------------------------------------ */
 
-/* A growing byte buffer (sdui_malloc'd). */
+/* A growing byte buffer (sdui_malloc'd) of at most SDUI_SNAPSHOT_MAX_BYTES. */
 typedef struct outbuf {
     char *p;
     size_t len, cap;
-    int oom;
+    int oom;     /* memory ran out                          */
+    int too_big; /* the bytes would pass the snapshot bound */
 } outbuf;
 
-/* Appends s[0, n); 0, or -1 when memory runs out (b->oom set). */
+/* Appends s[0, n); 0, or -1 when memory runs out (b->oom set) or the
+ * buffer would pass SDUI_SNAPSHOT_MAX_BYTES (b->too_big set). */
 static int out_put(outbuf *b, const char *s, size_t n)
 {
+    if (n > SDUI_SNAPSHOT_MAX_BYTES - b->len) {
+        b->too_big = 1;
+        return -1;
+    }
     if (n > b->cap - b->len) {
         size_t cap = b->cap ? b->cap : 4096;
         char *p;
-        while (cap - b->len < n) {
-            if (cap > SIZE_MAX / 2) {
-                b->oom = 1;
-                return -1;
-            }
-            cap *= 2;
-        }
+        while (cap - b->len < n)
+            cap *= 2; /* cannot overflow: the bound is far below SIZE_MAX */
+        if (cap > SDUI_SNAPSHOT_MAX_BYTES)
+            cap = SDUI_SNAPSHOT_MAX_BYTES;
         p = sdui_realloc(b->p, cap);
         if (!p) {
             b->oom = 1;
@@ -352,6 +402,15 @@ static int out_put(outbuf *b, const char *s, size_t n)
 static int dump_put(const char *buffer, size_t size, void *data)
 {
     return out_put(data, buffer, size);
+}
+
+/* The write's refusal of a value whose file would pass the bound. */
+static sdui_status too_big(sdui_error *err, const char *path)
+{
+    return sdui__fail(err, SDUI_LIMIT, -1,
+                      "snapshot \"%s\": the value makes a file of more than "
+                      "%zu bytes (SDUI_SNAPSHOT_MAX_BYTES); nothing written",
+                      path, SDUI_SNAPSHOT_MAX_BYTES);
 }
 
 /* Lowercase hex digit of v's low four bits. */
@@ -379,6 +438,8 @@ static sdui_status serialise(const char *path, const sdui_json_doc *doc,
     if (out_put(b, HEAD "00000000" MID, DATA_AT) != 0)
         return sdui__oom(err);
     if (json_dump_callback(root, dump_put, b, DUMP_FLAGS) != 0) {
+        if (b->too_big)
+            return too_big(err, path);
         if (b->oom || sdui__alloc_failures() != failures)
             return sdui__oom(err);
         return sdui__fail(err, SDUI_JSON, -1,
@@ -400,7 +461,7 @@ static sdui_status serialise(const char *path, const sdui_json_doc *doc,
     for (i = 0; i < CRC_DIGITS; i++)
         b->p[HEAD_LEN + i] = hex_of(crc >> (4 * (CRC_DIGITS - 1 - i)));
     if (out_put(b, TAIL, TAIL_LEN) != 0)
-        return sdui__oom(err);
+        return b->too_big ? too_big(err, path) : sdui__oom(err);
     return SDUI_OK;
 }
 
@@ -537,89 +598,186 @@ static sdui_status diagnose(const char *text, size_t len, unsigned max_depth,
     return st;
 }
 
+/* The refusal of a file past the bound: not a snapshot, whatever it
+ * holds.  size is what fstat said (grew 0: nothing was read), or how far a
+ * read of a file that grew meanwhile got (grew 1). */
+static sdui_status too_large(sdui_error *e, unsigned long long size,
+                             int grew)
+{
+    return note(e, SDUI_CORRUPT, 0, -1, 0, 0,
+                "%s %llu bytes, more than the %zu a snapshot file may have "
+                "(SDUI_SNAPSHOT_MAX_BYTES): not a snapshot%s",
+                grew ? "grew while it was read to over" : "is", size,
+                SDUI_SNAPSHOT_MAX_BYTES,
+                grew ? "" : " (refused by its size; none of it was read)");
+}
+
+/* An unreadable file's record: SDUI_IO with code, no position. */
+static sdui_status unreadable(sdui_error *e, int code, const char *why)
+{
+    return note(e, SDUI_IO, code, -1, 0, 0, "cannot be read: %s",
+                why ? why : strerror(code));
+}
+
 /*
- * Reads the whole regular file at path into new memory (*text, *len; a NUL
- * follows).  SDUI_NOT_FOUND, SDUI_IO (errno in the code), SDUI_OOM; the
- * record holds the fault without the path.
+ * Opens the regular file at path for reading: *fd and its size *size.
+ * SDUI_NOT_FOUND, SDUI_IO (errno in the code; EISDIR for a directory,
+ * ENODEV for anything else that is not a regular file); the record holds
+ * the fault without the path.
  */
-static sdui_status slurp(const char *path, char **text, size_t *len,
-                         sdui_error *e)
+static sdui_status open_regular(const char *path, int *fd,
+                                unsigned long long *size, sdui_error *e)
 {
     struct stat sb;
-    size_t cap, used = 0;
-    char *buf;
-    int fd;
+    int f;
 
-    *text = NULL;
-    *len = 0;
+    *fd = -1;
+    *size = 0;
     if (stat(path, &sb) != 0) {
         int code = errno;
         if (code == ENOENT)
             return note(e, SDUI_NOT_FOUND, 0, -1, 0, 0, "does not exist");
-        return note(e, SDUI_IO, code, -1, 0, 0, "cannot be read: %s",
-                    strerror(code));
+        return unreadable(e, code, NULL);
     }
-    /* Only a regular file: a FIFO would wait for a writer, a device could
-     * have effects. */
+    /* Only a regular file: opening a FIFO would wait for a writer, a
+     * device could have effects. */
     if (!S_ISREG(sb.st_mode))
-        return note(e, SDUI_IO, S_ISDIR(sb.st_mode) ? EISDIR : ENODEV, -1,
-                    0, 0, "cannot be read: %s",
-                    S_ISDIR(sb.st_mode) ? "is a directory"
-                                        : "not a regular file");
+        return S_ISDIR(sb.st_mode) ? unreadable(e, EISDIR, "is a directory")
+                                   : unreadable(e, ENODEV,
+                                                "not a regular file");
     /* O_NONBLOCK: should a FIFO take the file's place meanwhile, the open
      * does not wait for a writer (fstat below refuses it). */
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
+    f = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (f < 0) {
         int code = errno;
         if (code == ENOENT)
             return note(e, SDUI_NOT_FOUND, 0, -1, 0, 0, "does not exist");
-        return note(e, SDUI_IO, code, -1, 0, 0, "cannot be read: %s",
-                    strerror(code));
+        return unreadable(e, code, NULL);
     }
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        int code = S_ISREG(sb.st_mode) ? errno : ENODEV;
+    if (fstat(f, &sb) != 0) {
+        int code = errno;
+        close(f);
+        return unreadable(e, code, NULL);
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        close(f);
+        return unreadable(e, ENODEV, "not a regular file");
+    }
+    *fd = f;
+    *size = sb.st_size > 0 ? (unsigned long long)sb.st_size : 0;
+    return SDUI_OK;
+}
+
+/* Reads up to n bytes from fd into buf, READ_CHUNK at most per call,
+ * stopping early only at the end of the file (*got says how many came).
+ * 0 or an errno. */
+static int read_upto(int fd, char *buf, size_t n, size_t *got)
+{
+    *got = 0;
+    while (*got < n) {
+        size_t want = n - *got < READ_CHUNK ? n - *got : READ_CHUNK;
+        ssize_t r = read(fd, buf + *got, want);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return errno ? errno : EIO;
+        if (r == 0)
+            break;
+        *got += (size_t)r;
+    }
+    return 0;
+}
+
+/* 1 if the first DATA_AT bytes of text are the written form's header:
+ * HEAD, 8 lowercase hex digits, MID. */
+static int header_ok(const char *text)
+{
+    size_t i;
+    if (memcmp(text, HEAD, HEAD_LEN) != 0 ||
+        memcmp(text + HEAD_LEN + CRC_DIGITS, MID, MID_LEN) != 0)
+        return 0;
+    for (i = 0; i < CRC_DIGITS; i++)
+        if (hex_value((unsigned char)text[HEAD_LEN + i]) < 0)
+            return 0;
+    return 1;
+}
+
+/*
+ * Reads the regular file at path into new memory (*text, *len; a NUL
+ * follows), as the essay's "Bounded reading" says: the size bound by fstat
+ * before any byte, the header next, then the rest in pieces.  With
+ * header_only set, a file whose header (or length) already shows it is not
+ * in the written form is SDUI_CORRUPT without reading further (the caller
+ * only asks whether it checks out).  SDUI_NOT_FOUND, SDUI_IO (errno in the
+ * code), SDUI_CORRUPT (too large; or header_only and no header),
+ * SDUI_OOM; the record holds the fault without the path.
+ */
+static sdui_status slurp(const char *path, int header_only, char **text,
+                         size_t *len, sdui_error *e)
+{
+    unsigned long long size;
+    size_t cap, used = 0, got = 0, head;
+    sdui_status st;
+    char *buf;
+    int fd, code;
+
+    *text = NULL;
+    *len = 0;
+    st = open_regular(path, &fd, &size, e);
+    if (st != SDUI_OK)
+        return st;
+    if (size > SDUI_SNAPSHOT_MAX_BYTES) {
         close(fd);
-        return note(e, SDUI_IO, code, -1, 0, 0, "cannot be read: %s",
-                    strerror(code));
+        return too_large(e, size, 0);
     }
-    if ((unsigned long long)sb.st_size >= SIZE_MAX / 2) {
-        close(fd);
-        return sdui__oom(e);
-    }
-    cap = (size_t)sb.st_size + 1;
-    buf = sdui_malloc(cap);
+    /* The file, one byte more to notice that it grew, and the NUL. */
+    cap = (size_t)size + 1;
+    buf = sdui_malloc(cap + 1);
     if (!buf) {
         close(fd);
         return sdui__oom(e);
     }
-    for (;;) {
-        ssize_t got;
-        if (used == cap - 1) {
-            /* The file grew since fstat (someone writes it in place). */
-            char *more = cap > SIZE_MAX / 2 ? NULL : sdui_realloc(buf, cap * 2);
-            if (!more) {
+    head = (size_t)size < DATA_AT ? (size_t)size : DATA_AT;
+    code = read_upto(fd, buf, head, &used);
+    if (code == 0 && header_only &&
+        (used < DATA_AT || size < DATA_AT + 1 + TAIL_LEN || !header_ok(buf))) {
+        sdui_free(buf);
+        close(fd);
+        return note(e, SDUI_CORRUPT, 0, -1, 0, 0,
+                    "does not start with the snapshot header");
+    }
+    while (code == 0) {
+        if (used == cap) {
+            /* It grew since fstat (someone writes it in place): follow it
+             * up to the bound. */
+            size_t more = cap > SDUI_SNAPSHOT_MAX_BYTES / 2
+                              ? SDUI_SNAPSHOT_MAX_BYTES + 1
+                              : 2 * cap;
+            char *p;
+            if (cap > SDUI_SNAPSHOT_MAX_BYTES) {
+                sdui_free(buf);
+                close(fd);
+                return too_large(e, (unsigned long long)SDUI_SNAPSHOT_MAX_BYTES, 1);
+            }
+            p = sdui_realloc(buf, more + 1);
+            if (!p) {
                 sdui_free(buf);
                 close(fd);
                 return sdui__oom(e);
             }
-            buf = more;
-            cap *= 2;
+            buf = p;
+            cap = more;
         }
-        got = read(fd, buf + used, cap - 1 - used);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            int code = errno;
-            sdui_free(buf);
-            close(fd);
-            return note(e, SDUI_IO, code, -1, 0, 0, "cannot be read: %s",
-                        strerror(code));
-        }
-        if (got == 0)
-            break;
-        used += (size_t)got;
+        code = read_upto(fd, buf + used, cap - used, &got);
+        used += got;
+        if (code == 0 && used < cap)
+            break; /* the end of the file */
     }
     close(fd);
+    if (code != 0) {
+        sdui_free(buf);
+        return unreadable(e, code, NULL);
+    }
     buf[used] = '\0';
     *text = buf;
     *len = used;
@@ -642,7 +800,7 @@ static sdui_status read_one(const char *path, unsigned max_depth,
     sdui_error perr;
 
     assert(e);
-    st = slurp(path, &text, &len, e);
+    st = slurp(path, out == NULL, &text, &len, e);
     if (st != SDUI_OK)
         return st;
     if (!in_form(text, len, &want)) {
@@ -794,13 +952,13 @@ static sdui_status create_tmp(const char *path, names *n, int *fd,
                         "cannot create a temporary file in its directory");
 }
 
-/* Steps 1 to 4 of the essay for text[0, len) (the whole file). */
+/* Steps 0 to 4 of the essay for text[0, len) (the whole file). */
 static sdui_status commit(const char *path, names *n, const char *text,
                           size_t len, sdui_error *err)
 {
     struct stat sb;
     mode_t mode = 0600;
-    sdui_status st;
+    sdui_status st, good;
     int fd = -1, code, use_rename = 0;
     sdui_error check;
 
@@ -809,7 +967,31 @@ static sdui_status commit(const char *path, names *n, const char *text,
         if (S_ISDIR(sb.st_mode))
             return write_failed(err, path, EISDIR, "it is taken");
         if (S_ISREG(sb.st_mode))
-            mode = sb.st_mode & 0777;
+            mode = (sb.st_mode & 0777) | S_IRUSR | S_IWUSR;
+    }
+    /* Step 0: what PATH is now.  Nothing unreadable is replaced. */
+    good = read_one(path, 0, NULL, &check);
+    if (good == SDUI_OOM)
+        return sdui__oom(err);
+    if (good == SDUI_IO)
+        return sdui__fail_code(err, SDUI_IO, check.code, -1,
+                               "cannot write snapshot \"%s\": it exists but "
+                               "%s; it is left as it is",
+                               path, check.message);
+    if (good == SDUI_OK) {
+        /* PATH.prev is about to be replaced by PATH: it must be readable
+         * (or absent) too. */
+        int pfd;
+        unsigned long long psize;
+        st = open_regular(n->prev, &pfd, &psize, &check);
+        if (st == SDUI_IO)
+            return sdui__fail_code(err, SDUI_IO, check.code, -1,
+                                   "cannot write snapshot \"%s\": its "
+                                   "previous generation \"%s\" exists but "
+                                   "%s; both are left as they are",
+                                   path, n->prev, check.message);
+        if (st == SDUI_OK)
+            close(pfd);
     }
     st = create_tmp(path, n, &fd, err);
     if (st != SDUI_OK)
@@ -827,12 +1009,7 @@ static sdui_status commit(const char *path, names *n, const char *text,
                             "writing its temporary file (removed)");
     }
     /* Step 2: keep the current PATH only if it is good. */
-    st = read_one(path, 0, NULL, &check);
-    if (st == SDUI_OOM) {
-        unlink(n->tmp);
-        return sdui__oom(err);
-    }
-    if (st == SDUI_OK) {
+    if (good == SDUI_OK) {
         st = keep_prev(path, n, &use_rename, err);
         if (st != SDUI_OK) {
             unlink(n->tmp);
@@ -871,7 +1048,7 @@ sdui_status sdui_snapshot_write(const char *path, const sdui_json_doc *doc,
                                 sdui_error *err)
 {
     names n;
-    outbuf b = {NULL, 0, 0, 0};
+    outbuf b = {NULL, 0, 0, 0, 0};
     sdui_status st;
 
     sdui_error_clear(err);
@@ -919,6 +1096,15 @@ sdui_status sdui_snapshot_read(const char *path, unsigned max_depth,
         names_free(&n);
         return s1;
     }
+    if (s1 == SDUI_IO) {
+        /* PATH is there but cannot be read: PATH.prev may be older. */
+        note(err, s1, e1.code, e1.offset, e1.line, e1.column,
+             "snapshot \"%s\" %s; \"%s\" (an older snapshot, if any) is "
+             "not read in its place",
+             path, e1.message, n.prev);
+        names_free(&n);
+        return s1;
+    }
     s2 = read_one(n.prev, max_depth, out, &e2);
     if (s2 == SDUI_OK) {
         if (recovered)
@@ -954,4 +1140,128 @@ sdui_status sdui_snapshot_read(const char *path, unsigned max_depth,
          e2.message);
     names_free(&n);
     return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* The lock                                                             */
+/* ------------------------------------------------------------------ */
+
+/* A held lock: the open lock file, flock'ed. */
+struct sdui_snapshot_lock {
+    int fd;
+};
+
+/* Opens (creating it when missing) the lock file at name for flock: read
+ * and write where allowed, else read only (flock needs no more).  The
+ * descriptor, or -1 with errno set. */
+static int open_lock_file(const char *name)
+{
+    int fd = open(name, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0600);
+    if (fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM))
+        fd = open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    return fd;
+}
+
+/* Takes the write lock of the snapshot at path (snapshot.h). */
+sdui_status sdui_snapshot_lock_open(const char *path, int wait,
+                                    sdui_snapshot_lock **out,
+                                    sdui_error *err)
+{
+    size_t len;
+    char *name;
+    int tries;
+    sdui_status st = SDUI_OK;
+
+    sdui_error_clear(err);
+    if (!path || !out)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "snapshot lock: %s is NULL",
+                          path ? "out" : "path");
+    *out = NULL;
+    len = strlen(path);
+    if (len == 0 || path[len - 1] == '/')
+        return sdui__fail(err, SDUI_ARGUMENT, -1,
+                          "snapshot path \"%s\" names no file", path);
+    if (len > SIZE_MAX - 8)
+        return sdui__oom(err);
+    name = sdui_malloc(len + 6);
+    if (!name)
+        return sdui__oom(err);
+    memcpy(name, path, len);
+    memcpy(name + len, ".lock", 6);
+    for (tries = 0; tries < LOCK_TRIES; tries++) {
+        struct stat held, now;
+        int fd = open_lock_file(name), r, code;
+        if (fd < 0) {
+            code = errno;
+            st = sdui__fail_code(err, SDUI_IO, code, -1,
+                                 "cannot lock snapshot \"%s\": cannot open "
+                                 "its lock file \"%s\": %s",
+                                 path, name, strerror(code));
+            break;
+        }
+        code = fstat(fd, &held) != 0 ? errno
+               : !S_ISREG(held.st_mode) ? ENODEV
+                                        : 0;
+        if (code != 0) {
+            close(fd);
+            st = sdui__fail_code(err, SDUI_IO, code, -1,
+                                 "cannot lock snapshot \"%s\": its lock "
+                                 "file \"%s\" %s",
+                                 path, name,
+                                 code == ENODEV ? "is not a regular file"
+                                                : strerror(code));
+            break;
+        }
+        do
+            r = flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB));
+        while (r != 0 && errno == EINTR);
+        if (r != 0) {
+            code = errno;
+            close(fd);
+            if (code == EWOULDBLOCK)
+                st = sdui__fail_code(err, SDUI_IO, code, -1,
+                                     "snapshot \"%s\" is being written by "
+                                     "another writer (it holds the lock "
+                                     "file \"%s\")",
+                                     path, name);
+            else
+                st = sdui__fail_code(err, SDUI_IO, code, -1,
+                                     "cannot lock snapshot \"%s\": flock "
+                                     "on \"%s\": %s",
+                                     path, name, strerror(code));
+            break;
+        }
+        /* Locked; but if the name now leads to another file (this one was
+         * removed or replaced while we waited), others lock that one. */
+        if (stat(name, &now) == 0 && now.st_dev == held.st_dev &&
+            now.st_ino == held.st_ino) {
+            *out = sdui_malloc(sizeof **out);
+            if (!*out) {
+                close(fd); /* lets go of the lock */
+                st = sdui__oom(err);
+                break;
+            }
+            (*out)->fd = fd;
+            st = SDUI_OK;
+            break;
+        }
+        close(fd);
+    }
+    if (tries == LOCK_TRIES)
+        st = sdui__fail_code(err, SDUI_IO, EAGAIN, -1,
+                             "cannot lock snapshot \"%s\": its lock file "
+                             "\"%s\" was replaced %d times while this "
+                             "writer waited",
+                             path, name, LOCK_TRIES);
+    sdui_free(name);
+    return st;
+}
+
+/* Releases the lock (closing the file lets go of it) and frees it. */
+void sdui_snapshot_lock_free(sdui_snapshot_lock *lock)
+{
+    if (!lock)
+        return;
+    close(lock->fd);
+    sdui_free(lock);
 }

@@ -88,10 +88,19 @@ struct StoreCommand: ParsableCommand {
             abstract: "Write values into a file store, each write saved before the next.",
             discussion: """
             Each ASSIGNMENT is key.path=value; the value is JSON when it parses, else text. \
-            With --repeat N the assignments are applied N times, `{n}` in a value standing \
-            for the round (1…N), and after each round, once it is saved, the round number \
-            is printed on its own line: a load for crash tests, which may kill the process \
-            at any moment and then check that every printed round is in the file.
+            With --repeat N the assignments are applied N times, `{n}` in a key path or a \
+            value standing for the round (1…N), and after each round, once it is saved, \
+            the round number is printed on its own line: a load for crash tests, which may \
+            kill the process at any moment and then check that every printed round is in \
+            the file.
+
+            Several processes may write one file at once: each save takes the file's lock \
+            (FILE.lock), reads what the others saved and writes it with this round's \
+            values, so no round of any of them is lost.  A file that exists but cannot be \
+            read (permissions, an I/O error) is an error (exit 1) and is left as it is.
+
+            Example: sdui store set cart.json cart.total=12.5 'user.name="Ada"'
+                     sdui store set load.json 'rounds.r{n}={n}' --repeat 1000
             """)
 
         @Argument(help: "The store's snapshot file.")
@@ -113,6 +122,10 @@ struct StoreCommand: ParsableCommand {
         func run() throws {
             let parsed = try reportingErrors { try assignments.map(Self.parse) }
             let store = StoreCommand.open(file)
+            if let e = store.loadError, e.category == .io {
+                // The file is there but cannot be read: nothing is written over it.
+                try reportingErrors { throw e }
+            }
             if let e = store.lastPersistenceError {   // recovered, or unreadable and about to be kept aside
                 FileHandle.standardError.write(Data("warning: \(e)\n".utf8))
             }
@@ -121,10 +134,11 @@ struct StoreCommand: ParsableCommand {
                 var refused: ValidationResult = .ok
                 store.transaction { s in
                     for (path, text) in parsed {
-                        let filled = text.replacingOccurrences(of: "{n}", with: String(round))
+                        let n = String(round)
+                        let filled = text.replacingOccurrences(of: "{n}", with: n)
                         let value = (try? JSONValue(json: Data(filled.utf8))).map(StoreValue.init) ?? .string(filled)
                         if case .failed = refused { continue }
-                        refused = s.set(path, value)
+                        refused = s.set(path.replacingOccurrences(of: "{n}", with: n), value)
                     }
                 }
                 if case .failed(let reason) = refused {
@@ -137,13 +151,14 @@ struct StoreCommand: ParsableCommand {
             }
         }
 
-        /// `key.path=value` as (path, value text).
+        /// `key.path=value` as (path, value text); the path is checked with
+        /// `{n}` standing for a round.
         static func parse(_ pair: String) throws -> (String, String) {
             guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
                 throw SDUIError(.argument, "expected key.path=value", input: pair)
             }
             let path = String(pair[..<eq])
-            _ = try KeyPath(path)
+            _ = try KeyPath(path.replacingOccurrences(of: "{n}", with: "1"))
             return (path, String(pair[pair.index(after: eq)...]))
         }
     }

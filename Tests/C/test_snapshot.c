@@ -8,11 +8,19 @@
  * the depth bound, leftovers of killed writers swept, reads beside writes
  * on another thread, every allocation failure, and a writer SIGKILLed 500
  * times at random moments with every completed write checked afterwards.
- * Also: a damaged or hand-made PATH is not kept as PATH.prev.
+ * Also: a damaged or hand-made PATH is not kept as PATH.prev; a PATH (or
+ * PATH.prev) that cannot be read is an error and is never replaced (mode
+ * 000 read as "nobody" when the test runs as root, a FIFO); a replaced
+ * file's mode gains the owner's read and write; a 1.5 GB sparse file is
+ * refused by its size with the peak memory unchanged, and a value past
+ * the size bound is not written; the write lock (refusal without waiting,
+ * a SIGKILLed holder, two counting processes, a replaced lock file).
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -428,10 +436,15 @@ static void test_both_bad_and_missing(void)
     unlink(p);
     expect_recovery(p, SDUI_NOT_FOUND, "does not exist", NULL);
 
-    /* PATH a directory: unreadable (SDUI_IO, EISDIR) and recovered from;
-     * with no PATH.prev, SDUI_IO. */
+    /* PATH a directory: unreadable (SDUI_IO, EISDIR), an error whether or
+     * not a good PATH.prev is there (it is not read in PATH's place). */
     CHECK(mkdir(p, 0700) == 0);
-    expect_recovery(p, SDUI_IO, "is a directory", NULL);
+    doc = read_snap(p, SDUI_IO, 0, &err);
+    CHECK_EQ_INT(err.code, EISDIR);
+    CHECK_MSG_HAS("is a directory");
+    CHECK_MSG_HAS("is not read in its place");
+    CHECK_MSG_HAS(p);
+    sdui_json_doc_free(doc);
     unlink(prev);
     doc = read_snap(p, SDUI_IO, 0, &err);
     CHECK_EQ_INT(err.code, EISDIR);
@@ -594,6 +607,467 @@ static void test_write_failures(void)
     CHECK_STATUS(sdui_snapshot_write(p, doc, &err), SDUI_OK);
     sdui_json_doc_free(doc);
     free(before);
+}
+
+/* ------------------------------------------------------------------ */
+/* Unreadable files                                                     */
+/* ------------------------------------------------------------------ */
+
+/* What a child did: the status and error record of one call. */
+typedef struct child_call {
+    sdui_status st;
+    sdui_error err;
+    int recovered;
+} child_call;
+
+/* Runs one call in a child process as "nobody" when this is root (root
+ * reads files of any mode, nobody does not: the EACCES is the kernel's,
+ * not a stand-in) and as this user otherwise: a read of p (write_doc NULL)
+ * or a write of write_doc to p.  Returns what the child saw. */
+static child_call call_as_nobody(const char *p, const sdui_json_doc *write_doc)
+{
+    child_call c;
+    int fds[2], status = 0;
+    pid_t pid;
+    memset(&c, 0, sizeof c);
+    c.st = SDUI_ARGUMENT;
+    if (pipe(fds) != 0)
+        return c;
+    pid = fork();
+    if (pid == 0) {
+        child_call r;
+        sdui_json_doc *doc = NULL;
+        memset(&r, 0, sizeof r);
+        close(fds[0]);
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(2);
+        if (write_doc) {
+            r.st = sdui_snapshot_write(p, write_doc, &r.err);
+        } else {
+            r.st = sdui_snapshot_read(p, 64, &doc, &r.recovered, &r.err);
+            if (r.st != SDUI_OK && doc != NULL)
+                r.recovered = -1; /* a failed read must leave no document */
+            sdui_json_doc_free(doc);
+        }
+        if (write(fds[1], &r, sizeof r) != (ssize_t)sizeof r)
+            _exit(3);
+        _exit(0);
+    }
+    close(fds[1]);
+    if (read(fds[0], &c, sizeof c) != (ssize_t)sizeof c)
+        c.st = SDUI_ARGUMENT;
+    close(fds[0]);
+    waitpid(pid, &status, 0);
+    CHECKF(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+    return c;
+}
+
+/* 1 if the file at p holds exactly bytes[0, len) and has mode bits mode. */
+static int unchanged(const char *p, const char *bytes, size_t len, mode_t mode)
+{
+    struct stat sb;
+    size_t now_len = 0;
+    char *now = slurp(p, &now_len);
+    int same = now && bytes && now_len == len && memcmp(now, bytes, len) == 0 &&
+               stat(p, &sb) == 0 && (sb.st_mode & 07777) == mode;
+    free(now);
+    return same;
+}
+
+/* A PATH that exists but cannot be read (mode 000, read by a user who is
+ * not root) is an error, not "no snapshot" and not a reason to read the
+ * older PATH.prev; a write neither replaces it nor, when PATH is good,
+ * replaces a PATH.prev that cannot be read.  Both files keep their bytes
+ * and modes; no temporary file is left. */
+static void test_unreadable_not_replaced(void)
+{
+    char sub[300], p[400], prev[420];
+    char *pb = NULL, *vb = NULL;
+    size_t plen = 0, vlen = 0;
+    sdui_json_doc *doc = doc_of("{\"n\":3}");
+    sdui_error err;
+    child_call c;
+
+    snprintf(sub, sizeof sub, "%s", path_for("unreadable"));
+    CHECK(mkdir(sub, 0700) == 0);
+    snprintf(p, sizeof p, "%s/state.json", sub);
+    snprintf(prev, sizeof prev, "%s.prev", p);
+    CHECK(write_json(p, "{\"n\":1}"));
+    CHECK(write_json(p, "{\"n\":2}"));
+    /* nobody must reach the folder and own the files; a user who is not
+     * root owns them already. */
+    if (geteuid() == 0) {
+        CHECK(chmod(dir, 0711) == 0);
+        CHECK(chown(sub, 65534, 65534) == 0);
+        CHECK(chown(p, 65534, 65534) == 0);
+        CHECK(chown(prev, 65534, 65534) == 0);
+    }
+    pb = slurp(p, &plen);
+    vb = slurp(prev, &vlen);
+
+    /* PATH mode 000. */
+    CHECK(chmod(p, 0) == 0);
+    c = call_as_nobody(p, NULL);
+    err = c.err;
+    CHECK_STATUS(c.st, SDUI_IO);
+    CHECK_EQ_INT(c.recovered, 0);
+    CHECK_EQ_INT(err.code, EACCES);
+    CHECK_MSG_HAS(p);
+    CHECK_MSG_HAS("cannot be read: Permission denied");
+    CHECK_MSG_HAS("is not read in its place");
+    c = call_as_nobody(p, doc);
+    err = c.err;
+    CHECK_STATUS(c.st, SDUI_IO);
+    CHECK_EQ_INT(err.code, EACCES);
+    CHECK_MSG_HAS(p);
+    CHECK_MSG_HAS("it exists but cannot be read");
+    CHECK(unchanged(p, pb, plen, 0));
+    CHECK(unchanged(prev, vb, vlen, 0600));
+    CHECK_EQ_INT(count_tmp(sub), 0);
+
+    /* PATH good, PATH.prev mode 000: the write would replace PATH.prev. */
+    CHECK(chmod(p, 0600) == 0 && chmod(prev, 0) == 0);
+    c = call_as_nobody(p, NULL);
+    CHECK_STATUS(c.st, SDUI_OK);
+    c = call_as_nobody(p, doc);
+    err = c.err;
+    CHECK_STATUS(c.st, SDUI_IO);
+    CHECK_EQ_INT(err.code, EACCES);
+    CHECK_MSG_HAS(prev);
+    CHECK_MSG_HAS("both are left as they are");
+    CHECK(unchanged(p, pb, plen, 0600));
+    CHECK(unchanged(prev, vb, vlen, 0));
+    CHECK_EQ_INT(count_tmp(sub), 0);
+
+    /* Readable again: the write goes through. */
+    CHECK(chmod(prev, 0600) == 0);
+    c = call_as_nobody(p, doc);
+    CHECK_STATUS(c.st, SDUI_OK);
+    CHECK(unchanged(prev, pb, plen, 0600));
+
+    /* Not a regular file in PATH's place (a FIFO): refused the same way,
+     * for root too. */
+    CHECK(unlink(p) == 0 && mkfifo(p, 0600) == 0);
+    read_snap(p, SDUI_IO, 0, &err);
+    CHECK_EQ_INT(err.code, ENODEV);
+    CHECK_STATUS(sdui_snapshot_write(p, doc, &err), SDUI_IO);
+    CHECK_MSG_HAS("not a regular file");
+    {
+        struct stat sb;
+        CHECK(lstat(p, &sb) == 0 && S_ISFIFO(sb.st_mode));
+    }
+    CHECK(unlink(p) == 0);
+    if (geteuid() == 0)
+        CHECK(chmod(dir, 0700) == 0);
+    free(pb);
+    free(vb);
+    sdui_json_doc_free(doc);
+}
+
+/* A replaced PATH keeps its bits with the owner's read and write added:
+ * 0640 stays, 0400 and 000 (which root can read, so the write goes on)
+ * become readable by the owner, never handing mode 000 on. */
+static void test_mode_of_replaced(void)
+{
+    const char *p = path_for("mode.json");
+    struct stat sb;
+    CHECK(write_json(p, "1"));
+    CHECK(stat(p, &sb) == 0 && (sb.st_mode & 0777) == 0600);
+    CHECK(chmod(p, 0640) == 0);
+    CHECK(write_json(p, "2"));
+    CHECK(stat(p, &sb) == 0 && (sb.st_mode & 0777) == 0640);
+    CHECK(chmod(p, 0400) == 0);
+    CHECK(write_json(p, "3"));
+    CHECK(stat(p, &sb) == 0 && (sb.st_mode & 0777) == 0600);
+    if (geteuid() == 0) {
+        sdui_json_doc *doc;
+        CHECK(chmod(p, 0) == 0);
+        CHECK(write_json(p, "4"));
+        CHECKF(stat(p, &sb) == 0 && (sb.st_mode & 0777) == 0600,
+               "mode %o after replacing a mode 000 file", sb.st_mode & 0777);
+        doc = read_snap(p, SDUI_OK, 0, NULL);
+        CHECK(same_value(doc, "4"));
+        sdui_json_doc_free(doc);
+    } else {
+        /* Not root: mode 000 cannot be read, so it is not replaced. */
+        sdui_json_doc *doc = doc_of("4");
+        sdui_error err;
+        CHECK(chmod(p, 0) == 0);
+        CHECK_STATUS(sdui_snapshot_write(p, doc, &err), SDUI_IO);
+        CHECK(chmod(p, 0600) == 0);
+        sdui_json_doc_free(doc);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* The size bound                                                       */
+/* ------------------------------------------------------------------ */
+
+/* The bytes of a snapshot file around its value: the envelope's header,
+ * checksum and separator before it, "}\n" after it. */
+#define DATA_LEN_OF_FRAME                                                   \
+    (strlen("{\"format\":\"sdui-snapshot\",\"version\":1,\"crc32\":\"") + 8 + \
+     strlen("\",\"data\":") + 2)
+
+/* Peak resident set of this process so far, in KiB (Linux's unit). */
+static long peak_kib(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
+}
+
+/* A file of 1.5 GB (sparse: its blocks are holes) is refused by its size
+ * before any of it is read, whether it starts with the snapshot header or
+ * not: the read answers SDUI_CORRUPT naming the size (or recovers
+ * PATH.prev), and the process's peak memory grows by less than 16 MiB
+ * (before the bound it grew by the whole 1.5 GB).  A write over it (it is
+ * not a snapshot) checks it the same way.  The writer refuses a value
+ * whose file would pass the bound, and leaves PATH as it was. */
+static void test_size_bound(void)
+{
+    const char *p = path_for("huge.json");
+    const char *prev = path_for("huge.json.prev");
+    const off_t huge = (off_t)1536 << 20;
+    static const char head[] =
+        "{\"format\":\"sdui-snapshot\",\"version\":1,\"crc32\":\"00000000\",\"data\":";
+    long before = peak_kib(), after;
+    sdui_json_doc *doc;
+    sdui_error err;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        int fd;
+        unlink(p);
+        unlink(prev);
+        fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        CHECK(fd >= 0);
+        if (fd < 0)
+            return;
+        if (i == 1)
+            CHECK(write(fd, head, sizeof head - 1) == (ssize_t)(sizeof head - 1));
+        CHECK(ftruncate(fd, huge) == 0);
+        close(fd);
+        read_snap(p, SDUI_CORRUPT, 0, &err);
+        CHECK_MSG_HAS("is 1610612736 bytes, more than the 67108864");
+        CHECK_MSG_HAS("none of it was read");
+        CHECK_MSG_HAS(p);
+        /* With a good PATH.prev, that is read instead. */
+        {
+            char good[] = "{\"format\":\"sdui-snapshot\",\"version\":1,"
+                          "\"crc32\":\"83dcefb7\",\"data\":1}\n";
+            put_file(prev, good, strlen(good));
+        }
+        doc = read_snap(p, SDUI_OK, 1, &err);
+        CHECK(same_value(doc, "1"));
+        CHECK_EQ_INT(err.status, SDUI_CORRUPT);
+        sdui_json_doc_free(doc);
+        /* The write replaces it (it is not a snapshot) without reading it,
+         * and keeps the good PATH.prev. */
+        CHECK(write_json(p, "2"));
+        doc = read_snap(prev, SDUI_OK, 0, NULL);
+        CHECK(same_value(doc, "1"));
+        sdui_json_doc_free(doc);
+    }
+    after = peak_kib();
+    CHECKF(before > 0 && after - before < 16 * 1024,
+           "peak memory grew by %ld KiB reading a 1.5 GB file", after - before);
+    printf("1.5 GB sparse snapshot, read and written over twice: peak memory "
+           "+%ld KiB\n", after - before);
+
+    /* A value whose file just fits is written and read back; one byte
+     * more is SDUI_LIMIT, and PATH stays as it was. */
+    {
+        size_t n = SDUI_SNAPSHOT_MAX_BYTES, fits;
+        size_t frame = DATA_LEN_OF_FRAME + strlen("{\"s\":\"\"}");
+        char *big = malloc(n);
+        sdui_json_doc *d = doc_of("{\"s\":\"\"}");
+        json_t *root = d ? (json_t *)sdui_json_doc_root(d) : NULL;
+        struct stat sb;
+        CHECK(big != NULL && root != NULL);
+        if (!big || !root)
+            return;
+        memset(big, 'a', n);
+        fits = n - frame;
+        CHECK(json_object_set_new(root, "s", json_stringn(big, fits)) == 0);
+        CHECK_STATUS(sdui_snapshot_write(p, d, &err), SDUI_OK);
+        CHECK(stat(p, &sb) == 0 && (size_t)sb.st_size == n);
+        doc = read_snap(p, SDUI_OK, 0, NULL);
+        CHECK(doc && json_string_length(json_object_get(
+                         (const json_t *)sdui_json_doc_root(doc), "s")) == fits);
+        sdui_json_doc_free(doc);
+        CHECK(json_object_set_new(root, "s", json_stringn(big, fits + 1)) == 0);
+        free(big);
+        CHECK_STATUS(sdui_snapshot_write(p, d, &err), SDUI_LIMIT);
+        CHECK_MSG_HAS("more than 67108864 bytes");
+        CHECK_MSG_HAS(p);
+        CHECK(stat(p, &sb) == 0 && (size_t)sb.st_size == n);
+        CHECK_EQ_INT(count_tmp(dir), 0);
+        sdui_json_doc_free(d);
+        unlink(p);
+        unlink(prev);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* The lock                                                             */
+/* ------------------------------------------------------------------ */
+
+/* A child that takes the lock of p (waiting for it), writes one byte to
+ * fd `told` once it holds it, then holds it until it is killed or its
+ * `hold` pipe closes.  Returns the child's pid. */
+static pid_t lock_holder(const char *p, int told, int hold)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        sdui_snapshot_lock *lk = NULL;
+        sdui_error err;
+        char b;
+        if (sdui_snapshot_lock_open(p, 1, &lk, &err) != SDUI_OK)
+            _exit(2);
+        if (write(told, "L", 1) != 1)
+            _exit(3);
+        while (read(hold, &b, 1) > 0) {
+        }
+        sdui_snapshot_lock_free(lk);
+        _exit(0);
+    }
+    return pid;
+}
+
+/* 1 if a byte arrives on fd within ms milliseconds (then it is read). */
+static int byte_within(int fd, int ms)
+{
+    struct pollfd pf;
+    char b;
+    pf.fd = fd;
+    pf.events = POLLIN;
+    pf.revents = 0;
+    if (poll(&pf, 1, ms) != 1)
+        return 0;
+    return read(fd, &b, 1) == 1;
+}
+
+/* Adds one to the integer snapshot at p under its lock, `rounds` times. */
+static int count_up(const char *p, int rounds)
+{
+    int i;
+    for (i = 0; i < rounds; i++) {
+        sdui_snapshot_lock *lk = NULL;
+        sdui_json_doc *doc = NULL;
+        sdui_error err;
+        char text[32];
+        long long n = 0;
+        if (sdui_snapshot_lock_open(p, 1, &lk, &err) != SDUI_OK)
+            return 0;
+        if (sdui_snapshot_read(p, 8, &doc, NULL, &err) == SDUI_OK)
+            n = sdui_value_int(sdui_json_doc_root(doc));
+        sdui_json_doc_free(doc);
+        snprintf(text, sizeof text, "%lld", n + 1);
+        doc = NULL;
+        if (sdui_json_doc_parse(text, strlen(text), 8, &doc, &err) != SDUI_OK ||
+            sdui_snapshot_write(p, doc, &err) != SDUI_OK)
+            return 0;
+        sdui_json_doc_free(doc);
+        sdui_snapshot_lock_free(lk);
+    }
+    return 1;
+}
+
+/* The lock: a second taker without waiting is refused while a holder has
+ * it, and gets it once the holder is SIGKILLed (the system lets go); two
+ * processes counting up under it lose no count; a lock file replaced
+ * while a taker waits is noticed; bad arguments. */
+static void test_lock(void)
+{
+    const char *p = path_for("locked.json");
+    char lockname[600], moved[620];
+    sdui_snapshot_lock *lk = NULL;
+    sdui_error err;
+    int told[2], hold[2], status;
+    pid_t holder, other;
+    sdui_json_doc *doc;
+
+    snprintf(lockname, sizeof lockname, "%s.lock", p);
+    snprintf(moved, sizeof moved, "%s.lock.old", p);
+    CHECK(pipe(told) == 0 && pipe(hold) == 0);
+    holder = lock_holder(p, told[1], hold[0]);
+    CHECK(byte_within(told[0], 30000));
+    CHECK_STATUS(sdui_snapshot_lock_open(p, 0, &lk, &err), SDUI_IO);
+    CHECK(lk == NULL);
+    CHECK_EQ_INT(err.code, EWOULDBLOCK);
+    CHECK_MSG_HAS("is being written by another writer");
+    CHECK_MSG_HAS(lockname);
+    /* The holder dies holding it: the lock is free at once. */
+    kill(holder, SIGKILL);
+    waitpid(holder, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    CHECK_STATUS(sdui_snapshot_lock_open(p, 0, &lk, &err), SDUI_OK);
+    sdui_snapshot_lock_free(lk);
+    lk = NULL;
+    {
+        struct stat sb;
+        CHECK(stat(lockname, &sb) == 0 && (sb.st_mode & 0777) == 0600);
+    }
+
+    /* Two processes, 200 rounds each of read, add one, write. */
+    {
+        pid_t a, b;
+        int sa, sb;
+        unlink(p);
+        a = fork();
+        if (a == 0)
+            _exit(count_up(p, 200) ? 0 : 1);
+        b = fork();
+        if (b == 0)
+            _exit(count_up(p, 200) ? 0 : 1);
+        waitpid(a, &sa, 0);
+        waitpid(b, &sb, 0);
+        CHECK(WIFEXITED(sa) && WEXITSTATUS(sa) == 0);
+        CHECK(WIFEXITED(sb) && WEXITSTATUS(sb) == 0);
+        doc = read_snap(p, SDUI_OK, 0, &err);
+        CHECKF(doc && sdui_value_int(sdui_json_doc_root(doc)) == 400,
+               "two counters under the lock reached %lld, not 400",
+               doc ? (long long)sdui_value_int(sdui_json_doc_root(doc)) : -1LL);
+        sdui_json_doc_free(doc);
+    }
+
+    /* A lock file moved away while a taker waits on it: the taker, once
+     * the old file's holder is gone, finds that the name leads to a new
+     * file (held here) and waits for that one. */
+    holder = lock_holder(p, told[1], hold[0]);
+    CHECK(byte_within(told[0], 30000));
+    other = lock_holder(p, told[1], hold[0]);
+    CHECK(!byte_within(told[0], 200)); /* waits behind the holder */
+    CHECK(rename(lockname, moved) == 0);
+    CHECK_STATUS(sdui_snapshot_lock_open(p, 0, &lk, &err), SDUI_OK);
+    kill(holder, SIGKILL);
+    waitpid(holder, &status, 0);
+    CHECKF(!byte_within(told[0], 500),
+           "a taker locked the removed lock file while the new one was held");
+    sdui_snapshot_lock_free(lk);
+    lk = NULL;
+    CHECK(byte_within(told[0], 30000));
+    kill(other, SIGKILL);
+    waitpid(other, &status, 0);
+    unlink(moved);
+    close(told[0]);
+    close(told[1]);
+    close(hold[0]);
+    close(hold[1]);
+
+    /* Arguments, and a folder that does not exist. */
+    CHECK_STATUS(sdui_snapshot_lock_open(NULL, 1, &lk, &err), SDUI_ARGUMENT);
+    CHECK_MSG_HAS("path");
+    CHECK_STATUS(sdui_snapshot_lock_open(p, 1, NULL, &err), SDUI_ARGUMENT);
+    CHECK_MSG_HAS("out");
+    CHECK_STATUS(sdui_snapshot_lock_open("", 1, &lk, &err), SDUI_ARGUMENT);
+    CHECK_STATUS(sdui_snapshot_lock_open(path_for("no-such-folder/s.json"), 1,
+                                         &lk, &err),
+                 SDUI_IO);
+    CHECK_EQ_INT(err.code, ENOENT);
+    CHECK_MSG_HAS("cannot open its lock file");
+    CHECK(lk == NULL);
+    sdui_snapshot_lock_free(NULL);
 }
 
 /* A tree the reader would refuse is refused by the writer before the disk
@@ -1199,6 +1673,10 @@ int main(void)
     test_both_bad_and_missing();
     test_not_a_snapshot();
     test_write_failures();
+    test_unreadable_not_replaced();
+    test_mode_of_replaced();
+    test_size_bound();
+    test_lock();
     test_unreadable_trees_refused();
     test_arguments();
     test_depth();

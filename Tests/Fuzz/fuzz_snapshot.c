@@ -26,9 +26,10 @@
  * of the value's bytes, the separator, the value and "}\n" -- otherwise
  * CORRUPT -- and then its value is what sdui_json_doc_parse makes of those
  * bytes at max_depth (SDUI_LIMIT stays LIMIT, SDUI_JSON is CORRUPT).  The
- * two outcomes combine as the header says (PATH good; PATH LIMIT; PATH.prev
- * good, recovered; both missing; PATH.prev LIMIT; a corrupt one; else IO)
- * into the status the read must return.  Nothing may crash, leak or hit
+ * two outcomes combine as the header says (PATH good; PATH LIMIT or IO, an
+ * error without reading PATH.prev; PATH.prev good, recovered; both
+ * missing; PATH.prev LIMIT; a corrupt one; else IO) into the status the
+ * read must return.  Nothing may crash, leak or hit
  * undefined behaviour, and these must hold:
  *   - the status is the oracle's, and one of OK, NOT_FOUND, CORRUPT, IO,
  *     LIMIT (OOM stops the checks: nothing here fails allocations);
@@ -593,7 +594,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (x1.status == SDUI_OK) {
         want = SDUI_OK;
         from = &x1;
-    } else if (x1.status == SDUI_LIMIT || x1.status == SDUI_OOM) {
+    } else if (x1.status == SDUI_LIMIT || x1.status == SDUI_OOM ||
+               x1.status == SDUI_IO) {
+        /* Not read in PATH's place: PATH.prev may be older. */
         want = x1.status;
         why = &x1;
     } else if (x2.status == SDUI_OK) {

@@ -1,6 +1,11 @@
 // PersistenceTests.swift - the file, userPrefs and session scopes, and the
-// version rule, against real files and real UserDefaults suites.
+// version rule, against real files and real UserDefaults suites; a file that
+// cannot be read (as a user who is not root), two stores of one file, and
+// unreadable generations kept aside.
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import SDUICore
 @testable import SDUIStore
 import SDUITestSupport
@@ -112,6 +117,101 @@ import Testing
         #expect(names.contains { $0.hasPrefix(name + ".prev.unreadable-") }, "\(names)")
         #expect(try Data(contentsOf: dir.appendingPathComponent(names.first { $0.hasPrefix(name + ".unreadable-") }!)) == Data("{".utf8))
         #expect(DefaultStore(appID: "app", directory: dir).store(.backend(namespace: "n")).get("y") == 2)
+    }
+
+    /// A file that exists but cannot be read (mode 000, for a user who is
+    /// not root) is a load error, not an empty state: the store starts
+    /// empty, saves nothing over the file or its .prev (bytes and modes
+    /// stay), and says so; once the file is readable again the next save
+    /// merges the changes made meanwhile into what it holds.
+    @Test func aFileThatCannotBeReadIsAnErrorAndIsNeverReplaced() throws {
+        let dir = Fixtures.temporaryDirectory()
+        let url = dir.appendingPathComponent("locked.json")
+        let prev = url.path + ".prev"
+        DefaultStore(appID: "app").named(.file(url: url)).set("a", 1)
+        DefaultStore(appID: "app").named(.file(url: url)).set("a", 2)
+        try Unprivileged.own(dir, url.path, prev, url.path + ".lock")
+        #expect(chmod(url.path, 0) == 0)
+        let bytes = try Data(contentsOf: url), prevBytes = try Data(contentsOf: URL(fileURLWithPath: prev))
+
+        let store = Unprivileged.run { DefaultStore(appID: "app").store(.file(url: url)) }
+        let e = try #require(store.lastPersistenceError)
+        #expect(e.category == .io && e.code == Int(EACCES), "\(e)")
+        #expect(e.input == url.path && e.message.contains("cannot be read: Permission denied"), "\(e)")
+        #expect(e.message.contains("nothing is written over it"), "\(e)")
+        #expect(store.loadError?.category == .io)
+        #expect(store.snapshot().isEmpty, "prev, older, is not read in its place")
+        Unprivileged.run { _ = store.set("b", 1) }
+        #expect(store.lastPersistenceError?.category == .io, "\(String(describing: store.lastPersistenceError))")
+        #expect(try Data(contentsOf: url) == bytes && Self.mode(url.path) == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: prev)) == prevBytes && Self.mode(prev) == 0o600)
+
+        // Readable again: the next save keeps a, and b from the failed save.
+        #expect(chmod(url.path, 0o600) == 0)
+        Unprivileged.run { _ = store.set("c", 3) }
+        #expect(store.lastPersistenceError == nil)
+        #expect(store.snapshot() == ["a": 2, "b": 1, "c": 3], "the store takes what the file held")
+        #expect(DefaultStore(appID: "app").store(.file(url: url)).snapshot() == ["a": 2, "b": 1, "c": 3])
+        #expect(Self.mode(url.path) == 0o600)
+    }
+
+    /// Two stores of one file (two processes, or two `DefaultStore`s of one
+    /// app) lose none of each other's changes: each save merges its patches
+    /// into what the file holds, and the store takes the result, telling its
+    /// observers of what the other wrote.
+    @Test func twoStoresOfOneFileMergeTheirChanges() async throws {
+        let url = Fixtures.temporaryDirectory().appendingPathComponent("shared.json")
+        let one = DefaultStore(appID: "app").store(.file(url: url))
+        let two = DefaultStore(appID: "app").store(.file(url: url))
+        one.set("cart", ["items": [["t": "Tea"], ["t": "Cake"]], "total": 7])
+        let heard = first(1, of: one.changes(for: ["note"]))
+        two.set("note", "from two")                                  // two had not seen cart
+        #expect(two.get("cart.total") == 7, "two takes what one saved")
+        one.merge("cart", ["coupon": "WELCOME"])                     // one had not seen note
+        #expect(await heard.value.first?.patches.first?.newValue == "from two", "one's observers hear of note")
+        two.set("cart.total", 9)
+        two.remove("cart.items[0]")
+        one.set("user.name", "Ada")
+        let file = DefaultStore(appID: "app").store(.file(url: url)).snapshot()
+        #expect(file == ["cart": ["items": [["t": "Cake"]], "total": 9, "coupon": "WELCOME"],
+                         "note": "from two", "user": ["name": "Ada"]], "\(file)")
+        #expect(one.snapshot() == file && two.get("user.name") == nil, "two has not saved since")
+        // A patch whose way another writer changed gives up on its key:
+        // one's whole value of that key wins.
+        two.set("list", [1, 2])
+        one.set("list", "not a list any more")
+        two.set("list[2]", 3)
+        #expect(DefaultStore(appID: "app").store(.file(url: url)).get("list") == [1, 2, 3])
+        #expect(two.get("list") == [1, 2, 3])
+    }
+
+    /// Unreadable generations kept aside in quick succession (more in one
+    /// second than there are seconds) each keep a name of their own.
+    @Test func unreadableGenerationsKeptAsideInOneSecondAllStay() throws {
+        let dir = Fixtures.temporaryDirectory()
+        let url = dir.appendingPathComponent("bad.json")
+        for i in 0..<4 {
+            try Data("{\(i)".utf8).write(to: url)
+            try Data("[\(i)".utf8).write(to: URL(fileURLWithPath: url.path + ".prev"))
+            let s = DefaultStore(appID: "app").store(.file(url: url))
+            #expect(s.lastPersistenceError?.category == .corrupt)
+            s.set("n", .integer(i))
+            #expect(s.lastPersistenceError == nil)
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        let aside = names.filter { $0.hasPrefix("bad.json.unreadable-") }
+        let prevAside = names.filter { $0.hasPrefix("bad.json.prev.unreadable-") }
+        #expect(aside.count == 4 && prevAside.count == 4, "\(names.sorted())")
+        let kept = try Set(aside.map { try String(contentsOf: dir.appendingPathComponent($0), encoding: .utf8) })
+        #expect(kept == ["{0", "{1", "{2", "{3"])
+        let keptPrev = try Set(prevAside.map { try String(contentsOf: dir.appendingPathComponent($0), encoding: .utf8) })
+        #expect(keptPrev == ["[0", "[1", "[2", "[3"])
+    }
+
+    /// A file's mode bits, or -1.
+    static func mode(_ path: String) -> Int {
+        var sb = stat()
+        return stat(path, &sb) == 0 ? Int(sb.st_mode & 0o7777) : -1
     }
 
     @Test func aMajorVersionBumpDropsTheSavedData() throws {

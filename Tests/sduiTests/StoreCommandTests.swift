@@ -1,5 +1,7 @@
 // StoreCommandTests.swift - `sdui store inspect|set` on real files, the file
-// scope under 500 SIGKILLs, and `sdui render --store`.
+// scope under 500 SIGKILLs, two writers at once (and one of them SIGKILLed
+// holding the lock), a file that cannot be read, a 1.5 GB file, and
+// `sdui render --store`.
 #if Server
 import Foundation
 #if canImport(Glibc)
@@ -110,6 +112,147 @@ import Testing
         _ = recoveries
     }
 
+    /// Two `sdui store set --repeat` processes on one file at once: every
+    /// round either printed is in the file (each round writes a key of its
+    /// own, so a lost save shows as a missing key).
+    @Test func twoWritersAtOnceKeepEveryPrintedRound() async throws {
+        let file = Fixtures.temporaryDirectory().appendingPathComponent("both.json").path
+        let rounds = 300
+        async let one = sdui(["store", "set", file, "one.r{n}={n}", "--repeat", String(rounds)])
+        async let two = sdui(["store", "set", file, "two.r{n}={n}", "--repeat", String(rounds)])
+        let (a, b) = try await (one, two)
+        #expect(a.status == 0 && b.status == 0, "\(a.err) \(b.err)")
+        let s = DefaultStore(appID: "t").store(.file(url: URL(fileURLWithPath: file)))
+        var lost: [String] = []
+        for (name, run) in [("one", a), ("two", b)] {
+            let printed = run.out.split(separator: "\n").compactMap { Int($0) }
+            #expect(printed == Array(1...rounds), "\(name) printed \(printed.count) rounds")
+            for n in printed where s.get("\(name).r\(n)") != .integer(n) { lost.append("\(name).r\(n)") }
+        }
+        #expect(lost.isEmpty, "\(lost.count) printed rounds lost: \(lost.prefix(20))")
+    }
+
+    /// A writer SIGKILLed at a random moment (mostly while it holds the
+    /// lock: its saves are most of its time) does not hold up another: the
+    /// system drops a dead process's lock.  The other finishes, and every
+    /// round either printed is in the file.
+    @Test func aWriterKilledHoldingTheLockDoesNotBlockTheOther() async throws {
+        let file = Fixtures.temporaryDirectory().appendingPathComponent("killed.json").path
+        var rng = SystemRandomNumberGenerator()
+        for attempt in 0..<20 {
+            let killed = Process()
+            killed.executableURL = sduiExecutable()
+            killed.arguments = ["store", "set", file, "k\(attempt).r{n}={n}", "--repeat", "10000000"]
+            let killedOut = Pipe()
+            killed.standardOutput = killedOut
+            killed.standardError = FileHandle.nullDevice
+            try killed.run()
+            // Once it has saved a round it is in its loop of saves.  (Read on
+            // a Dispatch thread: the wait would block a cooperative one.)
+            let reader = killedOut.fileHandleForReading
+            let firstChunk = await withCheckedContinuation { (c: CheckedContinuation<Data, Never>) in
+                DispatchQueue.global().async { c.resume(returning: reader.availableData) }
+            }
+            let other = Task { try await sdui(["store", "set", file, "o\(attempt).r{n}={n}", "--repeat", "20"]) }
+            try await Task.sleep(for: .microseconds(Int.random(in: 0...20_000, using: &rng)))
+            _ = kill(killed.processIdentifier, SIGKILL)
+            killed.waitUntilExit()
+            let printedKilled = String(decoding: firstChunk + reader.readDataToEndOfFile(), as: UTF8.self)
+            // A bound far above the seconds it takes, so a lock never let go
+            // fails the test instead of hanging it.
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(120))
+                for p in Self.running(named: file) { _ = kill(p, SIGKILL) }
+            }
+            let o = try await other.value
+            watchdog.cancel()
+            #expect(o.status == 0 && o.out.split(separator: "\n").count == 20, "attempt \(attempt): \(o)")
+            let s = DefaultStore(appID: "t").store(.file(url: URL(fileURLWithPath: file)))
+            for n in 1...20 {
+                #expect(s.get("o\(attempt).r\(n)") == .integer(n), "attempt \(attempt): round \(n) of the other")
+            }
+            // Only whole lines are acknowledgements.
+            for n in printedKilled.split(separator: "\n", omittingEmptySubsequences: false).dropLast().compactMap({ Int($0) }) {
+                #expect(s.get("k\(attempt).r\(n)") == .integer(n), "attempt \(attempt): printed round \(n) lost")
+            }
+        }
+    }
+
+    /// The pids of `sdui` processes whose command line names `file`.
+    static func running(named file: String) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { name -> pid_t? in
+            guard let pid = pid_t(name),
+                  let cmd = FileManager.default.contents(atPath: "/proc/\(name)/cmdline") else { return nil }
+            return String(decoding: cmd, as: UTF8.self).contains(file) ? pid : nil
+        }
+    }
+
+    /// A file that exists but cannot be read (mode 000, read by a user who
+    /// is not root: as root the command runs as "nobody" through
+    /// setpriv(1), since root reads any mode) is an error: `set` exits 1
+    /// naming it and writes nothing, `inspect` exits 1 and does not show the
+    /// older FILE.prev as the state; both files keep their bytes and modes.
+    @Test func aFileThatCannotBeReadIsAnErrorAndIsLeftAsItIs() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        let file = dir.appendingPathComponent("locked.json").path
+        #expect(chmod(dir.path, 0o777) == 0)
+        #expect(try await Self.sduiUnprivileged(["store", "set", file, "a=1"]).status == 0)
+        #expect(try await Self.sduiUnprivileged(["store", "set", file, "a=2"]).status == 0)
+        #expect(chmod(file, 0) == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        let prevBytes = try Data(contentsOf: URL(fileURLWithPath: file + ".prev"))
+        let set = try await Self.sduiUnprivileged(["store", "set", file, "b=1"])
+        #expect(set.status == 1, "\(set)")
+        #expect(set.err.contains(file) && set.err.contains("cannot be read: Permission denied"), "\(set.err)")
+        let again = try await Self.sduiUnprivileged(["store", "set", file, "c=1", "--repeat", "3"])
+        #expect(again.status == 1 && again.out.isEmpty, "\(again)")
+        let inspect = try await Self.sduiUnprivileged(["store", "inspect", file])
+        #expect(inspect.status == 1 && inspect.out.isEmpty && inspect.err.contains("Permission denied"), "\(inspect)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == bytes)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file + ".prev")) == prevBytes)
+        #expect(PersistenceMode.of(file) == 0 && PersistenceMode.of(file + ".prev") == 0o600)
+        // Readable again: the next write goes into what it holds.
+        #expect(chmod(file, 0o600) == 0)
+        #expect(try await Self.sduiUnprivileged(["store", "set", file, "b=1"]).status == 0)
+        #expect(try await Self.sduiUnprivileged(["store", "inspect", file]).out == "a = 2\nb = 1\n")
+    }
+
+    /// `sdui` as a user who is not root: itself when not root, else
+    /// "nobody" through setpriv(1) (util-linux).
+    static func sduiUnprivileged(_ args: [String]) async throws -> (status: Int32, out: String, err: String) {
+        guard geteuid() == 0 else { return try await sdui(args) }
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    let p = Process()
+                    p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+                    p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", sduiExecutable().path] + args
+                    let out = Pipe(), err = Pipe()
+                    p.standardOutput = out
+                    p.standardError = err
+                    p.standardInput = FileHandle.nullDevice
+                    try p.run()
+                    let o = out.fileHandleForReading.readDataToEndOfFile()
+                    let e = err.fileHandleForReading.readDataToEndOfFile()
+                    p.waitUntilExit()
+                    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+                })
+            }
+        }
+    }
+
+    /// A 1.5 GB file (sparse) in the store's place is refused by its size
+    /// at once, without being read: `inspect` exits 1 saying so.
+    @Test func aHugeFileIsRefusedByItsSize() async throws {
+        let file = Fixtures.temporaryDirectory().appendingPathComponent("huge.json").path
+        #expect(FileManager.default.createFile(atPath: file, contents: nil))
+        #expect(truncate(file, 1536 << 20) == 0)
+        let r = try await sdui(["store", "inspect", file])
+        #expect(r.status == 1 && r.err.contains("is 1610612736 bytes, more than the 67108864"), "\(r)")
+        #expect(r.err.contains("none of it was read"), "\(r.err)")
+    }
+
     @Test func renderReadsScenarioDataFromAStoreFile() async throws {
         let dir = Fixtures.temporaryDirectory()
         let screen = dir.appendingPathComponent("screen.json")
@@ -138,6 +281,14 @@ import Testing
         if let t = node["props"]?["text"]?.stringValue { out.append(t) }
         for c in node["children"]?.arrayValue ?? [] { out += texts(c) }
         return out
+    }
+}
+/// File modes, for the tests above.
+enum PersistenceMode {
+    /// The mode bits of the file at `path`, or -1.
+    static func of(_ path: String) -> Int {
+        var sb = stat()
+        return stat(path, &sb) == 0 ? Int(sb.st_mode & 0o7777) : -1
     }
 }
 #endif

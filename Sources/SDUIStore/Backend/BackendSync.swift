@@ -91,7 +91,7 @@ final class BackendSync: StorePersistence, @unchecked Sendable {
         if !locked({ queue.isEmpty }) { scheduleFlush() }
     }
 
-    func commit(_ state: [String: StoreValue], change: StoreChange) throws {
+    func commit(_ state: [String: StoreValue], change: StoreChange) throws -> [String: StoreValue]? {
         let now = Self.now()
         try locked {
             if !applyingRemote {
@@ -103,6 +103,7 @@ final class BackendSync: StorePersistence, @unchecked Sendable {
             try save()
         }
         if !locked({ applyingRemote }) { scheduleFlush() }
+        return nil
     }
 
     func clear() throws {

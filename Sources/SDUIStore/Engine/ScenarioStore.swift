@@ -12,6 +12,11 @@
 // expression's compute and an observer's callback may read and write the
 // same store on the same thread; other threads wait, so a transaction is
 // atomic to them and nothing is seen mid-transaction.
+//
+// A file scope's save merges the change into what other processes saved
+// in the file meanwhile (FilePersistence); the store then takes the saved
+// state as its own and hands the differences to its observers as one more
+// change, after the store's own.
 import Foundation
 import Logging
 import SDUICore
@@ -52,11 +57,18 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
     public static let patchLogCapacity = 256
     /// The last error persisting a change; nil after a successful save.
     private var persistenceError: SDUIError?
+    /// Why the saved state could not be loaded (nil when it loaded, or
+    /// there was none): `.io` when the file cannot be read at all (nothing
+    /// is saved over it), `.corrupt` and the like when it does not read as
+    /// a saved state (it is kept aside by the first save).
+    package private(set) var loadError: SDUIError?
 
     /// A store of `scope`, loading what `persistence` saved.  A recovered
     /// or unreadable saved state is logged (and reported by
-    /// ``lastPersistenceError``); the store then starts from what could be
-    /// read.
+    /// ``lastPersistenceError`` and `loadError`); the store then starts
+    /// from what could be read.  A file that cannot be read at all is not
+    /// saved over: saves fail until it can be read, and then the changes
+    /// are merged into what it holds.
     init(scope: Scope, persistence: StorePersistence?, logger: Logger) {
         self.scope = scope
         self.persistence = persistence
@@ -72,6 +84,7 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
         } catch {
             logger.error("store \(scope): could not load its saved state: \(error)")
             persistenceError = error as? SDUIError ?? SDUIError(.io, "\(error)", input: "\(scope)")
+            loadError = persistenceError
         }
         persistence.attach(self)
     }
@@ -236,7 +249,10 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
         if transactionDepth == 0 { flush() }
     }
 
-    /// Commits the pending patches: log, persist, publish.
+    /// Commits the pending patches: log, persist, publish.  When the
+    /// persistence saved more than this store holds (a file another process
+    /// also writes), the store takes what was saved, and its observers get
+    /// those differences as one more change, after this one.
     private func flush() {
         defer {
             pending = []
@@ -245,18 +261,15 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
         }
         guard !pending.isEmpty else { return }
         let change = StoreChange(scenarioID: scenarioID ?? "", patches: pending, transactionID: transactionID)
-        for p in pending {
-            if patchLog.count < Self.patchLogCapacity {
-                patchLog.append(p)
-            } else {
-                patchLog[patchLogStart] = p
-                patchLogStart = (patchLogStart + 1) % Self.patchLogCapacity
-            }
-        }
+        log(pending)
+        var outside: [StorePatch] = []
         if let persistence {
             do {
-                try persistence.commit(state.pathObject ?? [:], change: change)
+                if let saved = try persistence.commit(state.pathObject ?? [:], change: change) {
+                    outside = adopt(saved)
+                }
                 persistenceError = nil
+                loadError = nil
             } catch {
                 let e = error as? SDUIError ?? SDUIError(.io, "\(error)", input: "\(scope)")
                 logger.error("store \(scope): could not save a change: \(e)")
@@ -265,6 +278,42 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
         }
         let reached = observers.reached(by: pendingPaths)
         for id in reached { observers.entries[id]?.deliver(change) }
+        guard !outside.isEmpty else { return }
+        let merged = StoreChange(scenarioID: scenarioID ?? "", patches: outside, transactionID: nil)
+        for id in observers.reached(by: outside.compactMap { try? KeyPath($0.keyPath) }) {
+            observers.entries[id]?.deliver(merged)
+        }
+    }
+
+    /// Adds patches to the inspector's log.
+    private func log(_ patches: [StorePatch]) {
+        for p in patches {
+            if patchLog.count < Self.patchLogCapacity {
+                patchLog.append(p)
+            } else {
+                patchLog[patchLogStart] = p
+                patchLogStart = (patchLogStart + 1) % Self.patchLogCapacity
+            }
+        }
+    }
+
+    /// Takes `saved` as the state (what the persistence saved: this store's
+    /// change merged into other writers' changes).  Values other writers
+    /// saved are taken as they are: not validated, and live expressions
+    /// do not run for them (the writer that saved them ran its own).
+    /// Returns one patch per top-level key that changed (logged too).
+    private func adopt(_ saved: [String: StoreValue]) -> [StorePatch] {
+        let old = state.pathObject ?? [:]
+        var patches: [StorePatch] = []
+        for key in Set(old.keys).union(saved.keys).sorted() where old[key] != saved[key] {
+            guard let path = try? KeyPath(components: [.key(key)]) else { continue }
+            patches.append(StorePatch(op: saved[key] == nil ? .remove : .set, keyPath: path.description,
+                                      oldValue: old[key], newValue: saved[key]))
+            documents[key] = nil
+        }
+        state = .object(saved)
+        log(patches)
+        return patches
     }
 
     // MARK: Live expressions

@@ -7,8 +7,11 @@ protocol StorePersistence: AnyObject, Sendable {
     /// The state saved last time (nil when there is none yet), and a
     /// warning when it had to be recovered (a torn file, say).
     func load() throws -> (state: [String: StoreValue]?, warning: String?)
-    /// Saves `state` after `change` was committed.
-    func commit(_ state: [String: StoreValue], change: StoreChange) throws
+    /// Saves `state` after `change` was committed.  Returns the state
+    /// actually saved when it differs from `state` (a file scope merges in
+    /// what other processes saved: the store takes that as its state), nil
+    /// when `state` was saved as it is.
+    func commit(_ state: [String: StoreValue], change: StoreChange) throws -> [String: StoreValue]?
     /// Forgets everything saved (a major version bump, a scenario's end).
     func clear() throws
     /// Told which store it serves, after that store loaded (a backend scope

@@ -31,9 +31,10 @@ final class UserPrefsPersistence: StorePersistence, @unchecked Sendable {
     }
 
     /// Saves the state as JSON text.
-    func commit(_ state: [String: StoreValue], change: StoreChange) throws {
+    func commit(_ state: [String: StoreValue], change: StoreChange) throws -> [String: StoreValue]? {
         let data = try JSONEncoder().encode(SavedState.encode(state, version: version))
         defaults.set(String(decoding: data, as: UTF8.self), forKey: key)
+        return nil
     }
 
     /// Removes the key.
