@@ -23,8 +23,9 @@
  * The checksum.  crc32 covers the value's bytes exactly as they stand in
  * the file.  The other way, re-serialising the parsed value on read and
  * checking that, would tie every snapshot to the number formatting of the
- * jansson that wrote it: a jansson that printed a real differently would
- * find every old file "corrupt".  Raw bytes tie the check to nothing but
+ * writer that made it: a version that printed a real differently (as this
+ * one does: files written before it have reals with 17 digits) would find
+ * every old file "corrupt".  Raw bytes tie the check to nothing but
  * the file, cost one pass of CRC-32 (libdeflate's, gigabytes a second)
  * and no second serialisation, and catch every change of a byte of the
  * value, including those that keep it valid JSON (a digit changed).  A
@@ -43,8 +44,11 @@
  * messages are as precise as a full look can make them.
  *
  * Writing.  A file is never changed in place.  The value is serialised
- * (compact, sorted keys, reals with 17 significant digits, which read back
- * to the same double) and then parsed back by the reader's own parser
+ * here, not by jansson's dump, whose reals go through printf in the
+ * process's locale (a two-byte decimal point made every write fail):
+ * compact, members sorted by name, integers as digits and reals by the
+ * one number-to-text rule (number.h: the shortest text that reads back
+ * to the same double, whatever the locale).  It is then parsed back by the reader's own parser
  * before anything touches the disk: a tree the reader would refuse (a NUL
  * in a member name, invalid UTF-8 put in by hand through jansson) is
  * refused here, so a write never makes a snapshot that cannot be read.
@@ -124,6 +128,7 @@
  * What this does not do: order writers that do not take the lock, or
  * survive storage that acknowledges an fsync it did not do.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -131,6 +136,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -140,6 +146,7 @@
 #include <jansson.h>
 
 #include "internal.h"
+#include "sdui/number.h"
 
 /* The written form: HEAD, 8 hex digits, MID, the value, TAIL. */
 #define SNAP_STR_(x) #x
@@ -155,9 +162,8 @@
 /* Where the value starts in a file of the written form. */
 #define DATA_AT (HEAD_LEN + CRC_DIGITS + MID_LEN)
 
-/* How the value is serialised; the checksum does not depend on it. */
-#define DUMP_FLAGS (JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY | \
-                    JSON_REAL_PRECISION(17))
+/* The deepest value a write serialises (the writer recurses once a level). */
+#define WRITE_MAX_DEPTH 4096
 
 /* Temporary names tried before a write gives up on O_EXCL collisions. */
 #define TMP_TRIES 64
@@ -398,10 +404,143 @@ static int out_put(outbuf *b, const char *s, size_t n)
     return 0;
 }
 
-/* jansson's dump callback: appends to the outbuf in data. */
-static int dump_put(const char *buffer, size_t size, void *data)
+/*
+ * Appends s[0, n) as a JSON string: quotes, '"' and '\\' escaped, control
+ * characters as \b \f \n \r \t or \u00XX (NUL included); every other
+ * byte as it is (the tree's strings are UTF-8).  0 or -1 as out_put.
+ */
+static int out_string(outbuf *b, const char *s, size_t n)
 {
-    return out_put(data, buffer, size);
+    size_t i, run = 0;
+    if (out_put(b, "\"", 1) != 0)
+        return -1;
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char esc[8];
+        size_t k = 2;
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        if (out_put(b, s + run, i - run) != 0)
+            return -1;
+        run = i + 1;
+        esc[0] = '\\';
+        switch (c) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default:
+            memcpy(esc + 1, "u00", 3);
+            esc[4] = "0123456789abcdef"[c >> 4];
+            esc[5] = "0123456789abcdef"[c & 15];
+            k = 6;
+        }
+        if (out_put(b, esc, k) != 0)
+            return -1;
+    }
+    if (out_put(b, s + run, n - run) != 0)
+        return -1;
+    return out_put(b, "\"", 1);
+}
+
+/* One member of an object being written: its name and value. */
+typedef struct member {
+    const char *key;
+    size_t key_len;
+    json_t *value;
+} member;
+
+/* Orders members by name, bytewise (a shorter name first on a tie). */
+static int member_cmp(const void *a, const void *b)
+{
+    const member *x = a, *y = b;
+    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
+    int c = memcmp(x->key, y->key, n);
+    if (c != 0)
+        return c;
+    return (x->key_len > y->key_len) - (x->key_len < y->key_len);
+}
+
+/*
+ * Appends v as compact JSON, members sorted by name, so the same value is
+ * always the same bytes: integers in decimal digits, decimals by the one
+ * number-to-text rule (number.h), never through the C library's printf,
+ * whose decimal point is the process locale's.  0, or -1 with b->oom or
+ * b->too_big set, or with *deep set past WRITE_MAX_DEPTH.
+ */
+static int out_value(outbuf *b, const json_t *v, unsigned depth, int *deep)
+{
+    char num[SDUI_NUMBER_TEXT_MAX > 24 ? SDUI_NUMBER_TEXT_MAX : 24];
+    if (depth > WRITE_MAX_DEPTH) {
+        *deep = 1;
+        return -1;
+    }
+    switch (json_typeof(v)) {
+    case JSON_NULL: return out_put(b, "null", 4);
+    case JSON_TRUE: return out_put(b, "true", 4);
+    case JSON_FALSE: return out_put(b, "false", 5);
+    case JSON_INTEGER: {
+        json_int_t i = json_integer_value(v);
+        unsigned long long m = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
+        size_t k = sizeof num;
+        do {
+            num[--k] = (char)('0' + m % 10);
+            m /= 10;
+        } while (m);
+        if (i < 0)
+            num[--k] = '-';
+        return out_put(b, num + k, sizeof num - k);
+    }
+    case JSON_REAL: {
+        size_t n = sdui_number_text(json_real_value(v), num);
+        return out_put(b, num, n);
+    }
+    case JSON_STRING:
+        return out_string(b, json_string_value(v), json_string_length(v));
+    case JSON_ARRAY: {
+        size_t i, n = json_array_size(v);
+        if (out_put(b, "[", 1) != 0)
+            return -1;
+        for (i = 0; i < n; i++)
+            if ((i && out_put(b, ",", 1) != 0) ||
+                out_value(b, json_array_get(v, i), depth + 1, deep) != 0)
+                return -1;
+        return out_put(b, "]", 1);
+    }
+    case JSON_OBJECT: {
+        size_t i = 0, n = json_object_size(v);
+        member *m = NULL;
+        const char *key;
+        size_t key_len;
+        json_t *value;
+        int rc = 0;
+        if (n) {
+            m = sdui_malloc(n * sizeof *m);
+            if (!m) {
+                b->oom = 1;
+                return -1;
+            }
+            json_object_keylen_foreach((json_t *)v, key, key_len, value) {
+                assert(i < n);
+                m[i].key = key;
+                m[i].key_len = key_len;
+                m[i++].value = value;
+            }
+            assert(i == n);
+            qsort(m, n, sizeof *m, member_cmp);
+        }
+        rc = out_put(b, "{", 1);
+        for (i = 0; rc == 0 && i < n; i++)
+            rc = (i && out_put(b, ",", 1) != 0) || out_string(b, m[i].key, m[i].key_len) != 0 ||
+                 out_put(b, ":", 1) != 0 || out_value(b, m[i].value, depth + 1, deep) != 0 ? -1 : 0;
+        sdui_free(m);
+        return rc != 0 ? -1 : out_put(b, "}", 1);
+    }
+    }
+    return -1;
 }
 
 /* The write's refusal of a value whose file would pass the bound. */
@@ -428,8 +567,8 @@ static sdui_status serialise(const char *path, const sdui_json_doc *doc,
                              outbuf *b, sdui_error *err)
 {
     const json_t *root = (const json_t *)sdui_json_doc_root(doc);
-    unsigned long failures = sdui__alloc_failures();
     sdui_json_doc *back = NULL;
+    int deep = 0;
     sdui_error perr;
     sdui_status st;
     size_t data_len, i;
@@ -437,11 +576,15 @@ static sdui_status serialise(const char *path, const sdui_json_doc *doc,
 
     if (out_put(b, HEAD "00000000" MID, DATA_AT) != 0)
         return sdui__oom(err);
-    if (json_dump_callback(root, dump_put, b, DUMP_FLAGS) != 0) {
+    if (out_value(b, root, 0, &deep) != 0) {
         if (b->too_big)
             return too_big(err, path);
-        if (b->oom || sdui__alloc_failures() != failures)
+        if (b->oom)
             return sdui__oom(err);
+        if (deep)
+            return sdui__fail(err, SDUI_LIMIT, -1,
+                              "snapshot \"%s\": the value is nested more than "
+                              "%d levels deep; nothing written", path, WRITE_MAX_DEPTH);
         return sdui__fail(err, SDUI_JSON, -1,
                           "snapshot \"%s\": the value cannot be serialised; "
                           "nothing written", path);
