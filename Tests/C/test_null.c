@@ -448,6 +448,16 @@ static void test_snapshot_arguments(void)
                      got ? sdui_json_doc_root(got) : NULL, "a")),
                  1);
     sdui_json_doc_free(got);
+
+    /* The writers' lock: a NULL path or out-pointer, and freeing none. */
+    {
+        sdui_snapshot_lock *lk = (sdui_snapshot_lock *)SENTINEL;
+        CHECK_ARGUMENT_NAMING(sdui_snapshot_lock_open(NULL, 1, &lk, &e_), "path");
+        CHECK(lk == (sdui_snapshot_lock *)SENTINEL);
+        CHECK_ARGUMENT_NAMING(sdui_snapshot_lock_open(path, 1, NULL, &e_), "out");
+        CHECK(sdui_snapshot_lock_open(NULL, 0, NULL, NULL) == SDUI_ARGUMENT);
+        sdui_snapshot_lock_free(NULL);
+    }
 done:
     sdui_json_doc_free(doc);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
