@@ -57,75 +57,92 @@ func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
     if !condition { throw CheckFailed(description: message()) }
 }
 
+/// The checks of one run: each is named and runs whether or not an earlier
+/// one failed, so one run reports every disagreement.
+final class Checks {
+    private(set) var passed = 0
+    private(set) var failures: [String] = []
+
+    func check(_ what: String, _ body: () async throws -> Void) async {
+        do {
+            try await body()
+            passed += 1
+        } catch {
+            failures.append("\(what): \(error)")
+        }
+    }
+}
+
 /// Every primitive the example registry's screens and flow draw with.
 let primitives = "Column@3,Row@2,Text@4,AsyncImage@2,Spacer@1,Button@1,TextField@1,Slider@1,Choice@1,Toggle@1"
 
-/// The calls a client of the example registry makes, each answer checked;
-/// returns how many calls were made.
-func exercise(_ client: Client) async throws -> Int {
-    var calls = 0
-
-    calls += 1
-    let live = try await client.getHealthLive()
-    try expect(try live.ok.body.json.status == .ok, "GET /health/live: \(live)")
-
-    // A screen, then the same screen conditionally: 304.
-    calls += 1
-    let screen = try await client.getScreen(path: .init(id: "checkout"), headers: .init(xPrimitives: primitives))
-    guard case .ok(let ok) = screen else { throw CheckFailed(description: "GET /screens/checkout: \(screen)") }
-    let payload = try ok.body.json
-    try expect(payload.id == "checkout" && !payload.tokens.isEmpty,
-               "GET /screens/checkout: payload \(payload.id) with \(payload.tokens.count) tokens")
-    guard let etag = ok.headers.eTag else { throw CheckFailed(description: "GET /screens/checkout: no ETag") }
-    calls += 1
-    let again = try await client.getScreen(path: .init(id: "checkout"),
-                                           headers: .init(xPrimitives: primitives, ifNoneMatch: etag))
-    guard case .notModified = again else { throw CheckFailed(description: "GET /screens/checkout If-None-Match: \(again)") }
-    calls += 1
-    let head = try await client.headScreen(path: .init(id: "checkout"), headers: .init(xPrimitives: primitives))
-    try expect(try head.ok.headers.eTag == etag, "HEAD /screens/checkout: \(head)")
-
+/// The calls a client of the example registry makes, each answer checked.
+func exercise(_ client: Client, _ checks: Checks) async {
+    await checks.check("GET /health/live") {
+        try expect(try await client.getHealthLive().ok.body.json.status == .ok, "not ok")
+    }
+    await checks.check("GET /screens/checkout, then with If-None-Match, then HEAD") {
+        let screen = try await client.getScreen(path: .init(id: "checkout"), headers: .init(xPrimitives: primitives))
+        guard case .ok(let ok) = screen else { throw CheckFailed(description: "\(screen)") }
+        let payload = try ok.body.json
+        try expect(payload.id == "checkout" && !payload.tokens.isEmpty,
+                   "payload \(payload.id) with \(payload.tokens.count) tokens")
+        guard let etag = ok.headers.eTag else { throw CheckFailed(description: "no ETag") }
+        let again = try await client.getScreen(path: .init(id: "checkout"),
+                                               headers: .init(xPrimitives: primitives, ifNoneMatch: etag))
+        guard case .notModified = again else { throw CheckFailed(description: "If-None-Match \(etag): \(again)") }
+        let head = try await client.headScreen(path: .init(id: "checkout"), headers: .init(xPrimitives: primitives))
+        try expect(try head.ok.headers.eTag == etag, "HEAD: \(head)")
+    }
+    // An id with a ':' (legal, RegistryID) goes out percent-encoded in the
+    // path, as a URI encoder may send it: the server decodes it and finds no
+    // such screen, rather than refusing the id.
+    await checks.check("GET /screens/no:such.screen") {
+        let unknown = try await client.getScreen(path: .init(id: "no:such.screen"), headers: .init(xPrimitives: primitives))
+        guard case .notFound(let absent) = unknown else { throw CheckFailed(description: "\(unknown)") }
+        try expect(try absent.body.json.error == "not-found", "\(absent)")
+    }
     // A malformed X-Primitives is a 400 whose JSON error the client decodes.
-    calls += 1
-    let bad = try await client.getScreen(path: .init(id: "checkout"), headers: .init(xPrimitives: "Text@0"))
-    guard case .badRequest(let refused) = bad else { throw CheckFailed(description: "GET /screens with Text@0: \(bad)") }
-    try expect(try refused.body.json.error == "bad-primitives", "GET /screens with Text@0: \(refused)")
-
+    await checks.check("GET /screens/checkout with X-Primitives Text@0") {
+        let bad = try await client.getScreen(path: .init(id: "checkout"), headers: .init(xPrimitives: "Text@0"))
+        guard case .badRequest(let refused) = bad else { throw CheckFailed(description: "\(bad)") }
+        try expect(try refused.body.json.error == "bad-primitives", "\(refused)")
+    }
     // Tokens in request order; an unknown id alone is a 404 naming it.
-    calls += 1
-    let tokens = try await client.getDesignTokens(query: .init(ids: "login_title,login_logo"),
-                                                  headers: .init(xPrimitives: primitives))
-    let ids = try tokens.ok.body.json.map { element -> String in
-        guard case .DesignToken(let token) = element else { throw CheckFailed(description: "a signed token: \(element)") }
-        return token.id
+    await checks.check("GET /design-tokens?ids=login_title,login_logo") {
+        let tokens = try await client.getDesignTokens(query: .init(ids: "login_title,login_logo"),
+                                                      headers: .init(xPrimitives: primitives))
+        let ids = try tokens.ok.body.json.map { element -> String in
+            guard case .DesignToken(let token) = element else { throw CheckFailed(description: "a signed token: \(element)") }
+            return token.id
+        }
+        try expect(ids == ["login_title", "login_logo"], "ids \(ids)")
     }
-    try expect(ids == ["login_title", "login_logo"], "GET /design-tokens: ids \(ids)")
-    calls += 1
-    let missing = try await client.getDesignTokens(query: .init(ids: "no_such_token"),
-                                                   headers: .init(xPrimitives: primitives))
-    guard case .notFound(let notFound) = missing else { throw CheckFailed(description: "GET /design-tokens?ids=no_such_token: \(missing)") }
-    try expect(try notFound.body.json.ids == ["no_such_token"], "GET /design-tokens?ids=no_such_token: \(notFound)")
-
-    // The published flow.
-    calls += 1
-    let flow = try await client.getFlow(path: .init(id: "onboarding"), headers: .init(xPrimitives: primitives))
-    let definition = try flow.ok.body.json
-    try expect(definition.id == "onboarding" && definition.screens.contains { $0.id == definition.start },
-               "GET /flows/onboarding: \(definition.id), start \(definition.start)")
-
+    await checks.check("GET /design-tokens?ids=no_such_token") {
+        let missing = try await client.getDesignTokens(query: .init(ids: "no_such_token"),
+                                                       headers: .init(xPrimitives: primitives))
+        guard case .notFound(let notFound) = missing else { throw CheckFailed(description: "\(missing)") }
+        try expect(try notFound.body.json.ids == ["no_such_token"], "\(notFound)")
+    }
+    await checks.check("GET /flows/onboarding") {
+        let definition = try await client.getFlow(path: .init(id: "onboarding"), headers: .init(xPrimitives: primitives))
+            .ok.body.json
+        try expect(definition.id == "onboarding" && definition.screens.contains { $0.id == definition.start },
+                   "\(definition.id), start \(definition.start)")
+    }
     // An event stored once: sent again, it is a duplicate.
-    let event = Components.Schemas.EventBatchEvent(
-        id: UUID().uuidString.lowercased(), name: "screen_view", flowId: "onboarding", flowVersion: "1",
-        screen: definition.start, timestamp: Int(Date().timeIntervalSince1970 * 1000), seq: 1, userId: "openapi-check",
-        properties: try OpenAPIObjectContainer(unvalidatedValue: ["source": "RegistryClientCheck"]))
-    for (accepted, duplicates) in [(1, 0), (0, 1)] {
-        calls += 1
-        let stored = try await client.postEvents(body: .json(.init(events: [event])))
-        let result = try stored.ok.body.json
-        try expect(result.accepted == accepted && result.duplicates == duplicates,
-                   "POST /events: accepted \(result.accepted), duplicates \(result.duplicates)")
+    await checks.check("POST /events, twice") {
+        let event = Components.Schemas.EventBatchEvent(
+            id: UUID().uuidString.lowercased(), name: "screen_view", flowId: "onboarding", flowVersion: "1",
+            screen: "screen_welcome", timestamp: Int(Date().timeIntervalSince1970 * 1000), seq: 1,
+            userId: "openapi-check",
+            properties: try OpenAPIObjectContainer(unvalidatedValue: ["source": "RegistryClientCheck"]))
+        for (accepted, duplicates) in [(1, 0), (0, 1)] {
+            let result = try await client.postEvents(body: .json(.init(events: [event]))).ok.body.json
+            try expect(result.accepted == accepted && result.duplicates == duplicates,
+                       "accepted \(result.accepted), duplicates \(result.duplicates)")
+        }
     }
-    return calls
 }
 
 let args = CommandLine.arguments
@@ -136,22 +153,27 @@ guard args.count == 2 || args.count == 3 else {
 do {
     let url = try Servers.Server1.url(scheme: .http, host: "127.0.0.1", port: args[1])
     let transport = URLSessionTransport()
-    var calls = 0
+    let checks = Checks()
     if args.count == 3 {
         // Without the token the API refuses; health stays open.
         let anonymous = Client(serverURL: url, transport: transport, middlewares: [RawHeaderParameters()])
-        calls += 2
-        let screen = try await anonymous.getScreen(path: .init(id: "checkout"), headers: .init(xPrimitives: primitives))
-        guard case .unauthorized = screen else { throw CheckFailed(description: "GET /screens without a token: \(screen)") }
-        let live = try await anonymous.getHealthLive()
-        guard case .ok = live else { throw CheckFailed(description: "GET /health/live without a token: \(live)") }
-        calls += try await exercise(Client(serverURL: url, transport: transport,
-                                           middlewares: [RawHeaderParameters(), BearerToken(token: args[2])]))
+        await checks.check("GET /screens/checkout without a token") {
+            let screen = try await anonymous.getScreen(path: .init(id: "checkout"), headers: .init(xPrimitives: primitives))
+            guard case .unauthorized = screen else { throw CheckFailed(description: "\(screen)") }
+        }
+        await checks.check("GET /health/live without a token") {
+            _ = try await anonymous.getHealthLive().ok
+        }
+        await exercise(Client(serverURL: url, transport: transport,
+                              middlewares: [RawHeaderParameters(), BearerToken(token: args[2])]), checks)
     } else {
-        calls += try await exercise(Client(serverURL: url, transport: transport, middlewares: [RawHeaderParameters()]))
+        await exercise(Client(serverURL: url, transport: transport, middlewares: [RawHeaderParameters()]), checks)
     }
-    print("RegistryClientCheck: \(calls) calls through the generated client answered as documented"
-          + (args.count == 3 ? " (with --access-key)" : ""))
+    let mode = args.count == 3 ? " (server with --access-key)" : ""
+    for failure in checks.failures { FileHandle.standardError.write(Data("RegistryClientCheck\(mode): \(failure)\n".utf8)) }
+    print("RegistryClientCheck\(mode): \(checks.passed) of \(checks.passed + checks.failures.count) checks "
+          + "through the generated client answered as documented")
+    exit(checks.failures.isEmpty ? 0 : 1)
 } catch {
     FileHandle.standardError.write(Data("RegistryClientCheck: \(error)\n".utf8))
     exit(1)
