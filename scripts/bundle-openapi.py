@@ -27,7 +27,8 @@ move the base that "#/components/..." resolves against).  A reference the
 script cannot place (a pointer other than the root or one $def, a name
 taken twice) is an error naming the file and the reference.  The order is
 the source's, then the copied schemas by name, so the same sources always
-give the same bytes.
+give the same bytes.  A document whose operations name a tag not declared
+under "tags", or share an operationId, is refused.
 """
 import copy
 import json
@@ -149,8 +150,33 @@ class Bundler:
         return bundled
 
 
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+def lint(doc):
+    """Refuses a document whose operations name an undeclared tag or share an operationId."""
+    declared = {t.get("name") for t in doc.get("tags", [])}
+    ids = {}
+    for path, item in doc.get("paths", {}).items():
+        for method in METHODS:
+            op = item.get(method)
+            if op is None:
+                continue
+            where = f"{method.upper()} {path}"
+            for tag in op.get("tags", []):
+                if tag not in declared:
+                    raise BundleError(f"schemas/openapi.src.json: {where} has tag {tag!r}, not declared under \"tags\"")
+            oid = op.get("operationId")
+            if oid in ids:
+                raise BundleError(f"schemas/openapi.src.json: {where} and {ids[oid]} share operationId {oid!r}")
+            if oid is not None:
+                ids[oid] = where
+
+
 def build():
-    return dump(Bundler().bundle(load(SOURCE)))
+    doc = Bundler().bundle(load(SOURCE))
+    lint(doc)
+    return dump(doc)
 
 
 def main():
