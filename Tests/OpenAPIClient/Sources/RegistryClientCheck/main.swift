@@ -132,11 +132,12 @@ func exercise(_ client: Client, _ checks: Checks) async {
     }
     // An event stored once: sent again, it is a duplicate.
     await checks.check("POST /events, twice") {
-        let event = Components.Schemas.EventBatchEvent(
-            id: UUID().uuidString.lowercased(), name: "screen_view", flowId: "onboarding", flowVersion: "1",
-            screen: "screen_welcome", timestamp: Int(Date().timeIntervalSince1970 * 1000), seq: 1,
-            userId: "openapi-check",
-            properties: try OpenAPIObjectContainer(unvalidatedValue: ["source": "RegistryClientCheck"]))
+        // Decoded from the JSON an SDK writes, so the event is what the schema's
+        // generated type makes of it.
+        let json = #"{"id": "\#(UUID().uuidString.lowercased())", "name": "screen_view", "flowId": "onboarding", "#
+            + #""flowVersion": "1", "screen": "screen_welcome", "timestamp": \#(Int(Date().timeIntervalSince1970 * 1000)), "#
+            + #""seq": 1, "userId": "openapi-check", "properties": {"source": "RegistryClientCheck"}}"#
+        let event = try JSONDecoder().decode(Components.Schemas.EventBatchEvent.self, from: Data(json.utf8))
         for (accepted, duplicates) in [(1, 0), (0, 1)] {
             let result = try await client.postEvents(body: .json(.init(events: [event]))).ok.body.json
             try expect(result.accepted == accepted && result.duplicates == duplicates,
