@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """check-schemas.py - validates the examples, and render trees the built
-`sdui` writes, against the JSON Schemas in schemas/.
+`sdui` writes, against the JSON Schemas in schemas/, and checks that the
+committed OpenAPI bundle (schemas/openapi.json) is what its sources give
+and judges every example as the schema file it copies does.
 
 Usage: check-schemas.py SDUI_BINARY
 
@@ -48,6 +50,26 @@ def errors(name, doc):
     return sorted(validator(name).iter_errors(doc), key=lambda e: list(e.absolute_path))
 
 
+# schemas/openapi.json copies a schema file into components/schemas under
+# its title (scripts/bundle-openapi.py).
+BUNDLE = SCHEMAS["openapi.json"]
+
+
+@functools.lru_cache(maxsize=None)
+def bundled_validator(component):
+    schema = {"$ref": "#/components/schemas/" + component}
+    cls = jsonschema.validators.validator_for(BUNDLE["components"]["schemas"][component])
+    return cls(schema, resolver=jsonschema.RefResolver(base_uri="", referrer=BUNDLE))
+
+
+def bundled_errors(name, doc):
+    """What the bundle's copy of schema file `name` finds in `doc`, or None when it has none."""
+    component = SCHEMAS[name].get("title")
+    if component not in BUNDLE.get("components", {}).get("schemas", {}):
+        return None
+    return sorted(bundled_validator(component).iter_errors(doc), key=lambda e: list(e.absolute_path))
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -59,10 +81,24 @@ def main():
     def check(name, label, doc):
         nonlocal failed, checked
         checked += 1
-        for e in errors(name, doc):
+        found = errors(name, doc)
+        for e in found:
             failed += 1
             where = "/".join(str(p) for p in e.absolute_path) or "(top level)"
             print(f"{label}: {where}: {e.message} [{name}]", file=sys.stderr)
+        copied = bundled_errors(name, doc)
+        if copied is not None and [(list(e.absolute_path), e.message) for e in copied] != \
+                [(list(e.absolute_path), e.message) for e in found]:
+            failed += 1
+            print(f"{label}: schemas/openapi.json's copy of {name} finds {len(copied)} error(s), "
+                  f"{name} {len(found)}", file=sys.stderr)
+
+    # The OpenAPI bundle is what schemas/openapi.src.json and the files it refers to give.
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bundle-openapi.py"), "--check"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        failed += 1
+        print(r.stderr.strip() or f"bundle-openapi.py --check: exit {r.returncode}", file=sys.stderr)
 
     ex = os.path.join(ROOT, "Examples")
     for p in sorted(glob.glob(os.path.join(ex, "tokens", "*.json"))):
