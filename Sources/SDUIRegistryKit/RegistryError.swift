@@ -39,9 +39,11 @@ public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible
         self.subject = subject
     }
 
-    /// `code: subject: message`, or `code: message` without a subject.
+    /// `code: subject: message`, or `code: message` without a subject, on
+    /// one line: subject and message are written with
+    /// `escapedForDisplay` (they may quote bytes from outside).
     public var description: String {
-        "\(code.rawValue): " + (subject.map { "\($0): " } ?? "") + message
+        "\(code.rawValue): " + (subject.map { "\($0.escapedForDisplay): " } ?? "") + message.escapedForDisplay
     }
 
     /// Runs a store operation; any error that is not already a registry

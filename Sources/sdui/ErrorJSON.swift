@@ -12,6 +12,13 @@ struct ErrorJSON: Encodable {
     var line: Int?
     var column: Int?
 
+    /// An error that is not an ``SDUIError``: a registry error, a usage error.
+    init(category: String, message: String, input: String? = nil) {
+        self.category = category
+        self.message = message
+        self.input = input
+    }
+
     init(_ e: SDUIError) {
         category = e.category.rawValue
         message = e.message

@@ -11,11 +11,87 @@ struct SDUICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdui",
         abstract: "SDUIKit: Core-Token Packs, design tokens, render trees, themes and benchmarks.",
+        discussion: """
+        Every command takes --json (its result, and any error, as JSON) and --help. \
+        Where a command reads or writes one file, - is standard input or output.
+
+        Example:
+          sdui pack build Examples/tokens --out - | sdui pack inspect - --json
+        """,
         version: SDUIKitVersion.string,
         subcommands: [PackCommand.self, TokenCommand.self, RenderCommand.self, ThemeCommand.self,
                       RegistryCommand.self, ServeCommand.self, DemoCommand.self, BenchCommand.self,
                       ExprCommand.self, StoreCommand.self, FlowCommand.self]
     )
+
+    /// Parses and runs the command.  Errors leave as the README says: a
+    /// bad input is one `error: …` line on stderr (with `--json`, one
+    /// `{"error": {…}}` line) and exit status 1; a usage error is the
+    /// parser's message and usage (with `--json`, one JSON line) and 64.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // Before the parse, so that a usage error is JSON too.
+        CommandOutput.json = arguments.prefix(while: { $0 != "--" }).contains("--json")
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(reporting: error, arguments: arguments)
+        }
+    }
+
+    /// Ends the process for a thrown error: a usage error gets the hint for
+    /// a value that starts with `-`, and the `--json` form when asked.
+    private static func exit(reporting error: Error, arguments: [String]) -> Never {
+        let code = exitCode(for: error)
+        if code != .success, code != .failure, !(error is ExitCode) {
+            let hint = dashHint(error, arguments)
+            if CommandOutput.json {
+                let text = message(for: error) + (hint.map { "\n" + $0 } ?? "")
+                printErrorJSON(ErrorJSON(category: "usage", message: text))
+                Self.exit(withError: ExitCode(code.rawValue))
+            }
+            if let hint {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n" + hint + "\n").utf8))
+                Self.exit(withError: ExitCode(code.rawValue))
+            }
+        }
+        Self.exit(withError: error)
+    }
+
+    /// For a usage error caused by an argument that starts with `-` but is
+    /// no option (an expression `-x + 1`, a negative number): how to pass
+    /// it.  nil for any other error.
+    private static func dashHint(_ error: Error, _ arguments: [String]) -> String? {
+        let options = arguments.prefix(while: { $0 != "--" })
+        guard let value = options.first(where: { a in
+            a.hasPrefix("-") && a != "-" && a.count > 1
+                && (a.contains(" ") || a.dropFirst().first.map { !$0.isLetter && $0 != "-" } ?? false)
+        }) else { return nil }
+        let text = message(for: error)
+        guard text.contains("Missing expected argument") || text.contains("Unknown option")
+                || text.contains("Unexpected argument") else { return nil }
+        return "hint: '\(value.escapedForDisplay)' starts with '-', so it was read as an option; "
+            + "put values that start with '-' after '--', as in: sdui expr eval -- '-x + 1'"
+    }
+}
+
+/// Process-wide output settings of the one command a run executes.
+enum CommandOutput {
+    /// Whether `--json` was given: errors are printed as JSON.  Set once,
+    /// before the command runs, by ``SDUICommand/main()``.
+    nonisolated(unsafe) static var json = false
+}
+
+/// The options every command takes.  A command whose result has a JSON
+/// form prints it when `json` is set; errors follow it either way.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print the result, and any error, as JSON (an error: one {\"error\": …} line on stderr).")
+    var json = false
 }
 
 /// Runs `body`; a bad-input error is printed as the first stderr line,
@@ -44,16 +120,32 @@ func exitStatus(for error: Error) -> Error {
     case let e as SDUIError:
         printError(e)
     case let e as RegistryError:
-        FileHandle.standardError.write(Data("error: \(e)\n".utf8))
+        if CommandOutput.json {
+            printErrorJSON(ErrorJSON(category: e.code.rawValue, message: e.message, input: e.subject))
+        } else {
+            FileHandle.standardError.write(Data("error: \(e)\n".utf8))
+        }
     default:
         return error
     }
     return ExitCode(1)
 }
 
-/// Writes `error: <category>: …` as one line on stderr.
+/// Writes `error: <category>: …` as one line on stderr, or with `--json`
+/// one `{"error": {…}}` line.
 func printError(_ error: SDUIError) {
+    if CommandOutput.json { return printErrorJSON(ErrorJSON(error)) }
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+}
+
+/// Writes `{"error": {…}}` as one line on stderr.
+func printErrorJSON(_ error: ErrorJSON) {
+    struct Envelope: Encodable { var error: ErrorJSON }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    var data = (try? encoder.encode(Envelope(error: error))) ?? Data(#"{"error":{"category":"unknown"}}"#.utf8)
+    data.append(UInt8(ascii: "\n"))
+    FileHandle.standardError.write(data)
 }
 
 /// Throws a usage error naming `option` when `value` is outside `range`

@@ -2,6 +2,7 @@
 #if Server
 import ArgumentParser
 import Foundation
+import Logging
 import SDUI
 import SDUIStore
 
@@ -12,9 +13,12 @@ struct StoreCommand: ParsableCommand {
         subcommands: [Inspect.self, Write.self]
     )
 
-    /// The file store at `path`, opened as an app would open it.
+    /// The file store at `path`, opened as an app would open it.  Its
+    /// logger prints nothing: the commands report load errors and
+    /// recoveries themselves, once each.
     static func open(_ path: String) -> ScenarioStore {
-        DefaultStore(appID: "sdui.cli").store(.file(url: URL(fileURLWithPath: path)))
+        let silent = Logger(label: "sdui.cli.store") { _ in SwiftLogNoOpLogHandler() }
+        return DefaultStore(appID: "sdui.cli", logger: silent).store(.file(url: URL(fileURLWithPath: path)))
     }
 
     struct Inspect: ParsableCommand {
