@@ -1305,8 +1305,10 @@ static int equal(ev *e, const node *nd, const val *a, const val *b, int *eq)
             }
             if (!o && !obj_get(e, nd, b->u.j, k, kn, &o))
                 return 0;
-            if (!o)
+            if (!o) {
+                *eq = 0; /* (the members before it left it 1) */
                 return 1;
+            }
             val x = from_tree(sdui_value_iter_value(ia)), y = from_tree(o);
             if (!equal(e, nd, &x, &y, eq))
                 return 0;

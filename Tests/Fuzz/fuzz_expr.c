@@ -5,7 +5,8 @@
  * The input is the expression's source.  It is compiled; a program is
  * evaluated against a fixed data document (the roots the vectors use:
  * cart, user, answers, arr, s, n, big, small, nested, grid, ...; numbers
- * an integer and a decimal tell apart only exactly, "nums"; and data far
+ * an integer and a decimal tell apart only exactly, "nums"; objects with
+ * members in different orders, "o1" "o2" "o3"; and data far
  * larger than the evaluator's own values, "long" (a string past the
  * string bound), "wide" (an object of 3000 members) and "many" (an array
  * of 70,000 items), whose work counts as it goes) and these must hold:
@@ -97,6 +98,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         static const char more[] =
             ",\"nums\":[9007199254740993,9007199254740992.0,9007199254740992,"
             "9223372036854775807,9223372036854775808.0,-9223372036854775808,-9.3e18,0.5],"
+            "\"o1\":{\"b\":2,\"a\":1,\"n\":{\"y\":[1,2.0],\"x\":null}},"
+            "\"o2\":{\"c\":1,\"b\":2,\"n\":{\"x\":null,\"y\":[1.0,2]}},"
+            "\"o3\":{\"n\":{\"x\":null,\"y\":[1,2]},\"a\":1.0,\"b\":2},"
             "\"long\":\"";
         put(&text, &len, &cap, more, sizeof more - 1);
     }
