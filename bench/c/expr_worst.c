@@ -15,7 +15,7 @@
  *     build/bench-expr [MAX_MIB [RUNS [CASE...]]]
  *
  * Each case has an expression and a data maker that takes a size in bytes
- * of JSON; the sizes run from 64 KiB up by four times to MAX_MIB (default
+ * of JSON; the sizes run from 64 KiB up by doubling to MAX_MIB (default
  * 64).  The data is parsed once per size (sdui_json_doc_parse, as the CLI
  * and the Swift modules give the evaluator jansson documents), the
  * expression compiled once, and the evaluation (sdui_expr_eval_json, the
@@ -226,6 +226,20 @@ static void data_two_arrays(buf *b, size_t size)
     puts_(b, "]}");
 }
 
+/* Arrays just inside the step bound whatever the size: "c" of 999,000
+ * zeros (one step an item), "a" and "b" of 499,000 (two a pair). */
+static void data_bound_arrays(buf *b, size_t size)
+{
+    (void)size;
+    puts_(b, "{\"c\":[0");
+    putrep(b, ",0", 998999);
+    puts_(b, "],\"a\":[0");
+    putrep(b, ",0", 498999);
+    puts_(b, "],\"b\":[0");
+    putrep(b, ",0", 498999);
+    puts_(b, "]}");
+}
+
 /* "a": an array of small objects; "k": a key of a quarter of the size. */
 static void data_spread_key(buf *b, size_t size)
 {
@@ -322,7 +336,8 @@ typedef struct bcase {
     const char *item;    /* the expression, repeated `times` times */
     int times;
     void (*data)(buf *, size_t);
-    size_t max;          /* the largest size (0: MAX_MIB) */
+    size_t max;          /* the largest size in MiB (0: MAX_MIB; -1: the
+                            data does not depend on it, one size) */
 } bcase;
 
 static const bcase cases[] = {
@@ -353,6 +368,19 @@ static const bcase cases[] = {
     {"array-equal", "a == b", 1, data_two_arrays, 0},
     {"min-strings", "min(a)", 1, data_string_array, 0},
     {"contains-array", "contains(a, 1)", 1, data_two_arrays, 0},
+    {"in-array", "1 in a", 1, data_two_arrays, 0},
+    {"count", "count(a)", 1, data_two_arrays, 0},
+    {"sum", "sum(a)", 1, data_two_arrays, 0},
+    {"avg", "avg(a)", 1, data_two_arrays, 0},
+    {"max-numbers", "max(a)", 1, data_two_arrays, 0},
+    {"wildcard", "len(a[*])", 1, data_two_arrays, 0},
+    {"wildcard-member", "len(a[*].x)", 1, data_spread_key, 0},
+    {"string-array", "string(a)", 1, data_two_arrays, 0},
+    {"join", "join(keys(o), ',')", 1, data_keys_short, 0},
+    {"bound-count", "count(c)", 1, data_bound_arrays, (size_t)-1},
+    {"bound-max", "max(c)", 1, data_bound_arrays, (size_t)-1},
+    {"bound-sum", "sum(c)", 1, data_bound_arrays, (size_t)-1},
+    {"bound-equal", "a == b", 1, data_bound_arrays, (size_t)-1},
 };
 
 /* The lookup: members of the data document. */
@@ -448,8 +476,9 @@ int main(int argc, char **argv)
         worst_case[c] = -1;
         if (!chosen)
             continue;
-        size_t top = (cases[c].max ? cases[c].max : max_mib) << 20;
-        for (size_t size = 64 << 10; size <= top; size *= 4) {
+        size_t top = cases[c].max == (size_t)-1 ? 64 << 10
+                   : (cases[c].max ? cases[c].max : max_mib) << 20;
+        for (size_t size = 64 << 10; size <= top; size *= 2) {
             sdui_status st = SDUI_OK;
             double wall = 0, t = run_size(&cases[c], size, runs, &st, &wall);
             printf("%-22s %9zuK %8s %10.2f %10.2f\n", cases[c].name, size >> 10,
