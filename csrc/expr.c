@@ -19,8 +19,27 @@
  * array literals, wildcard results) lives in one arena per evaluation:
  * its first block is sized from the program and more blocks are added only
  * when a value needs them, so an operation never calls the allocator.
- * Work is counted in steps (a node, an item visited) and bounded, as are
- * string lengths, array lengths and the arena's bytes.
+ * String lengths, array lengths and the arena's bytes are bounded.
+ *
+ * Work.  An evaluation may do at most SDUI_EXPR_MAX_STEPS steps of work,
+ * and every operation counts the work it actually does, before or while
+ * doing it, so the bound holds its time (bench/c/expr_worst.c measures
+ * the slowest evaluations hostile data can force).  A node is a step; so
+ * is each item or member visited (two for a pair compared), and each
+ * SDUI_EXPR_STEP_BYTES bytes of string work: compared, copied, scanned or
+ * hashed.  The caller's data may hold strings and arrays far longer than
+ * any the evaluator makes, so long comparisons and scans count a chunk at
+ * a time and stop at the bound, not after it.  A member lookup counts its
+ * key's bytes and a step per bit of the object's size (a large table
+ * misses the cache); in a token's tree, whose lookup is a scan, a step per
+ * member.  keys() sorts with a merge sort whose comparisons count;
+ * contains() searches with the two-way algorithm, counting its byte
+ * comparisons and windows; matches() counts each instruction its
+ * simulation reaches, ε-moves included, and each probe of a class.
+ *
+ * Numbers.  An integer and a decimal compare by their exact values, never
+ * through a conversion that rounds (num_cmp), so equality is transitive
+ * and min/max pick the right one; sum() and avg() add integers exactly.
  *
  * Wildcards.  `a[*]` yields a "spread" array of the items of a that are
  * not null; a member or index step applied to a spread array maps over its
@@ -34,11 +53,13 @@
  * escape rule, json_esc, serves both), so the bound on a result's text
  * answers the same for either call.
  *
- * matches().  The pattern is compiled per call into the arena as a small
- * instruction list (char, any, class, split, jump, ^, $, match) and run as
- * a Thompson state-set simulation over the Unicode scalar values of the
- * subject: each input character advances the set of live instructions
- * once, so the time is O(pattern x subject) and nothing backtracks.
+ * matches().  The pattern is compiled per call into the arena, through a
+ * small tree, to an instruction list (char, any, class, split, jump, ^, $,
+ * match), counted repetition expanded within SDUI_EXPR_MAX_PROGRAM
+ * instructions, and run as a Thompson state-set simulation over the
+ * Unicode scalar values of the subject: each input character advances the
+ * set of live instructions once, so the time is O(program x subject) and
+ * nothing backtracks (the essay before rx_match).
  */
 #include <assert.h>
 #include <float.h>
@@ -51,6 +72,7 @@
 #include "internal.h"
 #include "sdui/expr.h"
 #include "sdui/number.h"
+#include "token_tree.h"
 
 /* ---------- program ---------- */
 
@@ -1046,6 +1068,62 @@ static int step(ev *e, const node *nd, unsigned long n)
     return 1;
 }
 
+/* Counts the work of n bytes compared, copied, scanned or hashed: one
+ * step, and one more per SDUI_EXPR_STEP_BYTES of them. */
+static int step_bytes(ev *e, const node *nd, size_t n)
+{
+    return step(e, nd, 1 + n / SDUI_EXPR_STEP_BYTES);
+}
+
+/* Bytes a long comparison or scan handles between two checks of the
+ * bound: a string of the caller's data may be far longer than any the
+ * evaluator makes, so its work is counted as it goes, not after. */
+#define CHUNK 4096
+
+/* Compares a and b over n bytes into *cmp (memcmp's sign), a chunk at a
+ * time with each chunk counted, so that strings that differ early cost
+ * little and long ones stop at the bound; 0 past the bound. */
+static int cmp_bytes(ev *e, const node *nd, const char *a, const char *b,
+                     size_t n, int *cmp)
+{
+    size_t i = 0;
+    *cmp = 0;
+    if (a == b)
+        return step(e, nd, 1);
+    do {
+        size_t k = n - i < CHUNK ? n - i : CHUNK;
+        if (!step_bytes(e, nd, k))
+            return 0;
+        *cmp = memcmp(a + i, b + i, k);
+        i += k;
+    } while (*cmp == 0 && i < n);
+    return 1;
+}
+
+/* The member named k (n bytes) of the object o into *out, NULL when it
+ * has none or k holds a NUL (no key does; a C lookup would stop there).
+ * Counts the lookup: a step, the key's bytes three times (the NUL check,
+ * the lookup's length and its hash or comparisons), a step per bit of the
+ * member count (a hash table's probes miss the cache more often the
+ * larger it is), and in a token's tree, whose lookup scans the members, a
+ * step per member.  0 past the bound. */
+static int obj_get(ev *e, const node *nd, const sdui_value *o, const char *k,
+                   size_t n, const sdui_value **out)
+{
+    size_t members = sdui_value_count(o);
+    unsigned long work = 1 + 3 * (n / SDUI_EXPR_STEP_BYTES);
+    *out = NULL;
+    for (size_t c = members; c; c >>= 1)
+        work++;
+    if (sdui__tree_holds(o))
+        work += members;
+    if (!step(e, nd, work))
+        return 0;
+    if (!memchr(k, 0, n))
+        *out = sdui_value_get(o, k);
+    return 1;
+}
+
 /* A value of the caller's tree as an evaluator value (scalars copied). */
 static val from_tree(const sdui_value *v)
 {
@@ -1093,6 +1171,40 @@ static double num_d(const val *v)
     return v->t == V_INT ? (double)v->u.i : v->u.d;
 }
 
+/* The order of integer i and decimal d by their exact values: -1, 0, 1.
+ * Converting i to a double would round it (past 2^53 a double skips
+ * integers), so d is split instead: outside [-2^63, 2^63) it is beyond
+ * every integer; inside, its integral part t is an exact int64 that i is
+ * compared with, and when they are equal d's fraction decides. */
+static int cmp_int_real(int64_t i, double d)
+{
+    double t;
+    int64_t ti;
+    if (d >= 9223372036854775808.0)
+        return -1;
+    if (d < -9223372036854775808.0)
+        return 1;
+    assert(d == d); /* decimals are always finite, never NaN */
+    t = trunc(d);
+    ti = (int64_t)t;
+    if (i != ti)
+        return i < ti ? -1 : 1;
+    return d > t ? -1 : d < t ? 1 : 0;
+}
+
+/* The order of two numbers by their exact values, as SQLite and Python
+ * compare an integer with a decimal: -1, 0, 1. */
+static int num_cmp(const val *a, const val *b)
+{
+    if (a->t == V_INT && b->t == V_INT)
+        return a->u.i < b->u.i ? -1 : a->u.i > b->u.i;
+    if (a->t == V_REAL && b->t == V_REAL)
+        return a->u.d < b->u.d ? -1 : a->u.d > b->u.d;
+    if (a->t == V_INT)
+        return cmp_int_real(a->u.i, b->u.d);
+    return -cmp_int_real(b->u.i, a->u.d);
+}
+
 static val mkv(int t);
 
 /* A new value of type t, zeroed. */
@@ -1114,78 +1226,127 @@ static int real_out(ev *e, const node *nd, double d, val *out)
     return 1;
 }
 
-/* Deep equality (1 == 1.0; arrays by items, objects by members).  Counts
- * one step per value compared in e->steps; the caller checks the bound. */
-static int equal(ev *e, const val *a, const val *b)
+/* Deep equality of a and b into *eq: numbers by their exact values (1 ==
+ * 1.0, 9007199254740993 != 9007199254740992.0), strings by their bytes,
+ * arrays item by item, objects member by member.  A value compared with
+ * itself (the same string or tree of the data) is equal at once.  Counts
+ * two steps a pair of values, the bytes of strings compared, and for
+ * objects the keys compared and looked up; 0 past the bound (e->st set),
+ * checked as it goes, so a huge array stops at the bound, not after it. */
+static int equal(ev *e, const node *nd, const val *a, const val *b, int *eq)
 {
-    e->steps++;
+    *eq = 0;
+    if (!step(e, nd, 2))
+        return 0;
     if (is_num(a) && is_num(b)) {
-        if (a->t == V_INT && b->t == V_INT)
-            return a->u.i == b->u.i;
-        return num_d(a) == num_d(b);
+        *eq = num_cmp(a, b) == 0;
+        return 1;
     }
     if (is_arr(a) && is_arr(b)) {
         size_t n = arr_len(a);
         if (n != arr_len(b))
-            return 0;
+            return 1;
+        if (a->t == b->t && (a->t == V_JARR ? a->u.j == b->u.j : a->u.a.items == b->u.a.items)) {
+            *eq = 1;
+            return 1;
+        }
         for (size_t i = 0; i < n; i++) {
             val x = arr_at(a, i), y = arr_at(b, i);
-            if (!equal(e, &x, &y))
+            if (!equal(e, nd, &x, &y, eq))
                 return 0;
+            if (!*eq)
+                return 1;
         }
+        *eq = 1;
         return 1;
     }
     if (a->t != b->t)
-        return 0;
+        return 1;
     switch (a->t) {
-    case V_NULL: return 1;
-    case V_BOOL: return !a->u.b == !b->u.b;
-    case V_STR: return a->u.s.n == b->u.s.n && !memcmp(a->u.s.s, b->u.s.s, a->u.s.n);
-    case V_JOBJ: {
-        if (sdui_value_count(a->u.j) != sdui_value_count(b->u.j))
+    case V_NULL:
+        *eq = 1;
+        return 1;
+    case V_BOOL:
+        *eq = !a->u.b == !b->u.b;
+        return 1;
+    case V_STR: {
+        int c;
+        if (a->u.s.n != b->u.s.n)
+            return 1;
+        if (!cmp_bytes(e, nd, a->u.s.s, b->u.s.s, a->u.s.n, &c))
             return 0;
-        for (const void *it = sdui_value_next(a->u.j, NULL); it; it = sdui_value_next(a->u.j, it)) {
-            size_t kn;
-            const char *k = sdui_value_iter_key(it, &kn);
-            const sdui_value *o = sdui_value_get(b->u.j, k);
-            if (!o)
-                return 0;
-            val x = from_tree(sdui_value_iter_value(it)), y = from_tree(o);
-            if (!equal(e, &x, &y))
-                return 0;
-        }
+        *eq = c == 0;
         return 1;
     }
-    default: return 0;
+    case V_JOBJ: {
+        /* Walked side by side: where the members come in the same order
+         * (a copy, the same document) each key is compared with the one
+         * beside it; elsewhere it is looked up. */
+        const void *ia, *ib;
+        if (sdui_value_count(a->u.j) != sdui_value_count(b->u.j))
+            return 1;
+        if (a->u.j == b->u.j) {
+            *eq = 1;
+            return 1;
+        }
+        ib = sdui_value_next(b->u.j, NULL);
+        for (ia = sdui_value_next(a->u.j, NULL); ia; ia = sdui_value_next(a->u.j, ia)) {
+            size_t kn, ln;
+            const char *k = sdui_value_iter_key(ia, &kn);
+            const sdui_value *o = NULL;
+            if (ib) {
+                const char *l = sdui_value_iter_key(ib, &ln);
+                int c = 1;
+                if (ln == kn && !cmp_bytes(e, nd, k, l, kn, &c))
+                    return 0;
+                if (c == 0)
+                    o = sdui_value_iter_value(ib);
+                ib = sdui_value_next(b->u.j, ib);
+            }
+            if (!o && !obj_get(e, nd, b->u.j, k, kn, &o))
+                return 0;
+            if (!o) {
+                *eq = 0; /* (the members before it left it 1) */
+                return 1;
+            }
+            val x = from_tree(sdui_value_iter_value(ia)), y = from_tree(o);
+            if (!equal(e, nd, &x, &y, eq))
+                return 0;
+            if (!*eq)
+                return 1;
+        }
+        *eq = 1;
+        return 1;
+    }
+    default:
+        return 1;
     }
 }
 
-/* Byte order of two strings (UTF-8 byte order is scalar-value order). */
-static int str_cmp(const val *a, const val *b)
+/* The byte order of two strings into *cmp (UTF-8 byte order is the
+ * order of scalar values), counting the bytes compared; 0 past the
+ * bound. */
+static int str_cmp(ev *e, const node *nd, const val *a, const val *b, int *cmp)
 {
     size_t n = a->u.s.n < b->u.s.n ? a->u.s.n : b->u.s.n;
-    int c = memcmp(a->u.s.s, b->u.s.s, n);
-    if (c)
-        return c;
-    return a->u.s.n < b->u.s.n ? -1 : a->u.s.n > b->u.s.n;
+    if (!cmp_bytes(e, nd, a->u.s.s, b->u.s.s, n, cmp))
+        return 0;
+    if (*cmp == 0)
+        *cmp = a->u.s.n < b->u.s.n ? -1 : a->u.s.n > b->u.s.n;
+    return 1;
 }
 
-/* Orders two numbers or two strings into *cmp; 0 (type error) otherwise. */
-static int order(const val *a, const val *b, int *cmp)
+/* Orders two numbers (by their exact values) or two strings into *cmp:
+ * 1; 0 when they are neither (a type error for the caller); -1 past the
+ * bound (e->st set). */
+static int order(ev *e, const node *nd, const val *a, const val *b, int *cmp)
 {
     if (is_num(a) && is_num(b)) {
-        if (a->t == V_INT && b->t == V_INT)
-            *cmp = a->u.i < b->u.i ? -1 : a->u.i > b->u.i;
-        else {
-            double x = num_d(a), y = num_d(b);
-            *cmp = x < y ? -1 : x > y;
-        }
+        *cmp = num_cmp(a, b);
         return 1;
     }
-    if (a->t == V_STR && b->t == V_STR) {
-        *cmp = str_cmp(a, b);
-        return 1;
-    }
+    if (a->t == V_STR && b->t == V_STR)
+        return str_cmp(e, nd, a, b, cmp) ? 1 : -1;
     return 0;
 }
 
@@ -1232,6 +1393,7 @@ typedef struct text {
                             arena failed (its error is set) */
     struct ev *e;        /* non-NULL: grow in this evaluation's arena */
     const struct node *nd;
+    unsigned long values; /* values written (string() counts them) */
 } text;
 
 static void *arena_get(struct ev *e, const node *nd, size_t size);
@@ -1296,11 +1458,17 @@ static size_t json_esc(unsigned char c, char *esc)
     }
 }
 
-/* Appends s[0,n) as a JSON string. */
+/* Appends s[0,n) as a JSON string.  A string that cannot fit (its text
+ * is at least n + 2 bytes) fails the text before it is read. */
 static void tx_json_str(text *t, const char *s, size_t n)
 {
     char esc[8];
     size_t run = 0;
+    if (n > SDUI_EXPR_MAX_STRING || t->n + n + 2 > SDUI_EXPR_MAX_STRING) {
+        if (!t->bad)
+            t->bad = 1;
+        return;
+    }
     tx_add(t, "\"", 1);
     for (size_t i = 0; i < n; i++) {
         size_t k = json_esc((unsigned char)s[i], esc);
@@ -1314,11 +1482,14 @@ static void tx_json_str(text *t, const char *s, size_t n)
     tx_add(t, "\"", 1);
 }
 
-/* The length of s[0,n) written as a JSON string by tx_json_str. */
+/* The length of s[0,n) written as a JSON string by tx_json_str; a string
+ * too long to fit is not read (its text is at least n + 2 bytes). */
 static size_t json_str_len(const char *s, size_t n)
 {
     char esc[8];
     size_t len = 2;
+    if (n > SDUI_EXPR_MAX_STRING)
+        return n + 2;
     for (size_t i = 0; i < n; i++) {
         size_t k = json_esc((unsigned char)s[i], esc);
         len += k ? k : 1;
@@ -1330,6 +1501,7 @@ static size_t json_str_len(const char *s, size_t n)
 static void tx_json(text *t, const val *v)
 {
     char buf[40];
+    t->values++;
     switch (v->t) {
     case V_NULL: tx_add(t, "null", 4); break;
     case V_BOOL: v->u.b ? tx_add(t, "true", 4) : tx_add(t, "false", 5); break;
@@ -1443,35 +1615,36 @@ static int tree_put(sdui_json_builder *b, const val *v, size_t *len)
 
 static int eval(ev *e, int32_t i, val *out);
 
-/* Member key or index k applied to one (non-spread) value; null if absent. */
-static val step_into(const val *base, const val *k)
+/* Member key or index k applied to one (non-spread) value into *out,
+ * null if absent; a member lookup is counted (obj_get).  0 past the
+ * bound. */
+static int step_into(ev *e, const node *nd, const val *base, const val *k, val *out)
 {
+    *out = mkv(V_NULL);
     if (k->t == V_STR && base->t == V_JOBJ) {
-        if (memchr(k->u.s.s, 0, k->u.s.n))
-            return mkv(V_NULL);
-        return from_tree(sdui_value_get(base->u.j, k->u.s.s));
+        const sdui_value *m;
+        if (!obj_get(e, nd, base->u.j, k->u.s.s, k->u.s.n, &m))
+            return 0;
+        *out = from_tree(m);
+        return 1;
     }
     if (k->t == V_INT && is_arr(base)) {
-        if (k->u.i < 0 || (uint64_t)k->u.i >= arr_len(base))
-            return mkv(V_NULL);
-        return arr_at(base, (size_t)k->u.i);
+        if (k->u.i >= 0 && (uint64_t)k->u.i < arr_len(base))
+            *out = arr_at(base, (size_t)k->u.i);
     }
-    return mkv(V_NULL);
+    return 1;
 }
 
 /* Applies a step to a base, mapping over a spread array (dropping nulls). */
 static int apply_step(ev *e, const node *nd, const val *base, const val *k,
                       int wild, val *out)
 {
-    if (base->spread) {
+    if (base->spread && wild) {
         size_t n = base->u.a.n, m = 0, total = 0;
         /* First count, then fill: the arena holds only the result. */
         for (size_t i = 0; i < n; i++) {
             val it = base->u.a.items[i];
-            if (wild)
-                total += is_arr(&it) ? arr_len(&it) : 0;
-            else
-                total += step_into(&it, k).t != V_NULL;
+            total += is_arr(&it) ? arr_len(&it) : 0;
         }
         if (!step(e, nd, n + total))
             return 0;
@@ -1480,19 +1653,32 @@ static int apply_step(ev *e, const node *nd, const val *base, const val *k,
             return 0;
         for (size_t i = 0; i < n; i++) {
             val it = base->u.a.items[i];
-            if (wild) {
-                if (!is_arr(&it))
-                    continue;
-                for (size_t j = 0; j < arr_len(&it); j++) {
-                    val y = arr_at(&it, j);
-                    if (y.t != V_NULL)
-                        items[m++] = y;
-                }
-            } else {
-                val y = step_into(&it, k);
+            if (!is_arr(&it))
+                continue;
+            for (size_t j = 0; j < arr_len(&it); j++) {
+                val y = arr_at(&it, j);
                 if (y.t != V_NULL)
                     items[m++] = y;
             }
+        }
+        out->u.a.n = m;
+        out->spread = 1;
+        return 1;
+    }
+    if (base->spread) {
+        /* At most one result per item: room for n, then the count. */
+        size_t n = base->u.a.n, m = 0;
+        if (!step(e, nd, n))
+            return 0;
+        val *items = new_arr(e, nd, n, out);
+        if (!items)
+            return 0;
+        for (size_t i = 0; i < n; i++) {
+            val y;
+            if (!step_into(e, nd, &base->u.a.items[i], k, &y))
+                return 0;
+            if (y.t != V_NULL)
+                items[m++] = y;
         }
         out->u.a.n = m;
         out->spread = 1;
@@ -1525,8 +1711,7 @@ static int apply_step(ev *e, const node *nd, const val *base, const val *k,
         out->spread = 1;
         return 1;
     }
-    *out = step_into(base, k);
-    return 1;
+    return step_into(e, nd, base, k, out);
 }
 
 /* Checked 64-bit arithmetic; 0 on overflow. */
@@ -1553,17 +1738,25 @@ static int binary(ev *e, const node *nd, const val *a, const val *b, val *out)
     int cmp;
     switch (nd->op) {
     case B_EQ:
-    case B_NE:
+    case B_NE: {
+        int eq;
+        if (!equal(e, nd, a, b, &eq))
+            return 0;
         *out = mkv(V_BOOL);
-        out->u.b = equal(e, a, b) == (nd->op == B_EQ);
-        return step(e, nd, 0);
-    case B_LT: case B_LE: case B_GT: case B_GE:
-        if (!order(a, b, &cmp))
+        out->u.b = eq == (nd->op == B_EQ);
+        return 1;
+    }
+    case B_LT: case B_LE: case B_GT: case B_GE: {
+        int r = order(e, nd, a, b, &cmp);
+        if (r < 0)
+            return 0;
+        if (r == 0)
             return fail(e, SDUI_EXPR_TYPE, nd, "ordering needs two numbers or two strings");
         *out = mkv(V_BOOL);
         out->u.b = nd->op == B_LT ? cmp < 0 : nd->op == B_LE ? cmp <= 0
                  : nd->op == B_GT ? cmp > 0 : cmp >= 0;
         return 1;
+    }
     case B_IN:
         *out = mkv(V_BOOL);
         if (is_arr(b)) {
@@ -1572,16 +1765,21 @@ static int binary(ev *e, const node *nd, const val *a, const val *b, val *out)
                 return 0;
             for (size_t i = 0; i < n; i++) {
                 val y = arr_at(b, i);
-                if (equal(e, a, &y)) {
+                int eq;
+                if (!equal(e, nd, a, &y, &eq))
+                    return 0;
+                if (eq) {
                     out->u.b = 1;
                     break;
                 }
             }
-            return step(e, nd, 0);
+            return 1;
         }
         if (b->t == V_JOBJ && a->t == V_STR) {
-            out->u.b = !memchr(a->u.s.s, 0, a->u.s.n) &&
-                       sdui_value_get(b->u.j, a->u.s.s) != NULL;
+            const sdui_value *m;
+            if (!obj_get(e, nd, b->u.j, a->u.s.s, a->u.s.n, &m))
+                return 0;
+            out->u.b = m != NULL;
             return 1;
         }
         return fail(e, SDUI_EXPR_TYPE, nd, "'in' needs an array, or a string and an object");
@@ -1592,7 +1790,7 @@ static int binary(ev *e, const node *nd, const val *a, const val *b, val *out)
                 return 0;
             memcpy(s, a->u.s.s, a->u.s.n);
             memcpy(s + a->u.s.n, b->u.s.s, b->u.s.n);
-            return step(e, nd, out->u.s.n / 64);
+            return step_bytes(e, nd, out->u.s.n);
         }
         if (is_arr(a) && is_arr(b)) {
             size_t na = arr_len(a), nb = arr_len(b);
@@ -1644,36 +1842,479 @@ static int binary(ev *e, const node *nd, const val *a, const val *b, val *out)
 
 /* ---------- matches(): Thompson NFA ---------- */
 
+/*
+ * A pattern is compiled per call, into the evaluation's arena, in two
+ * passes, then run over the subject as a state-set simulation.
+ *
+ * Parse.  Recursive descent (alternation, concatenation, piece, atom)
+ * builds a small tree: characters, `.`, classes, ^ and $, concatenations
+ * and alternations (children in a list), and repetitions {min, max} (`*`
+ * is {0,inf}, `+` {1,inf}, `?` {0,1}, and {m}, {m,}, {m,n} as written).
+ * A class's ranges are sorted and merged into a table, so a character is
+ * tested against it by binary search.  Each tree node knows how many
+ * instructions it compiles to, computed as it is built and saturating just
+ * past SDUI_EXPR_MAX_PROGRAM: a counted repetition multiplies its body, so
+ * a pattern whose program would pass the bound is refused at the byte
+ * where it does (the quantifier, or the piece that tips a sum over),
+ * before anything is emitted.  Group nesting is bounded
+ * (SDUI_EXPR_MAX_NESTING), so the recursion is.
+ *
+ * Emit.  The tree is walked once into a flat list of instructions (char,
+ * any, class, split, jump, ^, $, match).  A repetition emits its body min
+ * times, then either one loop (an unbounded max) or max - min optional
+ * copies, each behind a split that jumps to the end: x{2,4} is x x (x
+ * (x)?)? flattened.  Copies are emitted again from the tree, so nothing
+ * is relocated.  A subtree that compiles to nothing (an empty group) is not
+ * walked, so the walk does work in proportion to the program.
+ *
+ * Run.  Thompson's simulation over the subject's Unicode scalar values:
+ * the set of live instructions advances once per character, each
+ * instruction at most once per set (a generation mark), and a new thread
+ * starts at every position (the match may be anywhere).  The time is
+ * O(program x subject) whatever the pattern: nothing backtracks.  When no
+ * thread is live and a new one could not get past the pattern's start
+ * (a pattern that begins with ^), the rest of the subject is skipped but
+ * for its end, where $ may still match.
+ *
+ * Work.  Everything is counted: the pattern's bytes, tree nodes, class
+ * sorting and the emitted instructions at compile; at run, every
+ * instruction reached, ε-moves (splits, jumps, ^, $) included, every
+ * thread stepped and every probe of a class's binary search.  A step pays
+ * for RX_UNITS of these, and each character costs a step of its own.
+ */
+
+/* Units of regex work (above) in one step. */
+#define RX_UNITS 2
+
 enum rx_op { RX_CHAR, RX_ANY, RX_CLASS, RX_SPLIT, RX_JMP, RX_BOL, RX_EOL,
              RX_MATCH };
 
+/* One instruction. */
 typedef struct rx_ins {
     uint8_t op;
     uint8_t neg;         /* RX_CLASS: negated */
-    int32_t x, y;        /* RX_SPLIT/RX_JMP targets; RX_CLASS: first range,
-                            count; RX_CHAR: x = scalar value */
+    int32_t x, y;        /* RX_SPLIT: both targets; RX_JMP: x the target;
+                            RX_CLASS: x the first range, y the count;
+                            RX_CHAR: x the scalar value */
 } rx_ins;
 
+enum rx_kind { RK_EMPTY, RK_CHAR, RK_ANY, RK_CLASS, RK_BOL, RK_EOL, RK_CAT,
+               RK_ALT, RK_REP };
+
+/* One node of a pattern's tree. */
+typedef struct rx_node {
+    uint8_t kind;
+    uint8_t neg;         /* RK_CLASS: negated */
+    int32_t x, y;        /* RK_CHAR: x the scalar; RK_CLASS: x the first
+                            range, y the count; RK_REP: x min, y max (-1:
+                            none) */
+    int32_t first;       /* RK_CAT, RK_ALT: the first child; RK_REP: the
+                            body; else -1 */
+    int32_t next;        /* the next sibling in a list, or -1 */
+    uint32_t at;         /* the pattern byte it starts at (RK_REP: its
+                            quantifier) */
+    uint32_t size;       /* instructions it compiles to, at most
+                            SDUI_EXPR_MAX_PROGRAM + 1 */
+} rx_node;
+
+/* One range of a class, lo <= hi. */
+typedef struct rx_range {
+    int32_t lo, hi;
+} rx_range;
+
+/* A pattern being compiled and run. */
 typedef struct rx {
     ev *e;
     const node *nd;
     const char *p;
     size_t n, pos;
+    rx_node *tree;
+    size_t nt, tcap;
+    rx_range *ranges;
+    size_t nr, rcap;
     rx_ins *code;
     size_t nc, cap;
-    long *ranges;        /* pairs lo, hi */
-    size_t nr, rcap;
     unsigned depth;
-    const char *bad;
+    const char *bad;     /* what is wrong with the pattern, or NULL */
+    size_t bad_at;       /* and the byte it is at */
+    unsigned long work;  /* units of compile work */
 } rx;
 
-/* Emits one instruction; its index or -1. */
-static int32_t rx_emit(rx *r, int op, int32_t x, int32_t y)
+/* Records a fault of the pattern at byte at (the first one wins);
+ * returns -1. */
+static int32_t rx_bad(rx *r, const char *what, size_t at)
 {
-    if (r->nc >= r->cap) {
-        r->bad = "pattern too long";
-        return -1;
+    if (!r->bad) {
+        r->bad = what;
+        r->bad_at = at;
     }
+    return -1;
+}
+
+/* A new tree node; its index, or -1. */
+static int32_t rx_node_new(rx *r, int kind, size_t at, uint32_t size)
+{
+    rx_node *t;
+    if (r->nt >= r->tcap)
+        return rx_bad(r, "pattern too complex", at); /* not reached: 4 per byte */
+    r->work++;
+    t = &r->tree[r->nt];
+    memset(t, 0, sizeof *t);
+    t->kind = (uint8_t)kind;
+    t->first = t->next = -1;
+    t->at = (uint32_t)at;
+    t->size = size;
+    return (int32_t)r->nt++;
+}
+
+/* a + b, or one past the program bound when that is more. */
+static uint32_t rx_sum(uint64_t a, uint64_t b)
+{
+    uint64_t s = a + b;
+    return s > SDUI_EXPR_MAX_PROGRAM ? SDUI_EXPR_MAX_PROGRAM + 1 : (uint32_t)s;
+}
+
+/* Adds a range lo..hi to the class table. */
+static int rx_range_add(rx *r, long lo, long hi)
+{
+    if (r->nr >= r->rcap) {
+        rx_bad(r, "pattern too complex", r->pos); /* not reached: 4 per 2 bytes */
+        return 0;
+    }
+    r->ranges[r->nr].lo = (int32_t)lo;
+    r->ranges[r->nr].hi = (int32_t)hi;
+    r->nr++;
+    return 1;
+}
+
+/* Adds the ranges of \d \w \s (c) to the class table. */
+static int rx_shorthand(rx *r, char c)
+{
+    if (c == 'd') return rx_range_add(r, '0', '9');
+    if (c == 's') return rx_range_add(r, ' ', ' ') && rx_range_add(r, '\t', '\r');
+    return rx_range_add(r, '0', '9') && rx_range_add(r, 'A', 'Z') &&
+           rx_range_add(r, 'a', 'z') && rx_range_add(r, '_', '_');
+}
+
+/* One literal character of the pattern (UTF-8) at the cursor; -1 when it
+ * is not valid UTF-8. */
+static long rx_char(rx *r)
+{
+    size_t at = r->pos;
+    long cp = sdui__utf8_get(r->p, r->n, &r->pos);
+    if (cp < 0)
+        rx_bad(r, "invalid UTF-8 in pattern", at);
+    return cp;
+}
+
+/* The order of two ranges by their low ends, for qsort. */
+static int rx_range_cmp(const void *a, const void *b)
+{
+    const rx_range *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* A class node over the ranges added from first on: they are sorted by
+ * their low ends, and those that overlap or touch merged, so that a
+ * character is tested by binary search.  Its index, or -1. */
+static int32_t rx_class_node(rx *r, size_t start, size_t first, int neg)
+{
+    size_t m = r->nr - first, k = 0;
+    int32_t t;
+    if (m > 1) {
+        unsigned long logm = 1;
+        while ((1ul << logm) < m)
+            logm++;
+        r->work += m * logm;
+        qsort(r->ranges + first, m, sizeof *r->ranges, rx_range_cmp);
+    }
+    for (size_t i = 0; i < m; i++) {
+        rx_range g = r->ranges[first + i];
+        if (k && g.lo <= r->ranges[first + k - 1].hi + 1) {
+            if (g.hi > r->ranges[first + k - 1].hi)
+                r->ranges[first + k - 1].hi = g.hi;
+        } else {
+            r->ranges[first + k++] = g;
+        }
+    }
+    r->nr = first + k;
+    t = rx_node_new(r, RK_CLASS, start, 1);
+    if (t >= 0) {
+        r->tree[t].x = (int32_t)first;
+        r->tree[t].y = (int32_t)k;
+        r->tree[t].neg = (uint8_t)neg;
+    }
+    return t;
+}
+
+/* One member of a class after '[' (a character, an escape, or the end of
+ * a range): its scalar value; -2 for a shorthand \d \w \s, whose ranges
+ * it adds; -1 on a fault. */
+static long rx_class_char(rx *r)
+{
+    if (r->p[r->pos] != '\\')
+        return rx_char(r);
+    r->pos++;
+    if (r->pos >= r->n)
+        return rx_bad(r, "pattern ends in '\\'", r->pos - 1);
+    char c = r->p[r->pos];
+    if (c == 'd' || c == 'w' || c == 's') {
+        r->pos++;
+        return rx_shorthand(r, c) ? -2 : -1;
+    }
+    if (c == 'n' || c == 't' || c == 'r') {
+        r->pos++;
+        return c == 'n' ? '\n' : c == 't' ? '\t' : '\r';
+    }
+    return rx_char(r);
+}
+
+/* A class [...] or [^...]: its ranges sorted and merged. */
+static int32_t rx_class(rx *r)
+{
+    size_t start = r->pos, first = r->nr;
+    int neg = 0, any = 0;
+    r->pos++;
+    if (r->pos < r->n && r->p[r->pos] == '^') {
+        neg = 1;
+        r->pos++;
+    }
+    while (1) {
+        if (r->pos >= r->n)
+            return rx_bad(r, "unterminated class", start);
+        if (r->p[r->pos] == ']' && any) {
+            r->pos++;
+            break;
+        }
+        any = 1;
+        size_t at = r->pos;
+        long lo = rx_class_char(r), hi;
+        if (lo == -1)
+            return -1;
+        if (lo == -2)
+            continue;
+        hi = lo;
+        if (r->pos + 1 < r->n && r->p[r->pos] == '-' && r->p[r->pos + 1] != ']') {
+            r->pos++;
+            hi = rx_class_char(r);
+            if (hi == -1)
+                return -1;
+            if (hi == -2)
+                return rx_bad(r, "class range ends in \\d, \\w or \\s", at);
+            if (hi < lo)
+                return rx_bad(r, "class range out of order", at);
+        }
+        if (!rx_range_add(r, lo, hi))
+            return -1;
+    }
+    return rx_class_node(r, start, first, neg);
+}
+
+static int32_t rx_alt(rx *r);
+
+/* A decimal count of a counted repetition (at most SDUI_EXPR_MAX_REPEAT)
+ * at the cursor; -1 on a fault. */
+static long rx_count(rx *r, size_t brace)
+{
+    long v = 0;
+    size_t start = r->pos;
+    while (r->pos < r->n && r->p[r->pos] >= '0' && r->p[r->pos] <= '9') {
+        v = v * 10 + (r->p[r->pos] - '0');
+        if (v > SDUI_EXPR_MAX_REPEAT)
+            return rx_bad(r, "count above 1000", start);
+        r->pos++;
+    }
+    if (r->pos == start)
+        return rx_bad(r, "'{' without a count (\\{ is the character)", brace);
+    return v;
+}
+
+/* The number of instructions x{min,max} compiles to (max -1: no max) for
+ * a body of s, saturating past the bound. */
+static uint32_t rx_rep_size(uint32_t s, long min, long max)
+{
+    uint64_t total;
+    if (s == 0)
+        return 0;
+    if (max < 0)
+        total = min == 0 ? (uint64_t)s + 2 : (uint64_t)min * s + 1;
+    else
+        total = (uint64_t)min * s + (uint64_t)(max - min) * ((uint64_t)s + 1);
+    return rx_sum(total, 0);
+}
+
+/* An atom with an optional quantifier: * + ? {m} {m,} {m,n}. */
+static int32_t rx_piece(rx *r)
+{
+    size_t start = r->pos;
+    char c = r->p[r->pos];
+    int32_t t;
+    if (c == '(') {
+        r->pos++;
+        if (++r->depth > SDUI_EXPR_MAX_NESTING)
+            return rx_bad(r, "groups nested deeper than 64", start);
+        t = rx_alt(r);
+        if (t < 0)
+            return -1;
+        r->depth--;
+        if (r->pos >= r->n || r->p[r->pos] != ')')
+            return rx_bad(r, "')' expected", r->pos);
+        r->pos++;
+    } else if (c == '[') {
+        t = rx_class(r);
+    } else if (c == '.') {
+        r->pos++;
+        t = rx_node_new(r, RK_ANY, start, 1);
+    } else if (c == '^' || c == '$') {
+        /* An anchor takes no quantifier: one after it is an error below. */
+        r->pos++;
+        return rx_node_new(r, c == '^' ? RK_BOL : RK_EOL, start, 1);
+    } else if (c == '*' || c == '+' || c == '?' || c == '{') {
+        return rx_bad(r, "quantifier without an atom", start);
+    } else if (c == '\\') {
+        r->pos++;
+        if (r->pos >= r->n)
+            return rx_bad(r, "pattern ends in '\\'", start);
+        char d = r->p[r->pos];
+        if (d == 'd' || d == 'w' || d == 's') {
+            size_t first = r->nr;
+            r->pos++;
+            if (!rx_shorthand(r, d))
+                return -1;
+            t = rx_class_node(r, start, first, 0);
+        } else {
+            long cp;
+            if (d == 'n' || d == 't' || d == 'r') {
+                cp = d == 'n' ? '\n' : d == 't' ? '\t' : '\r';
+                r->pos++;
+            } else if (ident_char(d, 0)) {
+                return rx_bad(r, "unknown escape", start);
+            } else {
+                cp = rx_char(r);
+                if (cp < 0)
+                    return -1;
+            }
+            t = rx_node_new(r, RK_CHAR, start, 1);
+            if (t >= 0)
+                r->tree[t].x = (int32_t)cp;
+        }
+    } else {
+        long cp = rx_char(r);
+        if (cp < 0)
+            return -1;
+        t = rx_node_new(r, RK_CHAR, start, 1);
+        if (t >= 0)
+            r->tree[t].x = (int32_t)cp;
+    }
+    if (t < 0 || r->pos >= r->n)
+        return t;
+    /* The quantifier, if any. */
+    size_t q = r->pos;
+    long min, max;
+    c = r->p[q];
+    if (c == '*' || c == '+' || c == '?') {
+        r->pos++;
+        min = c == '+';
+        max = c == '?' ? 1 : -1;
+    } else if (c == '{') {
+        r->pos++;
+        min = rx_count(r, q);
+        if (min < 0)
+            return -1;
+        max = min;
+        if (r->pos < r->n && r->p[r->pos] == ',') {
+            r->pos++;
+            if (r->pos < r->n && r->p[r->pos] == '}')
+                max = -1;
+            else if ((max = rx_count(r, q)) < 0)
+                return -1;
+        }
+        if (r->pos >= r->n || r->p[r->pos] != '}')
+            return rx_bad(r, "'}' expected", r->pos);
+        r->pos++;
+        if (max >= 0 && max < min)
+            return rx_bad(r, "count out of order", q);
+    } else {
+        return t;
+    }
+    if (r->pos < r->n) {
+        c = r->p[r->pos];
+        if (c == '*' || c == '+' || c == '?' || c == '{')
+            return rx_bad(r, "repeated quantifier", r->pos);
+    }
+    int32_t rep = rx_node_new(r, RK_REP, q, rx_rep_size(r->tree[t].size, min, max));
+    if (rep < 0)
+        return -1;
+    if (r->tree[rep].size > SDUI_EXPR_MAX_PROGRAM)
+        return rx_bad(r, "program longer than 4096 instructions", q);
+    r->tree[rep].x = (int32_t)min;
+    r->tree[rep].y = (int32_t)max;
+    r->tree[rep].first = t;
+    return rep;
+}
+
+/* A concatenation of pieces up to | or ) or the end: one node (a piece,
+ * a concatenation, or the empty pattern). */
+static int32_t rx_cat(rx *r)
+{
+    size_t start = r->pos;
+    int32_t first = -1, last = -1, count = 0;
+    uint32_t size = 0;
+    while (r->pos < r->n && r->p[r->pos] != '|' && r->p[r->pos] != ')') {
+        int32_t t = rx_piece(r);
+        if (t < 0)
+            return -1;
+        size = rx_sum(size, r->tree[t].size);
+        if (size > SDUI_EXPR_MAX_PROGRAM)
+            return rx_bad(r, "program longer than 4096 instructions", r->tree[t].at);
+        if (last >= 0)
+            r->tree[last].next = t;
+        else
+            first = t;
+        last = t;
+        count++;
+    }
+    if (count == 1)
+        return first;
+    int32_t cat = rx_node_new(r, count ? RK_CAT : RK_EMPTY, start, size);
+    if (cat >= 0)
+        r->tree[cat].first = first;
+    return cat;
+}
+
+/* Alternatives a|b|c: one node (the only alternative, or an
+ * alternation). */
+static int32_t rx_alt(rx *r)
+{
+    size_t start = r->pos;
+    int32_t first = rx_cat(r), last = first;
+    uint32_t size;
+    if (first < 0 || r->pos >= r->n || r->p[r->pos] != '|')
+        return first;
+    size = r->tree[first].size;
+    while (r->pos < r->n && r->p[r->pos] == '|') {
+        r->pos++;
+        int32_t t = rx_cat(r);
+        if (t < 0)
+            return -1;
+        /* A split and a jump for each alternative past the first. */
+        size = rx_sum(size, (uint64_t)r->tree[t].size + 2);
+        if (size > SDUI_EXPR_MAX_PROGRAM)
+            return rx_bad(r, "program longer than 4096 instructions", r->tree[t].at);
+        r->tree[last].next = t;
+        last = t;
+    }
+    int32_t alt = rx_node_new(r, RK_ALT, start, size);
+    if (alt >= 0)
+        r->tree[alt].first = first;
+    return alt;
+}
+
+/* Emits one instruction; its index (the room was counted in advance). */
+static int32_t rx_ins_new(rx *r, int op, int32_t x, int32_t y)
+{
+    assert(r->nc < r->cap);
+    r->work++;
     r->code[r->nc].op = (uint8_t)op;
     r->code[r->nc].neg = 0;
     r->code[r->nc].x = x;
@@ -1681,232 +2322,108 @@ static int32_t rx_emit(rx *r, int op, int32_t x, int32_t y)
     return (int32_t)r->nc++;
 }
 
-/* Inserts one instruction at index at, shifting the code after it and the
- * jump targets into it. */
-static int rx_insert(rx *r, size_t at, int op, int32_t x, int32_t y)
+/* Emits tree node i (the essay above: Emit). */
+static void rx_emit(rx *r, int32_t i)
 {
-    if (r->nc >= r->cap) {
-        r->bad = "pattern too long";
-        return 0;
-    }
-    memmove(r->code + at + 1, r->code + at, (r->nc - at) * sizeof *r->code);
-    r->nc++;
-    for (size_t k = at + 1; k < r->nc; k++)
-        if (r->code[k].op == RX_SPLIT || r->code[k].op == RX_JMP) {
-            if (r->code[k].x >= (int32_t)at) r->code[k].x++;
-            if (r->code[k].op == RX_SPLIT && r->code[k].y >= (int32_t)at) r->code[k].y++;
+    const rx_node *t = &r->tree[i];
+    int32_t c, chain = -1, at;
+    r->work++;
+    if (t->size == 0)
+        return;
+    switch (t->kind) {
+    case RK_CHAR: rx_ins_new(r, RX_CHAR, t->x, 0); break;
+    case RK_ANY: rx_ins_new(r, RX_ANY, 0, 0); break;
+    case RK_BOL: rx_ins_new(r, RX_BOL, 0, 0); break;
+    case RK_EOL: rx_ins_new(r, RX_EOL, 0, 0); break;
+    case RK_CLASS:
+        at = rx_ins_new(r, RX_CLASS, t->x, t->y);
+        r->code[at].neg = t->neg;
+        break;
+    case RK_CAT:
+        for (c = t->first; c >= 0; c = r->tree[c].next)
+            rx_emit(r, c);
+        break;
+    case RK_ALT:
+        /* split L1, L2; L1: a; jmp end; L2: split ...; last: z; end:
+         * the jumps chained through their targets until the end is known. */
+        for (c = t->first; r->tree[c].next >= 0; c = r->tree[c].next) {
+            at = rx_ins_new(r, RX_SPLIT, (int32_t)r->nc + 1, 0);
+            rx_emit(r, c);
+            chain = rx_ins_new(r, RX_JMP, chain, 0);
+            r->code[at].y = (int32_t)r->nc;
         }
-    r->code[at].op = (uint8_t)op;
-    r->code[at].neg = 0;
-    r->code[at].x = x;
-    r->code[at].y = y;
-    return 1;
-}
-
-/* Adds a range lo..hi to the class table. */
-static int rx_range(rx *r, long lo, long hi)
-{
-    if (r->nr + 2 > r->rcap) {
-        r->bad = "pattern too long";
-        return 0;
-    }
-    r->ranges[r->nr++] = lo;
-    r->ranges[r->nr++] = hi;
-    return 1;
-}
-
-/* Adds the ranges of \d \w \s (c) to the class table. */
-static int rx_shorthand(rx *r, char c)
-{
-    if (c == 'd') return rx_range(r, '0', '9');
-    if (c == 's') return rx_range(r, ' ', ' ') && rx_range(r, '\t', '\r');
-    return rx_range(r, '0', '9') && rx_range(r, 'A', 'Z') &&
-           rx_range(r, 'a', 'z') && rx_range(r, '_', '_');
-}
-
-/* One literal character of the pattern (after a backslash or plain). */
-static long rx_char(rx *r)
-{
-    long cp = sdui__utf8_get(r->p, r->n, &r->pos);
-    if (cp < 0)
-        r->bad = "invalid UTF-8 in pattern";
-    return cp;
-}
-
-/* A class [...] or [^...]. */
-static int rx_class(rx *r)
-{
-    size_t first = r->nr;
-    int neg = 0;
-    r->pos++;
-    if (r->pos < r->n && r->p[r->pos] == '^') { neg = 1; r->pos++; }
-    int any = 0;
-    while (1) {
-        if (r->pos >= r->n) { r->bad = "unterminated class"; return 0; }
-        if (r->p[r->pos] == ']' && any) { r->pos++; break; }
-        any = 1;
-        long lo;
-        if (r->p[r->pos] == '\\') {
-            r->pos++;
-            if (r->pos >= r->n) { r->bad = "pattern ends in '\\'"; return 0; }
-            char c = r->p[r->pos];
-            if (c == 'd' || c == 'w' || c == 's') {
-                r->pos++;
-                if (!rx_shorthand(r, c)) return 0;
-                continue;
-            }
-            lo = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : rx_char(r);
-            if (c == 'n' || c == 't' || c == 'r') r->pos++;
+        rx_emit(r, c);
+        while (chain >= 0) {
+            int32_t prev = r->code[chain].x;
+            r->code[chain].x = (int32_t)r->nc;
+            chain = prev;
+        }
+        break;
+    case RK_REP: {
+        int32_t min = t->x, max = t->y, k;
+        for (k = 0; k < min - (max < 0 && min > 0); k++)
+            rx_emit(r, t->first);
+        if (max < 0 && min == 0) {
+            /* L: split body, end; body; jmp L; end: */
+            at = rx_ins_new(r, RX_SPLIT, (int32_t)r->nc + 1, 0);
+            rx_emit(r, t->first);
+            rx_ins_new(r, RX_JMP, at, 0);
+            r->code[at].y = (int32_t)r->nc;
+        } else if (max < 0) {
+            /* L: body; split L, next */
+            at = (int32_t)r->nc;
+            rx_emit(r, t->first);
+            rx_ins_new(r, RX_SPLIT, at, (int32_t)r->nc + 1);
         } else {
-            lo = rx_char(r);
-        }
-        if (lo < 0) return 0;
-        long hi = lo;
-        if (r->pos + 1 < r->n && r->p[r->pos] == '-' && r->p[r->pos + 1] != ']') {
-            r->pos++;
-            if (r->p[r->pos] == '\\') {
-                r->pos++;
-                if (r->pos >= r->n) { r->bad = "pattern ends in '\\'"; return 0; }
+            /* Optional copies: split body, end; body; ... end: */
+            for (k = min; k < max; k++) {
+                chain = rx_ins_new(r, RX_SPLIT, (int32_t)r->nc + 1, chain);
+                rx_emit(r, t->first);
             }
-            hi = rx_char(r);
-            if (hi < 0) return 0;
-            if (hi < lo) { r->bad = "class range out of order"; return 0; }
-        }
-        if (!rx_range(r, lo, hi)) return 0;
-    }
-    /* x: the first range's index in the table, y: the number of ranges. */
-    int32_t at = rx_emit(r, RX_CLASS, (int32_t)first, (int32_t)((r->nr - first) / 2));
-    if (at < 0) return 0;
-    r->code[at].neg = (uint8_t)neg;
-    return 1;
-}
-
-static int rx_alt(rx *r);
-
-/* An atom with an optional quantifier * + ?. */
-static int rx_piece(rx *r)
-{
-    size_t start = r->nc;
-    char c = r->p[r->pos];
-    if (c == '(') {
-        r->pos++;
-        if (++r->depth > SDUI_EXPR_MAX_NESTING) { r->bad = "groups nested deeper than 64"; return 0; }
-        if (!rx_alt(r)) return 0;
-        r->depth--;
-        if (r->pos >= r->n || r->p[r->pos] != ')') { r->bad = "')' expected"; return 0; }
-        r->pos++;
-    } else if (c == '[') {
-        if (!rx_class(r)) return 0;
-    } else if (c == '.') {
-        r->pos++;
-        if (rx_emit(r, RX_ANY, 0, 0) < 0) return 0;
-    } else if (c == '^') {
-        r->pos++;
-        return rx_emit(r, RX_BOL, 0, 0) >= 0;
-    } else if (c == '$') {
-        r->pos++;
-        return rx_emit(r, RX_EOL, 0, 0) >= 0;
-    } else if (c == '*' || c == '+' || c == '?') {
-        r->bad = "quantifier without an atom";
-        return 0;
-    } else if (c == '\\') {
-        r->pos++;
-        if (r->pos >= r->n) { r->bad = "pattern ends in '\\'"; return 0; }
-        char d = r->p[r->pos];
-        if (d == 'd' || d == 'w' || d == 's') {
-            size_t first = r->nr;
-            r->pos++;
-            if (!rx_shorthand(r, d)) return 0;
-            if (rx_emit(r, RX_CLASS, (int32_t)first, (int32_t)((r->nr - first) / 2)) < 0) return 0;
-        } else {
-            long cp = d == 'n' ? '\n' : d == 't' ? '\t' : d == 'r' ? '\r' : -2;
-            if (cp == -2) {
-                if (ident_char(d, 0)) { r->bad = "unknown escape"; return 0; }
-                cp = rx_char(r);
-            } else {
-                r->pos++;
+            while (chain >= 0) {
+                int32_t prev = r->code[chain].y;
+                r->code[chain].y = (int32_t)r->nc;
+                chain = prev;
             }
-            if (cp < 0 || rx_emit(r, RX_CHAR, (int32_t)cp, 0) < 0) return 0;
         }
-    } else {
-        long cp = rx_char(r);
-        if (cp < 0 || rx_emit(r, RX_CHAR, (int32_t)cp, 0) < 0) return 0;
+        break;
     }
-    if (r->pos < r->n) {
-        char q = r->p[r->pos];
-        if (q == '*') {
-            r->pos++;
-            if (!rx_insert(r, start, RX_SPLIT, (int32_t)start + 1, 0)) return 0;
-            if (rx_emit(r, RX_JMP, (int32_t)start, 0) < 0) return 0;
-            r->code[start].y = (int32_t)r->nc;
-        } else if (q == '+') {
-            r->pos++;
-            if (rx_emit(r, RX_SPLIT, (int32_t)start, (int32_t)r->nc + 1) < 0) return 0;
-        } else if (q == '?') {
-            r->pos++;
-            if (!rx_insert(r, start, RX_SPLIT, (int32_t)start + 1, 0)) return 0;
-            r->code[start].y = (int32_t)r->nc;
-        }
-        if (r->pos < r->n && (r->p[r->pos] == '*' || r->p[r->pos] == '+' || r->p[r->pos] == '?')) {
-            r->bad = "repeated quantifier";
-            return 0;
-        }
+    default:
+        break;
     }
-    return 1;
 }
 
-/* A concatenation of pieces up to | or ) or the end. */
-static int rx_cat(rx *r)
+/* 1 if scalar c is in class instruction in: a binary search of its sorted,
+ * disjoint ranges for the first that ends at or past c, each probe added
+ * to *units. */
+static int rx_in_class(const rx *r, const rx_ins *in, long c, unsigned long *units)
 {
-    while (r->pos < r->n && r->p[r->pos] != '|' && r->p[r->pos] != ')')
-        if (!rx_piece(r))
-            return 0;
-    return 1;
-}
-
-/* Alternatives a|b|c. */
-static int rx_alt(rx *r)
-{
-    size_t start = r->nc;
-    if (!rx_cat(r))
-        return 0;
-    while (r->pos < r->n && r->p[r->pos] == '|') {
-        r->pos++;
-        if (!rx_insert(r, start, RX_SPLIT, (int32_t)start + 1, 0))
-            return 0;
-        int32_t j = rx_emit(r, RX_JMP, 0, 0);
-        if (j < 0)
-            return 0;
-        r->code[start].y = (int32_t)r->nc;
-        if (!rx_cat(r))
-            return 0;
-        r->code[j].x = (int32_t)r->nc;
+    const rx_range *g = r->ranges + in->x;
+    size_t lo = 0, hi = (size_t)in->y;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        (*units)++;
+        if (g[mid].hi < c)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return 1;
+    return (lo < (size_t)in->y && g[lo].lo <= c) != in->neg;
 }
 
-/* 1 if scalar c is in class instruction in. */
-static int rx_in_class(const rx *r, const rx_ins *in, long c)
-{
-    int hit = 0;
-    for (int32_t k = 0; k < in->y; k++)
-        if (c >= r->ranges[in->x + 2 * k] && c <= r->ranges[in->x + 2 * k + 1]) {
-            hit = 1;
-            break;
-        }
-    return hit != in->neg;
-}
-
-/* Adds instruction pc and what it reaches without input to list; returns
- * 1 if RX_MATCH was reached.  stack has room for every instruction. */
-static int rx_add(rx *r, int32_t *list, size_t *n, unsigned *mark, unsigned gen,
-                  int32_t *stack, int32_t pc, int at_start, int at_end)
+/* Adds instruction pc and what it reaches without input to list, each
+ * instruction reached added to *units; returns 1 if RX_MATCH was reached.
+ * stack has room for twice the program. */
+static int rx_add(const rx *r, int32_t *list, size_t *n, unsigned *mark, unsigned gen,
+                  int32_t *stack, int32_t pc, int at_start, int at_end,
+                  unsigned long *units)
 {
     size_t sp = 0;
     int matched = 0;
     stack[sp++] = pc;
     while (sp) {
         int32_t k = stack[--sp];
+        (*units)++;
         if (mark[k] == gen)
             continue;
         mark[k] = gen;
@@ -1939,26 +2456,41 @@ static int rx_add(rx *r, int32_t *list, size_t *n, unsigned *mark, unsigned gen,
 static int rx_match(ev *e, const node *nd, const val *s, const val *pat, int *hit)
 {
     rx r;
+    unsigned long units = 0;
+    int32_t root;
     memset(&r, 0, sizeof r);
     r.e = e;
     r.nd = nd;
     r.p = pat->u.s.s;
     r.n = pat->u.s.n;
-    r.cap = 3 * r.n + 2;
-    r.rcap = 16 * r.n + 16;
-    r.code = arena_get(e, nd, r.cap * sizeof *r.code);
-    r.ranges = r.code ? arena_get(e, nd, r.rcap * sizeof *r.ranges) : NULL;
+    *hit = 0;
+    /* At most four tree nodes per pattern byte (an atom, its repetition,
+     * its concatenation and alternation) and four ranges per two bytes
+     * (\w in a class). */
+    r.tcap = 4 * r.n + 4;
+    r.rcap = 2 * r.n + 4;
+    r.tree = arena_get(e, nd, r.tcap * sizeof *r.tree);
+    r.ranges = r.tree ? arena_get(e, nd, r.rcap * sizeof *r.ranges) : NULL;
     if (!r.ranges)
         return 0;
-    if (!rx_alt(&r) || r.pos < r.n) {
-        if (!r.bad)
-            r.bad = "unbalanced ')'";
-        char msg[96];
-        snprintf(msg, sizeof msg, "bad pattern (%s at pattern byte %zu)", r.bad, r.pos);
+    r.work = r.n;
+    root = rx_alt(&r);
+    if (root >= 0 && r.pos < r.n)
+        root = rx_bad(&r, "unbalanced ')'", r.pos);
+    if (root < 0) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "bad pattern (%s at pattern byte %zu)", r.bad, r.bad_at);
         return fail(e, SDUI_EXPR_VALUE, nd, msg);
     }
-    if (rx_emit(&r, RX_MATCH, 0, 0) < 0)
-        return fail(e, SDUI_EXPR_VALUE, nd, "bad pattern (too long)");
+    r.cap = r.tree[root].size + 1;
+    assert(r.cap <= SDUI_EXPR_MAX_PROGRAM + 1);
+    r.code = arena_get(e, nd, r.cap * sizeof *r.code);
+    if (!r.code)
+        return 0;
+    rx_emit(&r, root);
+    rx_ins_new(&r, RX_MATCH, 0, 0);
+    assert(r.nc == r.cap);
+
     size_t nc = r.nc;
     int32_t *cl = arena_get(e, nd, nc * sizeof *cl);
     int32_t *nl = cl ? arena_get(e, nd, nc * sizeof *nl) : NULL;
@@ -1967,57 +2499,262 @@ static int rx_match(ev *e, const node *nd, const val *s, const val *pat, int *hi
     if (!mark)
         return 0;
     memset(mark, 0, nc * sizeof *mark);
-    size_t ncl = 0, nnl;
+    if (!step(e, nd, 1 + (r.work + nc) / RX_UNITS))
+        return 0;
+
+    size_t ncl = 0, nnl, i = 0, n = s->u.s.n;
     unsigned gen = 1;
-    size_t i = 0, n = s->u.s.n;
     const char *t = s->u.s.s;
-    *hit = 0;
-    if (rx_add(&r, cl, &ncl, mark, gen, stack, 0, 1, n == 0)) {
+    int dead;
+    if (rx_add(&r, cl, &ncl, mark, gen, stack, 0, 1, n == 0, &units)) {
         *hit = 1;
-        return 1;
+        return step(e, nd, 1 + units / RX_UNITS);
+    }
+    /* Whether a thread started past the subject's start (and before its
+     * end) can get anywhere: not when the pattern must begin at ^. */
+    {
+        size_t probe = 0;
+        gen++;
+        dead = !rx_add(&r, nl, &probe, mark, gen, stack, 0, 0, 0, &units) && probe == 0;
     }
     while (i < n) {
+        if (ncl == 0 && dead) {
+            /* Nothing live, and nothing can start before the end. */
+            i = n;
+            gen++;
+            nnl = 0;
+            if (rx_add(&r, nl, &nnl, mark, gen, stack, 0, 0, 1, &units))
+                *hit = 1;
+            break;
+        }
         long c = sdui__utf8_get(t, n, &i);
         if (c < 0) {
             c = 0xFFFD;
             i++;
         }
-        if (!step(e, nd, 1 + ncl / 8))
-            return 0;
         gen++;
         nnl = 0;
         int at_end = i >= n;
         for (size_t k = 0; k < ncl; k++) {
             const rx_ins *in = &r.code[cl[k]];
-            int ok = in->op == RX_ANY ? (c != '\n')
-                   : in->op == RX_CHAR ? c == in->x
-                   : rx_in_class(&r, in, c);
-            if (ok && rx_add(&r, nl, &nnl, mark, gen, stack, cl[k] + 1, 0, at_end)) {
+            int ok;
+            units++;
+            ok = in->op == RX_ANY ? (c != '\n')
+               : in->op == RX_CHAR ? c == in->x
+               : rx_in_class(&r, in, c, &units);
+            if (ok && rx_add(&r, nl, &nnl, mark, gen, stack, cl[k] + 1, 0, at_end, &units)) {
                 *hit = 1;
-                return 1;
+                break;
             }
         }
         /* Unanchored search: a new thread at every position. */
-        if (rx_add(&r, nl, &nnl, mark, gen, stack, 0, 0, at_end)) {
+        if (!*hit && rx_add(&r, nl, &nnl, mark, gen, stack, 0, 0, at_end, &units))
             *hit = 1;
+        if (!step(e, nd, 1 + units / RX_UNITS))
+            return 0;
+        units %= RX_UNITS;
+        if (*hit)
             return 1;
-        }
-        int32_t *tmp = cl; cl = nl; nl = tmp;
+        int32_t *tmp = cl;
+        cl = nl;
+        nl = tmp;
         ncl = nnl;
     }
-    return 1;
+    return step(e, nd, 1 + units / RX_UNITS);
 }
 
 /* ---------- functions ---------- */
 
-/* Number of Unicode scalar values in a string (bytes that are not UTF-8
- * continuation bytes). */
-static size_t scalars(const val *s)
+/* The number of Unicode scalar values in a string (bytes that are not
+ * UTF-8 continuation bytes) into *count, counting the bytes read a chunk
+ * at a time; 0 past the bound. */
+static int scalars(ev *e, const node *nd, const val *s, size_t *count)
 {
     size_t n = 0;
-    for (size_t i = 0; i < s->u.s.n; i++)
-        n += ((unsigned char)s->u.s.s[i] & 0xC0) != 0x80;
-    return n;
+    for (size_t i = 0; i < s->u.s.n;) {
+        size_t end = s->u.s.n - i < CHUNK ? s->u.s.n : i + CHUNK;
+        if (!step_bytes(e, nd, end - i))
+            return 0;
+        for (; i < end; i++)
+            n += ((unsigned char)s->u.s.s[i] & 0xC0) != 0x80;
+    }
+    *count = n;
+    return 1;
+}
+
+/* 1 for a space, tab, CR or LF. */
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The length of the run of spaces, tabs, CR and LF at the start of s[0,n)
+ * (or at its end: from_end) into *run, counting the bytes read a chunk
+ * at a time; 0 past the bound. */
+static int space_run(ev *e, const node *nd, const char *s, size_t n, int from_end,
+                     size_t *run)
+{
+    size_t k = 0;
+    *run = 0;
+    while (k < n) {
+        size_t end = n - k < CHUNK ? n : k + CHUNK;
+        if (!step_bytes(e, nd, end - k))
+            return 0;
+        if (from_end) {
+            for (; k < end && is_space(s[n - 1 - k]); k++)
+                ;
+        } else {
+            for (; k < end && is_space(s[k]); k++)
+                ;
+        }
+        if (k < end) {
+            *run = k;
+            return 1;
+        }
+    }
+    *run = n;
+    return 1;
+}
+
+/*
+ * Substring search: the two-way algorithm of Crochemore and Perrin
+ * (1991), linear in the text whatever the needle, in constant space.
+ *
+ * The needle x[0,m) is cut into a left part x[0,l) and a right part
+ * x[l,m) at a critical position: one where the shortest square centred on
+ * it is as long as the needle's whole period allows.  The later of the two
+ * maximal suffixes of x, one under the byte order and one under its
+ * reverse, starts at such a position (max_suffix finds each in linear
+ * time, with the period of the suffix).  A window of the text is checked
+ * right part first, left to right; a mismatch at x[i] lets the window move
+ * by i - l + 1, since at a critical position no occurrence can start in
+ * between.  When the right part matches, the left part is checked right
+ * to left, and the window then moves by the period p when x is periodic
+ * (x[0,l) equals x[p,p+l)), else by max(l, m - l) + 1.  In the periodic
+ * case the bytes the last window proved (the needle's first m - p, which
+ * the shifted window still covers) are remembered and not read again.
+ * Each text byte is then compared at most twice, so a search costs at
+ * most 2n + m comparisons (plus 2m for the cut), all counted, with three
+ * more for each window (its shift and loop).
+ */
+
+/* Counts the byte comparisons gathered in *work once they make a chunk
+ * (a step per SDUI_EXPR_STEP_BYTES), keeping the rest; 0 past the
+ * bound. */
+static int count_work(ev *e, const node *nd, unsigned long *work)
+{
+    if (*work < (unsigned long)CHUNK)
+        return 1;
+    if (!step(e, nd, *work / SDUI_EXPR_STEP_BYTES))
+        return 0;
+    *work %= SDUI_EXPR_STEP_BYTES;
+    return 1;
+}
+
+/* The start of the maximal suffix of x[0,m) (m >= 1) under the byte
+ * order, or under its reverse when rev, into *start, and that suffix's
+ * period into *per; the bytes compared are added to *work and counted as
+ * it goes (count_work).  0 past the bound. */
+static int max_suffix(ev *e, const node *nd, const unsigned char *x, size_t m,
+                      int rev, size_t *start, size_t *per, unsigned long *work)
+{
+    size_t best = 0;     /* the maximal suffix so far starts here */
+    size_t rival = 1;    /* the suffix compared with it */
+    size_t k = 0;        /* how far the two agree */
+    size_t p = 1;        /* the period of the best suffix so far */
+    while (rival + k < m) {
+        unsigned char a = x[rival + k], b = x[best + k];
+        (*work)++;
+        if (a == b) {
+            /* One period more agrees: the rival is the best one shifted. */
+            if (k + 1 == p) {
+                rival += p;
+                k = 0;
+            } else {
+                k++;
+            }
+        } else if ((a < b) != rev) {
+            /* The rival is smaller: every suffix up to its mismatch is. */
+            rival += k + 1;
+            k = 0;
+            p = rival - best;
+        } else {
+            /* The rival is larger: it becomes the best. */
+            best = rival;
+            rival = best + 1;
+            k = 0;
+            p = 1;
+        }
+        if (!count_work(e, nd, work))
+            return 0;
+    }
+    *start = best;
+    *per = p;
+    return 1;
+}
+
+/* Whether needle[0,m) occurs in hay[0,n) into *found (two-way, above), counting
+ * the comparisons (a step per SDUI_EXPR_STEP_BYTES of them) as it goes;
+ * 0 past the bound. */
+static int search(ev *e, const node *nd, const char *hay, size_t n,
+                  const char *needle, size_t m, int *found)
+{
+    const unsigned char *y = (const unsigned char *)hay;
+    const unsigned char *x = (const unsigned char *)needle;
+    unsigned long work = 0;
+    size_t l, p, p2, l2, j = 0, memo = 0;
+    int periodic;
+
+    *found = 0;
+    if (m == 0) {
+        *found = 1;
+        return step(e, nd, 1);
+    }
+    if (m > n)
+        return step(e, nd, 1);
+    if (!max_suffix(e, nd, x, m, 0, &l, &p, &work) ||
+        !max_suffix(e, nd, x, m, 1, &l2, &p2, &work))
+        return 0;
+    if (l2 > l) {
+        l = l2;
+        p = p2;
+    }
+    /* The periodicity test, and one window's comparisons paid ahead: a
+     * window checks up to m bytes before the next count. */
+    work += l + m;
+    if (!count_work(e, nd, &work))
+        return 0;
+    periodic = l + p <= m && memcmp(x, x + p, l) == 0;
+    if (!periodic)
+        p = (l > m - l ? l : m - l) + 1;
+    while (j <= n - m) {
+        size_t start = periodic && memo > l ? memo : l, i = start;
+        while (i < m && x[i] == y[j + i])
+            i++;
+        /* The bytes compared, and the window's own work. */
+        work += i - start + 4;
+        if (i < m) {
+            /* A mismatch in the right part. */
+            j += i - l + 1;
+            memo = 0;
+        } else {
+            /* The right part matches: the left part, right to left, down
+             * to what the last window proved. */
+            size_t k = l, floor = periodic ? memo : 0;
+            while (k > floor && x[k - 1] == y[j + k - 1])
+                k--;
+            work += l - k + 1;
+            if (k <= floor) {
+                *found = 1;
+                break;
+            }
+            j += p;
+            memo = periodic ? m - p : 0;
+        }
+        if (!count_work(e, nd, &work))
+            return 0;
+    }
+    return step(e, nd, 1 + work / SDUI_EXPR_STEP_BYTES);
 }
 
 /* Rounds half away from zero to digits places. */
@@ -2099,6 +2836,100 @@ static int parse_num_text(const val *s, int int_only, val *out)
     return 1;
 }
 
+/*
+ * Exact sums.  sum() and avg() add the integers of an array exactly, in
+ * two 64-bit words (hi·2^64 + lo, two's complement: at most 2^20 items of
+ * at most 2^63 each stay far inside), so the order of the items never
+ * changes an integer result and no sum overflows on its way to a result
+ * that fits.  wide_div_round turns such a sum, divided by a count, into
+ * the double nearest to the exact quotient (ties to even): the quotient's
+ * integer part and remainder by long division in 32-bit pieces, then as
+ * many more quotient bits as a double's 53 need plus one to round on, the
+ * remainder deciding a tie.  So avg() of integers is their exact mean,
+ * rounded once.
+ */
+
+/* A wide integer: hi·2^64 + lo. */
+typedef struct wide {
+    uint64_t lo;
+    int64_t hi;
+} wide;
+
+/* Adds x to w exactly. */
+static void wide_add(wide *w, int64_t x)
+{
+    uint64_t lo = w->lo + (uint64_t)x;
+    /* (uint64_t)x is x + 2^64 for a negative x: take the 2^64 back. */
+    w->hi += (int64_t)(lo < w->lo) - (x < 0);
+    w->lo = lo;
+}
+
+/* The nearest double to (hi·2^64 + lo) / n for the unsigned 128-bit value
+ * hi·2^64 + lo and 1 <= n < 2^32, ties to even (the essay above). */
+static double wide_div_round(uint64_t hi, uint64_t lo, uint64_t n)
+{
+    uint64_t part[4] = {hi >> 32, hi & 0xFFFFFFFFu, lo >> 32, lo & 0xFFFFFFFFu};
+    uint64_t r = 0, mant;
+    int exp = 0, bits, sticky;
+
+    assert(n >= 1 && n <= 0xFFFFFFFFu);
+    /* Long division by n, 32 bits at a time: r < n keeps r·2^32 + part
+     * inside 64 bits. */
+    for (int k = 0; k < 4; k++) {
+        uint64_t cur = r << 32 | part[k];
+        part[k] = cur / n;
+        r = cur % n;
+    }
+    hi = part[0] << 32 | part[1];
+    lo = part[2] << 32 | part[3];
+    if (!hi && !lo && !r)
+        return 0.0;
+    bits = hi ? 128 - __builtin_clzll(hi) : lo ? 64 - __builtin_clzll(lo) : 0;
+    if (bits > 54) {
+        /* The integer part alone has more bits than 53 and a round bit:
+         * the ones below are sticky, with the remainder. */
+        int shift = bits - 54;
+        if (shift >= 64) {
+            mant = hi >> (shift - 64);
+            sticky = lo != 0 || (hi & ((UINT64_C(1) << (shift - 64)) - 1)) != 0;
+        } else {
+            mant = lo >> shift | hi << (64 - shift);
+            sticky = (lo & ((UINT64_C(1) << shift) - 1)) != 0;
+        }
+        sticky |= r != 0;
+        exp = shift;
+    } else {
+        /* Fraction bits from the remainder until there are 54. */
+        mant = lo;
+        while (mant < UINT64_C(1) << 53) {
+            r *= 2;
+            mant = mant * 2 + (r >= n);
+            if (r >= n)
+                r -= n;
+            exp--;
+        }
+        sticky = r != 0;
+    }
+    assert(mant >= UINT64_C(1) << 53 && mant < UINT64_C(1) << 54);
+    {
+        uint64_t m = mant >> 1;
+        if ((mant & 1) && (sticky || (m & 1)))
+            m++;
+        return ldexp((double)m, exp + 1);
+    }
+}
+
+/* The nearest double to w / n (1 <= n < 2^32), ties to even. */
+static double wide_to_double(wide w, uint64_t n)
+{
+    if (w.hi < 0) {
+        /* The magnitude: two's complement negation of both words. */
+        uint64_t lo = ~w.lo + 1, hi = ~(uint64_t)w.hi + (lo == 0);
+        return -wide_div_round(hi, lo, n);
+    }
+    return wide_div_round((uint64_t)w.hi, w.lo, n);
+}
+
 /* Aggregates sum/avg/min/max over an array value. */
 static int aggregate(ev *e, const node *nd, int fn, const val *arr, val *out)
 {
@@ -2115,8 +2946,10 @@ static int aggregate(ev *e, const node *nd, int fn, const val *arr, val *out)
             return fail(e, SDUI_EXPR_TYPE, nd, "min/max need numbers or strings");
         for (size_t i = 1; i < n; i++) {
             val y = arr_at(arr, i);
-            int cmp;
-            if (!order(&y, &best, &cmp))
+            int cmp, r = order(e, nd, &y, &best, &cmp);
+            if (r < 0)
+                return 0;
+            if (r == 0)
                 return fail(e, SDUI_EXPR_TYPE, nd, "min/max need all numbers or all strings");
             if (fn == F_MIN ? cmp < 0 : cmp > 0)
                 best = y;
@@ -2125,23 +2958,19 @@ static int aggregate(ev *e, const node *nd, int fn, const val *arr, val *out)
         out->spread = 0;
         return 1;
     }
-    /* sum / avg */
-    int64_t si = 0;
+    /* sum / avg: the integers exactly, the decimals in order. */
+    wide si = {0, 0};
     double sd = 0;
     int real = 0;
     for (size_t i = 0; i < n; i++) {
         val y = arr_at(arr, i);
         if (!is_num(&y))
             return fail(e, SDUI_EXPR_TYPE, nd, "sum/avg need an array of numbers");
-        if (!real && y.t == V_INT) {
-            if (!add_i(si, y.u.i, &si))
-                return fail(e, SDUI_EXPR_OVERFLOW, nd, "integer overflow");
+        if (y.t == V_INT) {
+            wide_add(&si, y.u.i);
         } else {
-            if (!real) {
-                real = 1;
-                sd = (double)si;
-            }
-            sd += num_d(&y);
+            real = 1;
+            sd += y.u.d;
         }
     }
     if (fn == F_AVG) {
@@ -2149,34 +2978,59 @@ static int aggregate(ev *e, const node *nd, int fn, const val *arr, val *out)
             *out = mkv(V_NULL);
             return 1;
         }
-        return real_out(e, nd, (real ? sd : (double)si) / (double)n, out);
+        if (!real)
+            return real_out(e, nd, wide_to_double(si, n), out);
+        return real_out(e, nd, (wide_to_double(si, 1) + sd) / (double)n, out);
     }
     if (real)
-        return real_out(e, nd, sd, out);
+        return real_out(e, nd, wide_to_double(si, 1) + sd, out);
+    if (!(si.hi == 0 && si.lo <= (uint64_t)INT64_MAX) &&
+        !(si.hi == -1 && si.lo > (uint64_t)INT64_MAX))
+        return fail(e, SDUI_EXPR_OVERFLOW, nd, "integer overflow");
     *out = mkv(V_INT);
-    out->u.i = si;
+    out->u.i = (int64_t)si.lo;
     return 1;
 }
 
-/* Sorts key strings (insertion sort; keys of one object). */
-static void sort_keys(val *k, size_t n)
+/* Sorts the key strings k[0,n) by byte order: a bottom-up merge sort
+ * through tmp (room for n), at most n·log2(n) comparisons, each counted
+ * as two steps and its bytes, and a step per 8 keys moved in each pass;
+ * 0 past the bound. */
+static int sort_keys(ev *e, const node *nd, val *k, val *tmp, size_t n)
 {
-    for (size_t i = 1; i < n; i++) {
-        val x = k[i];
-        size_t j = i;
-        while (j > 0 && str_cmp(&k[j - 1], &x) > 0) {
-            k[j] = k[j - 1];
-            j--;
+    val *from = k, *to = tmp, *swap;
+    for (size_t w = 1; w < n; w *= 2) {
+        if (!step(e, nd, 1 + n / 8))
+            return 0;
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = n - lo > w ? lo + w : n;
+            size_t hi = n - mid > w ? mid + w : n;
+            size_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) {
+                int c;
+                if (!step(e, nd, 1) || !str_cmp(e, nd, &from[j], &from[i], &c))
+                    return 0;
+                to[o++] = c < 0 ? from[j++] : from[i++];
+            }
+            while (i < mid)
+                to[o++] = from[i++];
+            while (j < hi)
+                to[o++] = from[j++];
         }
-        k[j] = x;
+        swap = from;
+        from = to;
+        to = swap;
     }
+    if (from != k)
+        memcpy(k, from, n * sizeof *k);
+    return 1;
 }
 
 /* Renders v as text into a new arena string (string()). */
 static int to_string(ev *e, const node *nd, const val *v, val *out)
 {
     char buf[40];
-    text t = {NULL, 0, 0, 0, NULL, NULL};
+    text t = {NULL, 0, 0, 0, NULL, NULL, 0};
     if (v->t == V_STR) {
         *out = *v;
         return 1;
@@ -2197,6 +3051,9 @@ static int to_string(ev *e, const node *nd, const val *v, val *out)
         return fail(e, SDUI_LIMIT, nd, "string longer than 65536 bytes");
     if (!t.s) /* nothing written cannot happen: JSON text is never empty */
         return fail(e, SDUI_EXPR_TYPE, nd, "empty rendering");
+    /* The values visited and the bytes written. */
+    if (!step(e, nd, t.values + t.n / SDUI_EXPR_STEP_BYTES))
+        return 0;
     *out = mkv(V_STR);
     out->u.s.s = t.s; /* NUL-terminated by tx_add */
     out->u.s.n = t.n;
@@ -2210,8 +3067,11 @@ static int call(ev *e, const node *nd, val *a, int32_t argc, val *out)
     switch (fn) {
     case F_LEN:
         *out = mkv(V_INT);
-        if (a[0].t == V_STR) out->u.i = (int64_t)scalars(&a[0]);
-        else if (is_arr(&a[0])) out->u.i = (int64_t)arr_len(&a[0]);
+        if (a[0].t == V_STR) {
+            size_t n;
+            if (!scalars(e, nd, &a[0], &n)) return 0;
+            out->u.i = (int64_t)n;
+        } else if (is_arr(&a[0])) out->u.i = (int64_t)arr_len(&a[0]);
         else if (a[0].t == V_JOBJ) out->u.i = (int64_t)sdui_value_count(a[0].u.j);
         else return fail(e, SDUI_EXPR_TYPE, nd, "len needs a string, an array or an object");
         return 1;
@@ -2243,37 +3103,37 @@ static int call(ev *e, const node *nd, val *a, int32_t argc, val *out)
     }
     case F_CONTAINS:
         *out = mkv(V_BOOL);
-        if (a[0].t == V_STR && a[1].t == V_STR) {
-            const char *h = a[0].u.s.s, *nn = a[1].u.s.s;
-            size_t hn = a[0].u.s.n, nl = a[1].u.s.n;
-            if (!step(e, nd, hn / 16 + 1)) return 0;
-            for (size_t i = 0; nl <= hn && i <= hn - nl; i++)
-                if (!memcmp(h + i, nn, nl)) { out->u.b = 1; break; }
-            return 1;
-        }
+        if (a[0].t == V_STR && a[1].t == V_STR)
+            return search(e, nd, a[0].u.s.s, a[0].u.s.n, a[1].u.s.s, a[1].u.s.n, &out->u.b);
         if (is_arr(&a[0])) {
             size_t n = arr_len(&a[0]);
             if (!step(e, nd, n)) return 0;
             for (size_t i = 0; i < n; i++) {
                 val y = arr_at(&a[0], i);
-                if (equal(e, &y, &a[1])) { out->u.b = 1; break; }
+                int eq;
+                if (!equal(e, nd, &y, &a[1], &eq)) return 0;
+                if (eq) { out->u.b = 1; break; }
             }
-            return step(e, nd, 0);
+            return 1;
         }
         return fail(e, SDUI_EXPR_TYPE, nd, "contains needs two strings, or an array and a value");
     case F_STARTS: case F_ENDS:
         if (a[0].t != V_STR || a[1].t != V_STR)
             return fail(e, SDUI_EXPR_TYPE, nd, "starts_with/ends_with need two strings");
         *out = mkv(V_BOOL);
-        if (a[1].u.s.n <= a[0].u.s.n)
-            out->u.b = !memcmp(a[0].u.s.s + (fn == F_ENDS ? a[0].u.s.n - a[1].u.s.n : 0),
-                               a[1].u.s.s, a[1].u.s.n);
+        if (a[1].u.s.n <= a[0].u.s.n) {
+            int c;
+            if (!cmp_bytes(e, nd, a[0].u.s.s + (fn == F_ENDS ? a[0].u.s.n - a[1].u.s.n : 0),
+                           a[1].u.s.s, a[1].u.s.n, &c))
+                return 0;
+            out->u.b = c == 0;
+        }
         return 1;
     case F_LOWER: case F_UPPER: {
         if (a[0].t != V_STR)
             return fail(e, SDUI_EXPR_TYPE, nd, "lower/upper need a string");
         char *s = new_str(e, nd, a[0].u.s.n, out);
-        if (!s) return 0;
+        if (!s || !step_bytes(e, nd, a[0].u.s.n)) return 0;
         for (size_t i = 0; i < a[0].u.s.n; i++) {
             char c = a[0].u.s.s[i];
             if (fn == F_LOWER && c >= 'A' && c <= 'Z') c = (char)(c + 32);
@@ -2286,15 +3146,13 @@ static int call(ev *e, const node *nd, val *a, int32_t argc, val *out)
         if (a[0].t != V_STR)
             return fail(e, SDUI_EXPR_TYPE, nd, "trim needs a string");
         const char *s = a[0].u.s.s;
-        size_t b = 0, n = a[0].u.s.n;
-        while (b < n && (s[b] == ' ' || s[b] == '\t' || s[b] == '\n' || s[b] == '\r')) b++;
-        while (n > b && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r')) n--;
-        *out = mkv(V_STR);
-        out->u.s.s = s + b;
-        out->u.s.n = n - b;
+        size_t b, tail, n = a[0].u.s.n;
+        if (!space_run(e, nd, s, n, 0, &b)) return 0;
+        if (b < n && !space_run(e, nd, s + b, n - b, 1, &tail)) return 0;
+        if (b < n) n -= tail;
         /* Borrowed strings must stay NUL-terminated for key lookups: copy. */
         char *c = new_str(e, nd, n - b, out);
-        if (!c) return 0;
+        if (!c || !step_bytes(e, nd, n - b)) return 0;
         memcpy(c, s + b, n - b);
         return 1;
     }
@@ -2367,7 +3225,7 @@ static int call(ev *e, const node *nd, val *a, int32_t argc, val *out)
                 return fail(e, SDUI_LIMIT, nd, "string longer than 65536 bytes");
         }
         char *s = new_str(e, nd, total, out);
-        if (!s) return 0;
+        if (!s || !step_bytes(e, nd, total)) return 0;
         for (size_t i = 0; i < n; i++) {
             val y = arr_at(&a[0], i);
             if (i) { memcpy(s, a[1].u.s.s, a[1].u.s.n); s += a[1].u.s.n; }
@@ -2381,8 +3239,9 @@ static int call(ev *e, const node *nd, val *a, int32_t argc, val *out)
             return fail(e, SDUI_EXPR_TYPE, nd, "keys needs an object");
         size_t n = sdui_value_count(a[0].u.j), m = 0;
         if (!step(e, nd, n)) return 0;
-        val *items = new_arr(e, nd, n, out);
-        if (!items) return 0;
+        val *items = new_arr(e, nd, n, out), tmp;
+        val *spare = items ? new_arr(e, nd, n, &tmp) : NULL;
+        if (!spare) return 0;
         for (const void *it = sdui_value_next(a[0].u.j, NULL); it && m < n;
              it = sdui_value_next(a[0].u.j, it)) {
             items[m] = mkv(V_STR);
@@ -2390,8 +3249,7 @@ static int call(ev *e, const node *nd, val *a, int32_t argc, val *out)
             m++;
         }
         out->u.a.n = m;
-        sort_keys(items, m);
-        return 1;
+        return sort_keys(e, nd, items, spare, m);
     }
     case F_ALL: case F_ANY: {
         if (!is_arr(&a[0]))
@@ -2420,7 +3278,7 @@ static int call(ev *e, const node *nd, val *a, int32_t argc, val *out)
         int hit = 0;   /* set by rx_match when it succeeds */
         if (a[0].t != V_STR || a[1].t != V_STR)
             return fail(e, SDUI_EXPR_TYPE, nd, "matches needs two strings");
-        if (a[1].u.s.n > 1024)
+        if (a[1].u.s.n > SDUI_EXPR_MAX_PATTERN)
             return fail(e, SDUI_LIMIT, nd, "pattern longer than 1024 bytes");
         if (!rx_match(e, nd, &a[0], &a[1], &hit)) return 0;
         *out = mkv(V_BOOL);
@@ -2577,7 +3435,7 @@ sdui_status sdui_expr_eval_json(const sdui_expr *prog, sdui_expr_lookup lookup,
                                 void *ctx, char **json, size_t *len,
                                 sdui_error *err)
 {
-    text t = {NULL, 0, 0, 0, NULL, NULL};
+    text t = {NULL, 0, 0, 0, NULL, NULL, 0};
     ev e;
     val r;
     if (!prog || !json)

@@ -16,6 +16,7 @@
  */
 #include <dirent.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 
 #include <jansson.h>
@@ -504,43 +505,50 @@ static void test_limits(void)
         CHECK_MSG_HAS("deeper");
     }
     free(src);
-    /* Work: deep equality of a 60000-item array, twenty times. */
+    /* Work: deep equality of two 60000-item arrays, twenty times. */
     {
         size_t cap = 60000 * 2 + 64, k = 0;
-        char *data = malloc(cap);
-        k += (size_t)sprintf(data, "{\"a\":[");
-        for (int i = 0; i < 60000; i++) { data[k++] = '1'; data[k++] = ','; }
-        k--;
-        strcpy(data + k, "]}");
+        char *arr = malloc(cap), *data = malloc(2 * cap);
+        arr[k++] = '[';
+        for (int i = 0; i < 60000; i++) { arr[k++] = '1'; arr[k++] = ','; }
+        strcpy(arr + k - 1, "]");
+        sprintf(data, "{\"a\":%s,\"b\":%s}", arr, arr);
         CHECK_STATUS(eval_text("len(a) + len(a)", data, &j, &err), SDUI_OK);
         CHECK_EQ_STR(j, "120000");
         sdui_free(j);
-        CHECK_STATUS(eval_text("[a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,"
-                               "a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a]",
+        CHECK_STATUS(eval_text("[a==b,a==b,a==b,a==b,a==b,a==b,a==b,a==b,a==b,a==b,"
+                               "a==b,a==b,a==b,a==b,a==b,a==b,a==b,a==b,a==b,a==b]",
                                data, &j, &err), SDUI_LIMIT);
         CHECK_MSG_HAS("steps");
+        /* A value compared with itself is equal at once. */
+        CHECK_STATUS(eval_text("[a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,"
+                               "a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a]",
+                               data, &j, &err), SDUI_OK);
+        sdui_free(j);
         CHECK_STATUS(eval_text("len(a + a)", data, &j, &err), SDUI_LIMIT);
+        free(arr);
         free(data);
     }
     /* Work inside nested values counts too: 300 arrays of 300 items,
      * compared whole twelve times, is past the bound. */
     {
         size_t k = 0;
-        char *data = malloc(300 * (300 * 2 + 4) + 64);
-        k += (size_t)sprintf(data, "{\"a\":[");
+        char *arr = malloc(300 * (300 * 2 + 4) + 64), *data = malloc(2 * (300 * (300 * 2 + 4) + 64));
+        arr[k++] = '[';
         for (int i = 0; i < 300; i++) {
-            data[k++] = '[';
-            for (int m = 0; m < 300; m++) { data[k++] = '1'; data[k++] = ','; }
-            data[k - 1] = ']';
-            data[k++] = ',';
+            arr[k++] = '[';
+            for (int m = 0; m < 300; m++) { arr[k++] = '1'; arr[k++] = ','; }
+            arr[k - 1] = ']';
+            arr[k++] = ',';
         }
-        k--;
-        strcpy(data + k, "]}");
-        CHECK_STATUS(eval_text("a == a", data, &j, &err), SDUI_OK);
+        strcpy(arr + k - 1, "]");
+        sprintf(data, "{\"a\":%s,\"b\":%s}", arr, arr);
+        CHECK_STATUS(eval_text("a == b", data, &j, &err), SDUI_OK);
         CHECK_EQ_STR(j, "true");
         sdui_free(j);
-        CHECK_STATUS(eval_text("[a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a,a==a]",
+        CHECK_STATUS(eval_text("[a==b,a==b,a==b,a==b,a==b,a==b,a==b,a==b,a==b,a==b,a==b,a==b]",
                                data, &j, &err), SDUI_LIMIT);
+        free(arr);
         free(data);
     }
     /* Strings double until past the bound. */
@@ -561,6 +569,318 @@ static void test_limits(void)
     }
     CHECK_STATUS(eval_text("s + s", "{\"s\":\"x\"}", &j, &err), SDUI_OK);
     sdui_free(j);
+}
+
+/* ---- Work: every costly operation counts what it does (point 7). */
+
+/* A growing text for the data of the work tests. */
+typedef struct tbuf {
+    char *s;
+    size_t n, cap;
+} tbuf;
+
+/* Appends n bytes. */
+static void tb_put(tbuf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        b->cap = (b->n + n + 1) * 2;
+        b->s = realloc(b->s, b->cap);
+        if (!b->s)
+            abort();
+    }
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = 0;
+}
+
+/* Appends the text s (NUL-terminated) times times. */
+static void tb_rep(tbuf *b, const char *s, size_t times)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < times; i++)
+        tb_put(b, s, n);
+}
+
+/* Appends printf-style text. */
+static void tb_fmt(tbuf *b, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    tb_put(b, tmp, (size_t)n);
+}
+
+/* item repeated times times as an array literal (at most 200 a list). */
+static char *repeated(const char *item, int times)
+{
+    tbuf b = {0};
+    tb_put(&b, "[[", 2);
+    for (int i = 0; i < times; i++) {
+        if (i && i % 200 == 0)
+            tb_put(&b, "],[", 3);
+        else if (i)
+            tb_put(&b, ",", 1);
+        tb_put(&b, item, strlen(item));
+    }
+    tb_put(&b, "]]", 2);
+    return b.s;
+}
+
+/* Evaluates src against data and checks the status; *json freed. */
+static void check_eval(const char *src, const char *data, sdui_status want, const char *where)
+{
+    sdui_error err;
+    char *j = NULL;
+    sdui_status st = eval_text(src, data, &j, &err);
+    CHECKF(st == want, "%s: %s, expected %s (%s)", where, sdui_status_name(st),
+           sdui_status_name(want), st == SDUI_OK ? j : err.message);
+    if (st == SDUI_LIMIT && want == SDUI_LIMIT)
+        CHECKF(strstr(err.message, "steps") != NULL, "%s: %s", where, err.message);
+    sdui_free(j);
+}
+
+/* keys() sorts in n log n comparisons, each counted with its bytes. */
+static void test_work_keys(void)
+{
+    sdui_error err;
+    tbuf b = {0};
+    char *j = NULL;
+    /* 5000 keys in a scrambled order come back in byte order. */
+    tb_put(&b, "{\"o\":{", 6);
+    for (int i = 0; i < 5000; i++)
+        tb_fmt(&b, "%s\"k%d\":%d", i ? "," : "", (i * 7919) % 5000, i);
+    tb_put(&b, "}}", 2);
+    CHECK_STATUS(eval_text("keys(o)", b.s, &j, &err), SDUI_OK);
+    if (j) {
+        json_t *got = json_loads(j, JSON_DECODE_ANY, NULL);
+        int sorted = json_is_array(got) && json_array_size(got) == 5000;
+        for (size_t i = 1; sorted && i < 5000; i++)
+            sorted = strcmp(json_string_value(json_array_get(got, i - 1)),
+                            json_string_value(json_array_get(got, i))) < 0;
+        CHECK(sorted);
+        json_decref(got);
+    }
+    sdui_free(j);
+    /* 2000 keys sharing a 1000-byte prefix: some 22,000 comparisons of
+     * 1000 bytes each are past the bound. */
+    b.n = 0;
+    tb_put(&b, "{\"o\":{", 6);
+    for (int i = 0; i < 2000; i++) {
+        tb_put(&b, i ? ",\"" : "\"", i ? 2 : 1);
+        tb_rep(&b, "k", 1000);
+        tb_fmt(&b, "%05d\":0", 2000 - i);
+    }
+    tb_put(&b, "}}", 2);
+    check_eval("len(keys(o))", b.s, SDUI_LIMIT, "keys of long keys");
+    free(b.s);
+}
+
+/* A naive search, the reference for the two-way search. */
+static int naive_contains(const char *h, size_t hn, const char *n, size_t nn)
+{
+    for (size_t i = 0; nn <= hn && i <= hn - nn; i++)
+        if (!memcmp(h + i, n, nn))
+            return 1;
+    return 0;
+}
+
+/* contains(s, sub) agrees with a naive search on random strings over
+ * small alphabets (periodic needles included), and is linear: a needle
+ * that makes a naive search quadratic (a^m b in a^n) is answered within
+ * the bound. */
+static void test_work_contains(void)
+{
+    sdui_error err;
+    sdui_expr *prog = NULL;
+    unsigned long seed = 12345;
+    int wrong = 0;
+    CHECK_STATUS(sdui_expr_compile("contains(s, t)", 14, &prog, &err), SDUI_OK);
+    for (int c = 0; c < 20000 && prog; c++) {
+        char h[64], n[24], data[160], *j = NULL;
+        size_t hn, nn;
+        int k = 2 + c % 3;
+        seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+        hn = (seed >> 33) % 48;
+        nn = (seed >> 40) % 12;
+        for (size_t i = 0; i < hn; i++) {
+            seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+            h[i] = (char)('a' + (seed >> 35) % (unsigned)k);
+        }
+        for (size_t i = 0; i < nn; i++) {
+            seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+            /* A third of the needles are periodic (a run of a short word),
+             * a third are cut from the text itself. */
+            if (c % 3 == 0 && i >= 2)
+                n[i] = n[i - 2];
+            else if (c % 3 == 1 && hn >= nn)
+                n[i] = h[(seed >> 37) % (hn - nn + 1) + 0 * i];
+            else
+                n[i] = (char)('a' + (seed >> 35) % (unsigned)k);
+        }
+        if (c % 3 == 1 && hn >= nn && nn) {
+            size_t at = (seed >> 20) % (hn - nn + 1);
+            memcpy(n, h + at, nn);
+            if (c % 6 == 1)
+                n[nn - 1] = (char)(n[nn - 1] == 'a' ? 'b' : 'a');
+        }
+        snprintf(data, sizeof data, "{\"s\":\"%.*s\",\"t\":\"%.*s\"}", (int)hn, h, (int)nn, n);
+        sdui_json_doc *doc = NULL;
+        if (sdui_json_doc_parse(data, strlen(data), 8, &doc, &err) != SDUI_OK ||
+            sdui_expr_eval_json(prog, lookup_root, (void *)sdui_json_doc_root(doc), &j, NULL,
+                                &err) != SDUI_OK ||
+            strcmp(j, naive_contains(h, hn, n, nn) ? "true" : "false") != 0) {
+            if (wrong++ < 5)
+                CHECKF(0, "contains('%.*s', '%.*s') is %s", (int)hn, h, (int)nn, n, j ? j : "an error");
+        }
+        sdui_free(j);
+        sdui_json_doc_free(doc);
+    }
+    CHECK_EQ_INT(wrong, 0);
+    sdui_expr_free(prog);
+    /* a^(256K) b in a^(1M): a naive search compares 256 KiB at each of
+     * 768K places; two-way some 5M bytes in all (the cut of the needle and
+     * a window a place), within the bound once but not twice. */
+    {
+        tbuf b = {0};
+        char *j = NULL;
+        tb_put(&b, "{\"s\":\"", 6);
+        for (int i = 0; i < 1 << 20; i++)
+            tb_put(&b, "a", 1);
+        tb_put(&b, "\",\"t\":\"", 7);
+        for (int i = 0; i < 1 << 18; i++)
+            tb_put(&b, "a", 1);
+        tb_put(&b, "b\"}", 3);
+        CHECK_STATUS(eval_text("contains(s, t) || contains(s, t)", b.s, &j, &err), SDUI_LIMIT);
+        sdui_free(j);
+        CHECK_STATUS(eval_text("contains(s, t)", b.s, &j, &err), SDUI_OK);
+        CHECK_EQ_STR(j, "false");
+        sdui_free(j);
+        free(b.s);
+    }
+}
+
+/* Strings of the data far longer than any the evaluator makes: their
+ * bytes count as they are read, compared, scanned or hashed. */
+static void test_work_strings(void)
+{
+    tbuf b = {0};
+    char *src;
+    /* Two equal strings of 1 MiB (distinct copies), spaces, and 'é's. */
+    tb_put(&b, "{\"s\":\"", 6);
+    tb_rep(&b, "a", 1 << 20);
+    tb_put(&b, "\",\"t\":\"", 7);
+    tb_rep(&b, "a", 1 << 20);
+    tb_put(&b, "\",\"w\":\"", 7);
+    tb_rep(&b, " ", 1 << 20);
+    tb_put(&b, "\",\"u\":\"", 7);
+    tb_rep(&b, "\xc3\xa9", 1 << 19);
+    tb_put(&b, "\",\"o\":{\"x\":1}}", 14);
+    check_eval("len(u) + len(u)", b.s, SDUI_OK, "len twice");
+    src = repeated("len(u)", 20);
+    check_eval(src, b.s, SDUI_LIMIT, "len twenty times");
+    free(src);
+    check_eval("s == t", b.s, SDUI_OK, "equal strings");
+    src = repeated("s == t", 20);
+    check_eval(src, b.s, SDUI_LIMIT, "equal strings twenty times");
+    free(src);
+    src = repeated("s <= t", 20);
+    check_eval(src, b.s, SDUI_LIMIT, "ordered strings twenty times");
+    free(src);
+    src = repeated("starts_with(s, t)", 20);
+    check_eval(src, b.s, SDUI_LIMIT, "starts_with twenty times");
+    free(src);
+    src = repeated("trim(w)", 20);
+    check_eval(src, b.s, SDUI_LIMIT, "trim twenty times");
+    free(src);
+    /* A member looked up by a 1 MiB key hashes it. */
+    src = repeated("o[s]", 20);
+    check_eval(src, b.s, SDUI_LIMIT, "long keys twenty times");
+    free(src);
+    src = repeated("s in o", 20);
+    check_eval(src, b.s, SDUI_LIMIT, "long keys in an object twenty times");
+    free(src);
+    /* A value compared with itself costs nothing. */
+    src = repeated("s == s", 200);
+    check_eval(src, b.s, SDUI_OK, "a string compared with itself");
+    free(src);
+    free(b.s);
+}
+
+/* Objects compared member by member count the lookups; string() counts
+ * the values it writes. */
+static void test_work_values(void)
+{
+    tbuf b = {0};
+    char *src;
+    /* 100,000 members in opposite orders: each is looked up. */
+    tb_put(&b, "{\"o\":{", 6);
+    for (int i = 0; i < 100000; i++)
+        tb_fmt(&b, "%s\"k%d\":%d", i ? "," : "", i, i);
+    tb_put(&b, "},\"p\":{", 7);
+    for (int i = 100000; i-- > 0;)
+        tb_fmt(&b, "%s\"k%d\":%d", i < 99999 ? "," : "", i, i);
+    tb_put(&b, "},\"q\":{", 7);
+    for (int i = 0; i < 100000; i++)
+        tb_fmt(&b, "%s\"k%d\":%d", i ? "," : "", i, i);
+    tb_put(&b, "},\"a\":[", 7);
+    for (int i = 0; i < 30000; i++)
+        tb_put(&b, i ? ",0" : "0", i ? 2 : 1);
+    tb_put(&b, "]}", 2);
+    check_eval("o == q", b.s, SDUI_OK, "objects in the same order");
+    check_eval("o == p", b.s, SDUI_LIMIT, "objects in opposite orders");
+    check_eval("len(string(a))", b.s, SDUI_OK, "string() of an array");
+    src = repeated("len(string(a))", 30);
+    check_eval(src, b.s, SDUI_LIMIT, "string() of an array thirty times");
+    free(src);
+    free(b.s);
+}
+
+/* matches() counts every instruction it reaches (ε-moves included) and
+ * every probe of a class. */
+static void test_work_regex(void)
+{
+    tbuf b = {0};
+    /* 300 empty alternations before a 'b': some 1200 ε-moves a character. */
+    tb_put(&b, "{\"s\":\"", 6);
+    tb_rep(&b, "a", 5000);
+    tb_put(&b, "\",\"p\":\"", 7);
+    tb_rep(&b, "(|)", 300);
+    tb_put(&b, "b\",\"q\":\"[", 9);
+    for (int i = 0; i < 511; i++) {
+        unsigned cp = 0x100 + 2u * (unsigned)i;
+        char u[2] = {(char)(0xC0 | (cp >> 6)), (char)(0x80 | (cp & 0x3F))};
+        tb_put(&b, u, 2);
+    }
+    tb_put(&b, "]\",\"big\":\"", 10);
+    tb_rep(&b, "a", 300000);
+    tb_put(&b, "\"}", 2);
+    check_eval("matches('aab', p)", b.s, SDUI_OK, "ε-moves, short subject");
+    check_eval("matches(s, p)", b.s, SDUI_LIMIT, "ε-moves, 5000 characters");
+    check_eval("matches('\xc4\x80', q)", b.s, SDUI_OK, "511 ranges, one character");
+    check_eval("matches(big, q)", b.s, SDUI_LIMIT, "511 ranges, 300,000 characters");
+    /* Counted repetition stays linear and counted: 2000 instructions, a
+     * thread for each of the last 1000 places live at every character. */
+    check_eval("matches(s, '[ab]{1,1000}c')", b.s, SDUI_LIMIT,
+               "counted repetition over 5000 characters");
+    free(b.s);
+    {
+        sdui_error err;
+        char *j = NULL;
+        tbuf d = {0};
+        tb_put(&d, "{\"s\":\"", 6);
+        tb_rep(&d, "ab", 500);
+        tb_put(&d, "\",\"t\":\"", 7);
+        tb_rep(&d, "ab", 500);
+        tb_put(&d, "a\"}", 3);
+        CHECK_STATUS(eval_text("[matches(s, '^[ab]{1,1000}$'), matches(t, '^[ab]{1,1000}$'), "
+                               "matches(s, '^(ab){500}$'), matches(t, '^(ab){500}a{1}$')]",
+                               d.s, &j, &err), SDUI_OK);
+        CHECK_EQ_STR(j, "[true,false,true,true]");
+        sdui_free(j);
+        free(d.s);
+    }
 }
 
 /* A regex that makes backtracking engines explode runs in linear time. */
@@ -704,6 +1024,11 @@ int main(void)
     test_paths();
     test_offsets();
     test_limits();
+    test_work_keys();
+    test_work_contains();
+    test_work_strings();
+    test_work_values();
+    test_work_regex();
     test_regex_linear();
     test_threads();
     test_oom();

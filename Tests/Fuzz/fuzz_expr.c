@@ -4,8 +4,12 @@
  *
  * The input is the expression's source.  It is compiled; a program is
  * evaluated against a fixed data document (the roots the vectors use:
- * cart, user, answers, arr, s, n, big, small, nested, grid, ...) and these
- * must hold:
+ * cart, user, answers, arr, s, n, big, small, nested, grid, ...; numbers
+ * an integer and a decimal tell apart only exactly, "nums"; objects with
+ * members in different orders, "o1" "o2" "o3"; and data far
+ * larger than the evaluator's own values, "long" (a string past the
+ * string bound), "wide" (an object of 3000 members) and "many" (an array
+ * of 70,000 items), whose work counts as it goes) and these must hold:
  *   - compile either succeeds or fails with a parse or limit status (or
  *     OOM), a message, and an offset within the source (or the limit);
  *   - evaluation gives the same status, message and JSON text twice (it
@@ -42,6 +46,20 @@ static const char data_text[] =
 
 static sdui_json_doc *data;
 
+/* Appends n bytes to the growing text *b (length *len, room *cap). */
+static void put(char **b, size_t *len, size_t *cap, const char *s, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        *cap = (*len + n + 1) * 2;
+        *b = realloc(*b, *cap);
+        if (!*b)
+            abort();
+    }
+    memcpy(*b + *len, s, n);
+    *len += n;
+    (*b)[*len] = 0;
+}
+
 /* Aborts with a note when an invariant fails. */
 static void require(int ok, const char *what, const char *src, size_t len)
 {
@@ -66,14 +84,42 @@ static sdui_status eval_text(const sdui_expr *prog, char **json, size_t *len,
                                json, len, err);
 }
 
-/* Parses the data once. */
+/* Builds and parses the data once: data_text with the large members
+ * added. */
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     sdui_error err;
+    char *text = NULL, num[48];
+    size_t len = 0, cap = 0;
     (void)argc;
     (void)argv;
-    if (sdui_json_doc_parse(data_text, sizeof data_text - 1, 64, &data, &err) != SDUI_OK)
+    put(&text, &len, &cap, data_text, sizeof data_text - 2); /* without '}' */
+    {
+        static const char more[] =
+            ",\"nums\":[9007199254740993,9007199254740992.0,9007199254740992,"
+            "9223372036854775807,9223372036854775808.0,-9223372036854775808,-9.3e18,0.5],"
+            "\"o1\":{\"b\":2,\"a\":1,\"n\":{\"y\":[1,2.0],\"x\":null}},"
+            "\"o2\":{\"c\":1,\"b\":2,\"n\":{\"x\":null,\"y\":[1.0,2]}},"
+            "\"o3\":{\"n\":{\"x\":null,\"y\":[1,2]},\"a\":1.0,\"b\":2},"
+            "\"long\":\"";
+        put(&text, &len, &cap, more, sizeof more - 1);
+    }
+    for (int i = 0; i < 70000; i++)
+        put(&text, &len, &cap, i % 100 == 99 ? "\\n" : "a", i % 100 == 99 ? 2 : 1);
+    put(&text, &len, &cap, "\",\"wide\":{", 10);
+    for (int i = 0; i < 3000; i++) {
+        int n = snprintf(num, sizeof num, "%s\"k%d\":%d", i ? "," : "", (i * 7) % 3000, i);
+        put(&text, &len, &cap, num, (size_t)n);
+    }
+    put(&text, &len, &cap, "},\"many\":[", 10);
+    for (int i = 0; i < 70000; i++)
+        put(&text, &len, &cap, i ? ",1" : "1", i ? 2 : 1);
+    put(&text, &len, &cap, "]}", 2);
+    if (sdui_json_doc_parse(text, len, 64, &data, &err) != SDUI_OK) {
+        fprintf(stderr, "fuzz_expr: the data: %s\n", err.message);
         abort();
+    }
+    free(text);
     return 0;
 }
 

@@ -24,6 +24,10 @@
 #   seeds/expr/        one file per expression of Tests/ExprVectors/*.json
 #                      (extracted with python3), plus Tests/Fuzz/seeds/expr/
 #   expr.dict          the expression language's tokens (written here)
+#   seeds/matches/     each matches('subject', 'pattern') of
+#                      Tests/ExprVectors/regex.json as "pattern 0xFF subject"
+#                      (extracted with python3), plus Tests/Fuzz/seeds/matches/
+#   matches.dict       the regex syntax (written here)
 #   seeds/snapshot/    real snapshot files (and PATH.prev beside them) made
 #                      by sdui_snapshot_write, whole and damaged, written by
 #                      the harness itself (FUZZ_SNAPSHOT_SEEDS=DIR), plus
@@ -32,14 +36,16 @@
 #   seeds/seekable_open/ real seekable packs made by sdui_pack_write_seekable,
 #                      written by the harness itself (FUZZ_SEEKABLE_SEEDS=DIR),
 #                      plus Tests/Fuzz/seeds/seekable_open/ if it exists
-# The JSON harnesses (all but disk_open, outbox_open, expr and snapshot) get
-# Tests/Fuzz/json.dict; expr gets expr.dict, snapshot snapshot.dict;
-# disk_open and outbox_open (SQLite files) none.  Prints the runs and executions per second
+# The JSON harnesses (all but disk_open, outbox_open, expr, matches and
+# snapshot) get Tests/Fuzz/json.dict; expr gets expr.dict, matches
+# matches.dict, snapshot snapshot.dict; disk_open and outbox_open (SQLite
+# files) none.  matches is differential: it links PCRE2 (libpcre2-dev,
+# found with pkg-config libpcre2-8) as the reference engine.  Prints the runs and executions per second
 # of each harness and exits non-zero if any harness crashed (or failed to
 # build).
 # Needs: clang with the fuzzer runtime (the Swift toolchain's clang in
 # /opt/swift/usr/bin is used when present), libjansson-dev, libdeflate-dev,
-# libsqlite3-dev.
+# libsqlite3-dev, and for matches libpcre2-dev.
 set -u
 
 USAGE="usage: bash Tests/Fuzz/run.sh [SECONDS_EACH [NAME...]]"
@@ -55,7 +61,7 @@ esac
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT" || exit 2
 WORK=build/fuzz
-HARNESSES="pack_open token_parse disk_open batch_split json_doc expr snapshot outbox_open scan_paths seekable_open"
+HARNESSES="pack_open token_parse disk_open batch_split json_doc expr snapshot outbox_open scan_paths seekable_open matches"
 
 # The harnesses to run: the names given, each one of HARNESSES.
 SELECTED="${*:-$HARNESSES}"
@@ -95,11 +101,19 @@ CFLAGS="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude \
 
 mkdir -p "$WORK"
 
+# The libraries a harness needs beyond the core's.
+libs_for() {
+    case "$1" in
+    matches) pkg-config --libs libpcre2-8 2>/dev/null || echo "-lpcre2-8" ;;
+    esac
+}
+
 # Builds one harness; prints the compiler output only when it fails.
 build_harness() {
     local name="$1"
+    # shellcheck disable=SC2046 # the libraries are words
     if ! $CC $CFLAGS $LDFLAG csrc/*.c "Tests/Fuzz/fuzz_$name.c" \
-        -ljansson -ldeflate -lsqlite3 -lpthread -o "$WORK/fuzz_$name" \
+        -ljansson -ldeflate -lsqlite3 -lpthread $(libs_for "$name") -o "$WORK/fuzz_$name" \
         >"$WORK/build-$name.log" 2>&1; then
         echo "fuzz_$name: build failed:" >&2
         cat "$WORK/build-$name.log" >&2
@@ -267,6 +281,87 @@ PY
 "\\\\d"
 "\\\\w"
 "[^a-z]"
+"{2}"
+"{1,3}"
+"{2,}"
+"nums"
+"o1 == o3"
+"o2"
+"long"
+"wide"
+"many"
+"9007199254740993"
+"9007199254740992.0"
+DICT
+}
+
+# Fills build/fuzz/seeds/matches/ with "pattern 0xFF subject" for each
+# matches() of regex.json whose arguments are string literals, plus
+# Tests/Fuzz/seeds/matches/, and writes build/fuzz/matches.dict.
+make_matches_seeds() {
+    local dir="$WORK/seeds/matches" f
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    shopt -s nullglob
+    for f in Tests/Fuzz/seeds/matches/*; do cp "$f" "$dir/"; done
+    shopt -u nullglob
+    if command -v python3 >/dev/null 2>&1; then
+        python3 - "$dir" Tests/ExprVectors/regex.json <<'PY'
+import json, re, sys
+out, n = sys.argv[1], 0
+lit = r"'((?:[^'\\]|\\.)*)'"
+call = re.compile(r"^matches\(" + lit + r", " + lit + r"\)$")
+def text(body):
+    # A single-quoted literal of the language: JSON escapes plus \'.
+    return json.loads('"' + body.replace("\\'", "'").replace('"', '\\"') + '"')
+for case in json.load(open(sys.argv[2], encoding="utf-8"))["cases"]:
+    m = call.match(case["expr"])
+    if not m:
+        continue
+    try:
+        subject, pattern = text(m.group(1)), text(m.group(2))
+    except ValueError:
+        continue
+    with open("%s/vector-%04d" % (out, n), "wb") as fp:
+        fp.write(pattern.encode("utf-8") + b"\xff" + subject.encode("utf-8"))
+    n += 1
+PY
+    else
+        echo "seeds: matches: python3 missing, vectors not used as seeds" >&2
+    fi
+    cat >"$WORK/matches.dict" <<'DICT'
+"\xff"
+"\xfe"
+"\\d"
+"\\w"
+"\\s"
+"\\n"
+"\\t"
+"\\."
+"\\{"
+"[^"
+"[a-z]"
+"[\\d-"
+"(?"
+"(|)"
+"|"
+"^"
+"$"
+"*"
+"+"
+"?"
+"{0}"
+"{1}"
+"{2}"
+"{3,}"
+"{0,1}"
+"{1,3}"
+"{2,5}"
+"{1000}"
+"{999,1000}"
+"\xc3\xa9"
+"\xf0\x9f\x98\x80"
+"\x0a"
 DICT
 }
 
@@ -341,6 +436,9 @@ make_seeds() {
         expr)
             make_expr_seeds
             ;;
+        matches)
+            make_matches_seeds
+            ;;
         snapshot)
             make_snapshot_seeds || return 1
             ;;
@@ -364,6 +462,7 @@ dict_for() {
     case "$1" in
     disk_open | outbox_open) ;;
     expr) echo "-dict=$WORK/expr.dict" ;;
+    matches) echo "-dict=$WORK/matches.dict" ;;
     snapshot) echo "-dict=$WORK/snapshot.dict" ;;
     *) echo "-dict=Tests/Fuzz/json.dict" ;;
     esac

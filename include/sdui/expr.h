@@ -75,6 +75,10 @@ extern "C" {
 #define SDUI_EXPR_MAX_STRING 65536     /* bytes of any string or result text */
 #define SDUI_EXPR_MAX_ITEMS 65536      /* items of any array value */
 #define SDUI_EXPR_MAX_ARENA (32u << 20) /* bytes of one evaluation's arena */
+#define SDUI_EXPR_STEP_BYTES 8         /* bytes of string work in one step */
+#define SDUI_EXPR_MAX_PATTERN 1024     /* bytes of a matches() pattern */
+#define SDUI_EXPR_MAX_REPEAT 1000      /* m and n of a counted repetition */
+#define SDUI_EXPR_MAX_PROGRAM 4096     /* instructions of a compiled pattern */
 
 typedef struct sdui_expr sdui_expr;
 
