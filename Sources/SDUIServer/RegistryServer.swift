@@ -118,14 +118,19 @@ public final class RegistryServer: Service, Sendable {
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try await store.migrate()
         try await refresh()
+        guard configuration.requestTimeout > .zero, configuration.requestRateGrace >= .zero else {
+            throw RegistryError(.invalid, "requestTimeout must be positive and requestRateGrace not negative")
+        }
         let maxBody = configuration.maxBodyBytes
+        let limits = RequestHeadGate.ReadLimits(configuration)
         let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
         let maxConnections = try connectionCap()
         let logger = logger
         let app = Application(
             router: makeRouter(),
             server: HTTPServerBuilder { responder in
-                RegistryChildChannel(http1: HTTP1Channel(responder: responder, configuration: http1), maxBodyBytes: maxBody)
+                RegistryChildChannel(http1: HTTP1Channel(responder: responder, configuration: http1), maxBodyBytes: maxBody,
+                                     limits: limits)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "sdui-registry"),
