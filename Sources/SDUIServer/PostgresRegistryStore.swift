@@ -268,9 +268,11 @@ public final class PostgresRegistryStore: RegistryStore, Service {
     /// Stores events in one transaction, each id once (servers of a fleet
     /// receiving the same event race on the unique id; one insert wins).
     ///
-    /// - Throws: `RegistryError` `.store` when the database fails.
+    /// - Throws: `RegistryError` `.invalid` naming the first event that
+    ///   breaks ``EventRules`` (nothing is written); `.store` when the database fails.
     public func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int) {
-        try await RegistryError.wrap(name) {
+        try EventRules.check(events)
+        return try await RegistryError.wrap(name) {
             try await transaction { c in
                 var accepted = 0
                 for e in events {

@@ -27,6 +27,9 @@ public protocol RegistryStore: Sendable {
     func putFlows(_ flows: [StoredFlow]) async throws
     /// Stores analytics events in one transaction, each id once: an event
     /// whose id is already stored is skipped and counted as a duplicate.
+    /// Events that break ``EventRules`` (a NUL in an indexed field, say)
+    /// are refused with a `.invalid` ``RegistryError`` naming the first,
+    /// before anything is written, by every store alike.
     func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int)
     /// The stored events in the order they were stored, at most `limit`.
     func events(limit: Int) async throws -> [StoredEvent]

@@ -172,9 +172,11 @@ public actor SQLiteRegistryStore: RegistryStore {
 
     /// Stores events in one `BEGIN IMMEDIATE` transaction, each id once.
     ///
-    /// - Throws: `RegistryError` `.store` when SQLite fails.
+    /// - Throws: `RegistryError` `.invalid` naming the first event that
+    ///   breaks ``EventRules`` (nothing is written); `.store` when SQLite fails.
     public func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int) {
-        try await write {
+        try EventRules.check(events)
+        return try await write {
             var accepted = 0
             for e in events {
                 let rows = try await connection.query(
