@@ -178,6 +178,39 @@ import Testing
         }
     }
 
+    /// Events the registry refuses for good (a NUL in `userId`) are
+    /// dropped by the uploader, logged and counted, and every other event,
+    /// before and after them in the queue, is stored in the same flush: the
+    /// refusal names them, so one refused batch and one resent batch do it.
+    @Test(arguments: StoreKind.allCases)
+    func theUploaderDropsAndCountsTheEventsTheRegistryRefuses(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let server = try await startServer(store)
+            let journal = try FlowJournal(path: Fixtures.temporaryDirectory().appendingPathComponent("j.sqlite").path)
+            let bad: Set<Int> = [7, 20]
+            let events = (0..<30).map { i in
+                Data(#"{"flowId":"f","id":"g\#(i)","name":"screen_view","timestamp":1,"userId":"\#(bad.contains(i) ? #"u\u0000"# : "u")"}"#.utf8)
+            }
+            try journal.commit(events: events)
+            let log = CapturedLog()
+            let up = EventUploader(journal: journal, configuration: .init(
+                endpoint: URL(string: "events", relativeTo: server.baseURL)!.absoluteURL,
+                retry: RetryPolicy(initialDelay: .milliseconds(5), maxDelay: .milliseconds(20), maxAttempts: 3, jitter: .none)),
+                logger: log.logger)
+            let report = try await up.flush()
+            #expect(report.rejected == 2 && up.rejectedTotal == 2, "\(report)")
+            #expect(report.events == 28 && report.batches == 1, "\(report)")
+            #expect(try journal.stats().events == 0)
+            let good = (0..<30).filter { !bad.contains($0) }.map { "g\($0)" }
+            #expect(try await store.events(limit: 100).map(\.id) == good)
+            let lines = log.lines.withLockedValue { $0 }.filter { $0.contains("the server refused an event") }
+            #expect(lines.count == 2 && lines.allSatisfy { $0.contains(#""userId" contains U+0000"#) }, "\(lines)")
+            let metrics = String(decoding: try await get(server, "metrics", [:]).body, as: UTF8.self)
+            #expect(metrics.contains("sdui_event_batches_refused_total 1"), "\(metrics)")
+            await server.stop()
+        }
+    }
+
     /// A flow session's outbox, sent by the uploader to the real server:
     /// every event arrives, each stored once, also when a flush is repeated.
     @Test(arguments: StoreKind.allCases)
