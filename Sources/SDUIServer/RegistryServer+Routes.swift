@@ -69,8 +69,9 @@ extension RegistryServer {
                             headers: [.contentType: "application/json", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: body)))
         }
-        let metricsPage: @Sendable (Request, Context) async throws -> Response = { [metrics] _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
+        let metricsPage: @Sendable (Request, Context) async throws -> Response = { [self, metrics] _, _ in
+            recordRefreshAge()
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
         }
         for (path, handler) in [("health/live", live), ("health/ready", ready), ("health", ready), ("metrics", metricsPage)] {

@@ -62,6 +62,9 @@ public final class RegistryServer: Service, Sendable {
         var snapshot = RegistrySnapshot()
         /// When the store last answered a refresh.
         var refreshed = ContinuousClock.now
+        /// The refresh failures since the store last answered: when they
+        /// began and how many; nil while refreshes work.
+        var outage: (since: ContinuousClock.Instant, failures: Int)?
     }
 
     /// A computed `/design-tokens` answer.
@@ -81,8 +84,8 @@ public final class RegistryServer: Service, Sendable {
     ///   - metrics: the Prometheus registry `/metrics` exports; pass the
     ///     service's own to export them together.
     ///   - metricsFactory: where the metrics are recorded; nil (the default)
-    ///     records them in `metrics` through a `PrometheusMetricsFactory`
-    ///     (latency buckets from 50 µs to 5 s).  Pass the service's factory
+    ///     records them in `metrics`, each family with its help text
+    ///     (``RegistryMetrics/help``; latency buckets from 50 µs to 5 s).  Pass the service's factory
     ///     to use another backend; `/metrics` then exports only what
     ///     `metrics` holds.
     ///   - logger: the server's log (label `sdui.server` by default).
@@ -93,16 +96,15 @@ public final class RegistryServer: Service, Sendable {
         self.store = store
         self.configuration = configuration
         self.metrics = metrics
-        self.metricsFactory = metricsFactory ?? {
-            var prometheus = PrometheusMetricsFactory(registry: metrics)
-            prometheus.durationHistogramBuckets[RequestMetrics.durationLabel] = RequestMetrics.buckets
-            return prometheus
-        }()
+        self.metricsFactory = metricsFactory ?? RegistryMetricsFactory(registry: metrics)
         self.logger = logger
         self.state = NIOLockedValueBox(State())
         // `sdui_build_info{version} 1`: which build answers, for a fleet.
         Gauge(label: "sdui_build_info", dimensions: [("version", SDUIKitVersion.string)], factory: self.metricsFactory)
             .record(1)
+        // The outage metrics exist from the start, at 0.
+        _ = Counter(label: "sdui_registry_refresh_failures_total", factory: self.metricsFactory)
+        recordRefreshAge()
     }
 
 
