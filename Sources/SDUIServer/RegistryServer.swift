@@ -108,17 +108,25 @@ public final class RegistryServer: Service, Sendable {
     }
 
 
-    /// Migrates the store, loads the snapshot and serves until cancelled, or
-    /// until the service group this runs in shuts down gracefully: the
-    /// ServiceLifecycle `Service` requirement.
+    /// Migrates the store (or, with ``RegistryServerConfiguration/migrate``
+    /// false, checks its schema), loads the snapshot and serves until
+    /// cancelled, or until the service group this runs in shuts down
+    /// gracefully: the ServiceLifecycle `Service` requirement.  Beside the
+    /// application it runs a ``RegistryRefresher`` and, when a retention
+    /// bound is set, an ``EventPruner``.
     public func run() async throws {
         try await run(onRunning: { _ in })
     }
 
-    /// Migrates the store, loads the snapshot and serves until cancelled;
-    /// `onRunning` is told the port once it is bound.
+    /// Migrates (or checks) the store, loads the snapshot and serves until
+    /// cancelled; `onRunning` is told the port once it is bound.
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        try await store.migrate()
+        try configuration.eventRetention.check()
+        if configuration.migrate {
+            try await store.migrate()
+        } else {
+            try await store.verifySchema()
+        }
         try await refresh()
         guard configuration.requestTimeout > .zero, configuration.requestRateGrace >= .zero else {
             throw RegistryError(.invalid, "requestTimeout must be positive and requestRateGrace not negative")
@@ -153,10 +161,13 @@ public final class RegistryServer: Service, Sendable {
                 await onRunning(channel.localAddress?.port ?? 0)
             },
             logger: logger)
-        // The application and the snapshot refresher, as one structured group.
-        let services = ServiceGroup(configuration: .init(services: [.init(service: app),
-                                                                   .init(service: RegistryRefresher(self),
-                                                                         successTerminationBehavior: .ignore)],
+        // The application, the snapshot refresher and the event pruner, as one structured group.
+        var members: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: app), .init(service: RegistryRefresher(self), successTerminationBehavior: .ignore)]
+        if configuration.eventRetention.isOn {
+            members.append(.init(service: EventPruner(self), successTerminationBehavior: .ignore))
+        }
+        let services = ServiceGroup(configuration: .init(services: members,
                                                          gracefulShutdownSignals: configuration.gracefulShutdownSignals,
                                                          logger: logger))
         group.withLockedValue { $0 = services }

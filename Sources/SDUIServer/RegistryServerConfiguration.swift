@@ -49,6 +49,16 @@ public struct RegistryServerConfiguration: Sendable {
     /// applied: the request must then have at least
     /// `minRequestBytesPerSecond × (elapsed − grace)` bytes.
     public var requestRateGrace: Duration = .seconds(5)
+    /// How long `POST /events` keeps events, and how many
+    /// (``EventRetention``; by default 90 days and 10 million, applied every
+    /// 10 minutes).
+    public var eventRetention = EventRetention()
+    /// Whether ``RegistryServer/run()`` migrates the store (creates or
+    /// upgrades its tables) before serving.  With false it issues no DDL and
+    /// only checks that the schema is the one this build serves
+    /// (``RegistryStore/verifySchema()``), so a replica needs no DDL rights;
+    /// migrate once with `sdui registry migrate`.
+    public var migrate = true
     /// `/health` answers 503 when the store has not answered for this long
     /// (nil: ten refresh intervals, and at least 30 s).
     public var healthStaleAfter: Duration?
@@ -65,7 +75,8 @@ public struct RegistryServerConfiguration: Sendable {
     /// a refresh every second, a 60 s idle timeout, a connection cap from the
     /// descriptor limit, 16 KiB of headers, no request bodies, 50 ids per
     /// request, 30 s to read a request and at least 1 KiB/s after its first
-    /// 5 s, no signal handling.
+    /// 5 s, events kept 90 days and at most 10 million, the store migrated
+    /// at start, no signal handling.
     public init() {}
 }
 #endif

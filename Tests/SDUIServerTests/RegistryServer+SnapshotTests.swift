@@ -24,6 +24,10 @@ import Testing
             }
         }
         func migrate() async throws { try await store().migrate() }
+        func verifySchema() async throws { try await store().verifySchema() }
+        func pruneEvents(receivedBefore cutoff: Date?, keepingNewest keep: Int?) async throws -> Int {
+            try await store().pruneEvents(receivedBefore: cutoff, keepingNewest: keep)
+        }
         func publish(_ tokens: [StoredToken]) async throws -> Int { try await store().publish(tokens) }
         func putScreens(_ screens: [StoredScreen]) async throws { try await store().putScreens(screens) }
         func generation() async throws -> Int64 { try await store().generation() }
@@ -98,21 +102,7 @@ import Testing
     /// table renamed away, by another client), or mends it.
     static func breakDatabase(_ store: any RegistryStore, _ broken: Bool) throws {
         let (from, to) = broken ? ("registry_meta", "registry_meta_off") : ("registry_meta_off", "registry_meta")
-        let p = Process()
-        if let sqlite = store as? SQLiteRegistryStore {
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["python3", "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
-                           + "c.execute('ALTER TABLE \(from) RENAME TO \(to)'); c.commit()", sqlite.path]
-        } else if let pg = store as? PostgresRegistryStore, let schema = pg.schema,
-                  let url = ProcessInfo.processInfo.environment["SDUI_TEST_POSTGRES_URL"] {
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["psql", url, "-qc", "ALTER TABLE \(schema).\(from) RENAME TO \(to)"]
-        } else {
-            throw RegistryError(.invalid, "no way to break this store")
-        }
-        try p.run()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "breaking the database: \(p.arguments ?? [])")
+        try executeSQL("ALTER TABLE \(from) RENAME TO \(to)", on: store)
     }
 
     /// The value of an unlabeled family in a `/metrics` page.
