@@ -31,45 +31,48 @@ public final class PostgresRegistryStore: RegistryStore, Service {
     /// How long ``migrate()`` waits for the database before it gives up
     /// (the pool itself keeps retrying a server that is down).
     public let startupTimeout: Duration
+    /// One direct connection's configuration, when the store was made from
+    /// a URL: ``reachable()`` tries it, so its error can be told.
+    let probe: PostgresConnection.Configuration?
 
     /// Connects with a URL `postgres://user:password@host:port/database`,
-    /// optionally with `?sslmode=disable|prefer|require` (default disable;
-    /// prefer and require verify the server's certificate against the
-    /// system's trust store).  With `schema` (lowercase letters, digits and
-    /// `_`), the tables live in that schema, created by ``migrate()``.
+    /// optionally with libpq's TLS parameters `sslmode` (`disable`, the
+    /// default, `prefer`, `require`, `verify-ca`, `verify-full`) and
+    /// `sslrootcert` (``PostgresURL``).  With `schema` (lowercase letters,
+    /// digits and `_`), the tables live in that schema, created by
+    /// ``migrate()``.
+    ///
+    /// - Throws: `RegistryError` `.invalid` for a URL ``PostgresURL`` refuses.
     public convenience init(url: String, schema: String? = nil, startupTimeout: Duration = .seconds(10),
                             startsClient: Bool = true,
                             logger: Logger = Logger(label: "sdui.registry.postgres")) throws {
-        guard let c = URLComponents(string: url), ["postgres", "postgresql"].contains(c.scheme ?? ""),
-              let host = c.host, let user = c.user else {
-            throw RegistryError(.invalid, "expected postgres://user[:password]@host[:port]/database", subject: url)
+        let parsed = try PostgresURL(url)
+        let probe: PostgresConnection.Configuration
+        do {
+            probe = try parsed.connectionConfiguration()
+        } catch {
+            throw RegistryError(.invalid, "TLS: \(EchoedInput.visible(String(describing: error)))",
+                                subject: PostgresURL.redacted(url))
         }
-        var tls = PostgresClient.Configuration.TLS.disable
-        for item in c.queryItems ?? [] {
-            switch (item.name, item.value) {
-            case ("sslmode", "disable"?): tls = .disable
-            case ("sslmode", "prefer"?): tls = .prefer(.makeClientConfiguration())
-            case ("sslmode", "require"?): tls = .require(.makeClientConfiguration())
-            default:
-                throw RegistryError(.invalid, "unsupported URL parameter \(item.name)=\(item.value ?? ""); "
-                                    + "only sslmode=disable|prefer|require", subject: url)
-            }
-        }
-        let database = c.path.hasPrefix("/") ? String(c.path.dropFirst()) : c.path
-        let config = PostgresClient.Configuration(host: host, port: c.port ?? 5432, username: user,
-                                                  password: c.password, database: database.isEmpty ? nil : database,
-                                                  tls: tls)
-        try self.init(configuration: config, name: "\(host):\(c.port ?? 5432)/\(database)", schema: schema,
-                      startupTimeout: startupTimeout, startsClient: startsClient, logger: logger)
+        try self.init(configuration: parsed.clientConfiguration(), name: parsed.name, schema: schema,
+                      startupTimeout: startupTimeout, startsClient: startsClient, logger: logger, probe: probe)
     }
 
     /// Connects with a PostgresNIO configuration.  `schema`, when given, is
     /// checked (lowercase letters, digits, `_`) and set as the search_path.
     /// `startsClient: false` leaves running the client to ``run()`` (see
     /// the type's documentation).
-    public init(configuration: PostgresClient.Configuration, name: String, schema: String? = nil,
-                startupTimeout: Duration = .seconds(10), startsClient: Bool = true,
-                logger: Logger = Logger(label: "sdui.registry.postgres")) throws {
+    public convenience init(configuration: PostgresClient.Configuration, name: String, schema: String? = nil,
+                            startupTimeout: Duration = .seconds(10), startsClient: Bool = true,
+                            logger: Logger = Logger(label: "sdui.registry.postgres")) throws {
+        try self.init(configuration: configuration, name: name, schema: schema, startupTimeout: startupTimeout,
+                      startsClient: startsClient, logger: logger, probe: nil)
+    }
+
+    /// The designated initializer: `probe` is what ``reachable()`` tries.
+    init(configuration: PostgresClient.Configuration, name: String, schema: String?, startupTimeout: Duration,
+         startsClient: Bool, logger: Logger, probe: PostgresConnection.Configuration?) throws {
+        self.probe = probe
         var configuration = configuration
         if let schema {
             let u = schema.utf8
@@ -237,9 +240,33 @@ public final class PostgresRegistryStore: RegistryStore, Service {
         }
     }
 
-    /// Throws a `.store` error when the database does not answer `SELECT 1`
-    /// within ``startupTimeout``.
+    /// Throws a `.store` error when the database does not answer within
+    /// ``startupTimeout``.  A store made from a URL tries direct connections
+    /// until then, and the error says why the last one failed (refused, a
+    /// login the server turned down, a certificate that did not verify);
+    /// otherwise it waits for the pool to answer `SELECT 1`.
     public func reachable() async throws {
+        if let probe {
+            let deadline = ContinuousClock.now + startupTimeout
+            var last: (any Error)?
+            repeat {
+                var attempt = probe
+                attempt.options.connectTimeout = TimeAmount(max(.milliseconds(100), deadline - .now))
+                do {
+                    let connection = try await PostgresConnection.connect(configuration: attempt, id: 0, logger: logger)
+                    try? await connection.close()
+                    return
+                } catch let e as CancellationError {
+                    throw e
+                } catch {
+                    last = error
+                }
+                try await Task.sleep(for: .milliseconds(250))
+            } while ContinuousClock.now < deadline
+            let why = last.map { EchoedInput.visible(String(reflecting: $0), maxBytes: 1500) } ?? "no attempt finished"
+            throw RegistryError(.store, "no answer from PostgreSQL within \(startupTimeout); the last attempt: \(why)",
+                                subject: name)
+        }
         let client = client, logger = logger, timeout = startupTimeout
         let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
