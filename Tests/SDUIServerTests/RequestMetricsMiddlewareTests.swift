@@ -111,8 +111,20 @@ extension RequestMetricsMiddlewareTests {
                 }
                 #expect(typed.contains(family), "\(sample)")
             }
-            for name in RegistryMetrics.help.keys where name != "sdui_events_pruned_total" {
+            for name in RegistryMetrics.help.keys {
                 #expect(typed.contains(Substring(name)), "\(name) is on /metrics")
+            }
+            // Every family the Grafana dashboard queries is there, and every
+            // route it names is the registry's own (no mount prefix).
+            let dashboard = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("dashboards/registry.json"),
+                                       encoding: .utf8)
+            let queried = Set(dashboard.matches(of: /sdui_[a-z_]+/).map { m -> Substring in
+                m.output.hasSuffix("_bucket") ? m.output.dropLast("_bucket".count) : m.output
+            })
+            #expect(queried.count >= 10, "\(queried.sorted())")
+            for family in queried { #expect(typed.contains(family), "the dashboard queries \(family)") }
+            for m in dashboard.matches(of: /route=\\"([^\\]*)\\"/) {
+                #expect(RequestMetrics.routes.contains(String(m.output.1)), "\(m.output.0)")
             }
         }
     }
