@@ -113,6 +113,28 @@ import Testing
         }
     }
 
+    /// Counting the newest to keep walks the rows a few at a time on SQLite,
+    /// across gaps in the numbers (an event sent again takes a number and
+    /// stores nothing): exactly the newest `keep` stay.
+    @Test func theSQLiteCountWalkKeepsExactlyTheNewestAcrossGaps() async throws {
+        let store = try await makeStore(.sqlite)
+        try await store.closing {
+            let sqlite = try #require(store as? SQLiteRegistryStore)
+            await sqlite.setWalkStep(3)
+            func event(_ id: String) -> StoredEvent {
+                StoredEvent(id: id, name: "n", flowID: "f", userID: "u", timestamp: 0, json: Data("{}".utf8))
+            }
+            for i in 0..<20 {
+                _ = try await store.storeEvents([event("e\(i)")])
+                _ = try await store.storeEvents([event("e\(i)")])   // a duplicate: a gap in the numbers
+            }
+            for (keep, left) in [(25, 20), (20, 20), (13, 13), (7, 7), (1, 1), (0, 0)] {
+                _ = try await store.pruneEvents(receivedBefore: nil, keepingNewest: keep)
+                #expect(try await store.events(limit: 100).map(\.id) == (20 - left..<20).map { "e\($0)" }, "keep \(keep)")
+            }
+        }
+    }
+
     /// A store without tables, or with the first layout, fails the schema
     /// check with what to do, and the check changes nothing; migrate
     /// upgrades the first layout keeping its events (received at the
