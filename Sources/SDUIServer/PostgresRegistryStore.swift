@@ -31,45 +31,48 @@ public final class PostgresRegistryStore: RegistryStore, Service {
     /// How long ``migrate()`` waits for the database before it gives up
     /// (the pool itself keeps retrying a server that is down).
     public let startupTimeout: Duration
+    /// One direct connection's configuration, when the store was made from
+    /// a URL: ``reachable()`` tries it, so its error can be told.
+    let probe: PostgresConnection.Configuration?
 
     /// Connects with a URL `postgres://user:password@host:port/database`,
-    /// optionally with `?sslmode=disable|prefer|require` (default disable;
-    /// prefer and require verify the server's certificate against the
-    /// system's trust store).  With `schema` (lowercase letters, digits and
-    /// `_`), the tables live in that schema, created by ``migrate()``.
+    /// optionally with libpq's TLS parameters `sslmode` (`disable`, the
+    /// default, `prefer`, `require`, `verify-ca`, `verify-full`) and
+    /// `sslrootcert` (``PostgresURL``).  With `schema` (lowercase letters,
+    /// digits and `_`), the tables live in that schema, created by
+    /// ``migrate()``.
+    ///
+    /// - Throws: `RegistryError` `.invalid` for a URL ``PostgresURL`` refuses.
     public convenience init(url: String, schema: String? = nil, startupTimeout: Duration = .seconds(10),
                             startsClient: Bool = true,
                             logger: Logger = Logger(label: "sdui.registry.postgres")) throws {
-        guard let c = URLComponents(string: url), ["postgres", "postgresql"].contains(c.scheme ?? ""),
-              let host = c.host, let user = c.user else {
-            throw RegistryError(.invalid, "expected postgres://user[:password]@host[:port]/database", subject: url)
+        let parsed = try PostgresURL(url)
+        let probe: PostgresConnection.Configuration
+        do {
+            probe = try parsed.connectionConfiguration()
+        } catch {
+            throw RegistryError(.invalid, "TLS: \(EchoedInput.visible(String(describing: error)))",
+                                subject: PostgresURL.redacted(url))
         }
-        var tls = PostgresClient.Configuration.TLS.disable
-        for item in c.queryItems ?? [] {
-            switch (item.name, item.value) {
-            case ("sslmode", "disable"?): tls = .disable
-            case ("sslmode", "prefer"?): tls = .prefer(.makeClientConfiguration())
-            case ("sslmode", "require"?): tls = .require(.makeClientConfiguration())
-            default:
-                throw RegistryError(.invalid, "unsupported URL parameter \(item.name)=\(item.value ?? ""); "
-                                    + "only sslmode=disable|prefer|require", subject: url)
-            }
-        }
-        let database = c.path.hasPrefix("/") ? String(c.path.dropFirst()) : c.path
-        let config = PostgresClient.Configuration(host: host, port: c.port ?? 5432, username: user,
-                                                  password: c.password, database: database.isEmpty ? nil : database,
-                                                  tls: tls)
-        try self.init(configuration: config, name: "\(host):\(c.port ?? 5432)/\(database)", schema: schema,
-                      startupTimeout: startupTimeout, startsClient: startsClient, logger: logger)
+        try self.init(configuration: parsed.clientConfiguration(), name: parsed.name, schema: schema,
+                      startupTimeout: startupTimeout, startsClient: startsClient, logger: logger, probe: probe)
     }
 
     /// Connects with a PostgresNIO configuration.  `schema`, when given, is
     /// checked (lowercase letters, digits, `_`) and set as the search_path.
     /// `startsClient: false` leaves running the client to ``run()`` (see
     /// the type's documentation).
-    public init(configuration: PostgresClient.Configuration, name: String, schema: String? = nil,
-                startupTimeout: Duration = .seconds(10), startsClient: Bool = true,
-                logger: Logger = Logger(label: "sdui.registry.postgres")) throws {
+    public convenience init(configuration: PostgresClient.Configuration, name: String, schema: String? = nil,
+                            startupTimeout: Duration = .seconds(10), startsClient: Bool = true,
+                            logger: Logger = Logger(label: "sdui.registry.postgres")) throws {
+        try self.init(configuration: configuration, name: name, schema: schema, startupTimeout: startupTimeout,
+                      startsClient: startsClient, logger: logger, probe: nil)
+    }
+
+    /// The designated initializer: `probe` is what ``reachable()`` tries.
+    init(configuration: PostgresClient.Configuration, name: String, schema: String?, startupTimeout: Duration,
+         startsClient: Bool, logger: Logger, probe: PostgresConnection.Configuration?) throws {
+        self.probe = probe
         var configuration = configuration
         if let schema {
             let u = schema.utf8
@@ -98,12 +101,14 @@ public final class PostgresRegistryStore: RegistryStore, Service {
     }
 
     /// Waits for the database (see ``reachable()``), then creates the schema
-    /// (when one was given), the tables and the sequence row when they are
-    /// missing, in one transaction.  Servers that migrate at the same time
-    /// take turns on an advisory lock.
+    /// (when one was given), the tables, their indexes and the sequence row
+    /// when they are missing, and upgrades an older layout to
+    /// ``RegistrySchema/version``, in one transaction.  Servers that migrate
+    /// at the same time take turns on an advisory lock.
     ///
     /// - Throws: `RegistryError` `.store` when the database does not answer
-    ///   within ``startupTimeout`` or a statement fails.
+    ///   within ``startupTimeout``, a statement fails, or the schema is newer
+    ///   than this build's (nothing is changed then).
     public func migrate() async throws {
         try await reachable()
         try await RegistryError.wrap(name) {
@@ -112,6 +117,10 @@ public final class PostgresRegistryStore: RegistryStore, Service {
                 try await c.query("SELECT pg_advisory_xact_lock(72430001)", logger: logger)
                 if let schema {   // checked in init: safe to splice
                     try await c.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+                }
+                if let found = try await schemaVersion(c), found > RegistrySchema.version,
+                   let newer = RegistrySchema.mismatch(found, store: name) {
+                    throw newer
                 }
                 try await c.query("""
                     CREATE TABLE IF NOT EXISTS design_tokens (
@@ -128,19 +137,136 @@ public final class PostgresRegistryStore: RegistryStore, Service {
                 try await c.query("""
                     CREATE TABLE IF NOT EXISTS flow_events (
                       n bigserial PRIMARY KEY, id text NOT NULL UNIQUE, name text NOT NULL, flow_id text NOT NULL,
-                      user_id text NOT NULL, ts bigint NOT NULL, json text NOT NULL)
+                      user_id text NOT NULL, ts bigint NOT NULL, json text NOT NULL, received_ms bigint NOT NULL DEFAULT 0)
                     """, logger: logger)
+                // Version 1 → 2: the receipt time, the upgrade's time for the events already there.
+                let now = SQLiteRegistryStore.milliseconds(Date())   // an integer: safe to splice
+                try await c.query(PostgresQuery(unsafeSQL:
+                    "ALTER TABLE flow_events ADD COLUMN IF NOT EXISTS received_ms bigint NOT NULL DEFAULT \(now)"),
+                                  logger: logger)
+                try await c.query("CREATE INDEX IF NOT EXISTS flow_events_received ON flow_events (received_ms)",
+                                  logger: logger)
                 try await c.query("CREATE TABLE IF NOT EXISTS registry_meta (key text PRIMARY KEY, value bigint NOT NULL)",
                                   logger: logger)
                 try await c.query("INSERT INTO registry_meta (key, value) VALUES ('seq', 0) ON CONFLICT DO NOTHING",
                                   logger: logger)
+                try await c.query("""
+                    INSERT INTO registry_meta (key, value) VALUES ('schema', \(RegistrySchema.version))
+                    ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
+                    """, logger: logger)
             }
         }
     }
 
-    /// Throws a `.store` error when the database does not answer `SELECT 1`
-    /// within ``startupTimeout``.
+    /// The schema version in `registry_meta` (in the store's schema): nil
+    /// without tables, 1 for the first layout, which wrote none.
+    private func schemaVersion(_ c: PostgresConnection) async throws -> Int? {
+        var exists = false
+        for try await found in try await c.query("SELECT to_regclass('registry_meta') IS NOT NULL", logger: logger)
+            .decode(Bool.self) { exists = found }
+        guard exists else { return nil }
+        var version = 1
+        for try await v in try await c.query("SELECT value FROM registry_meta WHERE key = 'schema'", logger: logger)
+            .decode(Int64.self) { version = Int(v) }
+        return version
+    }
+
+    /// Waits for the database (see ``reachable()``) and checks that the
+    /// tables are there at ``RegistrySchema/version``, issuing no DDL: a
+    /// role without DDL rights can run it.
+    ///
+    /// - Throws: `RegistryError` `.store` naming the database and what to do
+    ///   when they are missing, older or newer, or when it does not answer.
+    public func verifySchema() async throws {
+        try await reachable()
+        try await RegistryError.wrap(name) {
+            let found = try await client.withConnection { c in try await schemaVersion(c) }
+            if let mismatch = RegistrySchema.mismatch(found, store: name) { throw mismatch }
+        }
+    }
+
+    /// Deletes events received before `cutoff`, then all but the newest
+    /// `keep`, at most ``EventPruner/batch`` rows per transaction.  Each
+    /// batch takes an advisory lock without waiting: when another server
+    /// of the fleet holds it (it is pruning), this pass stops.  Returns how
+    /// many were deleted.
+    ///
+    /// - Throws: `RegistryError` `.store` when the database fails.
+    public func pruneEvents(receivedBefore cutoff: Date?, keepingNewest keep: Int?) async throws -> Int {
+        try await RegistryError.wrap(name) {
+            var deleted = 0
+            if let cutoff {
+                let ms = Int64(SQLiteRegistryStore.milliseconds(cutoff))
+                guard let n = try await deleteInBatches({ limit in
+                    "SELECT n FROM flow_events WHERE received_ms < \(ms) ORDER BY received_ms LIMIT \(limit)"
+                }) else { return deleted }
+                deleted += n
+            }
+            if let keep {
+                var boundary: Int64?
+                let rows = try await client.query(
+                    "SELECT n FROM flow_events ORDER BY n DESC LIMIT 1 OFFSET \(Int64(max(0, keep)))", logger: logger)
+                for try await n in rows.decode(Int64.self) { boundary = n }
+                if let boundary, let n = try await deleteInBatches({ limit in
+                    "SELECT n FROM flow_events WHERE n <= \(boundary) ORDER BY n LIMIT \(limit)"
+                }) {
+                    deleted += n
+                }
+            }
+            return deleted
+        }
+    }
+
+    /// Deletes the rows `select(limit)` picks, a batch per transaction,
+    /// until a batch comes back short; nil when another server holds the
+    /// pruning lock.
+    private func deleteInBatches(_ select: @escaping @Sendable (Int64) -> PostgresQuery) async throws -> Int? {
+        var total = 0
+        while true {
+            let n: Int? = try await transaction { c in
+                var locked = false
+                for try await got in try await c.query("SELECT pg_try_advisory_xact_lock(72430002)", logger: logger)
+                    .decode(Bool.self) { locked = got }
+                guard locked else { return nil }
+                var query = select(Int64(EventPruner.batch))
+                query.sql = "WITH d AS (DELETE FROM flow_events WHERE n IN (\(query.sql)) RETURNING 1) SELECT count(*) FROM d"
+                var count: Int64 = 0
+                for try await c in try await c.query(query, logger: logger).decode(Int64.self) { count = c }
+                return Int(count)
+            }
+            guard let n else { return total == 0 ? nil : total }
+            total += n
+            if n < EventPruner.batch { return total }
+        }
+    }
+
+    /// Throws a `.store` error when the database does not answer within
+    /// ``startupTimeout``.  A store made from a URL tries direct connections
+    /// until then, and the error says why the last one failed (refused, a
+    /// login the server turned down, a certificate that did not verify);
+    /// otherwise it waits for the pool to answer `SELECT 1`.
     public func reachable() async throws {
+        if let probe {
+            let deadline = ContinuousClock.now + startupTimeout
+            var last: (any Error)?
+            repeat {
+                var attempt = probe
+                attempt.options.connectTimeout = TimeAmount(max(.milliseconds(100), deadline - .now))
+                do {
+                    let connection = try await PostgresConnection.connect(configuration: attempt, id: 0, logger: logger)
+                    try? await connection.close()
+                    return
+                } catch let e as CancellationError {
+                    throw e
+                } catch {
+                    last = error
+                }
+                try await Task.sleep(for: .milliseconds(250))
+            } while ContinuousClock.now < deadline
+            let why = last.map { EchoedInput.visible(String(reflecting: $0), maxBytes: 1500) } ?? "no attempt finished"
+            throw RegistryError(.store, "no answer from PostgreSQL within \(startupTimeout); the last attempt: \(why)",
+                                subject: name)
+        }
         let client = client, logger = logger, timeout = startupTimeout
         let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
@@ -268,16 +394,19 @@ public final class PostgresRegistryStore: RegistryStore, Service {
     /// Stores events in one transaction, each id once (servers of a fleet
     /// receiving the same event race on the unique id; one insert wins).
     ///
-    /// - Throws: `RegistryError` `.store` when the database fails.
+    /// - Throws: `RegistryError` `.invalid` naming the first event that
+    ///   breaks ``EventRules`` (nothing is written); `.store` when the database fails.
     public func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int) {
-        try await RegistryError.wrap(name) {
+        try EventRules.check(events)
+        let received = Int64(SQLiteRegistryStore.milliseconds(Date()))
+        return try await RegistryError.wrap(name) {
             try await transaction { c in
                 var accepted = 0
                 for e in events {
                     let json = String(decoding: e.json, as: UTF8.self)
                     let rows = try await c.query("""
-                        INSERT INTO flow_events (id, name, flow_id, user_id, ts, json)
-                        VALUES (\(e.id), \(e.name), \(e.flowID), \(e.userID), \(e.timestamp), \(json))
+                        INSERT INTO flow_events (id, name, flow_id, user_id, ts, json, received_ms)
+                        VALUES (\(e.id), \(e.name), \(e.flowID), \(e.userID), \(e.timestamp), \(json), \(received))
                         ON CONFLICT (id) DO NOTHING RETURNING id
                         """, logger: logger)
                     for try await _ in rows.decode(String.self) { accepted += 1 }

@@ -5,8 +5,9 @@ import ServiceLifecycle
 
 /// Applies what the store has published to a ``RegistryServer``'s
 /// in-memory snapshot, every ``RegistryServerConfiguration/refreshInterval``,
-/// until the service group shuts down.  A failed refresh is logged and the
-/// last snapshot kept (``RegistryServer`` reports it on `/health/ready`).
+/// until the service group shuts down.  A failed refresh keeps the last
+/// snapshot; an outage is logged when it starts and when it ends, and
+/// counted on `/metrics` (``RegistryServer`` reports it on `/health/ready`).
 ///
 /// ``RegistryServer/run()`` runs one itself.  A service that mounts the
 /// registry's routes in its own Hummingbird application
@@ -17,7 +18,8 @@ import ServiceLifecycle
 ///     try await store.migrate()                     // run() does this itself
 ///     try await registry.refresh()                  // the first snapshot
 ///     let app = Application(router: registry.makeRouter(), …)
-///     let group = ServiceGroup(services: [app, RegistryRefresher(registry)], logger: logger)
+///     let group = ServiceGroup(services: [app, RegistryRefresher(registry), EventPruner(registry)],
+///                              logger: logger)
 ///     try await group.run()
 public struct RegistryRefresher: Service {
     let server: RegistryServer

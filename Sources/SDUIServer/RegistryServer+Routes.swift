@@ -69,21 +69,24 @@ extension RegistryServer {
                             headers: [.contentType: "application/json", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: body)))
         }
-        let metricsPage: @Sendable (Request, Context) async throws -> Response = { [metrics] _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
+        let metricsPage: @Sendable (Request, Context) async throws -> Response = { [self, metrics] _, _ in
+            recordRefreshAge()
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
         }
         for (path, handler) in [("health/live", live), ("health/ready", ready), ("health", ready), ("metrics", metricsPage)] {
             router.get(RouterPath(path), use: handler)
             router.head(RouterPath(path)) { request, context in Self.head(try await handler(request, context)) }
         }
-        // Every route but /events is read-only: any other method is 405 with Allow (RFC 9110 §15.5.6).
+        // Every route but /events is read-only: any other method the HTTP/1
+        // parser passes on is 405 with Allow (RFC 9110 §15.5.6), TRACE and
+        // OPTIONS included, whether the routes are at the root or mounted.
         for path in ["health/live", "health/ready", "health", "metrics", "screens/:id", "design-tokens", "flows/:id"] {
-            for method in [HTTPRequest.Method.post, .put, .delete, .patch] {
+            for method in Self.parsedMethods where method != .get && method != .head {
                 router.on(RouterPath(path), method: method) { _, _ in Self.methodNotAllowed() }
             }
         }
-        for method in [HTTPRequest.Method.get, .head, .put, .delete, .patch] {
+        for method in Self.parsedMethods where method != .post {
             router.on("events", method: method) { _, _ in
                 var r = Self.error(.methodNotAllowed, "method-not-allowed", "/events answers POST only")
                 r.headers[.allow] = "POST"
@@ -109,6 +112,17 @@ extension RegistryServer {
         }
         api.post("events") { [self] request, _ in await events(request) }
     }
+
+    /// Every request method NIO's HTTP/1 parser (llhttp) accepts, as NIO
+    /// names them (`M-SEARCH` arrives as `MSEARCH`); any other is a parse
+    /// error, answered 400 before routing.  A route answers 405 to each of
+    /// these it does not take.
+    static let parsedMethods: [HTTPRequest.Method] = [
+        "DELETE", "GET", "HEAD", "POST", "PUT", "CONNECT", "OPTIONS", "TRACE", "COPY", "LOCK", "MKCOL", "MOVE",
+        "PROPFIND", "PROPPATCH", "SEARCH", "UNLOCK", "BIND", "REBIND", "UNBIND", "ACL", "REPORT", "MKACTIVITY",
+        "CHECKOUT", "MERGE", "MSEARCH", "NOTIFY", "SUBSCRIBE", "UNSUBSCRIBE", "PATCH", "PURGE", "MKCALENDAR",
+        "LINK", "UNLINK", "SOURCE", "QUERY",
+    ].map { HTTPRequest.Method($0)! }
 
     /// 405 for a method a route does not take: `Allow: GET, HEAD` and the
     /// JSON error body every error has.
@@ -266,10 +280,22 @@ extension RegistryServer {
 
     /// `POST /events`: stores a batch `{"events": [...]}` idempotently (an
     /// event id already stored is counted as a duplicate, not stored
-    /// again) and answers `{"accepted": n, "duplicates": m}`.  A body that
-    /// is not such a batch is a 400 naming the first bad event and field;
-    /// nothing of it is stored.
+    /// again) and answers `{"accepted": n, "duplicates": m}`.
+    ///
+    /// The body must be `application/json` (415 otherwise).  A body that is
+    /// not such a batch is a 400 `bad-events` and nothing of it is stored.
+    /// When the fault lies in events (not in the body as a whole), the
+    /// answer lists every refused event in `refused`, each as
+    /// `{"index", "id", "field", "message"}` (``EventRules``), so a client
+    /// can drop exactly those and send the others again.
     func events(_ request: Request) async -> Response {
+        guard Self.isJSON(request.headers[.contentType]) else {
+            let given = request.headers[.contentType].map { EchoedInput.quoted($0) } ?? "none"
+            var r = Self.error(.unsupportedMediaType, "unsupported-media-type",
+                               "POST /events takes a body of Content-Type application/json; this one has \(given)")
+            r.headers[Self.acceptPostField] = "application/json"
+            return r
+        }
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: Self.maxEventsBodyBytes)
@@ -280,11 +306,14 @@ extension RegistryServer {
         let batch: [StoredEvent]
         switch Self.parseEvents(data) {
         case .success(let b): batch = b
-        case .failure(let e): return Self.error(.badRequest, "bad-events", e.message)
+        case .failure(let refusal): return refused(refusal)
         }
         let result: (accepted: Int, duplicates: Int)
         do {
             result = try await store.storeEvents(batch)
+        } catch let e as RegistryError where e.code == .invalid {
+            // A store's own check (EventRules): the client's fault, as above.
+            return refused(BatchRefusal(message: e.message, events: []))
         } catch {
             logger.error("storing events failed", metadata: ["error": "\(error)"])
             return Self.error(.serviceUnavailable, "store-unavailable", "the events could not be stored; send them again")
@@ -297,43 +326,86 @@ extension RegistryServer {
                         body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
-    /// The events of a batch body, each checked, or the first fault.
-    static func parseEvents(_ data: Data) -> Result<[StoredEvent], RegistryError> {
+    static let acceptPostField = HTTPField.Name("Accept-Post")!
+
+    /// Whether a `Content-Type` value is `application/json` (any case,
+    /// parameters such as `charset=utf-8` allowed).
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let media = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return media.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+    }
+
+    /// Why a batch is refused: the message, and each refused event (none
+    /// when the body as a whole is at fault).
+    struct BatchRefusal: Error {
+        var message: String
+        var events: [EventRules.Refusal]
+    }
+
+    /// The 400 of a refused batch, counted in `sdui_events_refused_total`.
+    func refused(_ refusal: BatchRefusal) -> Response {
+        Counter(label: "sdui_event_batches_refused_total", factory: metricsFactory).increment()
+        guard !refusal.events.isEmpty else { return Self.error(.badRequest, "bad-events", refusal.message) }
+        Counter(label: "sdui_events_refused_total", factory: metricsFactory).increment(by: refusal.events.count)
+        let listed: [JSONValue] = refusal.events.map { r in
+            .object(["index": .int(Int64(r.index)), "id": r.id.map { .string($0) } ?? .null,
+                     "field": r.field.map { .string($0) } ?? .null, "message": .string(r.message)])
+        }
+        return Self.error(.badRequest, "bad-events", refusal.message, extra: ["refused": .array(listed)])
+    }
+
+    /// The events of a batch body, each checked, or why the batch is
+    /// refused: every event that breaks a rule, or the fault of the whole.
+    static func parseEvents(_ data: Data) -> Result<[StoredEvent], BatchRefusal> {
         let value: JSONValue
         do {
             value = try JSONValue(json: data, source: "POST /events")
         } catch {
-            return .failure(RegistryError(.invalid, "\(error)"))
+            return .failure(BatchRefusal(message: "\(error)", events: []))
         }
         guard let items = value["events"]?.arrayValue else {
-            return .failure(RegistryError(.invalid, "the body must be {\"events\": [...]}"))
+            return .failure(BatchRefusal(message: "the body must be {\"events\": [...]}", events: []))
         }
         guard !items.isEmpty, items.count <= maxEventsPerBatch else {
-            return .failure(RegistryError(.invalid, "a batch holds 1 to \(maxEventsPerBatch) events, not \(items.count)"))
+            return .failure(BatchRefusal(message: "a batch holds 1 to \(maxEventsPerBatch) events, not \(items.count)",
+                                         events: []))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var out: [StoredEvent] = []
+        var refused: [EventRules.Refusal] = []
         var seen = Set<String>()
         for (i, e) in items.enumerated() {
-            func fault(_ m: String) -> Result<[StoredEvent], RegistryError> {
-                .failure(RegistryError(.invalid, "events[\(i)]: \(m)"))
+            let id = e["id"]?.stringValue
+            func refuse(_ field: String?, _ reason: String) {
+                refused.append(EventRules.Refusal(index: i, id: id, field: field,
+                                                  message: "\(EventRules.label(i, id)): \(reason)"))
             }
-            guard e.objectValue != nil else { return fault("must be an object") }
-            guard let id = e["id"]?.stringValue, !id.isEmpty, id.utf8.count <= 128 else {
-                return fault("\"id\" must be a string of 1 to 128 bytes")
+            guard e.objectValue != nil else { refuse(nil, "must be an object"); continue }
+            guard let id else { refuse("id", "\"id\" must be a string of 1 to \(EventRules.maxIDBytes) bytes"); continue }
+            guard let name = e["name"]?.stringValue else {
+                refuse("name", "\"name\" must be a string of 1 to \(EventRules.maxIDBytes) bytes")
+                continue
             }
-            guard let name = e["name"]?.stringValue, !name.isEmpty, name.utf8.count <= 128 else {
-                return fault("\"name\" must be a string of 1 to 128 bytes")
-            }
-            guard let flow = e["flowId"]?.stringValue else { return fault("\"flowId\" must be a string") }
-            guard let user = e["userId"]?.stringValue else { return fault("\"userId\" must be a string") }
+            guard let flow = e["flowId"]?.stringValue else { refuse("flowId", "\"flowId\" must be a string"); continue }
+            guard let user = e["userId"]?.stringValue else { refuse("userId", "\"userId\" must be a string"); continue }
             guard let ts = e["timestamp"]?.intValue, ts >= 0 else {
-                return fault("\"timestamp\" must be a non-negative integer (ms since the epoch)")
+                refuse("timestamp", "\"timestamp\" must be a non-negative integer (ms since the epoch)")
+                continue
+            }
+            guard let json = try? encoder.encode(e) else { refuse(nil, "cannot be stored"); continue }
+            let event = StoredEvent(id: id, name: name, flowID: flow, userID: user, timestamp: ts, json: json)
+            if let r = EventRules.refusal(of: event, at: i) {
+                refused.append(r)
+                continue
             }
             guard seen.insert(id).inserted else { continue }   // twice in one batch: kept once
-            guard let json = try? encoder.encode(e) else { return fault("cannot be stored") }
-            out.append(StoredEvent(id: id, name: name, flowID: flow, userID: user, timestamp: ts, json: json))
+            out.append(event)
+        }
+        guard refused.isEmpty else {
+            let more = refused.count > 1 ? "; \(refused.count) of \(items.count) events refused" : ""
+            return .failure(BatchRefusal(message: refused[0].message + more, events: refused))
         }
         return .success(out)
     }

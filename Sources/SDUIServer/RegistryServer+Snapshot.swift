@@ -41,18 +41,63 @@ extension RegistryServer {
     func snapshot() -> RegistrySnapshot { state.withLockedValue { $0.snapshot } }
 
     /// Refreshes every ``RegistryServerConfiguration/refreshInterval`` until
-    /// cancelled; a failure is logged and the last snapshot kept.
+    /// cancelled; a failure keeps the last snapshot.
+    ///
+    /// An outage is logged twice, not once a refresh: an error when a
+    /// refresh first fails (with the store's error), a notice when one
+    /// works again (how long it lasted, how many failed).  Every failure
+    /// counts in `sdui_registry_refresh_failures_total`, and
+    /// `sdui_registry_refresh_age_seconds` tells how long ago the store last
+    /// answered (also at each scrape of `/metrics`).
     func refreshLoop() async {
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: configuration.refreshInterval)
-                try await refresh()
-            } catch is CancellationError {
-                return
             } catch {
-                logger.error("registry refresh failed; serving the last snapshot", metadata: ["error": "\(error)"])
+                return
             }
+            do {
+                try await refresh()
+                refreshWorked()
+            } catch {
+                // Cancelled mid-refresh (a store may wrap the CancellationError): shutting down, not an outage.
+                if Task.isCancelled || error is CancellationError { return }
+                refreshFailed(error)
+            }
+            recordRefreshAge()
         }
+    }
+
+    /// Counts a failed refresh; logs it when it starts an outage.
+    func refreshFailed(_ error: any Error) {
+        Counter(label: "sdui_registry_refresh_failures_total", factory: metricsFactory).increment()
+        let first = state.withLockedValue { s -> Bool in
+            guard s.outage == nil else {
+                s.outage?.failures += 1
+                return false
+            }
+            s.outage = (ContinuousClock.now, 1)
+            return true
+        }
+        if first {
+            logger.error("registry refresh failed; serving the last snapshot until the store answers again",
+                         metadata: ["error": "\(EchoedInput.visible(String(describing: error), maxBytes: 2048))"])
+        }
+    }
+
+    /// Ends an outage, logging how long it lasted.
+    func refreshWorked() {
+        guard let outage = state.withLockedValue({ s in defer { s.outage = nil }; return s.outage }) else { return }
+        let lasted = ContinuousClock.now - outage.since
+        logger.notice("registry refresh works again",
+                      metadata: ["failedRefreshes": "\(outage.failures)",
+                                 "seconds": "\(String(format: "%.1f", Double(lasted.components.seconds) + Double(lasted.components.attoseconds) / 1e18))"])
+    }
+
+    /// Records `sdui_registry_refresh_age_seconds`: how long since the
+    /// store last answered.
+    func recordRefreshAge() {
+        Gauge(label: "sdui_registry_refresh_age_seconds", factory: metricsFactory).record(staleness().seconds)
     }
 
     /// How long since the store last answered, and whether that is too long

@@ -62,6 +62,9 @@ public final class RegistryServer: Service, Sendable {
         var snapshot = RegistrySnapshot()
         /// When the store last answered a refresh.
         var refreshed = ContinuousClock.now
+        /// The refresh failures since the store last answered: when they
+        /// began and how many; nil while refreshes work.
+        var outage: (since: ContinuousClock.Instant, failures: Int)?
     }
 
     /// A computed `/design-tokens` answer.
@@ -81,8 +84,8 @@ public final class RegistryServer: Service, Sendable {
     ///   - metrics: the Prometheus registry `/metrics` exports; pass the
     ///     service's own to export them together.
     ///   - metricsFactory: where the metrics are recorded; nil (the default)
-    ///     records them in `metrics` through a `PrometheusMetricsFactory`
-    ///     (latency buckets from 50 µs to 5 s).  Pass the service's factory
+    ///     records them in `metrics`, each family with its help text
+    ///     (``RegistryMetrics/help``; latency buckets from 50 µs to 5 s).  Pass the service's factory
     ///     to use another backend; `/metrics` then exports only what
     ///     `metrics` holds.
     ///   - logger: the server's log (label `sdui.server` by default).
@@ -93,39 +96,51 @@ public final class RegistryServer: Service, Sendable {
         self.store = store
         self.configuration = configuration
         self.metrics = metrics
-        self.metricsFactory = metricsFactory ?? {
-            var prometheus = PrometheusMetricsFactory(registry: metrics)
-            prometheus.durationHistogramBuckets[RequestMetrics.durationLabel] = RequestMetrics.buckets
-            return prometheus
-        }()
+        self.metricsFactory = metricsFactory ?? RegistryMetricsFactory(registry: metrics)
         self.logger = logger
         self.state = NIOLockedValueBox(State())
         // `sdui_build_info{version} 1`: which build answers, for a fleet.
         Gauge(label: "sdui_build_info", dimensions: [("version", SDUIKitVersion.string)], factory: self.metricsFactory)
             .record(1)
+        // The outage metrics exist from the start, at 0.
+        _ = Counter(label: "sdui_registry_refresh_failures_total", factory: self.metricsFactory)
+        recordRefreshAge()
     }
 
 
-    /// Migrates the store, loads the snapshot and serves until cancelled, or
-    /// until the service group this runs in shuts down gracefully: the
-    /// ServiceLifecycle `Service` requirement.
+    /// Migrates the store (or, with ``RegistryServerConfiguration/migrate``
+    /// false, checks its schema), loads the snapshot and serves until
+    /// cancelled, or until the service group this runs in shuts down
+    /// gracefully: the ServiceLifecycle `Service` requirement.  Beside the
+    /// application it runs a ``RegistryRefresher`` and, when a retention
+    /// bound is set, an ``EventPruner``.
     public func run() async throws {
         try await run(onRunning: { _ in })
     }
 
-    /// Migrates the store, loads the snapshot and serves until cancelled;
-    /// `onRunning` is told the port once it is bound.
+    /// Migrates (or checks) the store, loads the snapshot and serves until
+    /// cancelled; `onRunning` is told the port once it is bound.
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        try await store.migrate()
+        try configuration.eventRetention.check()
+        if configuration.migrate {
+            try await store.migrate()
+        } else {
+            try await store.verifySchema()
+        }
         try await refresh()
+        guard configuration.requestTimeout > .zero, configuration.requestRateGrace >= .zero else {
+            throw RegistryError(.invalid, "requestTimeout must be positive and requestRateGrace not negative")
+        }
         let maxBody = configuration.maxBodyBytes
+        let limits = RequestHeadGate.ReadLimits(configuration)
         let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
         let maxConnections = try connectionCap()
         let logger = logger
         let app = Application(
             router: makeRouter(),
             server: HTTPServerBuilder { responder in
-                RegistryChildChannel(http1: HTTP1Channel(responder: responder, configuration: http1), maxBodyBytes: maxBody)
+                RegistryChildChannel(http1: HTTP1Channel(responder: responder, configuration: http1), maxBodyBytes: maxBody,
+                                     limits: limits)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "sdui-registry"),
@@ -146,10 +161,13 @@ public final class RegistryServer: Service, Sendable {
                 await onRunning(channel.localAddress?.port ?? 0)
             },
             logger: logger)
-        // The application and the snapshot refresher, as one structured group.
-        let services = ServiceGroup(configuration: .init(services: [.init(service: app),
-                                                                   .init(service: RegistryRefresher(self),
-                                                                         successTerminationBehavior: .ignore)],
+        // The application, the snapshot refresher and the event pruner, as one structured group.
+        var members: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: app), .init(service: RegistryRefresher(self), successTerminationBehavior: .ignore)]
+        if configuration.eventRetention.isOn {
+            members.append(.init(service: EventPruner(self), successTerminationBehavior: .ignore))
+        }
+        let services = ServiceGroup(configuration: .init(services: members,
                                                          gracefulShutdownSignals: configuration.gracefulShutdownSignals,
                                                          logger: logger))
         group.withLockedValue { $0 = services }

@@ -34,6 +34,31 @@ public struct RegistryServerConfiguration: Sendable {
     public var maxBodyBytes = 0
     /// Most ids in one `/design-tokens` request.
     public var maxIDs = 50
+    /// A request, head and body, must arrive in full within this long of
+    /// its first byte; otherwise it is answered 408 and the connection is
+    /// closed (``RequestHeadGate``).  The clock runs only while the request
+    /// is being read, not while the server works on it or on the requests
+    /// before it.
+    public var requestTimeout: Duration = .seconds(30)
+    /// Once ``requestRateGrace`` has passed, a request must have arrived at
+    /// an average of at least this many bytes per second since its first
+    /// byte; otherwise it is answered 408 and the connection closed.  0
+    /// turns the rate check off (``requestTimeout`` still holds).
+    public var minRequestBytesPerSecond = 1024
+    /// How long a request may take before ``minRequestBytesPerSecond`` is
+    /// applied: the request must then have at least
+    /// `minRequestBytesPerSecond × (elapsed − grace)` bytes.
+    public var requestRateGrace: Duration = .seconds(5)
+    /// How long `POST /events` keeps events, and how many
+    /// (``EventRetention``; by default 90 days and 10 million, applied every
+    /// 10 minutes).
+    public var eventRetention = EventRetention()
+    /// Whether ``RegistryServer/run()`` migrates the store (creates or
+    /// upgrades its tables) before serving.  With false it issues no DDL and
+    /// only checks that the schema is the one this build serves
+    /// (``RegistryStore/verifySchema()``), so a replica needs no DDL rights;
+    /// migrate once with `sdui registry migrate`.
+    public var migrate = true
     /// `/health` answers 503 when the store has not answered for this long
     /// (nil: ten refresh intervals, and at least 30 s).
     public var healthStaleAfter: Duration?
@@ -49,7 +74,9 @@ public struct RegistryServerConfiguration: Sendable {
     /// The defaults: `127.0.0.1:8080`, unsigned, no auth, `max-age` one day,
     /// a refresh every second, a 60 s idle timeout, a connection cap from the
     /// descriptor limit, 16 KiB of headers, no request bodies, 50 ids per
-    /// request, no signal handling.
+    /// request, 30 s to read a request and at least 1 KiB/s after its first
+    /// 5 s, events kept 90 days and at most 10 million, the store migrated
+    /// at start, no signal handling.
     public init() {}
 }
 #endif

@@ -12,8 +12,20 @@ import Foundation
 /// ``changes(after:)``; servers keep an in-memory snapshot and apply those
 /// changes (see `RegistrySnapshot`).
 public protocol RegistryStore: Sendable {
-    /// Creates the tables when they are missing.
+    /// Creates the tables when they are missing and upgrades older ones to
+    /// ``RegistrySchema/version``; refuses a schema newer than this build's.
     func migrate() async throws
+    /// Checks, without changing anything, that the tables are there at
+    /// ``RegistrySchema/version``: what a server that does not migrate
+    /// (``RegistryServerConfiguration/migrate`` false) does at start.
+    /// Throws a `.store` ``RegistryError`` saying what to do when they are
+    /// missing or older (run `sdui registry migrate`) or newer (upgrade).
+    func verifySchema() async throws
+    /// Deletes the stored events received before `cutoff` (nil: none by
+    /// age), then all but the newest `keep` (nil: none by count), in
+    /// batches of bounded size; returns how many were deleted
+    /// (``EventRetention``).
+    func pruneEvents(receivedBefore cutoff: Date?, keepingNewest keep: Int?) async throws -> Int
     /// Publishes token versions in one transaction.  A version already
     /// stored with the same JSON is skipped; with other JSON it is a
     /// `.conflict`, and nothing of the batch is written.  Returns how many
@@ -27,6 +39,9 @@ public protocol RegistryStore: Sendable {
     func putFlows(_ flows: [StoredFlow]) async throws
     /// Stores analytics events in one transaction, each id once: an event
     /// whose id is already stored is skipped and counted as a duplicate.
+    /// Events that break ``EventRules`` (a NUL in an indexed field, say)
+    /// are refused with a `.invalid` ``RegistryError`` naming the first,
+    /// before anything is written, by every store alike.
     func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int)
     /// The stored events in the order they were stored, at most `limit`.
     func events(limit: Int) async throws -> [StoredEvent]
@@ -58,6 +73,36 @@ public struct RegistryChanges: Sendable {
     /// The highest sequence number among the changes (0 when none).
     public var newest: Int64 {
         max(tokens.map(\.seq).max() ?? 0, screens.map(\.seq).max() ?? 0, flows.map(\.seq).max() ?? 0)
+    }
+}
+
+/// The version of the registry's tables, kept in `registry_meta` under the
+/// key `schema`.
+///
+/// 1: the first layout (no `schema` row).  2: `flow_events.received_ms`,
+/// the server's receipt time of each event (ms since the epoch; events
+/// stored before the upgrade get the time of the upgrade), indexed for
+/// ``EventRetention``.
+public enum RegistrySchema {
+    /// The version this build creates, upgrades to and serves.
+    public static let version = 2
+
+    /// The error of a store whose schema is `found` (nil: no tables),
+    /// or nil when it is ``version``.
+    static func mismatch(_ found: Int?, store: String) -> RegistryError? {
+        guard let found else {
+            return RegistryError(.store, "the registry has no tables; create them with `sdui registry migrate` "
+                                 + "(a server started with --no-migrate issues no DDL)", subject: store)
+        }
+        if found < version {
+            return RegistryError(.store, "the registry's schema is version \(found), older than this build's \(version); "
+                                 + "upgrade it with `sdui registry migrate`", subject: store)
+        }
+        if found > version {
+            return RegistryError(.store, "the registry's schema is version \(found), newer than this build's \(version); "
+                                 + "run a newer sdui", subject: store)
+        }
+        return nil
     }
 }
 

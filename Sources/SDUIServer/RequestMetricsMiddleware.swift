@@ -19,11 +19,29 @@ import Metrics
 /// The latency buckets run from 50 µs to 5 s: a warm answer takes well under
 /// a millisecond, and p50 and p95 must fall between bucket bounds that tell
 /// them apart, not all in the lowest one.
+///
+/// The `route` label is the registry's own route (`/design-tokens`,
+/// `/screens/{id}`), also when a host mounts the routes under a prefix
+/// (``RegistryServer/routes(context:)``): the prefix is the host's, so the
+/// same dashboard queries work for every mount.  A path no route matches is
+/// `NotFound`.  The error counter has a series of 0 for every route from
+/// the start, so an error rate reads 0 rather than nothing.
 /// The names and latency buckets of the request metrics.
 enum RequestMetrics {
     static let durationLabel = "sdui_http_request_duration_seconds"
     static let requestsLabel = "sdui_http_requests_total"
     static let errorsLabel = "sdui_http_errors_total"
+
+    /// The registry's routes as Hummingbird writes them, longest first.
+    static let routes = ["/health/ready", "/health/live", "/design-tokens", "/screens/{id}", "/flows/{id}", "/metrics",
+                         "/health", "/events"]
+
+    /// The `route` label of a request Hummingbird routed to `endpoint`:
+    /// the registry route it ends with, without the mount prefix.
+    static func route(_ endpoint: String?) -> String {
+        guard let endpoint else { return "NotFound" }
+        return routes.first { endpoint == $0 || endpoint.hasSuffix($0) } ?? endpoint
+    }
 
     static var buckets: [Duration] {
         [.microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
@@ -37,7 +55,12 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The metric objects by label values, so a request does one lookup.
     let instruments = NIOLockedValueBox<[String: (Metrics.Timer, Counter, Counter?)]>([:])
 
-    init(factory: any MetricsFactory) { self.factory = factory }
+    init(factory: any MetricsFactory) {
+        self.factory = factory
+        for route in RequestMetrics.routes {   // each route's error series, at 0
+            _ = Counter(label: RequestMetrics.errorsLabel, dimensions: [("route", route), ("status", "500")], factory: factory)
+        }
+    }
 
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -54,7 +77,7 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func record(_ request: Request, _ context: Context, status: Int, _ start: ContinuousClock.Instant) {
-        let route = context.endpointPath ?? "NotFound"
+        let route = RequestMetrics.route(context.endpointPath)
         let method = request.method.rawValue
         let key = "\(route) \(method) \(status)"
         let (timer, counter, errors) = instruments.withLockedValue { cache in

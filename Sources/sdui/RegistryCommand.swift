@@ -1,4 +1,4 @@
-// RegistryCommand.swift - `sdui registry import|list|token` and the options every registry command shares.
+// RegistryCommand.swift - `sdui registry import|list|token|migrate` and the options every registry command shares.
 #if Server
 import ArgumentParser
 import Foundation
@@ -17,7 +17,7 @@ struct RegistryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "registry",
         abstract: "Publish to and read the token registry (SQLite or PostgreSQL).",
-        subcommands: [Import.self, List.self, Token.self]
+        subcommands: [Import.self, List.self, Token.self, Migrate.self]
     )
 
     struct Import: AsyncParsableCommand {
@@ -126,6 +126,36 @@ struct RegistryCommand: AsyncParsableCommand {
         func run() throws {
             try reportingErrors {
                 print(try AccessTokenIssuer(signer: try KeyFile.signer(accessKey)).issue(subject: subject, lifetime: TimeInterval(ttl)))
+            }
+        }
+    }
+
+    struct Migrate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create the registry's tables, or upgrade them to this build's schema, and exit.",
+            discussion: """
+            The one step that needs DDL rights (CREATE, ALTER): run it once per upgrade, as a role that \
+            has them, and start the servers with `sdui serve --no-migrate` as a role that has not. It is \
+            idempotent; servers migrating at once take turns. A schema newer than this build's is refused, \
+            and nothing is changed. SDUI_DB and SDUI_POSTGRES_URL name the store as for `sdui serve`.
+
+            Examples:
+              sdui registry migrate --db registry.db
+              SDUI_POSTGRES_URL='postgres://owner@db/sdui?sslmode=verify-full' sdui registry migrate
+            """)
+
+        @OptionGroup var store: StoreOptions
+
+        /// A store must be named (options or variables); otherwise a usage error with this command's usage.
+        func validate() throws {
+            _ = try ServeEnvironment(values: ProcessInfo.processInfo.environment).store(store)
+        }
+
+        func run() async throws {
+            try await reportingErrors {
+                let s = try ServeEnvironment(values: ProcessInfo.processInfo.environment).store(store)
+                try await s.with { _ in }   // opening for writing migrates
+                print("the registry's tables are at schema version \(RegistrySchema.version)")
             }
         }
     }

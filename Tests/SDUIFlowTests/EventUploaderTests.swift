@@ -1,8 +1,61 @@
 import Foundation
+import Hummingbird
+import NIOConcurrencyHelpers
 import SDUICore
 import SDUIFlow
 import SDUITestSupport
 import Testing
+
+/// A `POST /events` that refuses, as the registry does, the events whose
+/// id is in `refusing`: a 400 listing them by batch index in `refused`,
+/// nothing of the batch kept; or, with `naming` off, a plain 400.  It
+/// keeps the batches it was sent.
+final class RefusingEvents: Sendable {
+    let refusing: Set<String>
+    let naming: Bool
+    let batches = NIOLockedValueBox<[[String]]>([])
+    let stored = NIOLockedValueBox<[String]>([])
+    private let task = NIOLockedValueBox<Task<Void, Error>?>(nil)
+    private let port = NIOLockedValueBox(0)
+    var url: URL { URL(string: "http://127.0.0.1:\(port.withLockedValue { $0 })/events")! }
+
+    init(refusing: Set<String>, naming: Bool = true) {
+        self.refusing = refusing
+        self.naming = naming
+    }
+
+    func start() async throws {
+        let router = Router()
+        router.post("events") { [self] request, _ -> Response in
+            let value = try JSONValue(json: Data(buffer: try await request.body.collect(upTo: 1 << 20)))
+            let ids = (value["events"]?.arrayValue ?? []).map { $0["id"]?.stringValue ?? "" }
+            batches.withLockedValue { $0.append(ids) }
+            let refused = ids.enumerated().filter { refusing.contains($0.element) }
+            guard refused.isEmpty else {
+                let list = refused.map { #"{"index":\#($0.offset),"id":"\#($0.element)","field":"name","message":"no"}"# }
+                let body = naming ? #"{"error":"bad-events","message":"no","refused":[\#(list.joined(separator: ","))]}"#
+                                  : #"{"error":"bad-events","message":"no"}"#
+                return Response(status: .badRequest, body: .init(byteBuffer: .init(string: body)))
+            }
+            stored.withLockedValue { $0 += ids }
+            return Response(status: .ok, body: .init(byteBuffer: .init(string: #"{"accepted":\#(ids.count),"duplicates":0}"#)))
+        }
+        let ports = AsyncStream<Int>.makeStream()
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { channel in
+                                  ports.continuation.yield(channel.localAddress?.port ?? 0)
+                                  ports.continuation.finish()
+                              })
+        task.withLockedValue { $0 = Task { try await app.run() } }
+        for await p in ports.stream { port.withLockedValue { $0 = p } }
+    }
+
+    func stop() async {
+        let t = task.withLockedValue { $0 }
+        t?.cancel()
+        _ = try? await t?.value
+    }
+}
 
 @Suite struct EventUploaderTests {
     /// A journal holding `n` events of a walked flow.
@@ -91,6 +144,44 @@ import Testing
             retry: RetryPolicy(initialDelay: .milliseconds(1), maxDelay: .milliseconds(1), maxAttempts: 2, jitter: .none)))
         await #expect(throws: SDUIError.self) { try await up.flush() }
         #expect(try FlowFixtures.queued(j).map(\.id) == ids)
+    }
+
+    /// A refusal that names its events: exactly those leave the queue,
+    /// counted for the flush and for the uploader's life, and the rest go
+    /// again at once (one refused batch, then one accepted).
+    @Test func eventsTheServerNamesAsRefusedAreDroppedAndCounted() async throws {
+        let (j, ids) = try journal(events: 40)
+        let refusing: Set<String> = [ids[3], ids[17], ids[39], "late-bad"]
+        let server = RefusingEvents(refusing: refusing)
+        try await server.start()
+        defer { Task { await server.stop() } }
+        let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, retry: Self.fast))
+        let report = try await up.flush()
+        #expect(report.rejected == 3 && up.rejectedTotal == 3)
+        #expect(report.events == 37 && report.batches == 1)
+        #expect(server.stored.withLockedValue { $0 } == ids.filter { !refusing.contains($0) })
+        #expect(server.batches.withLockedValue { $0.count } == 2)
+        #expect(try j.stats().events == 0)
+        // The life count goes on across flushes.
+        try j.commit(events: ["late-bad", "late-ok"].map {
+            Data(#"{"flowId":"f","id":"\#($0)","name":"n","timestamp":1,"userId":"u"}"#.utf8)
+        })
+        let again = try await up.flush()
+        #expect(again.rejected == 1 && again.events == 1 && up.rejectedTotal == 4)
+    }
+
+    /// A refusal that names nothing: the batch is halved until the refused
+    /// event is alone, and only it is dropped.
+    @Test func aRefusalThatNamesNothingIsNarrowedByHalving() async throws {
+        let (j, ids) = try journal(events: 16)
+        let server = RefusingEvents(refusing: [ids[5]], naming: false)
+        try await server.start()
+        defer { Task { await server.stop() } }
+        let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, retry: Self.fast))
+        let report = try await up.flush()
+        #expect(report.rejected == 1 && up.rejectedTotal == 1)
+        #expect(server.stored.withLockedValue { $0 } == ids.filter { $0 != ids[5] })
+        #expect(server.batches.withLockedValue { $0.count } > 2)
     }
 
     /// The bounded queue drops the oldest, and the sender reports the count.

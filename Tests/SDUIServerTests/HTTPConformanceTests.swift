@@ -130,6 +130,27 @@ enum RawClient {
         }
     }
 
+    /// Every method a route does not declare is 405 with Allow, TRACE and
+    /// OPTIONS among them, as PUT and DELETE always were; on the routes
+    /// mounted under a prefix too.
+    @Test func everyUndeclaredMethodIs405() async throws {
+        try await withStore(.sqlite) { store in
+            try await RegistryServerTests.seed(store)
+            let r = try await startServer(store)
+            let methods = ["TRACE", "OPTIONS", "PUT", "DELETE", "PATCH", "PROPFIND", "M-SEARCH", "QUERY", "PURGE"]
+            for (path, allow) in [("/health", "GET, HEAD"), ("/screens/home", "GET, HEAD"), ("/metrics", "GET, HEAD"),
+                                  ("/design-tokens?ids=plain", "GET, HEAD"), ("/events", "POST")] {
+                for method in methods + (path == "/events" ? ["GET", "HEAD"] : ["POST"]) {
+                    let bytes = "\(method) \(path) HTTP/1.1\r\nHost: x\r\nX-Primitives: \(Self.modern)\r\nConnection: close\r\n\r\n"
+                    let (answers, _) = await RawClient.exchange(port: r.port, bytes)
+                    #expect(answers.first?.status == 405, "\(method) \(path)")
+                    #expect(answers.first?.header("allow") == allow, "\(method) \(path)")
+                }
+            }
+            await r.stop()
+        }
+    }
+
     /// `ids` once: a second `ids` parameter is a 400, not silently ignored.
     @Test func aRepeatedIdsParameterIs400() async throws {
         try await withStore(.sqlite) { store in

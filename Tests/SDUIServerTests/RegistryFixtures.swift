@@ -38,6 +38,45 @@ func makeStore(_ kind: StoreKind) async throws -> any RegistryStore {
     return store
 }
 
+/// A store of `kind` whose tables were never made: a new SQLite file, or a
+/// new PostgreSQL schema name (the schema itself does not exist yet).
+func makeUnmigratedStore(_ kind: StoreKind) async throws -> any RegistryStore {
+    switch kind {
+    case .sqlite:
+        return try await SQLiteRegistryStore(path: Fixtures.temporaryDirectory().appendingPathComponent("registry.db").path)
+    case .postgres:
+        guard let url = ProcessInfo.processInfo.environment["SDUI_TEST_POSTGRES_URL"] else {
+            Issue.record(PostgresUnavailable())
+            throw PostgresUnavailable()
+        }
+        let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        return try PostgresRegistryStore(url: url, schema: schema)
+    }
+}
+
+/// Runs `sql` (statements separated by `;`) on `store`'s database through
+/// another client, as an operator would: python3's sqlite3 for SQLite,
+/// psql in the store's schema (created when missing) for PostgreSQL.
+func executeSQL(_ sql: String, on store: any RegistryStore) throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    if let sqlite = store as? SQLiteRegistryStore {
+        p.arguments = ["python3", "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                       + "c.executescript(sys.argv[2]); c.commit()", sqlite.path, sql]
+    } else if let pg = store as? PostgresRegistryStore, let schema = pg.schema,
+              let url = ProcessInfo.processInfo.environment["SDUI_TEST_POSTGRES_URL"] {
+        p.arguments = ["psql", url, "-v", "ON_ERROR_STOP=1", "-qc",
+                       "SET client_min_messages = warning; CREATE SCHEMA IF NOT EXISTS \(schema); "
+                       + "SET search_path TO \(schema); \(sql)"]
+    } else {
+        throw RegistryError(.invalid, "no other client for this store")
+    }
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else { throw RegistryError(.store, "another client failed to run: \(sql)") }
+}
+
 /// Runs `body` with a fresh store and closes it.
 func withStore<T>(_ kind: StoreKind, _ body: (any RegistryStore) async throws -> T) async throws -> T {
     let store = try await makeStore(kind)

@@ -51,6 +51,14 @@ import Testing
                 if !seen { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(seen, "a publish reached the host's routes")
+            // Metrics name the registry's routes, not the host's prefix, so
+            // the dashboard's queries hold for any mount.
+            let metrics = try await HTTPProbe.get(URL(string: "sdui/metrics", relativeTo: base)!.absoluteURL).text
+            #expect(metrics.contains(#"sdui_http_requests_total{route="/design-tokens",method="GET",status="200"}"#), "\(metrics)")
+            #expect(!metrics.contains("/sdui/"), "\(metrics)")
+            // An undeclared method is 405 under the prefix too.
+            let trace = await RawClient.exchange(port: port, "TRACE /sdui/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(trace.answers.first?.status == 405 && trace.answers.first?.header("allow") == "GET, HEAD")
             await group.triggerGracefulShutdown()
             try await running.value
         }

@@ -91,9 +91,9 @@ import Testing
             #expect(try await store.events(limit: 100).map(\.id) == ["a", "b", "c", "d"])
             // Bad batches are refused whole, naming the place.
             for (body, fragment) in [("{", "json"), (#"{"events":[]}"#, "1 to 500"),
-                                     (#"{"events":[{"id":"x"}]}"#, #"events[0]: \"name\""#),
+                                     (#"{"events":[{"id":"x"}]}"#, #"events[0] (id \"x\"): \"name\""#),
                                      (#"{"events":[\#(Self.event("e")),{"id":"y","name":"n","flowId":"f","userId":"u","timestamp":-1}]}"#,
-                                      #"events[1]: \"timestamp\""#)] {
+                                      #"events[1] (id \"y\"): \"timestamp\""#)] {
                 let bad = try await post(server, body)
                 #expect(bad.status == 400, "\(body)")
                 #expect(String(decoding: bad.body, as: UTF8.self).contains(fragment), "\(String(decoding: bad.body, as: UTF8.self))")
@@ -103,6 +103,110 @@ import Testing
             let metrics = String(decoding: try await get(server, "metrics", [:]).body, as: UTF8.self)
             #expect(metrics.contains("sdui_events_received_total 4"))
             #expect(metrics.contains("sdui_events_duplicate_total 2"))
+            await server.stop()
+        }
+    }
+
+    /// U+0000 in an indexed field (PostgreSQL's text cannot hold it) is
+    /// the client's fault on both stores: a 400 that lists each refused
+    /// event by index, id and field, nothing of the batch stored; and the
+    /// stores refuse it themselves with the same words.
+    @Test(arguments: StoreKind.allCases)
+    func aNulInAnIndexedFieldIsRefusedNamingEventAndField(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let server = try await startServer(store)
+            let fields = ["id", "name", "flowId", "userId"]
+            for field in fields {
+                var bad: [String: Any] = ["id": "bad-\(field)", "name": "screen_view", "flowId": "f", "userId": "u", "timestamp": 1]
+                bad[field] = "a\u{0}b"
+                let badJSON = String(decoding: try JSONSerialization.data(withJSONObject: bad, options: [.sortedKeys]), as: UTF8.self)
+                let answer = try await post(server, #"{"events":[\#(Self.event("ok1")),\#(badJSON),\#(Self.event("ok2"))]}"#)
+                let text = String(decoding: answer.body, as: UTF8.self)
+                #expect(answer.status == 400, "\(field): \(text)")
+                let doc = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any], "\(text)")
+                #expect(doc["error"] as? String == "bad-events")
+                #expect((doc["message"] as? String)?.contains(#"events[1]"#) == true, "\(text)")
+                #expect((doc["message"] as? String)?.contains(#""\#(field)" contains U+0000"#) == true, "\(text)")
+                let refused = try #require(doc["refused"] as? [[String: Any]], "\(text)")
+                #expect(refused.count == 1)
+                #expect(refused.first?["index"] as? Int == 1 && refused.first?["field"] as? String == field, "\(text)")
+                #expect(refused.first?["id"] as? String == (field == "id" ? "a\u{0}b" : "bad-\(field)"), "\(text)")
+            }
+            #expect(try await store.events(limit: 100).isEmpty, "nothing of a refused batch is stored")
+            // Two bad events in one batch: both listed.
+            let two = try await post(server, #"{"events":[{"id":"n1","name":"a\u0000","flowId":"f","userId":"u","timestamp":1},"#
+                                         + #"\#(Self.event("fine")),{"id":"n2","name":"n","flowId":"f","userId":"\u0000","timestamp":1}]}"#)
+            let doc = try JSONSerialization.jsonObject(with: two.body) as? [String: Any]
+            #expect((doc?["refused"] as? [[String: Any]])?.compactMap { $0["index"] as? Int } == [0, 2])
+            #expect((doc?["message"] as? String)?.contains("2 of 3 events refused") == true)
+            // The store itself refuses such an event, whoever calls it.
+            do {
+                _ = try await store.storeEvents([StoredEvent(id: "s", name: "x\u{0}", flowID: "f", userID: "u", timestamp: 1,
+                                                             json: Data("{}".utf8))])
+                Issue.record("stored a NUL")
+            } catch let e as RegistryError {
+                #expect(e.code == .invalid && e.message.contains(#"events[0] (id "s"): "name" contains U+0000"#), "\(e)")
+            }
+            let metrics = String(decoding: try await get(server, "metrics", [:]).body, as: UTF8.self)
+            #expect(metrics.contains("sdui_events_refused_total 6"), "\(metrics)")
+            await server.stop()
+        }
+    }
+
+    /// `POST /events` takes `application/json` only (parameters and case
+    /// aside): anything else is 415 with `Accept-Post`, nothing stored.
+    @Test func eventsTakeJSONOnly() async throws {
+        try await withStore(.sqlite) { store in
+            let server = try await startServer(store)
+            let body = #"{"events":[\#(Self.event("ct"))]}"#
+            func post(_ contentType: String?) async -> RawAnswer? {
+                let type = contentType.map { "Content-Type: \($0)\r\n" } ?? ""
+                let request = "POST /events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\(type)"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                return await RawClient.exchange(port: server.port, request).answers.first
+            }
+            for type in [nil, "text/plain", "application/x-www-form-urlencoded", "application/jsonx", "text/json"] {
+                let a = await post(type)
+                #expect(a?.status == 415 && a?.json?["error"] as? String == "unsupported-media-type", "\(type ?? "none")")
+                #expect(a?.header("accept-post") == "application/json")
+            }
+            #expect(try await store.events(limit: 10).isEmpty)
+            for type in ["application/json", "Application/JSON; charset=utf-8"] {
+                #expect(await post(type)?.status == 200, "\(type)")
+            }
+            await server.stop()
+        }
+    }
+
+    /// Events the registry refuses for good (a NUL in `userId`) are
+    /// dropped by the uploader, logged and counted, and every other event,
+    /// before and after them in the queue, is stored in the same flush: the
+    /// refusal names them, so one refused batch and one resent batch do it.
+    @Test(arguments: StoreKind.allCases)
+    func theUploaderDropsAndCountsTheEventsTheRegistryRefuses(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let server = try await startServer(store)
+            let journal = try FlowJournal(path: Fixtures.temporaryDirectory().appendingPathComponent("j.sqlite").path)
+            let bad: Set<Int> = [7, 20]
+            let events = (0..<30).map { i in
+                Data(#"{"flowId":"f","id":"g\#(i)","name":"screen_view","timestamp":1,"userId":"\#(bad.contains(i) ? #"u\u0000"# : "u")"}"#.utf8)
+            }
+            try journal.commit(events: events)
+            let log = CapturedLog()
+            let up = EventUploader(journal: journal, configuration: .init(
+                endpoint: URL(string: "events", relativeTo: server.baseURL)!.absoluteURL,
+                retry: RetryPolicy(initialDelay: .milliseconds(5), maxDelay: .milliseconds(20), maxAttempts: 3, jitter: .none)),
+                logger: log.logger)
+            let report = try await up.flush()
+            #expect(report.rejected == 2 && up.rejectedTotal == 2, "\(report)")
+            #expect(report.events == 28 && report.batches == 1, "\(report)")
+            #expect(try journal.stats().events == 0)
+            let good = (0..<30).filter { !bad.contains($0) }.map { "g\($0)" }
+            #expect(try await store.events(limit: 100).map(\.id) == good)
+            let lines = log.lines.withLockedValue { $0 }.filter { $0.contains("the server refused an event") }
+            #expect(lines.count == 2 && lines.allSatisfy { $0.contains(#""userId" contains U+0000"#) }, "\(lines)")
+            let metrics = String(decoding: try await get(server, "metrics", [:]).body, as: UTF8.self)
+            #expect(metrics.contains("sdui_event_batches_refused_total 1"), "\(metrics)")
             await server.stop()
         }
     }

@@ -24,6 +24,10 @@ import Testing
             }
         }
         func migrate() async throws { try await store().migrate() }
+        func verifySchema() async throws { try await store().verifySchema() }
+        func pruneEvents(receivedBefore cutoff: Date?, keepingNewest keep: Int?) async throws -> Int {
+            try await store().pruneEvents(receivedBefore: cutoff, keepingNewest: keep)
+        }
         func publish(_ tokens: [StoredToken]) async throws -> Int { try await store().publish(tokens) }
         func putScreens(_ screens: [StoredScreen]) async throws { try await store().putScreens(screens) }
         func generation() async throws -> Int64 { try await store().generation() }
@@ -91,6 +95,55 @@ import Testing
                 #expect(try await poll(r, "health") { $0.status == 200 }.status == 200)
                 await r.stop()
             }
+        }
+    }
+
+    /// Breaks the real database under a running server (its `registry_meta`
+    /// table renamed away, by another client), or mends it.
+    static func breakDatabase(_ store: any RegistryStore, _ broken: Bool) throws {
+        let (from, to) = broken ? ("registry_meta", "registry_meta_off") : ("registry_meta_off", "registry_meta")
+        try executeSQL("ALTER TABLE \(from) RENAME TO \(to)", on: store)
+    }
+
+    /// The value of an unlabeled family in a `/metrics` page.
+    static func value(_ name: String, in page: String) -> Double? {
+        page.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+    }
+
+    /// A database outage is logged once when refreshes start failing and
+    /// once when they work again, and shows on /metrics: the failures
+    /// counted, and the seconds since the store last answered.
+    @Test(arguments: StoreKind.allCases)
+    func anOutageIsLoggedOnceAndRecoveryOnceAndShowsOnMetrics(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await Self.seed(store)
+            let log = CapturedLog()
+            var c = RegistryServerConfiguration()
+            c.port = 0
+            c.refreshInterval = .milliseconds(50)
+            let r = try await RegistryServer(store: store, configuration: c, logger: log.logger).start()
+            let start = try await get(r, "metrics", [:]).text
+            #expect(Self.value("sdui_registry_refresh_failures_total", in: start) == 0, "the counter exists from the start")
+            #expect(Self.value("sdui_registry_refresh_age_seconds", in: start) != nil)
+            try Self.breakDatabase(store, true)
+            let failing = try await poll(r, "metrics") { (Self.value("sdui_registry_refresh_failures_total", in: $0.text) ?? 0) >= 5 }
+            let failures = try #require(Self.value("sdui_registry_refresh_failures_total", in: failing.text))
+            #expect(failures >= 5)
+            // Five failed refreshes 50 ms apart: the store last answered at least 0.25 s ago.
+            #expect((Self.value("sdui_registry_refresh_age_seconds", in: failing.text) ?? 0) >= 0.25, "\(failing.text)")
+            try Self.breakDatabase(store, false)
+            _ = try await poll(r, "metrics") { _ in
+                log.lines.withLockedValue { $0.contains { $0.contains("registry refresh works again") } }
+            }
+            let mended = try await get(r, "metrics", [:]).text
+            #expect((Self.value("sdui_registry_refresh_age_seconds", in: mended) ?? 99) < 0.25, "\(mended)")
+            await r.stop()
+            let lines = log.lines.withLockedValue { $0 }
+            let failed = lines.filter { $0.contains("registry refresh failed") }
+            let worked = lines.filter { $0.contains("registry refresh works again") }
+            #expect(failed.count == 1, "\(failed)")
+            #expect(failed.first?.contains("registry_meta") == true, "the store's error is logged: \(failed)")
+            #expect(worked.count == 1 && worked.first?.contains("failedRefreshes=") == true, "\(worked)")
         }
     }
 }

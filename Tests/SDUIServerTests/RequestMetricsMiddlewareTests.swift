@@ -61,5 +61,72 @@ extension RequestMetricsMiddlewareTests {
             await r.stop()
         }
     }
+
+    /// `promtool check metrics` on a live `/metrics`, after every kind of
+    /// request: no problem, every family with a HELP and a TYPE line; and
+    /// the error counter is there before any request, at 0.
+    @Test func promtoolFindsNoProblemInALiveMetricsPage() async throws {
+        try await withStore(.sqlite) { store in
+            try await Self.seed(store)
+            let r = try await startServer(store)
+            let first = try await get(r, "metrics", [:]).text
+            #expect(first.contains(#"sdui_http_errors_total{route="/design-tokens",status="500"} 0"#), "\(first)")
+            for path in ["design-tokens?ids=plain", "design-tokens?ids=..", "screens/home", "screens/nope", "flows/none",
+                         "health", "health/live", "health/ready", "no/such/path"] {
+                _ = try await get(r, path)
+            }
+            let events = try await HTTPClient(timeout: 10, maxBodyBytes: 1 << 20).post(
+                URL(string: "events", relativeTo: r.baseURL)!.absoluteURL,
+                body: Data(#"{"events":[{"id":"m1","name":"n","flowId":"f","userId":"u","timestamp":1},{"id":"m2"}]}"#.utf8),
+                headers: ["Content-Type": "application/json"])
+            #expect(events.status == 400)
+            _ = try await HTTPClient(timeout: 10, maxBodyBytes: 1 << 20).post(
+                URL(string: "events", relativeTo: r.baseURL)!.absoluteURL,
+                body: Data(#"{"events":[{"id":"m1","name":"n","flowId":"f","userId":"u","timestamp":1}]}"#.utf8),
+                headers: ["Content-Type": "application/json"])
+            let page = try await get(r, "metrics", [:]).text
+            await r.stop()
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["promtool", "check", "metrics"]
+            let input = Pipe(), output = Pipe()
+            p.standardInput = input
+            p.standardOutput = output
+            p.standardError = output
+            try p.run()
+            try input.fileHandleForWriting.write(contentsOf: Data(page.utf8))
+            try input.fileHandleForWriting.close()
+            let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0 && said.isEmpty, "promtool: \(said)\n\(page)")
+            // Every family: one HELP and one TYPE line; every sample belongs to one.
+            let lines = page.split(separator: "\n")
+            let typed = Set(lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] })
+            let helped = Set(lines.filter { $0.hasPrefix("# HELP ") }.map { $0.split(separator: " ")[2] })
+            #expect(typed == helped && typed.count >= 12, "\(typed.sorted()) \(helped.sorted())")
+            for sample in lines where !sample.hasPrefix("#") {
+                var family = sample.prefix { $0 != "{" && $0 != " " }
+                if !typed.contains(family), let suffix = ["_bucket", "_sum", "_count"].first(where: family.hasSuffix) {
+                    family = family.dropLast(suffix.count)
+                }
+                #expect(typed.contains(family), "\(sample)")
+            }
+            for name in RegistryMetrics.help.keys {
+                #expect(typed.contains(Substring(name)), "\(name) is on /metrics")
+            }
+            // Every family the Grafana dashboard queries is there, and every
+            // route it names is the registry's own (no mount prefix).
+            let dashboard = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("dashboards/registry.json"),
+                                       encoding: .utf8)
+            let queried = Set(dashboard.matches(of: /sdui_[a-z_]+/).map { m -> Substring in
+                m.output.hasSuffix("_bucket") ? m.output.dropLast("_bucket".count) : m.output
+            })
+            #expect(queried.count >= 10, "\(queried.sorted())")
+            for family in queried { #expect(typed.contains(family), "the dashboard queries \(family)") }
+            for m in dashboard.matches(of: /route=\\"([^\\]*)\\"/) {
+                #expect(RequestMetrics.routes.contains(String(m.output.1)), "\(m.output.0)")
+            }
+        }
+    }
 }
 #endif

@@ -13,12 +13,17 @@ import Glibc
 final class ServeProcess: @unchecked Sendable {
     let process = Process()
     let port: Int
+    let err = Pipe()
+    /// Standard error up to the "listening" line.
+    let seen: String
 
-    /// Starts `sdui serve ARGS --port 0` and waits for its "listening" line.
-    init(_ args: [String]) throws {
+    /// Starts `sdui serve ARGS --port 0` (with `environment` added to the
+    /// test's own) and waits for its "listening" line.
+    init(_ args: [String], environment: [String: String] = [:]) throws {
         process.executableURL = sduiExecutable()
         process.arguments = ["serve", "--port", "0"] + args
-        let err = Pipe()
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let err = err
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -34,6 +39,15 @@ final class ServeProcess: @unchecked Sendable {
             throw SDUIError(.io, "sdui serve did not start: \(seen)")
         }
         port = p
+        self.seen = seen
+    }
+
+    /// SIGTERM, then the exit status and all it wrote on standard error.
+    func stopAndReadLog() -> (status: Int32, log: String) {
+        process.terminate()
+        let rest = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, seen + String(decoding: rest, as: UTF8.self))
     }
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
@@ -352,7 +366,14 @@ extension ServeCommandTests {
                              (["--refresh-ms", "0"], "--refresh-ms must be between 10 and 3600000 milliseconds; got 0"),
                              (["--max-age=-1"], "--max-age must be between 0 and 31536000 seconds"),
                              (["--idle-timeout", "0"], "--idle-timeout must be between 1 and 86400 seconds"),
-                             (["--log-level", "loud"], "--log-level must be one of")] {
+                             (["--log-level", "loud"], "--log-level must be one of"),
+                             (["--log-format", "xml"], "--log-format must be text or json; got xml"),
+                             (["--request-timeout", "0"], "--request-timeout must be between 1 and 3600 seconds; got 0"),
+                             (["--min-request-rate=-1"], "--min-request-rate must be between 0 and"),
+                             (["--request-rate-grace=-1"], "--request-rate-grace must be between 0 and 3600 seconds"),
+                             (["--event-max-age", "0"], "--event-max-age must be between 1 and 36500 days; got 0"),
+                             (["--event-max-count", "lots"], "--event-max-count must be a number of events or off; got lots"),
+                             (["--event-prune-interval", "0"], "--event-prune-interval must be between 1 and 604800 seconds")] {
             let r = try await sdui(["serve", "--db", "/nonexistent/r.db"] + args)
             #expect(r.status == 64 && r.err.contains(says), "\(args): \(r.status) \(r.err)")
             // The serve command's own usage, not the top level's.
@@ -363,6 +384,142 @@ extension ServeCommandTests {
     @Test func maxConnectionsMustBePositive() async throws {
         let r = try await sdui(["serve", "--db", "/nonexistent/r.db", "--max-connections", "0"])
         #expect(r.status != 0 && r.err.contains("--max-connections must be at least 1"), "\(r.err)")
+    }
+
+    /// Runs `sdui ARGS` with `environment` added to the test's own (the
+    /// SDUI_ variables of the test's environment removed first).
+    func sduiWith(_ args: [String], environment: [String: String]) async throws -> (status: Int32, out: String, err: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    let p = Process()
+                    p.executableURL = sduiExecutable()
+                    p.arguments = args
+                    p.environment = Self.environment(environment)
+                    let out = Pipe(), err = Pipe()
+                    p.standardOutput = out
+                    p.standardError = err
+                    p.standardInput = FileHandle.nullDevice
+                    try p.run()
+                    let o = out.fileHandleForReading.readDataToEndOfFile()
+                    let e = err.fileHandleForReading.readDataToEndOfFile()
+                    p.waitUntilExit()
+                    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+                })
+            }
+        }
+    }
+
+    /// The test's environment without SDUI_ variables, plus `extra`.
+    static func environment(_ extra: [String: String]) -> [String: String] {
+        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SDUI_") || $0.key.hasPrefix("SDUI_TEST_") }
+            .merging(extra) { _, new in new }
+    }
+
+    /// Every option of `sdui serve` has its SDUI_ variable, named in its
+    /// help; a variable sets what its option would, an option given wins,
+    /// and a bad value is a usage error naming the variable.
+    @Test func everyServeOptionAlsoComesFromTheEnvironmentAndOptionsWin() async throws {
+        let help = try await sduiWith(["serve", "--help"], environment: [:]).out
+        let options = Set(help.split(whereSeparator: { " ,=\n[]<>".contains($0) }).filter { $0.hasPrefix("--") }.map(String.init))
+        #expect(options.count >= 20, "\(options.sorted())")
+        for option in options where option != "--help" && option != "--version" {
+            let variable = option == "--postgres" ? "SDUI_POSTGRES_URL"
+                : "SDUI_" + option.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
+            #expect(help.contains(variable), "\(option): \(variable) is not in serve --help")
+        }
+        let dir = Fixtures.temporaryDirectory()
+        let db = dir.appendingPathComponent("r.db").path
+        #expect(try await sdui(["registry", "import", examples.path, "--db", db]).status == 0)
+        func maxAge(_ server: ServeProcess) async throws -> String? {
+            try await HTTPProbe.get(URL(string: "screens/checkout", relativeTo: server.baseURL)!.absoluteURL,
+                                    headers: ["X-Primitives": PrimitiveMap.builtIn.headerValue]).header("Cache-Control")
+        }
+        // The store and max-age from variables, request logging turned on by one.
+        let fromEnv = try ServeProcess([], environment: Self.environment(["SDUI_DB": db, "SDUI_MAX_AGE": "123",
+                                                                           "SDUI_LOG_REQUESTS": "yes"]))
+        #expect(try await maxAge(fromEnv) == "max-age=123")
+        let logged = fromEnv.stopAndReadLog()
+        #expect(logged.status == 0 && logged.log.contains("Request") && logged.log.contains("/screens/checkout"), "\(logged.log)")
+        // The option wins.
+        let both = try ServeProcess(["--max-age", "7"], environment: Self.environment(["SDUI_DB": db, "SDUI_MAX_AGE": "123"]))
+        #expect(try await maxAge(both) == "max-age=7")
+        #expect(both.stop() == 0)
+        for (variables, says) in [(["SDUI_PORT": "eighty"], "SDUI_PORT (from the environment) must be an integer; got eighty"),
+                                  (["SDUI_PORT": "70000"], "SDUI_PORT (from the environment) must be between 0 and 65535; got 70000"),
+                                  (["SDUI_MAX_AGE": "-1"], "SDUI_MAX_AGE (from the environment) must be between 0 and 31536000"),
+                                  (["SDUI_LOG_FORMAT": "xml"], "SDUI_LOG_FORMAT (from the environment) must be text or json; got xml"),
+                                  (["SDUI_NO_MIGRATE": "maybe"], "SDUI_NO_MIGRATE must be 1, true, yes, on, 0, false, no or off"),
+                                  (["SDUI_EVENT_MAX_AGE": "soon"], "SDUI_EVENT_MAX_AGE (from the environment) must be a number of days or off"),
+                                  (["SDUI_POSTGRES_URL": "postgres://u@h/d"], "SDUI_DB and SDUI_POSTGRES_URL are both set")] {
+            let r = try await sduiWith(["serve"], environment: ["SDUI_DB": db].merging(variables) { _, new in new })
+            #expect(r.status == 64 && r.err.contains(says) && r.err.contains("Usage: sdui serve"), "\(variables): \(r.err)")
+        }
+        // A bad value the option overrides is never read.
+        let r = try await sduiWith(["serve", "--db", db, "--port", "80000"], environment: ["SDUI_PORT": "eighty"])
+        #expect(r.status == 64 && r.err.contains("--port must be between 0 and 65535; got 80000"), "\(r.err)")
+    }
+
+    /// `--log-format json`: every line on standard error is one JSON object
+    /// (time, level, label, message), the listening line too, and what a
+    /// request sent (an ESC in its path, a C1 control in a header) is
+    /// escaped, never written raw.
+    @Test func jsonLogsAreOneObjectALineWithControlsEscaped() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        let db = dir.appendingPathComponent("r.db").path
+        #expect(try await sdui(["registry", "import", examples.path, "--db", db]).status == 0)
+        let server = try ServeProcess(["--db", db, "--log-format", "json", "--log-requests"],
+                                      environment: Self.environment([:]))
+        _ = await HTTPProbe.raw(port: server.port, "GET /screens/%1B%5B2Jx HTTP/1.1\r\nHost: x\r\n"
+                                + "X-Primitives: Text@1\u{9B}31m\r\nConnection: close\r\n\r\n")
+        let (status, log) = server.stopAndReadLog()
+        #expect(status == 0)
+        let lines = log.split(separator: "\n")
+        #expect(lines.count >= 3, "\(log)")
+        for line in lines {
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["time"] is String && object?["level"] is String && object?["label"] is String
+                    && object?["message"] is String, "not a JSON log line: \(line)")
+            #expect(!line.unicodeScalars.contains { $0.properties.generalCategory == .control }, "raw control in \(line)")
+        }
+        let request = try #require(lines.first { $0.contains(#""message":"Request""#) })
+        let object = try JSONSerialization.jsonObject(with: Data(request.utf8)) as? [String: Any]
+        let headers = (object?["metadata"] as? [String: Any])?["hb.request.headers"] as? String
+        #expect(headers == #"[X-Primitives: "Text@1\u009b31m"]"#, "\(request)")
+        #expect(lines.contains { $0.contains("sdui serve: listening on") })
+    }
+
+    /// `sdui registry migrate` makes the tables and says so; `serve
+    /// --no-migrate` issues no DDL: without tables it stops with an error
+    /// naming the migrate command (and creates no file), once they are
+    /// there it serves.
+    @Test func registryMigrateThenServeWithoutMigrating() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        let db = dir.appendingPathComponent("r.db").path
+        let refused = try await sduiWith(["serve", "--db", db, "--no-migrate"], environment: [:])
+        #expect(refused.status == 1 && refused.err.contains("sdui registry migrate"), "\(refused.err)")
+        #expect(!FileManager.default.fileExists(atPath: db), "--no-migrate created the file")
+        // An empty file (a store never migrated): refused the same way, left as it was.
+        FileManager.default.createFile(atPath: db, contents: Data())
+        let empty = try await sduiWith(["serve", "--db", db, "--no-migrate"], environment: [:])
+        #expect(empty.status == 1 && empty.err.contains("no tables") && empty.err.contains("sdui registry migrate"), "\(empty.err)")
+        let tables = Process()
+        tables.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        tables.arguments = ["python3", "-c", "import sqlite3, sys; "
+                            + "print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM sqlite_master').fetchone()[0])", db]
+        let count = Pipe()
+        tables.standardOutput = count
+        try tables.run()
+        let made = String(decoding: count.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        tables.waitUntilExit()
+        #expect(made.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "the check made tables: \(made)")
+        let migrated = try await sduiWith(["registry", "migrate"], environment: ["SDUI_DB": db])
+        #expect(migrated.status == 0 && migrated.out.contains("schema version 2"), "\(migrated.err)")
+        let server = try ServeProcess(["--db", db], environment: Self.environment(["SDUI_NO_MIGRATE": "1"]))
+        #expect(try await HTTPProbe.get(URL(string: "health", relativeTo: server.baseURL)!.absoluteURL).status == 200)
+        #expect(server.stop() == 0)
+        let none = try await sduiWith(["registry", "migrate"], environment: [:])
+        #expect(none.status == 64 && none.err.contains("give --db FILE or --postgres URL"), "\(none.err)")
     }
 }
 #endif

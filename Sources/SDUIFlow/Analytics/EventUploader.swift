@@ -14,9 +14,14 @@
 //
 // A batch the server refuses for good (a 4xx other than 408 and 429: the
 // batch is too large, or an event in it is malformed) must not block the
-// queue forever: the batch is halved until the refused event is alone, and
-// that one event is then taken off the queue, logged and counted
-// (`Report.rejected`).
+// queue forever.  When the answer names the refused events (the registry's
+// 400 `bad-events` lists them in `refused`, each with its `index` in the
+// batch), exactly those are taken off the queue and the others are sent
+// again at once.  Otherwise the batch is halved until the refused event is
+// alone, and that one event is taken off the queue.  Either way each
+// dropped event is logged and counted: in `Report.rejected` for the flush,
+// and in `rejectedTotal` for the uploader's life, which a host can read
+// (and export as a metric).
 //
 // Events the queue's bounds dropped are reported: before a batch, a
 // positive dropped count becomes an `events_dropped` event committed in
@@ -78,6 +83,11 @@ public final class EventUploader: Sendable {
     private let logger: Logger
     private let gate = FlushGate()
     private let now: @Sendable () -> Date
+    private let rejected = RejectedCount()
+
+    /// Events the server refused for good since this uploader was made,
+    /// taken off the queue (each also logged as an error).  Thread-safe.
+    public var rejectedTotal: Int { rejected.value }
 
     /// An uploader of `journal`'s events.
     public init(journal: FlowJournal, configuration: Configuration,
@@ -118,6 +128,19 @@ public final class EventUploader: Sendable {
                 }
             } catch let e as Refused {
                 guard !Self.retryable(e) else { throw e.error }
+                let named = e.refusedIndices.filter { batch.indices.contains($0) }
+                if !named.isEmpty {
+                    // The server named the refused events: drop those, send the rest again.
+                    for i in named {
+                        logger.error("the server refused an event; it is taken off the queue",
+                                     metadata: ["reason": "\(e.refusedMessages[i] ?? "")", "status": "\(e.status)",
+                                                "event": "\(String(decoding: batch[i].json.prefix(300), as: UTF8.self))"])
+                    }
+                    try journal.acknowledge(named.map { batch[$0].seq })
+                    report.rejected += named.count
+                    rejected.add(named.count)
+                    continue
+                }
                 if batch.count > 1 {
                     limit = max(1, batch.count / 2)
                     continue
@@ -127,6 +150,7 @@ public final class EventUploader: Sendable {
                                         "event": "\(String(decoding: batch[0].json.prefix(300), as: UTF8.self))"])
                 try journal.acknowledge([batch[0].seq])
                 report.rejected += 1
+                rejected.add(1)
                 continue
             }
             limit = configuration.maxEvents
@@ -158,9 +182,11 @@ public final class EventUploader: Sendable {
         let response = try await client.post(configuration.endpoint, body: body, headers: headers)
         guard (200..<300).contains(response.status) else {
             let text = String(decoding: response.body.prefix(200), as: UTF8.self)
-            throw Refused(status: response.status,
-                          error: SDUIError(.http, "POST /events: HTTP \(response.status) for \(count) events: \(text)",
-                                           input: configuration.endpoint.absoluteString))
+            var refused = Refused(status: response.status,
+                                  error: SDUIError(.http, "POST /events: HTTP \(response.status) for \(count) events: \(text)",
+                                                   input: configuration.endpoint.absoluteString))
+            if response.status == 400 { refused.name(from: response.body) }
+            throw refused
         }
     }
 
@@ -174,6 +200,22 @@ public final class EventUploader: Sendable {
     struct Refused: Error {
         var status: Int
         var error: SDUIError
+        /// The batch indices the answer names as refused (`refused[].index`), in order.
+        var refusedIndices: [Int] = []
+        /// The answer's message for each of them.
+        var refusedMessages: [Int: String] = [:]
+
+        /// Reads `{"refused": [{"index": i, "message": …}, …]}` from a 400's
+        /// body; anything else names nothing.
+        mutating func name(from body: Data) {
+            guard let value = try? JSONValue(json: body), let list = value["refused"]?.arrayValue else { return }
+            var seen = Set<Int>()
+            for item in list {
+                guard let i = item["index"]?.intValue.map(Int.init), seen.insert(i).inserted else { continue }
+                refusedIndices.append(i)
+                refusedMessages[i] = item["message"]?.stringValue
+            }
+        }
     }
 
     /// Commits an `events_dropped` event for the journal's unreported drops;
@@ -188,6 +230,15 @@ public final class EventUploader: Sendable {
         logger.warning("the event queue dropped events", metadata: ["count": "\(dropped)"])
         return dropped
     }
+}
+
+/// A count shared by flushes: reads and additions take its lock.
+private final class RejectedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+    func add(_ n: Int) { lock.withLock { count += n } }
 }
 
 /// Lets one flush run at a time.
