@@ -53,7 +53,10 @@ let app = Application(
 )
 let group = ServiceGroup(
     configuration: .init(
-        services: [.init(service: app), .init(service: RegistryRefresher(registry))],
+        // The registry's background work beside the app: picking up newly
+        // published rows, and the analytics events' retention.
+        services: [.init(service: app), .init(service: RegistryRefresher(registry)),
+                   .init(service: EventPruner(registry))],
         gracefulShutdownSignals: [.sigterm, .sigint],
         logger: logger
     )
