@@ -28,9 +28,9 @@
  * empty (nothing in it can be lost).  When SQLite cannot read the header
  * at all, the bytes at offset 68 are read through SQLite's own file handle
  * (never a descriptor of our own, see above): our id there means a file of
- * ours whose first bytes were damaged.  A refused file is closed without
- * the checkpoint SQLite runs at close, so not even a WAL of its own is
- * folded into it.
+ * ours whose first bytes were damaged.  A refused file whose WAL holds
+ * commits is closed without the checkpoint SQLite runs at close, so not
+ * even a WAL of its own is folded into it.
  *
  * Nothing is written before the file is known to be ours: a newer
  * user_version is left untouched, and a file of ours whose schema objects
@@ -409,19 +409,11 @@ static int schema_is(sqlite3 *db, const char *const *steps, int64_t upto,
     return rc;
 }
 
-/* Closes db, when it is closed, without the checkpoint SQLite runs at
- * the close of a file's last connection: a file that is not ours, or is
- * newer than us, is not written, not even to fold its own WAL in. */
-static void keep_untouched(sqlite3 *db)
-{
-    sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL);
-}
-
 /* Refuses a file of a newer schema version, leaving it untouched. */
 static sdui_status newer_version(const sdui_sql_file *f, sqlite3 *db,
                                  int64_t version, sdui_error *err)
 {
-    keep_untouched(db);
+    (void)db;
     return sdui__fail_code(err, SDUI_SQLITE, SQLITE_ERROR, -1,
                            "%s \"%s\" was written by a newer version "
                            "(schema %lld; this build reads %d); left "
@@ -438,7 +430,7 @@ static sdui_status newer_version(const sdui_sql_file *f, sqlite3 *db,
 static sdui_status not_ours(const sdui_sql_file *f, sqlite3 *db, int code,
                             const char *why, sdui_error *err)
 {
-    keep_untouched(db);
+    (void)db;
     return sdui__fail_code(err, SDUI_SQLITE, code, -1,
                            "%s \"%s\" is not an SDUIKit %s file (%s); "
                            "left untouched",
@@ -713,12 +705,21 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
     return SDUI_OK;
 }
 
+/* 1 when path's WAL holds frames: commits not yet in the file. */
+static int wal_has_frames(const char *path)
+{
+    char wal[4200];
+    struct stat st;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    return stat(wal, &st) == 0 && st.st_size > 0;
+}
+
 /* Opens a database file and brings it to its schema (sqlite_util.h). */
 sdui_status sdui__sql_open(const sdui_sql_file *f, sqlite3 **db, int *damaged,
                            sdui_error *err)
 {
     sdui_status st;
-    int rc;
+    int rc, frames;
 
     assert(f && f->label && f->path && f->steps && f->version >= 1);
     *db = NULL;
@@ -726,6 +727,7 @@ sdui_status sdui__sql_open(const sdui_sql_file *f, sqlite3 **db, int *damaged,
     st = check_path(f->label, f->path, err);
     if (st != SDUI_OK)
         return st;
+    frames = wal_has_frames(f->path);
     rc = sqlite3_open_v2(f->path, db,
                          SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
@@ -736,6 +738,14 @@ sdui_status sdui__sql_open(const sdui_sql_file *f, sqlite3 **db, int *damaged,
         st = bring_to_schema(f, *db, damaged, err);
     }
     if (st != SDUI_OK) {
+        /* A file refused (not ours, newer) keeps every byte: when its WAL
+         * holds commits, the checkpoint SQLite runs as the last
+         * connection closes would fold them into the file, so it is not
+         * run.  Without commits it is, and it removes the WAL and shared
+         * memory files this open made. */
+        if (frames)
+            sqlite3_db_config(*db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+                              (int *)NULL);
         sqlite3_close(*db);
         *db = NULL;
     }

@@ -279,7 +279,7 @@ static void test_whose_file(void)
                                "file with a .db name.\n";
     static unsigned char garbage[5000];
     static const unsigned char zeros[16] = {0};
-    char p[512], notice[SDUI_SQL_NOTICE_CAP];
+    char p[512], q[600], notice[SDUI_SQL_NOTICE_CAP];
     sdui_sql_file f;
     sqlite3 *db = NULL, *keep = NULL;
     int damaged = -1, moved = -1, i;
@@ -337,6 +337,15 @@ static void test_whose_file(void)
     sqlite3_close(keep);
     check_refused("walled.db", SQLITE_ERROR);
     CHECK_EQ_INT(raw_int(p, "SELECT count(*) FROM notes"), 1);
+    /* Its WAL folded in (closed normally): refused, and the WAL and
+     * shared-memory files the open made are gone again. */
+    snprintf(p, sizeof p, "%s", path_for("walled.db"));
+    snprintf(q, sizeof q, "%s-wal", p);
+    CHECK(access(q, F_OK) != 0);
+    check_refused("walled.db", SQLITE_ERROR);
+    CHECK(access(q, F_OK) != 0);
+    snprintf(q, sizeof q, "%s-shm", p);
+    CHECK(access(q, F_OK) != 0);
 
     /* A new file is ours: it carries the application_id. */
     snprintf(p, sizeof p, "%s", path_for("new.db"));
