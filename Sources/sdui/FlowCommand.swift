@@ -131,7 +131,8 @@ struct FlowCommand: AsyncParsableCommand {
                 guard let base = URL(string: registry), base.scheme == "http" || base.scheme == "https" else {
                     throw SDUIError(.argument, "expected an http(s) URL", input: "--registry \(registry)")
                 }
-                def = try await FlowLoader(registry: base, journal: journal, headers: authorization).load(flow).0
+                def = try await FlowLoader(registry: base, journal: journal, headers: authorization,
+                                           validator: FlowValidator(links: links)).load(flow).0
             } else {
                 def = try FlowDefinition(json: try readFile(flow, limit: FileInput.documentLimit), source: inputName(flow))
             }

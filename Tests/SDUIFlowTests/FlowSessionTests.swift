@@ -362,6 +362,7 @@ import Testing
         #"{"eventSeq": 1e400}"#, #"{"eventSeq": 99999999999999999999999}"#,
         "EVENTSEQ", "STATUS", "SCREEN", "not json at all", "", #"{"flowId": "onboarding"}"#,
         String(repeating: "[", count: 100_000),
+        #"{"data": {"deep": "# + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}}",
     ])
     func undecodableProgressIsMovedAside(_ variant: String) throws {
         let text: String

@@ -89,6 +89,16 @@ import Testing
         #expect(i.last?.severity == .warning)
     }
 
+    /// Every kind of issue has its row in docs/flows.md's table.
+    @Test func everyKindIsDocumented() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/flows.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        for kind in FlowIssue.Kind.allCases {
+            #expect(text.contains("| `\(kind.rawValue)` |"), "\(kind.rawValue) is not in docs/flows.md")
+        }
+    }
+
     /// `open_url` links are checked with the link policy (not the image
     /// policy), `submit` endpoints as absolute http(s) URLs.
     @Test func urlsOfActionsAreCheckedWithTheLinkPolicy() throws {

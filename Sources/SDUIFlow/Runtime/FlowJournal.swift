@@ -194,7 +194,7 @@ public final class FlowJournal: @unchecked Sendable {
         var err = sdui_error()
         var s = sdui_outbox_stats()
         try SDUIError.check(sdui_outbox_stats_get(handle, &s, &err), err, input: path)
-        return Stats(events: Int(s.items), bytes: Int(s.bytes), dropped: Int(s.dropped),
-                     droppedTotal: Int(s.dropped_total))
+        return Stats(events: Int(clamping: s.items), bytes: Int(clamping: s.bytes),
+                     dropped: Int(clamping: s.dropped), droppedTotal: Int(clamping: s.dropped_total))
     }
 }

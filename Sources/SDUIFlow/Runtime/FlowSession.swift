@@ -432,7 +432,9 @@ public final class FlowSession: @unchecked Sendable {
             do {
                 return try await perform(a)
             } catch let e as SDUIError where !Self.journalFailure(e) {
-                return try refuse(action, "\(name): " + (e.message.hasPrefix(name) ? String(e.message.dropFirst(name.count + 2)) : e.message))
+                // "set: …" for every refusal, once.
+                let why = e.message.hasPrefix(name + ": ") ? String(e.message.dropFirst(name.count + 2)) : e.message
+                return try refuse(action, "\(name): \(why)")
             }
         case .failure(let why):
             return try refuse(action, "action: \(why.message)")
