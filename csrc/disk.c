@@ -323,6 +323,7 @@ sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
         return sdui__fail(err, SDUI_OOM, -1, "cannot create a mutex");
     }
     d->conn.label = LABEL;
+    d->conn.app_id = SDUI_DISK_APPLICATION_ID;
     d->conn.path = d->path;
     d->conn.owner = d;
     d->conn.close = close_file;
@@ -344,6 +345,19 @@ int sdui_disk_recovered(const sdui_disk *disk)
 {
     assert(disk);
     return disk->conn.recovered;
+}
+
+/* The last recovery notice (disk.h), read under the mutex a reset writes
+ * it under. */
+size_t sdui_disk_recovery(const sdui_disk *disk, char *buf, size_t cap)
+{
+    sdui_disk *d = (sdui_disk *)disk;
+    int n;
+    assert(disk && (buf || cap == 0));
+    pthread_mutex_lock(&d->mu);
+    n = snprintf(buf, cap, "%s", d->conn.notice);
+    pthread_mutex_unlock(&d->mu);
+    return n < 0 ? 0 : (size_t)n;
 }
 
 /* Writes remembered accesses; must run inside a write transaction.  The

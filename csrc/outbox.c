@@ -228,6 +228,7 @@ sdui_status sdui_outbox_open(const char *path,
         return sdui__fail(err, SDUI_OOM, -1, "cannot create a mutex");
     }
     b->conn.label = LABEL;
+    b->conn.app_id = SDUI_OUTBOX_APPLICATION_ID;
     b->conn.path = b->path;
     b->conn.owner = b;
     b->conn.close = close_db;
@@ -267,6 +268,19 @@ int sdui_outbox_recovered(const sdui_outbox *box)
     r = b->conn.recovered;
     pthread_mutex_unlock(&b->mu);
     return r;
+}
+
+/* The last recovery notice (outbox.h), read under the mutex a reset
+ * writes it under. */
+size_t sdui_outbox_recovery(const sdui_outbox *box, char *buf, size_t cap)
+{
+    sdui_outbox *b = (sdui_outbox *)box;
+    int n;
+    assert(box && (buf || cap == 0));
+    pthread_mutex_lock(&b->mu);
+    n = snprintf(buf, cap, "%s", b->conn.notice);
+    pthread_mutex_unlock(&b->mu);
+    return n < 0 ? 0 : (size_t)n;
 }
 
 /*

@@ -15,10 +15,27 @@
  * on it.  A full disk shows at SQLite's first write, whose system error
  * sdui__sql_fail names.
  *
+ * Whose file it is.  A path may name any file: one of ours, another
+ * program's database, a document.  Only a file of ours may be written,
+ * upgraded or moved aside; anything else is refused and left byte for
+ * byte as it was, however broken it looks, since it may be all someone
+ * has.  Each kind of file has its own application_id, the 32-bit number
+ * SQLite keeps at offset 68 of the header for this purpose, written when
+ * the file is created.  A file is ours when its application_id is ours;
+ * when it is 0 (files made before application ids, and a new file whose
+ * creation a kill cut short), when the user_version is one of ours and
+ * the schema objects are exactly that version's, or when the database is
+ * empty (nothing in it can be lost).  When SQLite cannot read the header
+ * at all, the bytes at offset 68 are read through SQLite's own file handle
+ * (never a descriptor of our own, see above): our id there means a file of
+ * ours whose first bytes were damaged.  A refused file whose WAL holds
+ * commits is closed without the checkpoint SQLite runs at close, so not
+ * even a WAL of its own is folded into it.
+ *
  * Nothing is written before the file is known to be ours: a newer
- * user_version is left untouched, and a file whose schema objects are not
- * exactly those of the version it claims (other columns, triggers or views
- * of its own, another program's tables) is damage, like pages that fail
+ * user_version is left untouched, and a file of ours whose schema objects
+ * are not exactly those of the version it claims (other columns, triggers
+ * or views of its own, a table added) is damage, like pages that fail
  * the integrity check.  The objects are compared with those the steps of
  * that version's history make in a memory database, as SQLite stores
  * them, so an old file is checked against its own version, not ours.  The check is PRAGMA integrity_check,
@@ -279,19 +296,46 @@ static long long wall_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Moves path and its -wal/-shm files aside (sqlite_util.h). */
+/* 1 if some file is at path (a name is taken). */
+static int name_taken(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+/* Moves path and its -wal/-shm files aside, to names no file holds yet
+ * (sqlite_util.h). */
 sdui_status sdui__sql_move_aside(const char *label, const char *path,
-                                 sdui_error *err)
+                                 char *to, size_t cap, sdui_error *err)
 {
     static const char *const suffixes[] = {"", "-wal", "-shm"};
-    char from[4096], to[4096];
+    char base[4096], from[4200], dest[4200];
     long long stamp = wall_ms();
+    int n, taken = 1;
     size_t i;
+    /* The first free name: <stamp>, then <stamp>-1, -2, ... (several
+     * files damaged within one millisecond, or a clock set back). */
+    for (n = 0; n < 1000 && taken; n++) {
+        if (n == 0)
+            snprintf(base, sizeof base, "%s.corrupt-%lld", path, stamp);
+        else
+            snprintf(base, sizeof base, "%s.corrupt-%lld-%d", path, stamp,
+                     n);
+        taken = 0;
+        for (i = 0; i < 3 && !taken; i++) {
+            snprintf(dest, sizeof dest, "%s%s", base, suffixes[i]);
+            taken = name_taken(dest);
+        }
+    }
+    if (taken)
+        return sdui__fail_code(err, SDUI_IO, EEXIST, -1,
+                               "%s \"%s\" is damaged and cannot be moved "
+                               "aside: no free name \"%s.corrupt-%lld-N\"",
+                               label, path, path, stamp);
     for (i = 0; i < 3; i++) {
         snprintf(from, sizeof from, "%s%s", path, suffixes[i]);
-        snprintf(to, sizeof to, "%s.corrupt-%lld%s", path, stamp,
-                 suffixes[i]);
-        if (rename(from, to) != 0 && errno != ENOENT) {
+        snprintf(dest, sizeof dest, "%s%s", base, suffixes[i]);
+        if (rename(from, dest) != 0 && errno != ENOENT) {
             int e = errno;
             return sdui__fail_code(err, SDUI_IO, e, -1,
                                    "%s \"%s\" is damaged and cannot be "
@@ -299,6 +343,8 @@ sdui_status sdui__sql_move_aside(const char *label, const char *path,
                                    label, path, strerror(e));
         }
     }
+    if (to && cap)
+        snprintf(to, cap, "%s", base);
     return SDUI_OK;
 }
 
@@ -364,9 +410,10 @@ static int schema_is(sqlite3 *db, const char *const *steps, int64_t upto,
 }
 
 /* Refuses a file of a newer schema version, leaving it untouched. */
-static sdui_status newer_version(const sdui_sql_file *f, int64_t version,
-                                 sdui_error *err)
+static sdui_status newer_version(const sdui_sql_file *f, sqlite3 *db,
+                                 int64_t version, sdui_error *err)
 {
+    (void)db;
     return sdui__fail_code(err, SDUI_SQLITE, SQLITE_ERROR, -1,
                            "%s \"%s\" was written by a newer version "
                            "(schema %lld; this build reads %d); left "
@@ -375,56 +422,178 @@ static sdui_status newer_version(const sdui_sql_file *f, int64_t version,
 }
 
 /*
+ * Refuses a file that is not ours (see the top), leaving it untouched:
+ * SDUI_SQLITE with code (SQLITE_NOTADB for a file that is not a database,
+ * else SQLITE_ERROR) and `<label> "<path>" is not an SDUIKit <label> file
+ * (<why>); left untouched`.
+ */
+static sdui_status not_ours(const sdui_sql_file *f, sqlite3 *db, int code,
+                            const char *why, sdui_error *err)
+{
+    (void)db;
+    return sdui__fail_code(err, SDUI_SQLITE, code, -1,
+                           "%s \"%s\" is not an SDUIKit %s file (%s); "
+                           "left untouched",
+                           f->label, f->path, f->label, why);
+}
+
+/*
+ * The application_id in the first bytes of db's file, read through
+ * SQLite's own handle of it (see the top), for a file whose header SQLite
+ * refuses; 0 when it cannot be read.
+ */
+static int32_t header_app_id(sqlite3 *db)
+{
+    sqlite3_file *file = NULL;
+    unsigned char h[100];
+    int rc;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) !=
+            SQLITE_OK ||
+        !file || !file->pMethods)
+        return 0;
+    memset(h, 0, sizeof h);
+    /* A short file reads as far as it goes, the rest zeros. */
+    rc = file->pMethods->xRead(file, h, (int)sizeof h, 0);
+    if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ)
+        return 0;
+    return (int32_t)((uint32_t)h[68] << 24 | (uint32_t)h[69] << 16 |
+                     (uint32_t)h[70] << 8 | (uint32_t)h[71]);
+}
+
+/*
+ * A read of the file failed with rc before it was known to be ours: a
+ * damaged file of ours when its header still holds our application_id
+ * (*damaged set), else not ours (or, for a failure that is no damage,
+ * SQLite's error as it is).
+ */
+static sdui_status unreadable(const sdui_sql_file *f, sqlite3 *db, int rc,
+                              int *damaged, sdui_error *err)
+{
+    /* SQLite's words first: anything run on db may replace them. */
+    sdui_status st = sdui__sql_fail(db, rc, f->label, f->path,
+                                    "cannot read the file", err);
+    if (!sdui__sql_is_damage(rc))
+        return st;
+    if (header_app_id(db) == f->app_id) {
+        *damaged = 1;
+        return st;
+    }
+    return (rc & 0xff) == SQLITE_NOTADB
+               ? not_ours(f, db, SQLITE_NOTADB,
+                          "not a SQLite database", err)
+               : not_ours(f, db, SQLITE_ERROR,
+                          "SQLite cannot read it, and its header does not "
+                          "say it is ours",
+                          err);
+}
+
+/*
  * Checks that db holds exactly the objects of schema `version` (see
  * sqlite_util.h); 0 <= version <= f->version is the caller's to check,
- * a negative version is not ours.  Returns SQLite's code of a failed read
- * (*rc), or SDUI_SQLITE with *damaged set when the objects are not ours.
+ * a negative version never is.  mine: the application_id is ours, so
+ * other objects are damage (*damaged set); otherwise the file is not ours.
+ * Returns SQLite's code of a failed read (*rc), or SDUI_SQLITE when the
+ * objects are not those.
  */
 static sdui_status objects_are(const sdui_sql_file *f, sqlite3 *db,
-                               int64_t version, int *rc, int *damaged,
-                               sdui_error *err)
+                               int64_t version, int mine, int *rc,
+                               int *damaged, sdui_error *err)
 {
-    int ours = 0;
+    int same = 0;
     assert(version <= f->version);
     *rc = version < 0 ? SQLITE_OK
-                      : schema_is(db, f->steps, version, &ours);
-    if (*rc == SQLITE_OK && !ours) {
-        *damaged = 1;
-        return sdui__fail_code(err, SDUI_SQLITE, SQLITE_CORRUPT, -1,
-                               "%s \"%s\": schema %lld does not "
-                               "hold our tables",
-                               f->label, f->path, (long long)version);
+                      : schema_is(db, f->steps, version, &same);
+    if (*rc != SQLITE_OK || same)
+        return SDUI_OK;
+    if (!mine) {
+        char why[96];
+        if (version == 0)
+            snprintf(why, sizeof why, "a SQLite database with tables of "
+                                      "another program");
+        else
+            snprintf(why, sizeof why, "user_version %lld, but not the "
+                                      "tables of that version",
+                     (long long)version);
+        return not_ours(f, db, SQLITE_ERROR, why, err);
+    }
+    *damaged = 1;
+    return sdui__fail_code(err, SDUI_SQLITE, SQLITE_CORRUPT, -1,
+                           "%s \"%s\": schema %lld does not hold our "
+                           "tables",
+                           f->label, f->path, (long long)version);
+}
+
+/*
+ * Reads the file's application_id and user_version into head[0], head[1]
+ * and tells whose file it is (see the top): SDUI_OK with *mine 1 for our
+ * application_id, 0 for application_id 0 (still to be proven ours by its
+ * objects); else the refusal.  A failed read is SQLite's code in *rc.
+ */
+static sdui_status read_head(const sdui_sql_file *f, sqlite3 *db,
+                             int64_t head[2], int *mine, int *rc,
+                             sdui_error *err)
+{
+    char why[96];
+    *rc = sdui__sql_ints(db, "PRAGMA application_id", &head[0], 1);
+    if (*rc == SQLITE_OK)
+        *rc = sdui__sql_ints(db, "PRAGMA user_version", &head[1], 1);
+    if (*rc != SQLITE_OK)
+        return SDUI_OK;
+    *mine = head[0] == f->app_id;
+    if (!*mine && head[0] != 0) {
+        snprintf(why, sizeof why, "a SQLite database of another program: "
+                                  "application_id %lld",
+                 (long long)head[0]);
+        return not_ours(f, db, SQLITE_ERROR, why, err);
+    }
+    if (head[1] > f->version) {
+        if (*mine)
+            return newer_version(f, db, head[1], err);
+        snprintf(why, sizeof why, "a SQLite database with user_version "
+                                  "%lld and no application_id",
+                 (long long)head[1]);
+        return not_ours(f, db, SQLITE_ERROR, why, err);
+    }
+    if (head[1] < 0 && !*mine) {
+        snprintf(why, sizeof why, "a SQLite database with user_version "
+                                  "%lld",
+                 (long long)head[1]);
+        return not_ours(f, db, SQLITE_ERROR, why, err);
     }
     return SDUI_OK;
 }
 
 /*
- * Runs the steps a file of schema `version` lacks and sets user_version,
- * in one transaction.  The version is read again inside it: another
- * connection may have created or upgraded the file since it was checked
- * (then its objects are checked again, and nothing may be left to do).
- * On failure the transaction is rolled back.
+ * Runs the steps a file of schema `version` lacks and sets user_version
+ * and application_id, in one transaction.  Both are read again inside it:
+ * another connection may have created or upgraded the file since it was
+ * checked (then its objects are checked again, and nothing may be left to
+ * do).  mine: the application_id was ours when checked.  On failure the
+ * transaction is rolled back.
  */
 static sdui_status run_steps(const sdui_sql_file *f, sqlite3 *db,
-                             int64_t version, int *damaged, sdui_error *err)
+                             int64_t version, int mine, int *damaged,
+                             sdui_error *err)
 {
     sdui_status st = SDUI_OK;
-    int64_t now = version, v;
-    char sql[48], what[64];
+    int64_t head[2] = {0, version}, v;
+    int now_mine = mine;
+    char sql[96], what[64];
     int rc = sdui__sql_exec(db, "BEGIN IMMEDIATE");
     if (rc == SQLITE_OK)
-        rc = sdui__sql_ints(db, "PRAGMA user_version", &now, 1);
-    if (rc == SQLITE_OK && now > f->version)
-        st = newer_version(f, now, err);
-    else if (rc == SQLITE_OK && now != version)
-        st = objects_are(f, db, now, &rc, damaged, err);
+        st = read_head(f, db, head, &now_mine, &rc, err);
+    if (st == SDUI_OK && rc == SQLITE_OK &&
+        (head[1] != version || now_mine != mine))
+        st = objects_are(f, db, head[1], now_mine, &rc, damaged, err);
     if (st != SDUI_OK) {
         sdui__sql_exec(db, "ROLLBACK");
         return st;
     }
-    for (v = now; rc == SQLITE_OK && v < f->version; v++)
+    for (v = head[1]; rc == SQLITE_OK && v < f->version; v++)
         rc = sdui__sql_exec(db, f->steps[v]);
-    snprintf(sql, sizeof sql, "PRAGMA user_version=%d", f->version);
+    snprintf(sql, sizeof sql, "PRAGMA user_version=%d; PRAGMA "
+                              "application_id=%ld",
+             f->version, (long)f->app_id);
     if (rc == SQLITE_OK)
         rc = sdui__sql_exec(db, sql);
     if (rc == SQLITE_OK)
@@ -432,14 +601,16 @@ static sdui_status run_steps(const sdui_sql_file *f, sqlite3 *db,
     if (rc != SQLITE_OK) {
         /* The failure's own words first: ROLLBACK replaces them (and
          * fails itself when SQLite already rolled back). */
-        if (now <= 0)
+        if (head[1] <= 0)
             snprintf(what, sizeof what, "cannot create the schema");
+        else if (head[1] == f->version)
+            snprintf(what, sizeof what, "cannot mark the file as ours");
         else
             snprintf(what, sizeof what,
                      "cannot upgrade the schema from version %lld",
-                     (long long)now);
+                     (long long)head[1]);
         st = sdui__sql_fail(db, rc, f->label, f->path, what, err);
-        *damaged = sdui__sql_is_damage(rc);
+        *damaged = now_mine && sdui__sql_is_damage(rc);
         sdui__sql_exec(db, "ROLLBACK");
     }
     return st;
@@ -475,25 +646,29 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
                                    int *damaged, sdui_error *err)
 {
     sdui_status st;
-    int rc;
-    int64_t version = 0;
+    int rc, mine = 0;
+    int64_t head[2] = {0, 0}; /* application_id, user_version */
     char text[16] = "";
 
     sqlite3_busy_timeout(db, BUSY_MS);
-    /* One read transaction: the version, the objects and the pages of one
+    /* One read transaction: the header, the objects and the pages of one
      * state of the file, whatever another opener commits meanwhile (read
      * apart, a version and the objects of the next one looked like
      * damage).  A failure returns inside it; closing db ends it. */
     rc = sdui__sql_exec(db, "BEGIN");
-    if (rc == SQLITE_OK)
-        rc = sdui__sql_ints(db, "PRAGMA user_version", &version, 1);
-    if (rc == SQLITE_OK && version > f->version)
-        return newer_version(f, version, err);
     if (rc == SQLITE_OK) {
-        st = objects_are(f, db, version, &rc, damaged, err);
+        st = read_head(f, db, head, &mine, &rc, err);
         if (st != SDUI_OK)
             return st;
     }
+    if (rc != SQLITE_OK)
+        return unreadable(f, db, rc, damaged, err);
+    st = objects_are(f, db, head[1], mine, &rc, damaged, err);
+    if (st != SDUI_OK)
+        return st;
+    if (rc != SQLITE_OK && !mine)
+        return unreadable(f, db, rc, damaged, err);
+    /* From here on the file is ours: damage is ours to move aside. */
     if (rc == SQLITE_OK) {
         /* The full check, indexes against the tables (see the top). */
         rc = sdui__sql_text(db, "PRAGMA integrity_check(1)", text,
@@ -517,8 +692,8 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
                           "%s \"%s\": cannot use WAL mode (got "
                           "\"%s\")",
                           f->label, f->path, text);
-    if (version < f->version) {
-        st = run_steps(f, db, version, damaged, err);
+    if (head[1] < f->version || !mine) {
+        st = run_steps(f, db, head[1], mine, damaged, err);
         if (st != SDUI_OK)
             return st;
     }
@@ -530,12 +705,21 @@ static sdui_status bring_to_schema(const sdui_sql_file *f, sqlite3 *db,
     return SDUI_OK;
 }
 
+/* 1 when path's WAL holds frames: commits not yet in the file. */
+static int wal_has_frames(const char *path)
+{
+    char wal[4200];
+    struct stat st;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    return stat(wal, &st) == 0 && st.st_size > 0;
+}
+
 /* Opens a database file and brings it to its schema (sqlite_util.h). */
 sdui_status sdui__sql_open(const sdui_sql_file *f, sqlite3 **db, int *damaged,
                            sdui_error *err)
 {
     sdui_status st;
-    int rc;
+    int rc, frames;
 
     assert(f && f->label && f->path && f->steps && f->version >= 1);
     *db = NULL;
@@ -543,6 +727,7 @@ sdui_status sdui__sql_open(const sdui_sql_file *f, sqlite3 **db, int *damaged,
     st = check_path(f->label, f->path, err);
     if (st != SDUI_OK)
         return st;
+    frames = wal_has_frames(f->path);
     rc = sqlite3_open_v2(f->path, db,
                          SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
@@ -553,23 +738,43 @@ sdui_status sdui__sql_open(const sdui_sql_file *f, sqlite3 **db, int *damaged,
         st = bring_to_schema(f, *db, damaged, err);
     }
     if (st != SDUI_OK) {
+        /* A file refused (not ours, newer) keeps every byte: when its WAL
+         * holds commits, the checkpoint SQLite runs as the last
+         * connection closes would fold them into the file, so it is not
+         * run.  Without commits it is, and it removes the WAL and shared
+         * memory files this open made. */
+        if (frames)
+            sqlite3_db_config(*db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+                              (int *)NULL);
         sqlite3_close(*db);
         *db = NULL;
     }
     return st;
 }
 
-/* Opens, moving a damaged file aside and starting afresh (sqlite_util.h). */
+/* Opens, moving a damaged file of ours aside and starting afresh
+ * (sqlite_util.h). */
 sdui_status sdui__sql_open_or_reset(const sdui_sql_file *f, sqlite3 **db,
-                                    int *moved, sdui_error *err)
+                                    int *moved, char *notice, size_t cap,
+                                    sdui_error *err)
 {
     int damaged = 0;
+    char why[SDUI_ERROR_MESSAGE_SIZE] = "", to[4096] = "";
     sdui_status st = sdui__sql_open(f, db, &damaged, err);
     *moved = 0;
+    if (notice && cap)
+        notice[0] = '\0';
     if (st != SDUI_OK && damaged) {
-        st = sdui__sql_move_aside(f->label, f->path, err);
+        if (err)
+            snprintf(why, sizeof why, "%s", err->message);
+        st = sdui__sql_move_aside(f->label, f->path, to, sizeof to, err);
         if (st == SDUI_OK) {
             *moved = 1;
+            if (notice && cap)
+                snprintf(notice, cap,
+                         "%s \"%s\" was damaged (%s); moved aside to "
+                         "\"%s\", a fresh one was made",
+                         f->label, f->path, why, to);
             st = sdui__sql_open(f, db, &damaged, err);
         }
     }
@@ -584,6 +789,7 @@ sdui_status sdui__sql_conn_open(sdui_sql_conn *c, const char *const *steps,
                                 int version, int durable, sdui_error *err)
 {
     sdui_sql_file f;
+    char notice[SDUI_SQL_NOTICE_CAP];
     int moved = 0;
     sdui_status st;
 
@@ -592,9 +798,13 @@ sdui_status sdui__sql_conn_open(sdui_sql_conn *c, const char *const *steps,
     f.steps = steps;
     f.version = version;
     f.durable = durable;
-    st = sdui__sql_open_or_reset(&f, &c->db, &moved, err);
-    if (moved)
+    f.app_id = c->app_id;
+    st = sdui__sql_open_or_reset(&f, &c->db, &moved, notice, sizeof notice,
+                                 err);
+    if (moved) {
         c->recovered = 1;
+        memcpy(c->notice, notice, sizeof notice);
+    }
     assert(st == SDUI_OK || c->db == NULL);
     return st;
 }
@@ -643,19 +853,24 @@ static sdui_status reset_damaged(sdui_sql_conn *c, const char *what,
                                  const char *why, int code, sdui_error *err)
 {
     sdui_status st;
+    char to[4096] = "";
     c->close(c->owner);
     assert(c->db == NULL);
-    st = sdui__sql_move_aside(c->label, c->path, err);
+    st = sdui__sql_move_aside(c->label, c->path, to, sizeof to, err);
     if (st == SDUI_OK) {
         c->recovered = 1;
+        snprintf(c->notice, sizeof c->notice,
+                 "%s \"%s\" was damaged (%s: %s); moved aside to \"%s\", "
+                 "a fresh one was made",
+                 c->label, c->path, what, why, to);
         st = c->connect(c->owner, err);
     }
     if (st != SDUI_OK)
         return st;
     return sdui__fail_code(err, SDUI_SQLITE, code, -1,
-                           "%s \"%s\" was damaged and was reset: moved "
-                           "aside, now empty (%s: %s)",
-                           c->label, c->path, what, why);
+                           "%s \"%s\" was damaged and was reset (%s: %s): "
+                           "moved aside to \"%s\", now empty",
+                           c->label, c->path, what, why, to);
 }
 
 /* Reports a failed step, resetting on damage (sqlite_util.h). */

@@ -3,14 +3,15 @@
  * (sqlite_util.c), not public.
  *
  * What every file the core keeps in SQLite needs, whatever its tables:
- * checking a path before SQLite sees it, opening in WAL mode behind a
+ * checking a path before SQLite sees it, telling our own file from any
+ * other (an application_id per kind of file), opening in WAL mode behind a
  * user_version gate, a schema history whose steps upgrade an older file
  * in place, objects that must be exactly those of the file's version, the
- * integrity check, moving a damaged file aside, errors that name the file
- * and the system's cause, one-row queries, reads of many keys with
- * batched IN (...) lists, and a connection that resets itself when damage
- * is met after open (sdui_sql_conn).  The token cache (disk.c) and the
- * durable queue (outbox.c) are built on it.
+ * integrity check, moving a damaged file of ours aside (and saying where),
+ * errors that name the file and the system's cause, one-row queries, reads
+ * of many keys with batched IN (...) lists, and a connection that resets
+ * itself when damage is met after open (sdui_sql_conn).  The token cache
+ * (disk.c) and the durable queue (outbox.c) are built on it.
  *
  * Every function works on a connection the caller owns and serialises (the
  * callers hold their own mutex); none keeps state between calls but in the
@@ -30,6 +31,10 @@
 /* Ids (or any keys) per IN (...) list; well under SQLite's variable limit. */
 #define SDUI_SQL_IN_CHUNK 500
 
+/* Room for a recovery notice (sdui_sql_conn.notice): the label, the path
+ * twice (where it was, where it went) and why. */
+#define SDUI_SQL_NOTICE_CAP 1024
+
 /*
  * What to open: one database file, the history of its schema and how
  * durable it is.
@@ -40,7 +45,11 @@
  * to steps[v - 1] exactly, so the objects a file of version v must hold
  * are those these steps make in a memory database, as SQLite stores them.
  * A step may create, alter or drop objects and move rows; it runs inside
- * the one transaction that also sets user_version.
+ * the one transaction that also sets user_version and application_id.
+ *
+ * app_id is the kind of file, written at offset 68 of the header
+ * (PRAGMA application_id) when the file is created: what tells our file
+ * from another program's, see sdui__sql_open.
  */
 typedef struct sdui_sql_file {
     const char *label;        /* names the file in messages ("token cache") */
@@ -49,6 +58,7 @@ typedef struct sdui_sql_file {
     int version;              /* the user_version this build writes: the
                                  number of steps                           */
     int durable;              /* 1: synchronous=FULL; 0: NORMAL             */
+    int32_t app_id;           /* this kind of file's application_id, not 0  */
 } sdui_sql_file;
 
 /* A key to bind: bytes and length (not NUL-terminated in general). */
@@ -107,40 +117,60 @@ int sdui__sql_prepare_in(sqlite3 *db, const char *prefix,
 
 /*
  * Moves path and its -wal and -shm files aside, to
- * `<path>.corrupt-<ms since the epoch>[-wal|-shm]`, after damage is found
- * (the connection must be closed).  Missing companions are fine.
- * SDUI_IO, naming the file and the cause, when a rename fails.
+ * `<path>.corrupt-<ms since the epoch>[-<n>][-wal|-shm]`, after damage is
+ * found (the connection must be closed): the first of those names that no
+ * file holds yet, so an earlier file moved aside is never replaced.
+ * Missing companions are fine.  to[0, cap) gets the new path of the main
+ * file (to may be NULL).  SDUI_IO, naming the file and the cause, when a
+ * rename fails or no free name is found.
  */
 sdui_status sdui__sql_move_aside(const char *label, const char *path,
-                                 sdui_error *err);
+                                 char *to, size_t cap, sdui_error *err);
 
 /*
  * Opens f->path (creating it when missing) and brings it to f's newest
- * schema: the path is checked first (a directory, a FIFO, a dangling link,
- * a missing or unwritable folder fail at once, naming the cause); a
- * user_version newer than f->version is refused and the file left
- * untouched; the file's schema objects must be exactly those of the
- * version it claims (none for version 0; a negative version is not ours)
- * and the whole file must pass PRAGMA integrity_check.  Only then is WAL
- * mode set, the missing steps run (all of them on a version-0 file, the
- * later ones on an older file: an upgrade in place that keeps its rows),
- * and the synchronous level applied.  The steps and the new user_version
- * are one transaction, in which the version is read again, so two
- * processes opening one old file upgrade it once.  On SDUI_OK *db is the
- * open connection (the caller closes it); on failure *db is NULL, and
- * *damaged is 1 when the failure means the file is damaged (moving it
- * aside and opening again may help), else 0.
+ * schema.  The path is checked first (a directory, a FIFO, a dangling
+ * link, a missing or unwritable folder fail at once, naming the cause).
+ * Then the file must be ours, which is one of:
+ *   - its application_id is f->app_id (every file made by this build);
+ *   - application_id 0, a user_version from 1 to f->version and exactly
+ *     the schema objects of that version (a file made before application
+ *     ids; it gets f->app_id as it is opened);
+ *   - an empty database: no bytes, or application_id and user_version 0
+ *     and no schema objects (nothing in it can be lost);
+ *   - a file SQLite cannot read whose header still holds f->app_id at
+ *     offset 68 (our file, damaged).
+ * Any other file (not a SQLite database, another program's database, one
+ * of ours in name only) is refused with SDUI_SQLITE, `<label> "<path>" is
+ * not an SDUIKit <label> file (<why>); left untouched`, and not a byte of
+ * it is written; err->code is SQLITE_NOTADB for a file that is not a database,
+ * else SQLITE_ERROR.  A file of ours with a user_version newer than
+ * f->version is refused and left untouched too.  A file of ours whose
+ * schema objects are not exactly those of the version it claims, or that
+ * fails PRAGMA integrity_check, or that SQLite cannot read, is damaged.
+ * Only then is WAL mode set, the missing steps run (all of them on a new
+ * file, the later ones on an older file: an upgrade in place that keeps
+ * its rows), and the synchronous level applied.  The steps, the new
+ * user_version and the application_id are one transaction, in which they
+ * are read again, so two processes opening one old file upgrade it once.
+ * On SDUI_OK *db is the open connection (the caller closes it); on failure
+ * *db is NULL, and *damaged is 1 when the failure means the file is ours
+ * and damaged (moving it aside and opening again may help), else 0.
  */
 sdui_status sdui__sql_open(const sdui_sql_file *f, sqlite3 **db, int *damaged,
                            sdui_error *err);
 
 /*
- * sdui__sql_open, and when the file is damaged: moves it aside
- * (sdui__sql_move_aside), sets *moved to 1 and opens a fresh file.  On
- * SDUI_OK err is clear, also after a move (the caller tells it by *moved).
+ * sdui__sql_open, and when the file is ours and damaged: moves it aside
+ * (sdui__sql_move_aside), sets *moved to 1 and opens a fresh file.
+ * notice[0, cap) (notice may be NULL) then says so: `<label> "<path>" was
+ * damaged (<why>); moved aside to "<new path>", a fresh one was made`,
+ * else it is "".  On SDUI_OK err is clear, also after a move (the caller
+ * tells it by *moved and the notice).
  */
 sdui_status sdui__sql_open_or_reset(const sdui_sql_file *f, sqlite3 **db,
-                                    int *moved, sdui_error *err);
+                                    int *moved, char *notice, size_t cap,
+                                    sdui_error *err);
 
 /*
  * A connection that resets itself when damage is met after open, as the
@@ -148,10 +178,10 @@ sdui_status sdui__sql_open_or_reset(const sdui_sql_file *f, sqlite3 **db,
  * or SQLITE_NOTADB, or one of the owner's own checks finds the file is not
  * what it wrote, the call closes the connection, moves the file aside,
  * opens a fresh one and fails with SDUI_SQLITE, `<label> "<path>" was
- * damaged and was reset: moved aside, now empty (<what>: <why>)`; later
- * calls work on the fresh file.  If moving aside or opening again fails,
- * the call fails with that error instead and db stays NULL: the next call
- * opens it (sdui__sql_conn_ready).
+ * damaged and was reset (<what>: <why>): moved aside to "<new path>", now
+ * empty`; later calls work on the fresh file.  If moving aside or opening
+ * again fails, the call fails with that error instead and db stays NULL:
+ * the next call opens it (sdui__sql_conn_ready).
  *
  * The owner embeds one, sets label, path, owner and the two hooks, keeps
  * path alive, and holds its own mutex around every use.  The hooks are the
@@ -168,16 +198,20 @@ typedef struct sdui_sql_conn {
      * then); set with SQLITE_CORRUPT, read and cleared by the reset.     */
     const char *note;
     int recovered;     /* 1 once a damaged file was moved aside           */
+    int32_t app_id;    /* the kind of file (sdui_sql_file.app_id)         */
+    /* The last move aside, in words (sdui__sql_open_or_reset's notice);
+     * "" until one happens. */
+    char notice[SDUI_SQL_NOTICE_CAP];
     void *owner;       /* handed to the hooks                             */
     void (*close)(void *owner);
     sdui_status (*connect)(void *owner, sdui_error *err);
 } sdui_sql_conn;
 
 /*
- * Opens c->path with the schema steps[0, version) (sdui__sql_open_or_reset;
- * durable as in sdui_sql_file) into c->db, setting c->recovered when a
- * damaged file was moved aside.  On SDUI_OK err is clear; on failure
- * c->db is NULL.
+ * Opens c->path with the schema steps[0, version) and c->app_id
+ * (sdui__sql_open_or_reset; durable as in sdui_sql_file) into c->db,
+ * setting c->recovered and c->notice when a damaged file was moved aside.
+ * On SDUI_OK err is clear; on failure c->db is NULL.
  */
 sdui_status sdui__sql_conn_open(sdui_sql_conn *c, const char *const *steps,
                                 int version, int durable, sdui_error *err);

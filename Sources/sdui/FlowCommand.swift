@@ -23,11 +23,16 @@ struct FlowCommand: AsyncParsableCommand {
         @Flag(help: "Print the problems as a JSON array.")
         var json = false
 
+        @Option(name: .customLong("allow-scheme"),
+                help: "A URL scheme open_url may use besides https (repeatable); javascript:, file:, intent:, data: and their kin never.")
+        var allowScheme: [String] = []
+
         func run() throws {
-            let def = try reportingErrors {
-                try FlowDefinition(json: try readFile(flow, limit: FileInput.documentLimit), source: inputName(flow))
+            let (def, links) = try reportingErrors {
+                (try FlowDefinition(json: try readFile(flow, limit: FileInput.documentLimit), source: inputName(flow)),
+                 try linkPolicy(allowScheme))
             }
-            let issues = FlowValidator().validate(def)
+            let issues = FlowValidator(links: links).validate(def)
             if json {
                 let list = JSONValue.array(issues.map { i in
                     .object(["severity": .string(i.severity.rawValue), "kind": .string(i.kind.rawValue),
@@ -63,7 +68,13 @@ struct FlowCommand: AsyncParsableCommand {
             number), `next`, `back`, `exit`, `help`. With --script FILE (a JSON array of steps: \
             {"answer": {KEY: VALUE, …}}, {"action": ACTION}, "next", "back", "exit") it runs without a \
             terminal and prints one JSON object: {"screens", "current", "status", "answers", "events"}. \
-            A step that cannot apply stays on the screen (said on stderr) and the run goes on.
+            A step that cannot apply stays on the screen (said on stderr) and the run goes on; so does an \
+            action that is refused (an open_url the link policy refuses, a set whose expression fails, a \
+            submit without an endpoint or that cannot reach it), which is also a render_error event. \
+            --state must name a state file of sdui (or a new or empty file): any other file is refused and \
+            left as it is; a damaged state file is moved aside (said on stderr) and a fresh one made, and \
+            saved progress that does not decode is kept aside in the state file (said on stderr) while the \
+            flow starts afresh.
             """)
 
         @Argument(help: "The flow file, or its id with --registry.")
@@ -93,6 +104,10 @@ struct FlowCommand: AsyncParsableCommand {
         @Flag(help: "Print each committed step on stderr (`ack N SCREEN`).")
         var trace = false
 
+        @Option(name: .customLong("allow-scheme"),
+                help: "A URL scheme open_url may use besides https (repeatable); javascript:, file:, intent:, data: and their kin never.")
+        var allowScheme: [String] = []
+
         @Option(name: .customLong("step-delay-ms"), help: .hidden)
         var stepDelayMS = 0
 
@@ -106,19 +121,25 @@ struct FlowCommand: AsyncParsableCommand {
         func walk() async throws {
             let statePath = state ?? FileManager.default.temporaryDirectory
                 .appendingPathComponent("sdui-flow-\(ProcessInfo.processInfo.processIdentifier).sqlite").path
+            let links = try linkPolicy(allowScheme)
             let journal = try FlowJournal(path: statePath)
+            if let note = journal.recovery {
+                FileHandle.standardError.write(Data("warning: \(note)\n".utf8))
+            }
             let def: FlowDefinition
             if let registry {
                 guard let base = URL(string: registry), base.scheme == "http" || base.scheme == "https" else {
                     throw SDUIError(.argument, "expected an http(s) URL", input: "--registry \(registry)")
                 }
-                def = try await FlowLoader(registry: base, journal: journal, headers: authorization).load(flow).0
+                def = try await FlowLoader(registry: base, journal: journal, headers: authorization,
+                                           validator: FlowValidator(links: links)).load(flow).0
             } else {
                 def = try FlowDefinition(json: try readFile(flow, limit: FileInput.documentLimit), source: inputName(flow))
             }
             let attributes = try RenderCommand.bindings(attr)
             let session = try FlowSession(definition: def, journal: journal,
-                                          configuration: .init(userID: user, attributes: attributes))
+                                          configuration: .init(userID: user, attributes: attributes,
+                                                               linkPolicy: links))
             let uploader = try events.map { text -> EventUploader in
                 guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
                     throw SDUIError(.argument, "expected an http(s) URL", input: "--events \(text)")
@@ -146,6 +167,9 @@ struct FlowCommand: AsyncParsableCommand {
                 }
             }
             let first = try session.start()
+            for note in session.notices {
+                FileHandle.standardError.write(Data("warning: \(note)\n".utf8))
+            }
             if case .screen(let id) = first { shown.append(id) }
             steps = 1
             acknowledge()
@@ -305,6 +329,16 @@ struct FlowCommand: AsyncParsableCommand {
         static func fileName(_ id: String) -> String {
             String(id.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
         }
+    }
+}
+
+/// The link policy of `--allow-scheme`: https and the schemes given.
+func linkPolicy(_ schemes: [String]) throws -> LinkPolicy {
+    guard !schemes.isEmpty else { return .https }
+    do {
+        return try LinkPolicy(allowedSchemes: Set(schemes + ["https"]))
+    } catch let e as SDUIError {
+        throw SDUIError(e.category, e.message, input: "--allow-scheme")
     }
 }
 

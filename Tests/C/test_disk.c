@@ -1,8 +1,9 @@
 /*
  * test_disk.c - the SQLite token cache on real files: batches, many-id
  * reads, TTL refresh, eviction by count and bytes, persistence, schema
- * versions, damaged files (bad byte counts, schemas not ours, a changed id
- * index, pages damaged while open), paths that cannot hold a cache
+ * versions, files that are not caches (refused, every byte kept), damaged
+ * cache files (bad byte counts, tables changed, a changed id index, pages
+ * damaged while open: moved aside), paths that cannot hold a cache
  * (directory, FIFO, socket, dangling link, unwritable folder, full disk),
  * and a writer SIGKILLed during hundreds of batches with every acknowledged
  * batch checked afterwards.  Also: reads as tokens (sdui_disk_get_tokens)
@@ -272,7 +273,7 @@ static void test_all_or_nothing(void)
     sdui_disk_free(d);
 }
 
-/* A newer schema is refused and left untouched. */
+/* A cache file of a newer schema is refused and left untouched. */
 static void test_newer_schema(void)
 {
     const char *p = test_path("newer.db");
@@ -280,6 +281,10 @@ static void test_newer_schema(void)
     sdui_disk *d = (sdui_disk *)1;
     sdui_error err;
     char buf[32];
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
+    sdui_disk_free(d);
+    d = (sdui_disk *)1;
+    /* What a later build's upgrade could have done. */
     CHECK(sqlite3_open(p, &db) == SQLITE_OK);
     CHECK(sqlite3_exec(db, "CREATE TABLE future(x); PRAGMA user_version=7",
                        NULL, NULL, NULL) == SQLITE_OK);
@@ -292,7 +297,57 @@ static void test_newer_schema(void)
     CHECK_EQ_STR(buf, "7");
 }
 
-/* Garbage and damaged pages are moved aside and a fresh cache is made. */
+/* The bytes of the file at path (malloc'd, *len set); NULL when it
+ * cannot be read. */
+static unsigned char *file_bytes(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    *len = -1;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (*len = ftell(f)) >= 0 &&
+        fseek(f, 0, SEEK_SET) == 0) {
+        buf = malloc((size_t)*len + 1);
+        if (buf && fread(buf, 1, (size_t)*len, f) != (size_t)*len) {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+/*
+ * Opens a file at p (named name in the test folder) that is not a cache:
+ * the open is refused naming the path and `why`, the file keeps every
+ * byte, and nothing is moved aside.
+ */
+static void check_refused(const char *p, const char *name, const char *why)
+{
+    sdui_disk *d = (sdui_disk *)1;
+    sdui_error err;
+    unsigned char *before, *after;
+    long n_before, n_after;
+    before = file_bytes(p, &n_before);
+    CHECKF(sdui_disk_open(p, NULL, &d, &err) == SDUI_SQLITE, "%s: opened",
+           name);
+    CHECK(d == NULL);
+    CHECK_MSG_HAS(p);
+    CHECK_MSG_HAS("not an SDUIKit token cache file");
+    CHECK_MSG_HAS("left untouched");
+    CHECK_MSG_HAS(why);
+    after = file_bytes(p, &n_after);
+    CHECKF(before && after && n_before == n_after &&
+               memcmp(before, after, (size_t)n_before) == 0,
+           "%s changed", name);
+    CHECKF(!moved_aside(name), "%s moved aside", name);
+    free(before);
+    free(after);
+}
+
+/* Garbage is no cache: refused, untouched.  A cache whose pages are
+ * damaged is moved aside and a fresh cache is made, saying where. */
 static void test_damaged_files(void)
 {
     const char *p;
@@ -301,19 +356,14 @@ static void test_damaged_files(void)
     sdui_error err;
     row r[20];
     sdui_disk_record rec;
-    char json[600], id[16];
+    char json[600], id[16], notice[1024], keep[512];
     int i;
     long size;
 
     p = test_path("garbage.db");
     CHECK(write_garbage(p, 5000));
-    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
-    CHECK_EQ_INT(sdui_disk_recovered(d), 1);
-    CHECK(moved_aside("garbage.db"));
-    make_row(&r[0], "fresh", 1, 1, 100);
-    CHECK_STATUS(put_rows(d, r, 1, 1), SDUI_OK);
-    CHECK_EQ_INT(get_one(d, "fresh", &rec, json, sizeof json, 2), 1);
-    sdui_disk_free(d);
+    snprintf(keep, sizeof keep, "%s", p);
+    check_refused(keep, "garbage.db", "not a SQLite database");
 
     /* A real cache whose later pages are overwritten. */
     p = test_path("pages.db");
@@ -336,6 +386,10 @@ static void test_damaged_files(void)
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
     CHECK_EQ_INT(sdui_disk_recovered(d), 1);
     CHECK(moved_aside("pages.db"));
+    CHECK(sdui_disk_recovery(d, notice, sizeof notice) == strlen(notice));
+    CHECKF(strstr(notice, "token cache") && strstr(notice, p) &&
+               strstr(notice, "moved aside to"),
+           "notice \"%s\"", notice);
     CHECK_EQ_INT(get_one(d, "p1", &rec, json, sizeof json, 2), 0);
     sdui_disk_free(d);
 
@@ -979,9 +1033,10 @@ static int make_v1_file(const char *p, const row *rows, size_t n,
 /*
  * A version-1 file is upgraded in place: every token is kept (as rows and
  * as tokens), screens work, user_version is 2, and nothing is moved
- * aside.  A file of version 3 is refused and untouched; a version-1 file
- * with a table of its own, or with the screens table already, is moved
- * aside.
+ * aside, and it is marked as a cache file.  A file of version 3 is
+ * refused and untouched; a version-1 file (made before application ids)
+ * with a table of its own, or with the screens table already, is not
+ * provably a cache: refused and untouched.
  */
 static void test_upgrade_from_v1(void)
 {
@@ -1041,6 +1096,9 @@ static void test_upgrade_from_v1(void)
     CHECK_EQ_STR(buf, "6"); /* 2 tables, their id indexes, 2 access indexes */
     raw_value(p, "PRAGMA integrity_check", buf, sizeof buf);
     CHECK_EQ_STR(buf, "ok");
+    /* Marked as a cache file on its way. */
+    raw_value(p, "PRAGMA application_id", buf, sizeof buf);
+    CHECK_EQ_INT(atol(buf), SDUI_DISK_APPLICATION_ID);
 
     /* Reopened as version 2: nothing more runs, everything is there. */
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
@@ -1063,30 +1121,21 @@ static void test_upgrade_from_v1(void)
     CHECK_EQ_STR(buf, "12");
     CHECK(!moved_aside("v1.db"));
 
-    /* Version 1 with a table of its own: not ours, moved aside. */
+    /* Version 1 with a table of its own, made before application ids:
+     * not provably ours, so refused and left as it was. */
     snprintf(p, sizeof p, "%s", test_path("v1-extra.db"));
     CHECK(make_v1_file(p, rows, 3, "CREATE TABLE mine(x)"));
-    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
-    CHECK_EQ_INT(sdui_disk_recovered(d), 1);
-    CHECK(moved_aside("v1-extra.db"));
-    CHECK_STATUS(sdui_disk_get_stats(d, &s, &err), SDUI_OK);
-    CHECK_EQ_INT(s.entries, 0);
-    sdui_disk_free(d);
-    raw_value(p, "PRAGMA user_version", buf, sizeof buf);
-    CHECK_EQ_STR(buf, "2");
+    check_refused(p, "v1-extra.db", "not the tables of that version");
 
     /* Version 1 claiming the screens table already: not version 1's
-     * objects, moved aside. */
+     * objects, refused too. */
     snprintf(p, sizeof p, "%s", test_path("v1-screens.db"));
     CHECK(make_v1_file(p, rows, 3,
                        "CREATE TABLE screens(id TEXT PRIMARY KEY NOT NULL,"
                        " etag TEXT NOT NULL, fetched_at INTEGER NOT NULL,"
                        " last_access INTEGER NOT NULL,"
                        " payload BLOB NOT NULL)"));
-    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
-    CHECK_EQ_INT(sdui_disk_recovered(d), 1);
-    CHECK(moved_aside("v1-screens.db"));
-    sdui_disk_free(d);
+    check_refused(p, "v1-screens.db", "not the tables of that version");
 
     /* A version-1 file with no rows upgrades too. */
     snprintf(p, sizeof p, "%s", test_path("v1-empty.db"));
@@ -1180,8 +1229,11 @@ static void test_damaged_bytes(void)
 
 /*
  * A file at our schema version whose tables are not ours (other columns, a
- * trigger of its own), or an unversioned file of another program, is not a
- * cache: it is moved aside, not used or written into, and the cache works.
+ * trigger of its own) without the cache's application_id, or an
+ * unversioned file of another program, is not a cache: it is refused, not
+ * used, written into or moved aside.  The same changes made to a cache
+ * file (one with the application_id) are damage: it is moved aside, and a
+ * fresh cache works.
  */
 static void test_foreign_schema(void)
 {
@@ -1205,21 +1257,35 @@ static void test_foreign_schema(void)
         /* Another program's database. */
         "CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES('mine')",
     };
+    static const char *const why[] = {
+        "not the tables of that version", "not the tables of that version",
+        "tables of another program"};
     size_t k;
     for (k = 0; k < sizeof sql / sizeof sql[0]; k++) {
-        char p[512], name[32], buf[32];
+        char p[512], name[32];
+        snprintf(name, sizeof name, "foreign%zu.db", k);
+        snprintf(p, sizeof p, "%s", test_path(name));
+        CHECK(raw_exec(p, sql[k]) == SQLITE_OK);
+        check_refused(p, name, why[k]);
+    }
+    /* The trigger added to a cache file: damage, moved aside. */
+    {
+        char p[512], buf[32];
         sdui_disk *d;
         sdui_error err;
         row r[6];
         int i;
-        snprintf(name, sizeof name, "foreign%zu.db", k);
-        snprintf(p, sizeof p, "%s", test_path(name));
-        CHECK(raw_exec(p, sql[k]) == SQLITE_OK);
+        snprintf(p, sizeof p, "%s", test_path("trigger.db"));
+        CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
+        sdui_disk_free(d);
+        CHECK(raw_exec(p, "CREATE TRIGGER keep AFTER DELETE ON tokens BEGIN"
+                          " INSERT INTO tokens VALUES(old.id || 'x', 1, '',"
+                          " 1, 1, 1, 1, 1, x'00'); END;") == SQLITE_OK);
         CHECK_STATUS(open_small(p, 4, 100000, &d, &err), SDUI_OK);
         if (!d)
-            continue;
-        CHECKF(sdui_disk_recovered(d) == 1, "schema %zu used", k);
-        CHECKF(moved_aside(name), "schema %zu not moved aside", k);
+            return;
+        CHECK_EQ_INT(sdui_disk_recovered(d), 1);
+        CHECK(moved_aside("trigger.db"));
         for (i = 0; i < 6; i++) {
             char id[16];
             snprintf(id, sizeof id, "f%d", i);
@@ -1605,11 +1671,21 @@ static void test_screen_damage(void)
 /* An open that recovers from a damaged file leaves no error behind. */
 static void test_error_cleared_after_recovery(void)
 {
+    static const unsigned char zeros[16] = {0};
     char p[512];
     sdui_disk *d;
     sdui_error err;
+    FILE *f;
     snprintf(p, sizeof p, "%s", test_path("cleared.db"));
-    CHECK(write_garbage(p, 5000));
+    CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
+    sdui_disk_free(d);
+    /* The header's first bytes gone; its application_id still there. */
+    f = fopen(p, "r+b");
+    CHECK(f != NULL);
+    if (f) {
+        fwrite(zeros, 1, sizeof zeros, f);
+        fclose(f);
+    }
     CHECK_STATUS(sdui_disk_open(p, NULL, &d, &err), SDUI_OK);
     CHECK_EQ_INT(sdui_disk_recovered(d), 1);
     CHECK_EQ_INT(err.status, SDUI_OK);

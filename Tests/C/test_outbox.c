@@ -4,8 +4,9 @@
  * state rows put, replaced, deleted and missing, the bounds and the
  * dropped counters, refused items leaving nothing written, peek's
  * slicing, a commit failing on a full disk leaving the file as it was,
- * NULL arguments, damaged and foreign files and counters damaged while
- * open, a newer schema left untouched, two threads on one handle, two
+ * NULL arguments, damaged files moved aside (and saying where), files
+ * that are not outboxes refused with every byte kept, counters damaged
+ * while open, a newer schema left untouched, two threads on one handle, two
  * handles and two processes on one file, and a writer SIGKILLed at random
  * moments with every reported commit checked whole afterwards.
  */
@@ -702,7 +703,7 @@ static void test_arguments(void)
     sdui_outbox_batch_free(NULL);
 }
 
-/* A newer schema is refused and left untouched. */
+/* An outbox of a newer schema is refused and left untouched. */
 static void test_newer_schema(void)
 {
     char p[512], buf[64];
@@ -710,8 +711,12 @@ static void test_newer_schema(void)
     sdui_error err;
 
     snprintf(p, sizeof p, "%s", test_path("newer.db"));
-    CHECK(raw_exec(p, "CREATE TABLE future(x); INSERT INTO future"
-                      " VALUES(42); PRAGMA user_version=7") == SQLITE_OK);
+    CHECK_STATUS(sdui_outbox_open(p, NULL, &box, &err), SDUI_OK);
+    sdui_outbox_free(box);
+    /* What a later build's upgrade could have done. */
+    CHECK(raw_exec(p, "PRAGMA journal_mode=DELETE; CREATE TABLE future(x);"
+                      " INSERT INTO future VALUES(42);"
+                      " PRAGMA user_version=7") == SQLITE_OK);
     CHECK_STATUS(sdui_outbox_open(p, NULL, &box, &err), SDUI_SQLITE);
     CHECK(box == NULL);
     CHECK_MSG_HAS("newer version");
@@ -742,49 +747,155 @@ static void check_fresh(sdui_outbox *box)
     CHECK_EQ_INT(s.dropped_total, 0);
 }
 
-/* Garbage, another program's table, and an outbox with one of our tables
- * changed are moved aside at open; a fresh outbox is made. */
+/* The bytes of the file at path (malloc'd, *len set); NULL when it
+ * cannot be read. */
+static unsigned char *file_bytes(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    *len = -1;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (*len = ftell(f)) >= 0 &&
+        fseek(f, 0, SEEK_SET) == 0) {
+        buf = malloc((size_t)*len + 1);
+        if (buf && fread(buf, 1, (size_t)*len, f) != (size_t)*len) {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+/*
+ * Files that are not outboxes are refused at open, naming the path and
+ * why, and keep every byte; nothing is moved aside: a text file, garbage,
+ * another program's database (healthy, with an application_id, or with
+ * the outbox's tables but none), and outbox-like files without the
+ * application_id whose tables are not exactly the outbox's.
+ */
+static void test_foreign_files(void)
+{
+    static const struct {
+        const char *sql; /* NULL: bytes */
+        const char *why;
+    } cases[] = {
+        {NULL, "not a SQLite database"},
+        {NULL, "not a SQLite database"},
+        {"CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES('mine');",
+         "tables of another program"},
+        {"PRAGMA application_id=1234; CREATE TABLE t(x);",
+         "application_id 1234"},
+        /* The outbox's tables, a trigger of its own, no application_id. */
+        {"CREATE TABLE state(key TEXT PRIMARY KEY NOT NULL, value BLOB NOT"
+         " NULL) WITHOUT ROWID; CREATE TABLE items(seq INTEGER PRIMARY KEY"
+         " NOT NULL, bytes BLOB NOT NULL CHECK(typeof(bytes)='blob'));"
+         " CREATE TABLE counters(id INTEGER PRIMARY KEY CHECK(id=0),"
+         " next_seq INTEGER NOT NULL, dropped INTEGER NOT NULL,"
+         " dropped_total INTEGER NOT NULL); CREATE TRIGGER t AFTER INSERT"
+         " ON items BEGIN DELETE FROM state; END; PRAGMA user_version=1;",
+         "not the tables of that version"},
+        /* Version 1 claimed over another table. */
+        {"CREATE TABLE items(seq, bytes); PRAGMA user_version=1;",
+         "not the tables of that version"},
+    };
+    size_t k;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char p[512], name[32];
+        sdui_outbox *box = (sdui_outbox *)1;
+        sdui_error err;
+        unsigned char *before, *after;
+        long n_before, n_after;
+        snprintf(name, sizeof name, "foreign%zu.db", k);
+        snprintf(p, sizeof p, "%s", test_path(name));
+        if (k == 0) {
+            FILE *f = fopen(p, "w");
+            CHECK(f != NULL);
+            if (f) {
+                fputs("shopping: eggs, milk, an outbox\n", f);
+                fclose(f);
+            }
+        } else if (k == 1) {
+            CHECK(write_garbage(p, 5000));
+        } else {
+            CHECK(raw_exec(p, cases[k].sql) == SQLITE_OK);
+        }
+        before = file_bytes(p, &n_before);
+        CHECKF(sdui_outbox_open(p, NULL, &box, &err) == SDUI_SQLITE,
+               "%s: opened", name);
+        CHECK(box == NULL);
+        CHECK_MSG_HAS(p);
+        CHECK_MSG_HAS("not an SDUIKit outbox file");
+        CHECK_MSG_HAS("left untouched");
+        CHECK_MSG_HAS(cases[k].why);
+        CHECK_EQ_INT(err.code, k < 2 ? SQLITE_NOTADB : SQLITE_ERROR);
+        after = file_bytes(p, &n_after);
+        CHECKF(before && after && n_before == n_after &&
+                   memcmp(before, after, (size_t)n_before) == 0,
+               "%s changed", name);
+        CHECKF(!moved_aside(name), "%s moved aside", name);
+        free(before);
+        free(after);
+    }
+}
+
+/*
+ * An outbox file damaged while closed is moved aside at open, and
+ * sdui_outbox_recovery says where and why: a table added, the header's
+ * first bytes destroyed (its application_id still there), a page of the
+ * queue overwritten.  A fresh outbox is made; reopened, it is no longer
+ * a recovery.
+ */
 static void test_damaged_files(void)
 {
-    static const char *const foreign[] = {
-        "CREATE TABLE other(x); INSERT INTO other VALUES(1);",
-        /* Ours, plus a trigger of its own. */
-        "CREATE TABLE state(key TEXT PRIMARY KEY NOT NULL, value BLOB NOT"
-        " NULL) WITHOUT ROWID; CREATE TABLE items(seq INTEGER PRIMARY KEY"
-        " NOT NULL, bytes BLOB NOT NULL CHECK(typeof(bytes)='blob'));"
-        " CREATE TABLE counters(id INTEGER PRIMARY KEY CHECK(id=0),"
-        " next_seq INTEGER NOT NULL, dropped INTEGER NOT NULL,"
-        " dropped_total INTEGER NOT NULL); CREATE TRIGGER t AFTER INSERT"
-        " ON items BEGIN DELETE FROM state; END; PRAGMA user_version=1;",
-        /* Version 1 claimed over another table. */
-        "CREATE TABLE items(seq, bytes); PRAGMA user_version=1;",
-    };
-    char p[512], name[32];
+    static const unsigned char zeros[16] = {0};
+    static unsigned char junk[1024];
+    const char *const three[] = {"x1", "x2", "x3", NULL};
+    char p[512], name[32], notice[1024];
     sdui_outbox *box;
     sdui_error err;
     size_t k;
-
-    snprintf(p, sizeof p, "%s", test_path("garbage.db"));
-    CHECK(write_garbage(p, 5000));
-    CHECK_STATUS(sdui_outbox_open(p, NULL, &box, &err), SDUI_OK);
-    CHECK_EQ_INT(err.status, SDUI_OK);
-    CHECK_EQ_INT(sdui_outbox_recovered(box), 1);
-    CHECK(moved_aside("garbage.db"));
-    check_fresh(box);
-    sdui_outbox_free(box);
-    /* Reopened, the fresh file is no longer a recovery. */
-    CHECK_STATUS(sdui_outbox_open(p, NULL, &box, &err), SDUI_OK);
-    CHECK_EQ_INT(sdui_outbox_recovered(box), 0);
-    sdui_outbox_free(box);
-
-    for (k = 0; k < sizeof foreign / sizeof foreign[0]; k++) {
-        snprintf(name, sizeof name, "foreign%zu.db", k);
+    memset(junk, 0xA5, sizeof junk);
+    for (k = 0; k < 3; k++) {
+        FILE *f;
+        snprintf(name, sizeof name, "damaged%zu.db", k);
         snprintf(p, sizeof p, "%s", test_path(name));
-        CHECK(raw_exec(p, foreign[k]) == SQLITE_OK);
         CHECK_STATUS(sdui_outbox_open(p, NULL, &box, &err), SDUI_OK);
+        CHECK_STATUS(commit_strs(box, "k", "v", three, 0, NULL, &err),
+                     SDUI_OK);
+        sdui_outbox_free(box); /* checkpoints the WAL into the file */
+        if (k == 0) {
+            CHECK(raw_exec(p, "CREATE TABLE extra(x)") == SQLITE_OK);
+        } else {
+            f = fopen(p, "r+b");
+            CHECK(f != NULL);
+            if (!f)
+                continue;
+            if (k == 1)
+                fwrite(zeros, 1, sizeof zeros, f);
+            else if (fseek(f, 4096, SEEK_SET) == 0)
+                fwrite(junk, 1, sizeof junk, f);
+            fclose(f);
+        }
+        CHECK_STATUS(sdui_outbox_open(p, NULL, &box, &err), SDUI_OK);
+        CHECK_EQ_INT(err.status, SDUI_OK);
+        if (!box)
+            continue;
         CHECKF(sdui_outbox_recovered(box) == 1, "%s not recovered", name);
         CHECKF(moved_aside(name), "%s not moved aside", name);
+        CHECK(sdui_outbox_recovery(box, notice, sizeof notice) ==
+              strlen(notice));
+        CHECKF(strstr(notice, p) && strstr(notice, "was damaged") &&
+                   strstr(notice, "moved aside to") &&
+                   strstr(notice, ".corrupt-"),
+               "%s: notice \"%s\"", name, notice);
         check_fresh(box);
+        sdui_outbox_free(box);
+        /* Reopened, the fresh file is no longer a recovery. */
+        CHECK_STATUS(sdui_outbox_open(p, NULL, &box, &err), SDUI_OK);
+        CHECK_EQ_INT(sdui_outbox_recovered(box), 0);
+        CHECK_EQ_INT(sdui_outbox_recovery(box, NULL, 0), 0);
         sdui_outbox_free(box);
     }
 }
@@ -1312,6 +1423,7 @@ int main(void)
     test_peek_slicing();
     test_arguments();
     test_newer_schema();
+    test_foreign_files();
     test_damaged_files();
     test_counters_damage();
     test_pages_damage();

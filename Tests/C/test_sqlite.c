@@ -55,6 +55,9 @@ static const char *const queue_steps[] = {
     "INSERT INTO meta SELECT 'items', count(*) FROM items;",
 };
 
+/* The application_id of the examples' queue files ("QUEU"). */
+#define QUEUE_APP_ID 0x51554555
+
 /* The file description of a queue at path, at schema `version`. */
 static sdui_sql_file queue_file_at(const char *path, int version)
 {
@@ -64,6 +67,7 @@ static sdui_sql_file queue_file_at(const char *path, int version)
     f.steps = queue_steps;
     f.version = version;
     f.durable = 1;
+    f.app_id = QUEUE_APP_ID;
     return f;
 }
 
@@ -76,11 +80,12 @@ static sdui_sql_file queue_file(const char *path)
 /*
  * Open under another schema: a fresh file gets it and its user_version;
  * the one-row helpers read them; a newer file is refused and left alone;
- * a file with other tables is damage, and open_or_reset moves it aside.
+ * a file of ours with other tables is damage, and open_or_reset moves it
+ * aside and says where.
  */
 static void test_open_another_schema(void)
 {
-    char p[512], text[32];
+    char p[512], text[32], notice[SDUI_SQL_NOTICE_CAP];
     sdui_sql_file f;
     sqlite3 *db = NULL;
     int damaged = -1, moved = -1;
@@ -128,20 +133,29 @@ static void test_open_another_schema(void)
     CHECK(strstr(err.message, "newer version") != NULL);
     CHECK_EQ_INT(err.code, SQLITE_ERROR);
 
-    /* Other tables: damage; open_or_reset moves it aside, starts afresh. */
-    snprintf(p, sizeof p, "%s", path_for("foreign.db"));
+    /* A table of its own in a file of ours: damage; open_or_reset moves
+     * it aside, says where, and starts afresh. */
+    snprintf(p, sizeof p, "%s", path_for("extra.db"));
     f = queue_file(p);
-    CHECK_EQ_INT(raw_exec(p, "CREATE TABLE other(x); PRAGMA user_version=3"),
-                 SQLITE_OK);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    sqlite3_close(db);
+    CHECK_EQ_INT(raw_exec(p, "CREATE TABLE other(x)"), SQLITE_OK);
     CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_SQLITE);
     CHECK_EQ_INT(damaged, 1);
     CHECK_EQ_INT(err.code, SQLITE_CORRUPT);
     CHECK(strstr(err.message, "does not hold our tables") != NULL);
-    CHECK_STATUS(sdui__sql_open_or_reset(&f, &db, &moved, &err), SDUI_OK);
+    CHECK_STATUS(sdui__sql_open_or_reset(&f, &db, &moved, notice,
+                                         sizeof notice, &err),
+                 SDUI_OK);
     CHECK_EQ_INT(moved, 1);
     CHECK_EQ_INT(err.status, SDUI_OK);
     CHECK_EQ_INT(err.code, 0);
-    CHECK(has_file_starting("foreign.db.corrupt-"));
+    CHECK(has_file_starting("extra.db.corrupt-"));
+    CHECKF(strstr(notice, "durable queue") && strstr(notice, p) &&
+               strstr(notice, "does not hold our tables") &&
+               strstr(notice, "moved aside to") &&
+               strstr(notice, ".corrupt-"),
+           "notice: %s", notice);
     CHECK_EQ_INT(sdui__sql_ints(db, "SELECT count(*) FROM items", v, 1),
                  SQLITE_OK);
     CHECK_EQ_INT(v[0], 0);
@@ -158,6 +172,241 @@ static int64_t raw_int(const char *path, const char *sql)
         v = -1;
     sqlite3_close(db);
     return v;
+}
+
+/* The bytes of the file at path (malloc'd, *len set); NULL when it
+ * cannot be read. */
+static unsigned char *file_bytes(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    *len = -1;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (*len = ftell(f)) >= 0 &&
+        fseek(f, 0, SEEK_SET) == 0) {
+        buf = malloc((size_t)*len + 1);
+        if (buf && fread(buf, 1, (size_t)*len, f) != (size_t)*len) {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+/* Writes len bytes to path; 1 on success. */
+static int put_bytes(const char *path, const void *bytes, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    int ok;
+    if (!f)
+        return 0;
+    ok = fwrite(bytes, 1, len, f) == len;
+    return (fclose(f) == 0) & ok;
+}
+
+/* Overwrites len bytes at offset of the file at path; 1 on success. */
+static int patch_bytes(const char *path, long offset, const void *bytes,
+                       size_t len)
+{
+    FILE *f = fopen(path, "r+b");
+    int ok;
+    if (!f)
+        return 0;
+    ok = fseek(f, offset, SEEK_SET) == 0 && fwrite(bytes, 1, len, f) == len;
+    return (fclose(f) == 0) & ok;
+}
+
+/*
+ * Opens a file that is not ours through sdui__sql_open and
+ * sdui__sql_open_or_reset: both refuse it (not damage) naming the path,
+ * with `code`, and the file keeps every byte, with nothing moved aside.
+ */
+static void check_refused(const char *name, int code)
+{
+    char p[512], notice[SDUI_SQL_NOTICE_CAP], prefix[64];
+    unsigned char *before, *after;
+    long n_before, n_after;
+    sdui_sql_file f;
+    sqlite3 *db = NULL;
+    int damaged = -1, moved = -1;
+    sdui_error err;
+
+    snprintf(p, sizeof p, "%s", path_for(name));
+    before = file_bytes(p, &n_before);
+    CHECKF(before != NULL, "%s: no file", name);
+    f = queue_file(p);
+    CHECKF(sdui__sql_open(&f, &db, &damaged, &err) == SDUI_SQLITE,
+           "%s: opened (%s)", name, err.message);
+    CHECK(db == NULL);
+    CHECKF(damaged == 0, "%s: taken for damage", name);
+    CHECKF(err.code == code, "%s: code %d, not %d (%s)", name, err.code,
+           code, err.message);
+    CHECKF(strstr(err.message, "not an SDUIKit durable queue file") &&
+               strstr(err.message, "left untouched") &&
+               strstr(err.message, p),
+           "%s: message \"%s\"", name, err.message);
+    CHECKF(sdui__sql_open_or_reset(&f, &db, &moved, notice, sizeof notice,
+                                   &err) == SDUI_SQLITE,
+           "%s: open_or_reset took it", name);
+    CHECK_EQ_INT(moved, 0);
+    CHECK_EQ_STR(notice, "");
+    after = file_bytes(p, &n_after);
+    CHECKF(after && n_after == n_before &&
+               memcmp(before, after, (size_t)n_before) == 0,
+           "%s: changed (%ld bytes, then %ld)", name, n_before, n_after);
+    snprintf(prefix, sizeof prefix, "%s.corrupt-", name);
+    CHECKF(!has_file_starting(prefix), "%s: moved aside", name);
+    free(before);
+    free(after);
+}
+
+/*
+ * Whose file it is: a text file, garbage, another program's database
+ * (with or without an application_id, in WAL mode with frames not yet in
+ * the file, with our tables under another id or under none at the wrong
+ * version), a file of ours in name only: each is refused, not damage,
+ * and not a byte of it changes.  Ours: a new file gets the
+ * application_id; a file made before application ids with exactly our
+ * tables is kept and marked; an empty database becomes ours; a file of
+ * ours whose header SQLite refuses, but which still holds our
+ * application_id, is damage and is moved aside.
+ */
+static void test_whose_file(void)
+{
+    static const char text[] = "Dear diary, today I kept my notes in a "
+                               "file with a .db name.\n";
+    static unsigned char garbage[5000];
+    static const unsigned char zeros[16] = {0};
+    char p[512], q[600], notice[SDUI_SQL_NOTICE_CAP];
+    sdui_sql_file f;
+    sqlite3 *db = NULL, *keep = NULL;
+    int damaged = -1, moved = -1, i;
+    sdui_error err;
+
+    CHECK(put_bytes(path_for("diary.db"), text, sizeof text - 1));
+    check_refused("diary.db", SQLITE_NOTADB);
+    for (i = 0; i < (int)sizeof garbage; i++)
+        garbage[i] = (unsigned char)((i * 7919) & 0xff);
+    CHECK(put_bytes(path_for("garbage.db"), garbage, sizeof garbage));
+    check_refused("garbage.db", SQLITE_NOTADB);
+    CHECK(put_bytes(path_for("short.db"), "SQLite", 6));
+    check_refused("short.db", SQLITE_NOTADB);
+
+    CHECK_EQ_INT(raw_exec(path_for("notes.db"),
+                          "CREATE TABLE notes(body TEXT);"
+                          "INSERT INTO notes VALUES('mine')"),
+                 SQLITE_OK);
+    check_refused("notes.db", SQLITE_ERROR);
+    CHECK_EQ_INT(raw_exec(path_for("app.db"),
+                          "PRAGMA application_id=1234;"
+                          "CREATE TABLE t(x); PRAGMA user_version=2"),
+                 SQLITE_OK);
+    check_refused("app.db", SQLITE_ERROR);
+    /* Our tables under another program's id. */
+    snprintf(p, sizeof p, "%s", path_for("lookalike.db"));
+    for (i = 0; i < 3; i++)
+        CHECK_EQ_INT(raw_exec(p, queue_steps[i]), SQLITE_OK);
+    CHECK_EQ_INT(raw_exec(p, "PRAGMA user_version=3;"
+                             "PRAGMA application_id=77"),
+                 SQLITE_OK);
+    check_refused("lookalike.db", SQLITE_ERROR);
+    /* Our version 1's tables claiming version 2, without an id. */
+    snprintf(p, sizeof p, "%s", path_for("claims.db"));
+    CHECK_EQ_INT(raw_exec(p, queue_steps[0]), SQLITE_OK);
+    CHECK_EQ_INT(raw_exec(p, "PRAGMA user_version=2"), SQLITE_OK);
+    check_refused("claims.db", SQLITE_ERROR);
+    /* A newer version without an id. */
+    CHECK_EQ_INT(raw_exec(path_for("future.db"), "CREATE TABLE t(x);"
+                                                 "PRAGMA user_version=9"),
+                 SQLITE_OK);
+    check_refused("future.db", SQLITE_ERROR);
+
+    /* Another program's WAL file, with commits not yet in the file: not
+     * even its own checkpoint runs when it is refused. */
+    snprintf(p, sizeof p, "%s", path_for("walled.db"));
+    CHECK_EQ_INT(sqlite3_open(p, &keep), SQLITE_OK);
+    CHECK_EQ_INT(sdui__sql_exec(keep, "PRAGMA journal_mode=WAL;"
+                                      "PRAGMA wal_autocheckpoint=0;"
+                                      "CREATE TABLE notes(body TEXT);"
+                                      "INSERT INTO notes VALUES('a')"),
+                 SQLITE_OK);
+    sqlite3_db_config(keep, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+                      (int *)NULL);
+    sqlite3_close(keep);
+    check_refused("walled.db", SQLITE_ERROR);
+    CHECK_EQ_INT(raw_int(p, "SELECT count(*) FROM notes"), 1);
+    /* Its WAL folded in (closed normally): refused, and the WAL and
+     * shared-memory files the open made are gone again. */
+    snprintf(p, sizeof p, "%s", path_for("walled.db"));
+    snprintf(q, sizeof q, "%s-wal", p);
+    CHECK(access(q, F_OK) != 0);
+    check_refused("walled.db", SQLITE_ERROR);
+    CHECK(access(q, F_OK) != 0);
+    snprintf(q, sizeof q, "%s-shm", p);
+    CHECK(access(q, F_OK) != 0);
+
+    /* A new file is ours: it carries the application_id. */
+    snprintf(p, sizeof p, "%s", path_for("new.db"));
+    f = queue_file(p);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui__sql_exec(db, "INSERT INTO items(body) VALUES('a')"),
+                 SQLITE_OK);
+    sqlite3_close(db);
+    CHECK_EQ_INT(raw_int(p, "PRAGMA application_id"), QUEUE_APP_ID);
+
+    /* Its header's first bytes damaged: SQLite refuses it, offset 68
+     * still says it is ours, so it is damage and is moved aside. */
+    CHECK(patch_bytes(p, 0, zeros, sizeof zeros));
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_SQLITE);
+    CHECK_EQ_INT(damaged, 1);
+    CHECK_STATUS(sdui__sql_open_or_reset(&f, &db, &moved, notice,
+                                         sizeof notice, &err),
+                 SDUI_OK);
+    CHECK_EQ_INT(moved, 1);
+    CHECK(has_file_starting("new.db.corrupt-"));
+    CHECKF(strstr(notice, "moved aside to") != NULL, "notice: %s", notice);
+    sqlite3_close(db);
+
+    /* Made before application ids: exactly version 2's tables, rows in
+     * them.  Kept, upgraded and marked. */
+    snprintf(p, sizeof p, "%s", path_for("legacy.db"));
+    for (i = 0; i < 2; i++)
+        CHECK_EQ_INT(raw_exec(p, queue_steps[i]), SQLITE_OK);
+    CHECK_EQ_INT(raw_exec(p, "INSERT INTO items(body) VALUES('old');"
+                             "PRAGMA user_version=2"),
+                 SQLITE_OK);
+    f = queue_file(p);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    sqlite3_close(db);
+    CHECK_EQ_INT(raw_int(p, "PRAGMA application_id"), QUEUE_APP_ID);
+    CHECK_EQ_INT(raw_int(p, "PRAGMA user_version"), 3);
+    CHECK_EQ_INT(raw_int(p, "SELECT count(*) FROM items"), 1);
+    /* At the newest version already: marked, nothing else. */
+    snprintf(p, sizeof p, "%s", path_for("legacy3.db"));
+    for (i = 0; i < 3; i++)
+        CHECK_EQ_INT(raw_exec(p, queue_steps[i]), SQLITE_OK);
+    CHECK_EQ_INT(raw_exec(p, "PRAGMA user_version=3"), SQLITE_OK);
+    f = queue_file(p);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    sqlite3_close(db);
+    CHECK_EQ_INT(raw_int(p, "PRAGMA application_id"), QUEUE_APP_ID);
+
+    /* An empty database (a page size set, nothing else) becomes ours. */
+    snprintf(p, sizeof p, "%s", path_for("empty.db"));
+    CHECK_EQ_INT(raw_exec(p, "PRAGMA page_size=1024; VACUUM"), SQLITE_OK);
+    f = queue_file(p);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    sqlite3_close(db);
+    CHECK_EQ_INT(raw_int(p, "PRAGMA application_id"), QUEUE_APP_ID);
+    /* So does a file of no bytes. */
+    snprintf(p, sizeof p, "%s", path_for("zero.db"));
+    CHECK(put_bytes(p, "", 0));
+    f = queue_file(p);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    sqlite3_close(db);
+    CHECK_EQ_INT(raw_int(p, "PRAGMA user_version"), 3);
 }
 
 /*
@@ -234,11 +483,20 @@ static void test_schema_history(void)
     CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_SQLITE);
     CHECK_EQ_INT(damaged, 1);
 
-    /* A negative user_version is not ours. */
+    /* A negative user_version: damage in a file of ours, another
+     * program's file without our application_id. */
     snprintf(q, sizeof q, "%s", path_for("history-negative.db"));
+    f = queue_file(q);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_OK);
+    sqlite3_close(db);
     CHECK_EQ_INT(raw_exec(q, "PRAGMA user_version=-1"), SQLITE_OK);
     CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_SQLITE);
     CHECK_EQ_INT(damaged, 1);
+    snprintf(q, sizeof q, "%s", path_for("history-negative-theirs.db"));
+    CHECK_EQ_INT(raw_exec(q, "PRAGMA user_version=-1"), SQLITE_OK);
+    CHECK_STATUS(sdui__sql_open(&f, &db, &damaged, &err), SDUI_SQLITE);
+    CHECK_EQ_INT(damaged, 0);
+    CHECK(strstr(err.message, "not an SDUIKit durable queue file") != NULL);
 }
 
 /* A history whose step 2 fails on the rows of a file (a unique index over
@@ -384,12 +642,15 @@ static void test_prepare_in(void)
 }
 
 /* Moving aside takes the -wal and -shm files too, and a missing one is
- * fine; a rename that fails is SDUI_IO with its errno. */
+ * fine; it says where the file went, never to a name another file holds;
+ * a rename that fails is SDUI_IO with its errno. */
 static void test_move_aside(void)
 {
-    char p[512], sub[600];
+    static char names[20][600];
+    char p[512], sub[700], to[600];
     sdui_error err;
     FILE *f;
+    int i;
     snprintf(p, sizeof p, "%s", path_for("aside.db"));
     f = fopen(p, "w");
     CHECK(f != NULL);
@@ -399,10 +660,41 @@ static void test_move_aside(void)
     f = fopen(sub, "w");
     if (f)
         fclose(f);
-    CHECK_STATUS(sdui__sql_move_aside("durable queue", p, &err), SDUI_OK);
+    CHECK_STATUS(sdui__sql_move_aside("durable queue", p, to, sizeof to,
+                                      &err),
+                 SDUI_OK);
     CHECK(access(p, F_OK) != 0);
     CHECK(access(sub, F_OK) != 0);
     CHECK(has_file_starting("aside.db.corrupt-"));
+    CHECK(access(to, F_OK) == 0);
+    snprintf(sub, sizeof sub, "%s-wal", to);
+    CHECK(access(sub, F_OK) == 0);
+
+    /* Files damaged in a row, most within one millisecond: each gets a
+     * name of its own, and none replaces another. */
+    snprintf(p, sizeof p, "%s", path_for("row.db"));
+    for (i = 0; i < 20; i++) {
+        f = fopen(p, "w");
+        if (f) {
+            fprintf(f, "generation %d", i);
+            fclose(f);
+        }
+        CHECK_STATUS(sdui__sql_move_aside("durable queue", p, names[i],
+                                          sizeof names[i], &err),
+                     SDUI_OK);
+    }
+    for (i = 0; i < 20; i++) {
+        char want[32], got[32] = "";
+        f = fopen(names[i], "r");
+        if (f) {
+            if (!fgets(got, sizeof got, f))
+                got[0] = '\0';
+            fclose(f);
+        }
+        snprintf(want, sizeof want, "generation %d", i);
+        CHECKF(strcmp(got, want) == 0, "%s holds \"%s\", not \"%s\"",
+               names[i], got, want);
+    }
 
     /* A file in a folder that cannot be renamed into: a file "folder". */
     snprintf(sub, sizeof sub, "%s/plain-file", dir);
@@ -411,7 +703,8 @@ static void test_move_aside(void)
         fclose(f);
     snprintf(p, sizeof p, "%s/plain-file/inside.db", dir);
     /* The source is missing (ENOTDIR on the way), which is not ENOENT. */
-    CHECK_STATUS(sdui__sql_move_aside("durable queue", p, &err), SDUI_IO);
+    CHECK_STATUS(sdui__sql_move_aside("durable queue", p, NULL, 0, &err),
+                 SDUI_IO);
     CHECK_EQ_INT(err.code, ENOTDIR);
     CHECK(strstr(err.message, "cannot be moved aside") != NULL);
 }
@@ -528,6 +821,7 @@ int main(void)
         return 2;
     }
     test_open_another_schema();
+    test_whose_file();
     test_schema_history();
     test_failed_upgrade();
     test_concurrent_upgrade();

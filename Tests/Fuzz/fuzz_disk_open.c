@@ -19,7 +19,12 @@
  *   - a screen read returns NULL or a screen with NUL-terminated bytes;
  *   - after a successful batch or screen the stats are within the bounds;
  *   - a call that reports "damaged and was reset" leaves an empty, working
- *     cache behind it (stats succeed with no rows and no screens).
+ *     cache behind it (stats succeed with no rows and no screens);
+ *   - an open refused because the file is not a cache ("left untouched")
+ *     leaves the input byte for byte and moves nothing aside;
+ *   - an open that moved a damaged file aside says so (sdui_disk_recovery
+ *     names the new path) and that file holds the input byte for byte; an
+ *     open that did not moved nothing aside.
  * A broken invariant aborts, which libFuzzer reports as a crash.
  *
  * Seeds (Tests/Fuzz/seeds/disk_open/) are real cache files written by the
@@ -111,6 +116,41 @@ static void write_input(const uint8_t *data, size_t size)
     REQUIRE(f != NULL);
     REQUIRE(size == 0 || fwrite(data, 1, size, f) == size);
     REQUIRE(fclose(f) == 0);
+}
+
+/* 1 if the file at path holds exactly data[0, size). */
+static int file_is(const char *path, const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    size_t i = 0;
+    int c, same = 1;
+    if (!f)
+        return 0;
+    while (same && (c = fgetc(f)) != EOF)
+        same = i < size && (uint8_t)c == data[i++];
+    fclose(f);
+    return same && i == size;
+}
+
+/* The path of the file moved aside (cache.db.corrupt-*, not its -wal or
+ * -shm) into out; 0 when there is none. */
+static int moved_file(char *out, size_t cap)
+{
+    DIR *dir = opendir(folder);
+    struct dirent *e;
+    int found = 0;
+    REQUIRE(dir != NULL);
+    while (!found && (e = readdir(dir)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (strncmp(e->d_name, "cache.db.corrupt-", 17) != 0 ||
+            (n > 4 && (strcmp(e->d_name + n - 4, "-wal") == 0 ||
+                       strcmp(e->d_name + n - 4, "-shm") == 0)))
+            continue;
+        snprintf(out, cap, "%s/%s", folder, e->d_name);
+        found = 1;
+    }
+    closedir(dir);
+    return found;
 }
 
 /* Checks a failed call's error record. */
@@ -378,6 +418,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sdui_error err;
     sdui_status st;
     size_t lens[NREAD], i, n = 99;
+    char moved[600], notice[1024];
 
     if (!folder[0])
         make_folder();
@@ -394,10 +435,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st != SDUI_OK) {
         check_failure(st, &err);
         REQUIRE(d == NULL);
+        if (strstr(err.message, "left untouched")) {
+            REQUIRE(file_is(cache_path, data, size));
+            REQUIRE(!moved_file(moved, sizeof moved));
+        }
         return 0;
     }
     REQUIRE(d != NULL);
     REQUIRE(err.status == SDUI_OK && err.message[0] == '\0');
+    if (sdui_disk_recovered(d)) {
+        REQUIRE(moved_file(moved, sizeof moved));
+        REQUIRE(file_is(moved, data, size));
+        REQUIRE(sdui_disk_recovery(d, notice, sizeof notice) > 0);
+        REQUIRE(strstr(notice, moved) != NULL);
+    } else {
+        REQUIRE(!moved_file(moved, sizeof moved));
+        REQUIRE(sdui_disk_recovery(d, notice, sizeof notice) == 0);
+    }
 
     for (i = 0; i < NREAD; i++)
         lens[i] = strlen(read_ids[i]);

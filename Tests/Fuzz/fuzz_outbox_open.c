@@ -18,7 +18,12 @@
  *     (unless a later call reset the file);
  *   - a refused commit (SDUI_LIMIT) changes nothing the stats show;
  *   - a call that reports "damaged and was reset" leaves an empty,
- *     working outbox behind it.
+ *     working outbox behind it;
+ *   - an open refused because the file is not an outbox ("left
+ *     untouched") leaves the input byte for byte and moves nothing aside;
+ *   - an open that moved a damaged file aside says so
+ *     (sdui_outbox_recovery names the new path) and that file holds the
+ *     input byte for byte; an open that did not moved nothing aside.
  * A broken invariant aborts, which libFuzzer reports as a crash.
  *
  * Seeds (Tests/Fuzz/seeds/outbox_open/) are outbox files of schema
@@ -106,6 +111,41 @@ static void write_input(const uint8_t *data, size_t size)
     REQUIRE(f != NULL);
     REQUIRE(size == 0 || fwrite(data, 1, size, f) == size);
     REQUIRE(fclose(f) == 0);
+}
+
+/* 1 if the file at path holds exactly data[0, size). */
+static int file_is(const char *path, const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    size_t i = 0;
+    int c, same = 1;
+    if (!f)
+        return 0;
+    while (same && (c = fgetc(f)) != EOF)
+        same = i < size && (uint8_t)c == data[i++];
+    fclose(f);
+    return same && i == size;
+}
+
+/* The path of the file moved aside (outbox.db.corrupt-*, not its -wal or
+ * -shm) into out; 0 when there is none. */
+static int moved_file(char *out, size_t cap)
+{
+    DIR *dir = opendir(folder);
+    struct dirent *e;
+    int found = 0;
+    REQUIRE(dir != NULL);
+    while (!found && (e = readdir(dir)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (strncmp(e->d_name, "outbox.db.corrupt-", 18) != 0 ||
+            (n > 4 && (strcmp(e->d_name + n - 4, "-wal") == 0 ||
+                       strcmp(e->d_name + n - 4, "-shm") == 0)))
+            continue;
+        snprintf(out, cap, "%s/%s", folder, e->d_name);
+        found = 1;
+    }
+    closedir(dir);
+    return found;
 }
 
 /* Checks a failed call's error record. */
@@ -279,6 +319,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sdui_error err;
     sdui_status st;
     int64_t seqs[2];
+    char moved[600], notice[1024];
 
     if (!folder[0])
         make_folder();
@@ -295,10 +336,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st != SDUI_OK) {
         check_failure(st, &err);
         REQUIRE(box == NULL);
+        if (strstr(err.message, "left untouched")) {
+            REQUIRE(file_is(box_path, data, size));
+            REQUIRE(!moved_file(moved, sizeof moved));
+        }
         return 0;
     }
     REQUIRE(box != NULL);
     REQUIRE(err.status == SDUI_OK && err.message[0] == '\0');
+    if (sdui_outbox_recovered(box)) {
+        REQUIRE(moved_file(moved, sizeof moved));
+        REQUIRE(file_is(moved, data, size));
+        REQUIRE(sdui_outbox_recovery(box, notice, sizeof notice) > 0);
+        REQUIRE(strstr(notice, moved) != NULL);
+    } else {
+        REQUIRE(!moved_file(moved, sizeof moved));
+        REQUIRE(sdui_outbox_recovery(box, notice, sizeof notice) == 0);
+    }
 
     read_state(box, "progress");
     read_state(box, "k");

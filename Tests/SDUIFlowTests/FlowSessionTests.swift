@@ -96,16 +96,19 @@ import Testing
         #expect(try await s.perform(json: ["type": "track", "event": "promo_tap", "properties": ["slot": 2]]) == .screen("welcome"))
         #expect(try await s.perform(json: ["type": "open_url", "url": "https://example.com/terms"]) == .screen("welcome"))
         #expect(opened.withLockedValue { $0 } == [URL(string: "https://example.com/terms")!])
-        await #expect(throws: SDUIError.self) { try await s.perform(json: ["type": "open_url", "url": "http://example.com/"]) }
+        // Refused by the link policy: a render_error, and the screen stays.
+        #expect(try await s.perform(json: ["type": "open_url", "url": "http://example.com/"])
+                == .stayed(#"open_url: link refused: scheme "http" is not allowed (allowed: https:)"#))
+        await #expect(throws: SDUIError.self) { try await s.perform(.openURL("http://example.com/")) }
         #expect(opened.withLockedValue { $0.count } == 1)
         // Unknown: a render_error, no crash, the screen stays.
         if case .stayed(let why) = try await s.perform(json: "teleport") { #expect(why.contains("teleport")) } else {
             Issue.record("unknown action moved")
         }
         #expect(try await s.perform(json: "next") == .screen("goal"))
-        await #expect(throws: SDUIError.self) { try await s.perform(json: ["type": "submit"]) }   // no endpoint
+        await #expect(throws: SDUIError.self) { try await s.perform(.submit(endpoint: nil)) }   // no endpoint
         let names = try FlowFixtures.queued(j).map(\.name)
-        #expect(names == ["flow_start", "screen_view", "promo_tap", "render_error", "screen_view"])
+        #expect(names == ["flow_start", "screen_view", "promo_tap", "render_error", "render_error", "screen_view"])
         let track = try FlowFixtures.queued(j)[2]
         #expect(track.properties == ["slot": 2])
         // `set` data survive a restart.
@@ -248,6 +251,184 @@ import Testing
 
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples")
+}
+
+/// Saved progress is input: a journal written with hostile progress rows
+/// (a real SQLite file) never crashes a session, whatever path the
+/// progress takes into it.
+@Suite struct FlowSessionSavedProgressTests {
+    static let key = "flow/onboarding/u1"
+
+    /// A journal in a fresh folder whose progress row for u1 is `row`.
+    func journal(with row: String) throws -> FlowJournal {
+        let j = try FlowFixtures.journal()
+        try j.commit(states: [(Self.key, Data(row.utf8))])
+        return j
+    }
+
+    /// A progress row of the onboarding flow, with `fields` replacing its members.
+    func row(_ fields: [String: String] = [:]) throws -> String {
+        let hash = try FlowFixtures.flow().contentHash
+        var members = ["flowId": #""onboarding""#, "flowVersion": #""1""#, "contentHash": "\"\(hash)\"",
+                       "screen": #""goal""#, "backStack": #"["welcome"]"#, "data": "{}",
+                       "status": #""in_progress""#, "eventSeq": "2", "updatedAt": "0"]
+        for (k, v) in fields { members[k] = v }
+        return "{" + members.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}"
+    }
+
+    func session(_ j: FlowJournal) throws -> FlowSession {
+        try FlowSession(definition: try FlowFixtures.flow(), journal: j, configuration: .init(userID: "u1"))
+    }
+
+    /// A screen (or back-stack screens) the definition does not have, with
+    /// the definition's own hash (the file was edited on disk): the resume
+    /// policy applies, a flow_resume_mismatch says why, and every step
+    /// works afterwards.
+    @Test(arguments: [
+        (#""ghost""#, #"["welcome", "phantom", "goal"]"#, "back_stack", "goal", ["welcome"],
+         "the saved screen is not in the definition"),
+        (#""ghost""#, #"["phantom"]"#, "start", "welcome", [], "the saved screen is not in the definition"),
+        (#""name""#, #"["welcome", "phantom", "goal"]"#, "kept", "name", ["welcome", "goal"],
+         "screens of the back stack are not in the definition"),
+        ("null", #"["welcome", "goal"]"#, "back_stack", "goal", ["welcome"], "the saved progress has no screen"),
+    ])
+    func screensNotInTheDefinition(screen: String, stack: String, policy: String, resumed: String,
+                                   kept: [String], reason: String) async throws {
+        let j = try journal(with: try row(["screen": screen, "backStack": stack]))
+        let s = try session(j)
+        #expect(try s.start() == .screen(resumed))
+        #expect(s.progress?.backStack == kept)
+        let mismatch = try #require(try FlowFixtures.queued(j).first { $0.name == "flow_resume_mismatch" })
+        #expect(mismatch.properties["policy"] == .string(policy))
+        #expect(mismatch.properties["reason"] == .string(reason))
+        #expect(mismatch.properties["resumedScreen"] == .string(resumed))
+        #expect(mismatch.seq == 3)
+        #expect(s.notices.count == 1 && s.notices[0].contains(reason), "\(s.notices)")
+        // Every path the progress takes from here works.
+        if resumed == "goal" { try s.answer("goal", "strength") }
+        _ = try s.next()
+        _ = try s.back()
+        _ = try await s.perform(json: ["type": "track", "event": "tap"])
+        _ = try s.render(with: ScreenResolver(RenderContext()))
+        // Resumed again: the repaired progress matches, no second mismatch.
+        let again = try session(j)
+        _ = try again.start()
+        #expect(again.notices.isEmpty)
+        #expect(try FlowFixtures.queued(j).filter { $0.name == "flow_resume_mismatch" }.count == 1)
+    }
+
+    /// An event counter no run can reach is a corrupt error naming the
+    /// journal and the field; the row is left as it is.
+    @Test(arguments: ["9223372036854775807", "-1", "-9223372036854775808", "9007199254740992"])
+    func impossibleCountersAreCorrupt(_ seq: String) throws {
+        let text = try row(["eventSeq": seq])
+        let j = try journal(with: text)
+        let s = try session(j)
+        do {
+            _ = try s.start()
+            Issue.record("eventSeq \(seq) was taken")
+        } catch let e as SDUIError {
+            #expect(e.category == .corrupt)
+            #expect(e.input == j.path)
+            #expect(e.message.contains("eventSeq \(seq)") && e.message.contains(Self.key), "\(e)")
+        }
+        #expect(try j.state(Self.key) == Data(text.utf8))
+        #expect(throws: SDUIError.self) { try s.next() }   // not started: an error, not a crash
+    }
+
+    /// A counter at the very top: the step that would pass it fails with
+    /// a corrupt error instead of overflowing, and nothing is written.
+    @Test func aCounterAtTheTopCannotOverflow() throws {
+        let j = try journal(with: try row(["eventSeq": "\(FlowProgress.maxEventSeq)"]))
+        let s = try session(j)
+        #expect(throws: SDUIError.self) { try s.start() }
+        #expect(try j.stats().events == 0)
+        let below = try journal(with: try row(["eventSeq": "\(FlowProgress.maxEventSeq - 1)"]))
+        let t = try session(below)
+        #expect(try t.start() == .screen("goal"))   // one event fits
+        do {
+            try t.answer("goal", "muscles")
+            Issue.record("the counter passed its top")
+        } catch let e as SDUIError {
+            #expect(e.category == .corrupt && e.message.contains("eventSeq"), "\(e)")
+        }
+        #expect(t.progress?.eventSeq == FlowProgress.maxEventSeq)
+    }
+
+    /// Progress that does not decode is moved aside to a key of its own,
+    /// said in the notices and a flow_resume_mismatch, and the flow starts
+    /// afresh; the next run resumes normally.
+    @Test(arguments: [
+        #"{"eventSeq": 1e400}"#, #"{"eventSeq": 99999999999999999999999}"#,
+        "EVENTSEQ", "STATUS", "SCREEN", "not json at all", "", #"{"flowId": "onboarding"}"#,
+        String(repeating: "[", count: 100_000),
+        #"{"data": {"deep": "# + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}}",
+    ])
+    func undecodableProgressIsMovedAside(_ variant: String) throws {
+        let text: String
+        switch variant {
+        case "EVENTSEQ": text = try row(["eventSeq": "12345678901234567890"])
+        case "STATUS": text = try row(["status": #""paused""#])
+        case "SCREEN": text = try row(["screen": "42", "backStack": #"[1, 2]"#])
+        default: text = variant
+        }
+        let j = try journal(with: text)
+        let s = try session(j)
+        #expect(try s.start() == .screen("welcome"))
+        let events = try FlowFixtures.queued(j)
+        #expect(events.map(\.name) == ["flow_resume_mismatch", "flow_start", "screen_view"])
+        #expect(events.map(\.seq) == [1, 2, 3])
+        let movedTo = try #require(events[0].properties["movedTo"]?.stringValue)
+        #expect(movedTo.hasPrefix(Self.key + "#undecodable-"))
+        #expect(try j.state(movedTo) == Data(text.utf8))
+        #expect(s.notices.count == 1)
+        #expect(s.notices[0].contains(movedTo) && s.notices[0].contains(j.path) && s.notices[0].contains("does not decode"))
+        try s.next()
+        // The next run resumes what this one saved.
+        let again = try session(j)
+        #expect(try again.start() == .screen("goal"))
+        #expect(again.notices.isEmpty)
+    }
+
+    /// Another flow's progress under this key, with an impossible counter:
+    /// corrupt, not a crash.
+    @Test func anotherFlowsCounterIsCheckedToo() throws {
+        let j = try journal(with: try row(["flowId": #""other""#, "eventSeq": "-3"]))
+        #expect(throws: SDUIError.self) { try session(j).start() }
+    }
+}
+
+/// Actions refused at run time are render_errors; the flow goes on.
+@Suite struct FlowSessionRefusedActionTests {
+    @Test func refusedActionsAreRenderErrors() async throws {
+        let j = try FlowFixtures.journal()
+        let s = try FlowSession(definition: try FlowFixtures.flow(), journal: j, configuration: .init(
+            userID: "u", submitEndpoint: nil, linkPolicy: try LinkPolicy(allowedSchemes: ["https", "myapp"])))
+        try s.start()
+        let refused: [(JSONValue, String)] = [
+            (["type": "open_url", "url": "javascript:alert(1)"], #"open_url: link refused: scheme "javascript" is never allowed"#),
+            (["type": "open_url", "url": "file:///etc/passwd"], #"open_url: link refused: scheme "file" is never allowed"#),
+            (["type": "set", "key": "x", "expr": "1 / 0"], "set: "),
+            (["type": "set", "key": "x", "expr": "answers.none.deeper + 1"], "set: "),
+            (["type": "submit"], "submit: no endpoint"),
+            (["type": "submit", "endpoint": "javascript:alert(1)"], "submit: endpoint refused"),
+            (["type": "submit", "endpoint": "http://127.0.0.1:1/closed"], "submit: "),
+        ]
+        for (action, why) in refused {
+            let step = try await s.perform(json: action)
+            guard case .stayed(let text) = step, text.hasPrefix(why) else {
+                Issue.record("\(action): \(step)")
+                continue
+            }
+        }
+        #expect(try await s.perform(json: ["type": "open_url", "url": "myapp://home"]) == .screen("welcome"))
+        #expect(try s.next() == .screen("goal"))
+        let events = try FlowFixtures.queued(j)
+        #expect(events.filter { $0.name == "render_error" }.count == refused.count)
+        #expect(events.filter { $0.name == "render_error" }.allSatisfy { $0.screen == "welcome" && $0.properties["detail"] != nil })
+        #expect(!events.contains { ($0.properties["detail"]?.stringValue ?? "").contains("image") })
+        #expect(events.last?.name == "screen_view")
+    }
 }
 
 @Suite struct FlowSessionConcurrencyTests {

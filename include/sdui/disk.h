@@ -33,23 +33,29 @@
  * unwritable folder, a read-only file system, a full disk) fails the open at
  * once, without blocking, and the message names the cause.
  *
- * Damage.  A file written by a newer schema version is refused with a clear
- * error and left untouched.  At open, before anything is written, the file
- * is checked: its schema objects must be exactly the cache's (another
- * program's tables, other columns, triggers or views are not a cache), and
- * then the whole file must pass PRAGMA integrity_check (pages, and each
- * index against the table).  A file that is not a database or fails either
- * check is moved aside (to PATH.corrupt-<ms>, with its -wal and -shm files)
- * and a fresh cache is created.  Damage found
- * later (SQLite reports a corrupt file, totals do not add up, or a lookup
- * finds a row under another id) is handled the same way by the call that
- * meets it: the file is moved aside and a fresh one opened, and that call
- * fails with SDUI_SQLITE and a message saying the cache was damaged and
- * reset; later calls work on the fresh file.  A read never returns, and a
- * refresh or remove never changes, a row whose id was not asked for, even
- * through a damaged index.  sdui_disk_recovered() tells that a file was
- * moved aside.
+ * Whose file.  The path may name any file, and a path a user gave must
+ * never cost them a file: only a cache file is ever written or moved
+ * aside.  A cache file carries SDUI_DISK_APPLICATION_ID as its SQLite
+ * application_id from creation; a file made before that (application_id
+ * 0) is one when its user_version is 1 or 2 and its schema objects are
+ * exactly that version's, and it gets the application_id as it is opened;
+ * an empty database (no bytes, or no objects, application_id and
+ * user_version 0) becomes one.  Any other file (not a SQLite database,
+ * another program's database, tables that are not the cache's under
+ * application_id 0) is refused with SDUI_SQLITE, `token cache "<path>" is
+ * not an SDUIKit token cache file (<why>); left untouched`, and not a
+ * byte of it is written: the cache is only a cache, the file may be all someone has.
  *
+ * Damage.  A cache file written by a newer schema version is refused with
+ * a clear error and left untouched.  At open, before anything is written,
+ * a cache file is checked: its schema objects must be exactly the cache's
+ * (a table, column, trigger or view added is not the cache), and then the
+ * whole file must pass PRAGMA integrity_check (pages, and each index
+ * against the table).  A cache file that fails either check, or that
+ * SQLite cannot read while its header still holds the application_id, is
+ * moved aside (to PATH.corrupt-<ms>, or PATH.corrupt-<ms>-<n> when that
+ * name is taken, with its -wal and -shm files) and a fresh cache is
+ * created.  Damage found
  * One sdui_disk may be used from many threads: every call takes its mutex.
  * SQLite's own allocations (connection, statements, page cache) do not go
  * through sdui_set_allocator: SQLite accepts an allocator only for the
@@ -81,6 +87,10 @@ typedef struct sdui_disk_tokens sdui_disk_tokens;
 /* The schema version this build writes and reads (older ones it
  * upgrades). */
 #define SDUI_DISK_SCHEMA_VERSION 2
+
+/* The SQLite application_id of a cache file ("SDUC"): see "Whose file"
+ * above. */
+#define SDUI_DISK_APPLICATION_ID 0x53445543
 
 #define SDUI_DISK_DEFAULT_MAX_SCREENS ((size_t)256)
 #define SDUI_DISK_DEFAULT_MAX_SCREEN_BYTES ((size_t)8 << 20)
@@ -141,7 +151,8 @@ void sdui_disk_options_default(sdui_disk_options *out);
  * err is clear, also after a recovery (see sdui_disk_recovered).
  * Errors: SDUI_SQLITE (the path cannot hold a cache, or SQLite failed; the
  * message names the path and the cause, e.g. "is a directory", "no space
- * left on device"; also a file of a newer schema version), SDUI_IO (a
+ * left on device"; also a file that is not a cache file, or of a newer
+ * schema version, both left untouched), SDUI_IO (a
  * damaged file cannot be moved aside), SDUI_OOM, SDUI_ARGUMENT.
  */
 sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
@@ -152,6 +163,16 @@ void sdui_disk_free(sdui_disk *disk);
 
 /* 1 if a damaged file was moved aside (at open or by a later call), else 0. */
 int sdui_disk_recovered(const sdui_disk *disk);
+
+/*
+ * What the last move aside of a damaged file said, copied into buf[0,
+ * cap) (NUL-terminated, truncated to fit; buf may be NULL when cap is 0):
+ * `token cache "<path>" was damaged (<why>); moved aside to "<new path>",
+ * a fresh one was made`, or "" when none was moved aside.  Returns the
+ * notice's whole length, as snprintf does.  disk must not be NULL.
+ * Thread-safe.
+ */
+size_t sdui_disk_recovery(const sdui_disk *disk, char *buf, size_t cap);
 
 /*
  * Writes n rows in one transaction, replacing rows with the same ids

@@ -52,22 +52,35 @@
  * item fails the commit with SDUI_LIMIT and nothing of the commit is
  * written.
  *
- * Damage.  A file written by a newer schema version is refused with a
- * clear error and left untouched.  At open, before anything is written,
- * the file's schema objects must be exactly those of its version (another
- * program's tables, other columns, triggers or views are not an outbox)
- * and the whole file must pass PRAGMA integrity_check; a file that is not
- * a database or fails either check is moved aside (to
- * PATH.corrupt-<ms>, with its -wal and -shm files) and a fresh, empty
- * outbox is created; sdui_outbox_recovered() then answers 1.  Damage met
- * later (SQLite reports a corrupt file; the item totals do not add up; the
- * counters row is missing, not made of integers, negative, or its next_seq
- * is not past every stored item or is 2^62 or more; a state read finds
- * another key) is
- * handled the same way by the call that meets it: the file is moved aside
- * and a fresh one opened, and that call fails with SDUI_SQLITE and a
- * message saying the outbox was damaged and reset; later calls work on the
- * fresh file.
+ * Whose file.  The path may name any file; only an outbox file is ever
+ * written or moved aside.  An outbox file carries
+ * SDUI_OUTBOX_APPLICATION_ID as its SQLite application_id from creation;
+ * a file made before that (application_id 0) is one when its user_version
+ * is 1 and its schema objects are exactly the outbox's, and it gets the
+ * application_id as it is opened; an empty database (no bytes, or no
+ * objects, application_id and user_version 0) becomes one.  Any other file
+ * (not a SQLite database, another program's database, tables that are not
+ * the outbox's under application_id 0) is refused with SDUI_SQLITE,
+ * `outbox "<path>" is not an SDUIKit outbox file (<why>); left
+ * untouched`, and not a byte of it is written, whatever its state.
+ *
+ * Damage.  An outbox file written by a newer schema version is refused
+ * with a clear error and left untouched.  At open, before anything is
+ * written, an outbox file's schema objects must be exactly those of its
+ * version (a table, column, trigger or view added is not the outbox) and
+ * the whole file must pass PRAGMA integrity_check; an outbox file that
+ * fails either check, or that SQLite cannot read while its header still
+ * holds the application_id, is moved aside (to PATH.corrupt-<ms>, or
+ * PATH.corrupt-<ms>-<n> when that name is taken, with its -wal and -shm
+ * files) and a fresh, empty outbox is created; sdui_outbox_recovered()
+ * then answers 1 and sdui_outbox_recovery() says where it went and why.
+ * Damage met later (SQLite reports a corrupt file; the item totals do not
+ * add up; the counters row is missing, not made of integers, negative, or
+ * its next_seq is not past every stored item or is 2^62 or more; a state
+ * read finds another key) is handled the same way by the call that meets
+ * it: the file is moved aside and a fresh one opened, and that call fails
+ * with SDUI_SQLITE and a message saying the outbox was damaged and reset
+ * and where the file went; later calls work on the fresh file.
  *
  * Threads and processes.  One sdui_outbox may be used from many threads:
  * every call takes its mutex.  Many processes (or many handles) may open
@@ -102,6 +115,10 @@ typedef struct sdui_outbox_batch sdui_outbox_batch;
 
 /* The schema version this build writes and reads. */
 #define SDUI_OUTBOX_SCHEMA_VERSION 1
+
+/* The SQLite application_id of an outbox file ("SDUO"): see "Whose file"
+ * above. */
+#define SDUI_OUTBOX_APPLICATION_ID 0x5344554f
 
 #define SDUI_OUTBOX_DEFAULT_MAX_ITEMS ((size_t)10000)
 #define SDUI_OUTBOX_DEFAULT_MAX_BYTES ((size_t)8 << 20)
@@ -153,7 +170,9 @@ void sdui_outbox_options_default(sdui_outbox_options *out);
  * or 1.  On SDUI_OK *out is new (release with sdui_outbox_free) and err
  * is clear, also after a damaged file was moved aside (see
  * sdui_outbox_recovered).  Errors: SDUI_SQLITE (the path cannot hold a
- * database, e.g. "is a directory"; a file of a newer schema version, left
+ * database, e.g. "is a directory"; a file that is not an outbox file,
+ * left untouched, err.code SQLITE_NOTADB when it is no SQLite database at
+ * all, else SQLITE_ERROR; a file of a newer schema version, left
  * untouched; SQLite failed; the message names the path and the cause),
  * SDUI_IO (a damaged file cannot be moved aside), SDUI_OOM, SDUI_ARGUMENT
  * (path or out NULL, path empty, synchronous not 0 or 1).  Thread-safe
@@ -170,6 +189,16 @@ void sdui_outbox_free(sdui_outbox *box);
 /* 1 when a damaged file was moved aside (at open or by a later call),
  * else 0.  An accessor: box must not be NULL.  Thread-safe. */
 int sdui_outbox_recovered(const sdui_outbox *box);
+
+/*
+ * What the last move aside of a damaged file said, copied into buf[0,
+ * cap) (NUL-terminated, truncated to fit; buf may be NULL when cap is 0):
+ * `outbox "<path>" was damaged (<why>); moved aside to "<new path>", a
+ * fresh one was made`, or "" when none was moved aside.  Returns the
+ * notice's whole length, as snprintf does.  box must not be NULL.
+ * Thread-safe.
+ */
+size_t sdui_outbox_recovery(const sdui_outbox *box, char *buf, size_t cap);
 
 /*
  * One transaction: writes (value != NULL) or deletes (value == NULL) the

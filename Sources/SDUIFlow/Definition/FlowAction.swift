@@ -55,8 +55,11 @@ public enum FlowAction: Sendable, Hashable {
         case "back": return .success(.back)
         case "exit": return .success(.exit)
         case "set":
-            guard let key = o["key"]?.stringValue, !key.isEmpty, (try? KeyPath(key)) != nil else {
+            guard let key = o["key"]?.stringValue, !key.isEmpty, let path = try? KeyPath(key) else {
                 return .failure(Invalid(message: "set needs \"key\", a key path"))
+            }
+            guard path.components.first != .key("attributes") else {
+                return .failure(Invalid(message: "set: \"attributes\" belong to the host"))
             }
             if let e = o["expr"] {
                 guard let text = e.stringValue else { return .failure(Invalid(message: "set: \"expr\" must be a string")) }

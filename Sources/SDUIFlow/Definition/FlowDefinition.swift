@@ -42,13 +42,15 @@ public struct FlowDefinition: Sendable, Hashable {
     /// Decodes a definition from JSON text; errors name `source`.
     ///
     /// - Throws: `SDUIError` `.json` for text that is not JSON (with its
-    ///   position), `.schema` for a value of the wrong shape (with its JSON path).
-    public init(json data: Data, source: String? = nil) throws {
-        try self.init(value: try JSONValue(json: data, source: source), source: source)
+    ///   position), `.schema` for a value of the wrong shape (with its JSON
+    ///   path), `.limit` for a definition over `limits` (naming the bound,
+    ///   the value and the JSON path).
+    public init(json data: Data, source: String? = nil, limits: FlowLimits = FlowLimits()) throws {
+        try self.init(value: try JSONValue(json: data, source: source), source: source, limits: limits)
     }
 
     /// Reads a definition from a decoded value; errors name `source`.
-    public init(value: JSONValue, source: String? = nil) throws {
+    public init(value: JSONValue, source: String? = nil, limits: FlowLimits = FlowLimits()) throws {
         let root = JSONPathReader(value, input: source)
         id = try root.required("id").string()
         let v = try root.required("version")
@@ -58,7 +60,12 @@ public struct FlowDefinition: Sendable, Hashable {
         }
         themeId = try root.optionalString("themeId")
         start = try root.required("start").string()
-        screens = try root.required("screens").array().map { try FlowScreen(reader: $0) }
+        let list = try root.required("screens")
+        if let count = list.value.arrayValue?.count, count > limits.maxScreens {
+            throw list.limitError(FlowLimits.over(count, "screens", limits.maxScreens, "maxScreens"))
+        }
+        var budget = FlowScreen.Budget(blocks: limits.maxBlocks, transitions: limits.maxTransitions)
+        screens = try list.array().map { try FlowScreen(reader: $0, limits: limits, budget: &budget) }
         guard !screens.isEmpty else { throw root.error("\"screens\" must not be empty") }
         json = value
         contentHash = Self.hash(value)
@@ -110,16 +117,41 @@ public struct FlowScreen: Sendable, Hashable {
         self.jsonPath = jsonPath
     }
 
-    init(reader r: JSONPathReader) throws {
+    /// What is left of the flow's bounds on blocks and transitions while
+    /// its screens are read.
+    struct Budget {
+        var blocks: Int
+        var transitions: Int
+    }
+
+    init(reader r: JSONPathReader, limits: FlowLimits, budget: inout Budget) throws {
         id = try r.required("id").string()
         type = try r.optionalString("type") ?? "standard"
         themeId = try r.optionalString("themeId")
-        blocks = try r.required("blocks").array().map { b in
+        let blockList = try r.required("blocks")
+        let blockCount = blockList.value.arrayValue?.count ?? 0
+        guard blockCount <= budget.blocks else {
+            throw blockList.limitError(FlowLimits.over(limits.maxBlocks - budget.blocks + blockCount,
+                                                       "blocks in all so far", limits.maxBlocks, "maxBlocks"))
+        }
+        budget.blocks -= blockCount
+        blocks = try blockList.array().map { b in
             _ = try b.object()
             _ = try b.required("type").string()
             return b.value
         }
-        next = try r.member("next")?.array().map { try FlowTransition(reader: $0) } ?? []
+        if let list = try r.member("next") {
+            let count = list.value.arrayValue?.count ?? 0
+            guard count <= budget.transitions else {
+                throw list.limitError(FlowLimits.over(limits.maxTransitions - budget.transitions + count,
+                                                      "transitions in all so far", limits.maxTransitions,
+                                                      "maxTransitions"))
+            }
+            budget.transitions -= count
+            next = try list.array().map { try FlowTransition(reader: $0, limits: limits) }
+        } else {
+            next = []
+        }
         jsonPath = r.path
     }
 
@@ -179,9 +211,13 @@ public struct FlowTransition: Sendable, Hashable {
         self.jsonPath = jsonPath
     }
 
-    init(reader r: JSONPathReader) throws {
+    init(reader r: JSONPathReader, limits: FlowLimits) throws {
         if let w = try r.member("when") {
             guard let s = w.value.stringValue else { throw w.error("must be a string (an expression)") }
+            guard s.utf8.count <= limits.maxConditionBytes else {
+                throw w.limitError(FlowLimits.over(s.utf8.count, "bytes", limits.maxConditionBytes,
+                                                   "maxConditionBytes"))
+            }
             when = s
         } else {
             when = nil

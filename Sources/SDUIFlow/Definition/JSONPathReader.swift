@@ -28,6 +28,11 @@ struct JSONPathReader {
         SDUIError(.schema, "\(path): \(message)", input: input)
     }
 
+    /// A `.limit` error about this value (a size over a bound).
+    func limitError(_ message: String) -> SDUIError {
+        SDUIError(.limit, "\(path): \(message)", input: input)
+    }
+
     /// The value's members; throws unless it is an object.
     func object() throws -> [String: JSONValue] {
         guard let o = value.objectValue else { throw error("must be an object") }

@@ -65,11 +65,17 @@ public final class FlowJournal: @unchecked Sendable {
     /// The file's path.
     public let path: String
 
-    /// Opens (creating when missing) the journal at `path`.  A damaged file
-    /// is moved aside and a fresh one made (``recovered`` tells).
+    /// Opens (creating when missing) the journal at `path`.  Only a journal
+    /// file is ever written: any other file (not a SQLite database, another
+    /// program's database) is refused and left as it is.  A damaged
+    /// journal is moved aside and a fresh one made (``recovered`` and
+    /// ``recovery`` tell).
     ///
-    /// - Throws: `SDUIError` `.io` for a path that cannot hold the file,
-    ///   `.sqlite` for a file SQLite cannot use (a newer schema version).
+    /// - Throws: `SDUIError` `.sqlite` for a path that cannot hold the file
+    ///   (a directory, a missing folder), a file that is not a journal (the
+    ///   message names the path and why, and says it was left untouched), a
+    ///   journal of a newer schema version, or a file SQLite cannot use;
+    ///   `.io` for a damaged journal that cannot be moved aside.
     public init(path: String, limits: Limits = Limits()) throws {
         var opts = sdui_outbox_options()
         opts.max_items = limits.maxEvents
@@ -79,7 +85,8 @@ public final class FlowJournal: @unchecked Sendable {
         var err = sdui_error()
         var out: OpaquePointer?
         try SDUIError.check(sdui_outbox_open(path, &opts, &out, &err), err, input: path)
-        handle = out!
+        guard let out else { throw SDUIError(.oom, "the journal could not be opened", input: path) }
+        handle = out
         self.path = path
     }
 
@@ -87,6 +94,17 @@ public final class FlowJournal: @unchecked Sendable {
 
     /// Whether a damaged file was moved aside (at open or since).
     public var recovered: Bool { sdui_outbox_recovered(handle) != 0 }
+
+    /// What the last move aside of a damaged file said: `outbox "<path>"
+    /// was damaged (<why>); moved aside to "<path>.corrupt-<ms>", a fresh
+    /// one was made`; nil when none was moved aside.
+    public var recovery: String? {
+        let n = sdui_outbox_recovery(handle, nil, 0)
+        guard n > 0 else { return nil }
+        var buf = [CChar](repeating: 0, count: n + 1)
+        _ = sdui_outbox_recovery(handle, &buf, buf.count)
+        return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 
     /// Writes the progress rows (`nil` deletes a row) and appends the events,
     /// in one transaction; `droppedReported` is the count of dropped events
@@ -145,7 +163,8 @@ public final class FlowJournal: @unchecked Sendable {
         if status == SDUI_NOT_FOUND { return nil }
         try SDUIError.check(status, err, input: path)
         defer { sdui_free(out) }
-        return Data(bytes: out!, count: len)
+        guard let out else { return Data() }
+        return Data(bytes: out, count: len)
     }
 
     /// The oldest queued events, in order: at most `maxEvents`, and no more
@@ -159,7 +178,7 @@ public final class FlowJournal: @unchecked Sendable {
             var len = 0
             let bytes = sdui_outbox_batch_bytes(batch, i, &len)
             return Queued(seq: sdui_outbox_batch_seq(batch, i),
-                          json: len == 0 ? Data() : Data(bytes: bytes!, count: len))
+                          json: len == 0 ? Data() : bytes.map { Data(bytes: $0, count: len) } ?? Data())
         }
     }
 
@@ -175,7 +194,7 @@ public final class FlowJournal: @unchecked Sendable {
         var err = sdui_error()
         var s = sdui_outbox_stats()
         try SDUIError.check(sdui_outbox_stats_get(handle, &s, &err), err, input: path)
-        return Stats(events: Int(s.items), bytes: Int(s.bytes), dropped: Int(s.dropped),
-                     droppedTotal: Int(s.dropped_total))
+        return Stats(events: Int(clamping: s.items), bytes: Int(clamping: s.bytes),
+                     dropped: Int(clamping: s.dropped), droppedTotal: Int(clamping: s.dropped_total))
     }
 }

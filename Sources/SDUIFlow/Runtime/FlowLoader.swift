@@ -23,17 +23,22 @@ public struct FlowLoader: Sendable {
     public let journal: FlowJournal
     /// Logs each fall-back to a kept definition (label `sdui.flow.loader` by default).
     public var logger: Logger
+    /// What a fetched definition must pass before it is kept (give it the
+    /// app's link policy when the app allows schemes besides https).
+    public var validator: FlowValidator
 
     /// A loader of `registry`'s flows that keeps them in `journal`.
     public init(registry: URL, journal: FlowJournal, primitives: PrimitiveMap = .builtIn,
                 client: HTTPClient = HTTPClient(timeout: 10, maxBodyBytes: FileInput.documentLimit),
-                headers: [String: String] = [:], logger: Logger = Logger(label: "sdui.flow.loader")) {
+                headers: [String: String] = [:], logger: Logger = Logger(label: "sdui.flow.loader"),
+                validator: FlowValidator = FlowValidator()) {
         self.registry = registry
         self.journal = journal
         self.primitives = primitives
         self.client = client
         self.headers = headers
         self.logger = logger
+        self.validator = validator
     }
 
     /// Where a definition came from.
@@ -71,7 +76,7 @@ public struct FlowLoader: Sendable {
         case 200:
             let value = try JSONValue(json: response.body, source: url.absoluteString)
             let flow = try FlowDefinition(value: value, source: url.absoluteString)
-            let errors = FlowValidator().errors(flow).filter { $0.kind != .unknownBlock }
+            let errors = validator.errors(flow).filter { $0.kind != .unknownBlock }
             guard errors.isEmpty else {
                 throw SDUIError(.schema, "flow \"\(id)\" does not validate: "
                                 + errors.map(\.description).joined(separator: "; "), input: url.absoluteString)

@@ -25,10 +25,14 @@ public struct FlowProgress: Sendable, Hashable, Codable {
     public var data: [String: JSONValue]
     /// Whether the flow is running, completed or was exited.
     public var status: Status
-    /// The seq of the last event emitted.
+    /// The seq of the last event emitted: 0 to ``maxEventSeq``.
     public var eventSeq: Int
     /// When it was last committed (ms since the Unix epoch).
     public var updatedAt: Int64
+
+    /// The largest event seq, 2^53 − 1: every seq is exact as a JSON
+    /// number in any reader.  Saved progress past it is corrupt.
+    public static let maxEventSeq = (1 << 53) - 1
 
     /// The answers given so far.
     public var answers: [String: JSONValue] { data["answers"]?.objectValue ?? [:] }

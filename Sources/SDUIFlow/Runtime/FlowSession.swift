@@ -9,14 +9,27 @@
 // next session resumes exactly at the last committed step, with its events
 // queued once.
 //
-// Resume policy.  A session started over saved progress made with another
-// definition (its content hash differs) keeps the saved screen when the new
-// definition still has it; otherwise it goes back to the nearest screen of
-// the back stack that still exists (dropping the stack above it), else to
-// the start.  Back-stack entries that no longer exist are dropped.  Either
-// way a `flow_resume_mismatch` event records both hashes, the saved and the
-// resumed screen and what the policy did: a changed flow is never resumed
-// silently.
+// Resume policy.  A session started over saved progress that does not
+// match the definition (made with another definition, its content hash
+// differs; or naming a screen, or back-stack screens, the definition does
+// not have, as a file edited on disk may; or running without a screen)
+// keeps the saved screen when the definition has it; otherwise it goes
+// back to the nearest screen of the back stack that exists (dropping the
+// stack above it), else to the start.  Back-stack entries that do not
+// exist are dropped.  Either way a `flow_resume_mismatch` event records
+// both hashes, the saved and the resumed screen, why, and what the policy
+// did: a changed flow is never resumed silently.
+//
+// Saved progress is input like any file: the journal may have been edited
+// or damaged.  Progress that does not decode (a number out of range, a
+// member of the wrong type, an unknown status) is moved aside to a key of
+// its own in the same journal, in the transaction that starts the flow
+// afresh, and a `flow_resume_mismatch` and ``FlowSession/notices`` say
+// where.  An event counter no run can reach (negative, or past
+// FlowProgress.maxEventSeq) is a `corrupt` error naming the journal and the
+// field, and the progress is left as it is (``FlowSession/reset()`` forgets
+// it).  Nothing read from the journal is force-unwrapped or added to
+// without a bound.
 
 import Foundation
 import Logging
@@ -65,8 +78,9 @@ public final class FlowSession: @unchecked Sendable {
         public var submitEndpoint: URL?
         /// The client `submit` uses.
         public var httpClient: HTTPClient
-        /// What `open_url` accepts (HTTPS to any host by default).
-        public var urlPolicy: ImageURLPolicy
+        /// What `open_url` accepts (HTTPS to any host by default); the
+        /// session's validation checks the flow's `open_url` actions with it.
+        public var linkPolicy: LinkPolicy
         /// Receives a URL `open_url` accepted.
         public var openURL: @Sendable (URL) -> Void
         /// The clock of timestamps.
@@ -76,11 +90,11 @@ public final class FlowSession: @unchecked Sendable {
         public var logger: Logger
 
         /// A configuration for `userID`; everything else has a default: no submit
-        /// endpoint, HTTPS URLs only, an `openURL` that does nothing, the system clock.
+        /// endpoint, HTTPS links only, an `openURL` that does nothing, the system clock.
         public init(userID: String, flowKey: String? = nil, attributes: [String: JSONValue] = [:],
                     submitEndpoint: URL? = nil,
                     httpClient: HTTPClient = HTTPClient(timeout: 10, maxBodyBytes: 1 << 20),
-                    urlPolicy: ImageURLPolicy = .anyHTTPSHost,
+                    linkPolicy: LinkPolicy = .https,
                     openURL: @escaping @Sendable (URL) -> Void = { _ in },
                     now: @escaping @Sendable () -> Date = { Date() },
                     logger: Logger = Logger(label: "sdui.flow")) {
@@ -89,7 +103,7 @@ public final class FlowSession: @unchecked Sendable {
             self.attributes = attributes
             self.submitEndpoint = submitEndpoint
             self.httpClient = httpClient
-            self.urlPolicy = urlPolicy
+            self.linkPolicy = linkPolicy
             self.openURL = openURL
             self.now = now
             self.logger = logger
@@ -110,6 +124,10 @@ public final class FlowSession: @unchecked Sendable {
 
     private let lock = NSLock()
     private var current: FlowProgress?
+    /// What ``start()`` had to repair, in words.
+    private var repairs: [String] = []
+    /// Each screen id's index in the definition (the first, should ids repeat).
+    private let screenIndex: [String: Int]
     /// Names of the events this session committed, in order.
     private var emittedNames: [String] = []
     /// Why the last `next` stayed, shown on the screen until it moves.
@@ -126,11 +144,15 @@ public final class FlowSession: @unchecked Sendable {
     /// - Parameter store: the flow's scenario store; by default a fresh
     ///   in-memory one (the journal keeps what must survive).
     /// - Throws: `SDUIError` `.schema` when the definition has validation
-    ///   errors (``FlowValidator``), listing them.  A block type this app
-    ///   does not know is no reason to refuse a flow (a newer server may
-    ///   send one): it is drawn as a placeholder with a `render_error`.
+    ///   errors (``FlowValidator``, its `open_url` links checked with the
+    ///   configuration's ``Configuration/linkPolicy``), listing them.  A
+    ///   block type this app does not know is no reason to refuse a flow (a
+    ///   newer server may send one): it is drawn as a placeholder with a
+    ///   `render_error`.
     public init(definition: FlowDefinition, journal: FlowJournal, store: ScenarioStore? = nil,
                 validator: FlowValidator = FlowValidator(), configuration: Configuration) throws {
+        var validator = validator
+        validator.links = configuration.linkPolicy
         let errors = validator.errors(definition).filter { $0.kind != .unknownBlock }
         guard errors.isEmpty else {
             throw SDUIError(.schema, "flow \"\(definition.id)\" does not validate: "
@@ -143,6 +165,9 @@ public final class FlowSession: @unchecked Sendable {
         self.progressKey = "flow/\(key)/\(configuration.userID)"
         self.store = store ?? DefaultStore(appID: "sdui.flow")
             .store(.scenarioSession(id: "flow:\(key):\(configuration.userID)"))
+        var index: [String: Int] = [:]
+        for (i, s) in definition.screens.enumerated() where index[s.id] == nil { index[s.id] = i }
+        self.screenIndex = index
         self.conditions = definition.screens.map { s in
             s.next.map { t in
                 t.when.map { w in Result { try CompiledExpression(w) }.mapError { $0 as? SDUIError ?? SDUIError(.exprParse, "\($0)") } }
@@ -157,8 +182,14 @@ public final class FlowSession: @unchecked Sendable {
 
     /// The screen shown; nil before ``start()`` and after the flow ended.
     public var currentScreen: FlowScreen? {
-        locked { current?.screen.flatMap { definition.screen($0) } }
+        locked { current?.screen.flatMap(screen(_:)) }
     }
+
+    /// What ``start()`` had to repair in the saved progress, in words: a
+    /// resume mismatch and the policy taken, progress that did not decode
+    /// and the key it was moved aside to.  Empty when it resumed (or
+    /// started) as saved.
+    public var notices: [String] { locked { repairs } }
 
     /// The names of the events this session committed, in order.
     public var emittedEvents: [String] { locked { emittedNames } }
@@ -172,25 +203,45 @@ public final class FlowSession: @unchecked Sendable {
     ///
     /// Fresh: `flow_start` and the start screen's `screen_view`.  Resumed
     /// in progress: the saved screen's `screen_view`, after a
-    /// `flow_resume_mismatch` when the definition changed (see the file's
-    /// essay).  Resumed after the end: nothing changes and no event is
-    /// emitted.  Calling it again is a no-op that returns the screen.
+    /// `flow_resume_mismatch` when the saved progress does not match the
+    /// definition (see the file's essay).  Resumed after the end: nothing
+    /// changes and no event is emitted.  Progress that does not decode is
+    /// moved aside and the flow starts afresh (``notices`` says where).
+    /// Calling it again is a no-op that returns the screen.
+    ///
+    /// - Throws: `SDUIError` `.corrupt` (naming the journal, the progress
+    ///   key and the field) for an event counter no run can reach; the
+    ///   journal's errors.
     @discardableResult
     public func start() throws -> FlowStep {
         try locked {
             if let p = current { return Self.step(p) }
-            let saved = try journal.state(progressKey).map { data -> FlowProgress in
+            var events: [Event] = []
+            var aside: [(key: String, value: Data?)] = []
+            var saved: FlowProgress?
+            if let raw = try journal.state(progressKey) {
                 do {
-                    return try JSONDecoder().decode(FlowProgress.self, from: data)
+                    saved = try JSONDecoder().decode(FlowProgress.self, from: raw)
                 } catch {
-                    throw SDUIError(.corrupt, "saved progress \"\(progressKey)\" does not decode: \(error)",
-                                    input: journal.path)
+                    let key = asideKey()
+                    let why = Self.decodingFailure(error)
+                    aside.append((key, raw))
+                    let note = "saved progress \"\(progressKey)\" in \(journal.path) does not decode (\(why)); "
+                        + "moved aside to the key \"\(key)\", the flow starts afresh"
+                    repairs.append(note)
+                    configuration.logger.warning("flow_resume_mismatch", metadata: [
+                        "flow": "\(definition.id)", "policy": "restart", "detail": "\(note)"])
+                    events.append(("flow_resume_mismatch", nil, [
+                        "policy": "restart", "reason": "the saved progress does not decode",
+                        "detail": .string(why), "movedTo": .string(key)]))
                 }
             }
+            if let p = saved { try checkCounters(p) }
             guard var p = saved, p.flowId == definition.id else {
                 // Fresh (or saved under this key by another flow: start over, saying so).
-                var events: [(String, String?, [String: JSONValue])] = []
                 if let old = saved {
+                    repairs.append("saved progress \"\(progressKey)\" belongs to flow \"\(old.flowId)\"; "
+                                   + "the flow starts afresh")
                     events.append(("flow_resume_mismatch", old.screen, [
                         "savedFlowId": .string(old.flowId), "policy": "restart",
                         "reason": "the saved progress belongs to another flow"]))
@@ -201,44 +252,59 @@ public final class FlowSession: @unchecked Sendable {
                                          eventSeq: saved?.eventSeq ?? 0, updatedAt: 0)
                 events.append(("flow_start", definition.start, [:]))
                 events.append(("screen_view", definition.start, [:]))
-                try commit(fresh, events)
+                try commit(fresh, events, states: aside)
                 return .screen(definition.start)
             }
             guard p.status == .inProgress else {
                 apply(p)
                 return Self.step(p)
             }
-            var events: [(String, String?, [String: JSONValue])] = []
+            let known = { (id: String) in self.screenIndex[id] != nil }
+            let reason: String?
             if p.contentHash != definition.contentHash {
+                reason = "the definition changed"
+            } else if p.screen == nil {
+                reason = "the saved progress has no screen"
+            } else if let s = p.screen, !known(s) {
+                reason = "the saved screen is not in the definition"
+            } else if !p.backStack.allSatisfy(known) {
+                reason = "screens of the back stack are not in the definition"
+            } else {
+                reason = nil
+            }
+            if let reason {
                 let savedScreen = p.screen
-                let keptStack = p.backStack.filter { definition.screen($0) != nil }
+                let keptStack = p.backStack.filter(known)
                 let policy: String
-                if let s = p.screen, definition.screen(s) != nil {
+                if let s = p.screen, known(s) {
                     policy = "kept"
                     p.backStack = keptStack
-                } else if let i = p.backStack.lastIndex(where: { definition.screen($0) != nil }) {
+                } else if let i = p.backStack.lastIndex(where: known) {
                     policy = "back_stack"
                     p.screen = p.backStack[i]
-                    p.backStack = Array(p.backStack[..<i]).filter { definition.screen($0) != nil }
+                    p.backStack = Array(p.backStack[..<i]).filter(known)
                 } else {
                     policy = "start"
                     p.screen = definition.start
                     p.backStack = []
                 }
+                let resumed = p.screen ?? definition.start
+                repairs.append("saved progress \"\(progressKey)\" does not match flow \"\(definition.id)\" "
+                               + "(\(reason)): resumed on \"\(resumed)\" (policy \(policy))")
                 configuration.logger.notice("flow_resume_mismatch", metadata: [
-                    "flow": "\(definition.id)", "policy": "\(policy)",
-                    "savedScreen": "\(savedScreen ?? "-")", "resumedScreen": "\(p.screen ?? definition.start)"])
-                events.append(("flow_resume_mismatch", p.screen, [
+                    "flow": "\(definition.id)", "policy": "\(policy)", "reason": "\(reason)",
+                    "savedScreen": "\(savedScreen ?? "-")", "resumedScreen": "\(resumed)"])
+                events.append(("flow_resume_mismatch", resumed, [
                     "savedHash": .string(p.contentHash), "hash": .string(definition.contentHash),
                     "savedVersion": .string(p.flowVersion), "savedScreen": savedScreen.map { .string($0) } ?? .null,
-                    "resumedScreen": .string(p.screen ?? definition.start), "policy": .string(policy)]))
+                    "resumedScreen": .string(resumed), "policy": .string(policy), "reason": .string(reason)]))
                 p.contentHash = definition.contentHash
                 p.flowVersion = definition.version
             }
             let screen = p.screen ?? definition.start
             p.screen = screen
             events.append(("screen_view", screen, ["resumed": true]))
-            try commit(p, events)
+            try commit(p, events, states: aside)
             return .screen(screen)
         }
     }
@@ -249,8 +315,7 @@ public final class FlowSession: @unchecked Sendable {
     ///   current screen has no block writing `key`.
     public func answer(_ key: String, _ value: JSONValue) throws {
         try locked {
-            var p = try running()
-            let screen = definition.screen(p.screen!)!
+            var (p, screen, _) = try running()
             guard screen.inputs.contains(where: { $0.key == key }) else {
                 throw SDUIError(.argument, "screen \"\(screen.id)\" has no input with key \"\(key)\" (it has: "
                                 + screen.inputs.map(\.key).joined(separator: ", ") + ")", input: definition.id)
@@ -268,9 +333,7 @@ public final class FlowSession: @unchecked Sendable {
     @discardableResult
     public func next() throws -> FlowStep {
         try locked {
-            var p = try running()
-            let index = definition.index(of: p.screen!)!
-            let screen = definition.screens[index]
+            var (p, screen, index) = try running()
             if let missing = screen.inputs.first(where: { $0.required && !Self.answered(p.answers[$0.key]) }) {
                 let why = "an answer to \"\(missing.key)\" is required"
                 blockedReason = why
@@ -283,7 +346,7 @@ public final class FlowSession: @unchecked Sendable {
                 try commit(p, [("flow_complete", screen.id, [:])])
                 return .completed
             }
-            var renderErrors: [(String, String?, [String: JSONValue])] = []
+            var renderErrors: [Event] = []
             var target: String?
             for (k, t) in screen.next.enumerated() {
                 guard let cond = conditions[index][k] else { target = t.to; break }
@@ -321,7 +384,7 @@ public final class FlowSession: @unchecked Sendable {
     @discardableResult
     public func back() throws -> FlowStep {
         try locked {
-            var p = try running()
+            var p = try running().progress
             guard let previous = p.backStack.popLast() else {
                 blockedReason = "there is no previous screen"
                 return .stayed("there is no previous screen")
@@ -336,7 +399,7 @@ public final class FlowSession: @unchecked Sendable {
     @discardableResult
     public func exit() throws -> FlowStep {
         try locked {
-            var p = try running()
+            var p = try running().progress
             let screen = p.screen
             p.screen = nil
             p.status = .exited
@@ -346,32 +409,45 @@ public final class FlowSession: @unchecked Sendable {
     }
 
     /// Runs an action as a button gives it (a name or an object; see
-    /// ``FlowAction``).  An action that does not parse is a `render_error`
-    /// event and a `.stayed` step, never a crash.
+    /// ``FlowAction``).  An action that does not parse, and one that is
+    /// refused (a URL the link policy refuses, a `set` whose expression
+    /// fails, a `submit` that has no endpoint, cannot reach it or gets a
+    /// status other than 2xx), is a `render_error` event and a `.stayed`
+    /// step saying why, never a crash; the flow goes on.
     ///
-    /// - Throws: what the action throws (``perform(_:)``).
+    /// - Throws: `.argument` when the flow is not running; the journal's
+    ///   errors.
     @discardableResult
     public func perform(json action: JSONValue) async throws -> FlowStep {
         switch FlowAction.parse(action) {
         case .success(let a):
-            return try await perform(a)
-        case .failure(let why):
-            configuration.logger.warning("render_error", metadata: [
-                "flow": "\(definition.id)", "action": "\(action)", "error": "\(why.message)"])
-            try locked {
-                let p = try running()
-                try commit(p, [("render_error", p.screen, ["detail": .string("action: \(why.message)")])])
+            let name: String
+            switch a {
+            case .set: name = "set"
+            case .openURL: name = "open_url"
+            case .submit: name = "submit"
+            default: return try await perform(a)
             }
-            return .stayed(why.message)
+            _ = try locked { try running() }
+            do {
+                return try await perform(a)
+            } catch let e as SDUIError where !Self.journalFailure(e) {
+                // "set: …" for every refusal, once.
+                let why = e.message.hasPrefix(name + ": ") ? String(e.message.dropFirst(name.count + 2)) : e.message
+                return try refuse(action, "\(name): \(why)")
+            }
+        case .failure(let why):
+            return try refuse(action, "action: \(why.message)")
         }
     }
 
     /// Runs `action`.
     ///
     /// - Throws: `SDUIError`: `.argument` when the flow is not running;
-    ///   `set`: an expression error; `open_url`: the policy's refusal;
-    ///   `submit`: `.argument` without an endpoint, `.network`, or `.http`
-    ///   for a status other than 2xx.
+    ///   `set`: an expression error; `open_url`: the link policy's refusal
+    ///   (`.schema`); `submit`: `.argument` without an endpoint, `.schema`
+    ///   for an endpoint that is not an absolute http(s) URL, `.network`,
+    ///   or `.http` for a status other than 2xx.
     @discardableResult
     public func perform(_ action: FlowAction) async throws -> FlowStep {
         switch action {
@@ -380,7 +456,8 @@ public final class FlowSession: @unchecked Sendable {
         case .exit: return try exit()
         case .set(let key, let source):
             return try locked {
-                var p = try running()
+                let (p0, screen, _) = try running()
+                var p = p0
                 let value: JSONValue
                 switch source {
                 case .value(let v): value = v
@@ -394,22 +471,32 @@ public final class FlowSession: @unchecked Sendable {
                 try path.set(value, in: &root)
                 p.data = root.objectValue ?? [:]
                 try commit(p, [])
-                return .screen(p.screen!)
+                return .screen(screen.id)
             }
         case .openURL(let text):
-            let screen: String = try locked { try running().screen! }
-            let url = try configuration.urlPolicy.check(text)
+            let screen = try locked { try running().screen.id }
+            let url = try configuration.linkPolicy.check(text)
             configuration.openURL(url)
             return .screen(screen)
         case .submit(let endpoint):
             let (p, screen) = try locked { () throws -> (FlowProgress, String) in
-                let p = try running()
-                return (p, p.screen!)
+                let r = try running()
+                return (r.progress, r.screen.id)
             }
-            guard let url = endpoint.flatMap(URL.init(string:)) ?? configuration.submitEndpoint,
-                  url.scheme == "https" || url.scheme == "http" else {
+            let url: URL
+            if let endpoint {
+                do {
+                    url = try LinkPolicy.endpoints.check(endpoint)
+                } catch let e as SDUIError {
+                    throw SDUIError(.schema, "submit: endpoint refused: "
+                                    + e.message.replacingOccurrences(of: "link refused: ", with: ""), input: endpoint)
+                }
+            } else if let configured = configuration.submitEndpoint,
+                      configured.scheme == "https" || configured.scheme == "http" {
+                url = configured
+            } else {
                 throw SDUIError(.argument, "submit: no endpoint (configure one, or give an absolute http(s) \"endpoint\")",
-                                input: endpoint ?? definition.id)
+                                input: definition.id)
             }
             let body = JSONValue.object(["flowId": .string(definition.id), "flowVersion": .string(definition.version),
                                          "userId": .string(configuration.userID), "answers": .object(p.answers)])
@@ -423,11 +510,29 @@ public final class FlowSession: @unchecked Sendable {
             return .screen(screen)
         case .track(let event, let properties):
             return try locked {
-                let p = try running()
-                try commit(p, [(event, p.screen, properties)])
-                return .screen(p.screen!)
+                let r = try running()
+                try commit(r.progress, [(event, r.screen.id, properties)])
+                return .screen(r.screen.id)
             }
         }
+    }
+
+    /// Commits a `render_error` for an action that could not be used, and
+    /// stays.
+    private func refuse(_ action: JSONValue, _ detail: String) throws -> FlowStep {
+        configuration.logger.warning("render_error", metadata: [
+            "flow": "\(definition.id)", "action": "\(action)", "error": "\(detail)"])
+        try locked {
+            let r = try running()
+            try commit(r.progress, [("render_error", r.screen.id, ["detail": .string(detail)])])
+        }
+        return .stayed(detail)
+    }
+
+    /// Whether `e` is the journal failing (the step cannot be recorded),
+    /// rather than the action being refused.
+    private static func journalFailure(_ e: SDUIError) -> Bool {
+        [.sqlite, .io, .oom, .corrupt].contains(e.category)
     }
 
     /// Forgets the saved progress of this flow key and user (the next
@@ -451,7 +556,7 @@ public final class FlowSession: @unchecked Sendable {
     /// - Throws: `SDUIError` `.argument` when no screen is shown.
     public func render(with resolver: ScreenResolver) throws -> RenderTree {
         let (screen, reason, view) = try locked { () throws -> (FlowScreen, String?, Int) in
-            guard let p = current, let id = p.screen, let s = definition.screen(id) else {
+            guard let p = current, let id = p.screen, let s = self.screen(id) else {
                 throw SDUIError(.argument, "the flow shows no screen", input: definition.id)
             }
             return (s, blockedReason, self.viewSeq)
@@ -497,24 +602,85 @@ public final class FlowSession: @unchecked Sendable {
         return try body()
     }
 
-    /// The progress of a running flow.
-    private func running() throws -> FlowProgress {
+    /// One event to commit: name, screen, properties.
+    typealias Event = (String, String?, [String: JSONValue])
+
+    /// The screen `id` of the definition, if any.
+    private func screen(_ id: String) -> FlowScreen? {
+        screenIndex[id].map { definition.screens[$0] }
+    }
+
+    /// The progress of a running flow, its screen and the screen's index.
+    private func running() throws -> (progress: FlowProgress, screen: FlowScreen, index: Int) {
         guard let p = current else {
             throw SDUIError(.argument, "the flow has not started (call start())", input: definition.id)
         }
-        guard p.status == .inProgress, p.screen != nil else {
+        guard p.status == .inProgress, let id = p.screen else {
             throw SDUIError(.argument, "the flow is \(p.status.rawValue.replacingOccurrences(of: "_", with: " "))",
                             input: definition.id)
         }
-        return p
+        guard let i = screenIndex[id] else {
+            // start() resumes only on screens of the definition.
+            throw SDUIError(.corrupt, "the flow's screen \"\(id)\" is not in the definition", input: definition.id)
+        }
+        return (p, definition.screens[i], i)
     }
 
-    /// Commits `p` with `events` (name, screen, properties) in one
-    /// transaction, then makes it the session's state.
-    private func commit(_ p: FlowProgress, _ events: [(String, String?, [String: JSONValue])]) throws {
+    /// Refuses saved progress whose event counter no run can reach.
+    private func checkCounters(_ p: FlowProgress) throws {
+        guard (0...FlowProgress.maxEventSeq).contains(p.eventSeq) else {
+            throw SDUIError(.corrupt, "saved progress \"\(progressKey)\": eventSeq \(p.eventSeq) is impossible "
+                            + "(0 to \(FlowProgress.maxEventSeq)); the journal was changed outside the flow "
+                            + "(reset() forgets the progress)", input: journal.path)
+        }
+    }
+
+    /// A key of its own for progress that does not decode:
+    /// `<progress key>#undecodable-<ms>-<random>` (a random one when that
+    /// would be too long for a journal key).
+    private func asideKey() -> String {
+        let stamp = Self.milliseconds(configuration.now())
+        let tag = UUID().uuidString.lowercased().prefix(8)
+        let key = "\(progressKey)#undecodable-\(stamp)-\(tag)"
+        return key.utf8.count <= 1024 ? key : "undecodable/\(UUID().uuidString.lowercased())"
+    }
+
+    /// Why saved progress did not decode, in a line: the decoder's words
+    /// and the JSON path of the member at fault.
+    static func decodingFailure(_ error: Error) -> String {
+        func path(_ c: DecodingError.Context) -> String {
+            c.codingPath.isEmpty ? "" : " at " + c.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
+                .joined()
+        }
+        switch error {
+        case DecodingError.dataCorrupted(let c): return c.debugDescription + path(c)
+        case DecodingError.keyNotFound(let k, let c): return "no member \"\(k.stringValue)\"" + path(c)
+        case DecodingError.typeMismatch(_, let c): return c.debugDescription + path(c)
+        case DecodingError.valueNotFound(_, let c): return c.debugDescription + path(c)
+        default: return "\(error)"
+        }
+    }
+
+    /// Milliseconds since the Unix epoch of `date`, clamped to Int64.
+    static func milliseconds(_ date: Date) -> Int64 {
+        let ms = (date.timeIntervalSince1970 * 1000).rounded()
+        guard ms.isFinite else { return 0 }
+        return Int64(exactly: ms) ?? (ms < 0 ? Int64.min : Int64.max)
+    }
+
+    /// Commits `p` with `events` (name, screen, properties) and the extra
+    /// `states` rows in one transaction, then makes it the session's state.
+    ///
+    /// - Throws: `.corrupt` when the event counter would pass
+    ///   FlowProgress.maxEventSeq; the journal's errors.
+    private func commit(_ p: FlowProgress, _ events: [Event], states: [(key: String, value: Data?)] = []) throws {
         var next = p
-        let now = Int64((configuration.now().timeIntervalSince1970 * 1000).rounded())
+        let now = Self.milliseconds(configuration.now())
         next.updatedAt = now
+        guard next.eventSeq >= 0, events.count <= FlowProgress.maxEventSeq - next.eventSeq else {
+            throw SDUIError(.corrupt, "progress \"\(progressKey)\": eventSeq \(next.eventSeq) leaves no room for "
+                            + "\(events.count) more event(s) (at most \(FlowProgress.maxEventSeq))", input: journal.path)
+        }
         var encoded: [Data] = []
         for (name, screen, properties) in events {
             next.eventSeq += 1
@@ -522,7 +688,7 @@ public final class FlowSession: @unchecked Sendable {
                                      screen: screen, timestamp: now, seq: next.eventSeq,
                                      userId: configuration.userID, properties: properties).json)
         }
-        try journal.commit(states: [(progressKey, next.json)], events: encoded)
+        try journal.commit(states: states + [(progressKey, next.json)], events: encoded)
         if next.screen != current?.screen { blockedReason = nil }
         if let i = events.lastIndex(where: { $0.0 == "screen_view" }) {
             viewSeq = next.eventSeq - (events.count - 1 - i)
