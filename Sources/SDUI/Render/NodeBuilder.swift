@@ -14,6 +14,19 @@ struct NodeBuilder {
     var nodeBytes = 0
     /// Set when a fill of the current node passed a bound: why.
     var limitHit: String?
+    /// Nodes of the render tree built so far, and their bytes, counted
+    /// against ``RenderContext/renderLimits`` as each node is built.
+    var nodeCount = 0
+    var renderBytes = 0
+    /// Set once a node passed a render bound in this resolve or update:
+    /// nothing more is built, the rest of the screen is left out.
+    var full = false
+    /// The screen's id, named in `limit` issues.
+    var screenID = ""
+    /// The string `id`s of the blocks being built, outermost first (a
+    /// normalized payload's template and component), named in `limit`
+    /// issues.
+    var blockIDs: [String] = []
 
     init(context: RenderContext, theme: ResolvedTheme, issues: [RenderIssue]) {
         self.context = context
@@ -78,6 +91,9 @@ struct NodeBuilder {
     /// `block[0].blocks[1]` inside a layout block).
     mutating func block(_ block: JSONValue, label: String, style: BlockStyle) -> ItemRecord {
         let scope = BindingScope(host: context.hostBindings, store: context.store)
+        guard !full else { return ItemRecord(plan: nil, token: nil, label: label, scope: scope, record: NodeRecord()) }
+        if let id = block["id"]?.stringValue { blockIDs.append(id) } else { blockIDs.append("") }
+        defer { blockIDs.removeLast() }
         guard let type = block["type"]?.stringValue else {
             return fixed(label: label, scope: scope) {
                 $0.blockFailure(.badBlock, label, "a block needs a string \"type\"")
@@ -108,6 +124,14 @@ struct NodeBuilder {
                 $0.blockFailure(.badBlock, label, "\(type): image URL \(v)", type: type)
             }
         }
+        let room = context.renderLimits.maxNodes - nodeCount
+        guard RenderLimits.nodeCount(of: raw, within: room) != nil else {
+            var rec = NodeRecord(node: RenderNode(primitive: raw["primitive"]?.stringValue ?? "", version: 0))
+            overflow(&rec, who: label, token: nil,
+                     bound: "\(type): its renderer made more than the \(max(0, room)) nodes left of",
+                     limit: "\(context.renderLimits.maxNodes) render nodes (RenderLimits.maxNodes)")
+            return ItemRecord(plan: nil, token: nil, label: label, scope: scope, record: rec)
+        }
         let plan = NodePlan(node: raw)
         return ItemRecord(plan: plan, token: nil, label: label, scope: scope,
                           record: record(plan, token: nil, scope: scope, label: label))
@@ -128,6 +152,7 @@ struct NodeBuilder {
         var rec = record(plan, token: nil, scope: scope, label: label)
         if rec.descends {
             for (j, b) in inner.enumerated() {
+                guard !full else { break }   // the rest of the screen is left out
                 rec.children.append(block(b, label: "\(label).blocks[\(j)]", style: style).record)
             }
             rec.node!.children = rec.children.compactMap(\.node)
@@ -139,12 +164,19 @@ struct NodeBuilder {
     /// issues and events `make` reported.
     private mutating func fixed(token: String? = nil, label: String? = nil, scope: BindingScope,
                                 _ make: (inout NodeBuilder) -> RenderNode) -> ItemRecord {
+        guard !full else { return ItemRecord(plan: nil, token: token, label: label, scope: scope, record: NodeRecord()) }
+        guard nodeCount < context.renderLimits.maxNodes else {   // no room: not even the issues `make` would raise
+            var rec = NodeRecord(node: .placeholder(.limit, token: token))
+            fit(&rec, who: token ?? label, token: token)
+            return ItemRecord(plan: nil, token: token, label: label, scope: scope, record: rec)
+        }
         let (i0, e0) = (issues.count, events.count)
         var rec = NodeRecord(node: make(&self))
         rec.issues = Array(issues[i0...])
         rec.events = Array(events[e0...])
         issues.removeSubrange(i0...)
         events.removeSubrange(e0...)
+        fit(&rec, who: token ?? label, token: token)
         return ItemRecord(plan: nil, token: token, label: label, scope: scope, record: rec)
     }
 
@@ -160,7 +192,8 @@ struct NodeBuilder {
     /// Resolves one planned node and its children.
     mutating func record(_ plan: NodePlan, token: String?, scope: BindingScope,
                          label: String? = nil) -> NodeRecord {
-        var rec = own(plan, token: token, scope: scope, label: label)
+        guard !full else { return NodeRecord() }   // past a render bound: left out
+        var rec = counted(plan, token: token, scope: scope, label: label)
         guard rec.descends else { return rec }
         rec.children.reserveCapacity(plan.children.count)
         for (i, child) in plan.children.enumerated() {
@@ -188,12 +221,17 @@ struct NodeBuilder {
         var rec: NodeRecord
         if ownTouched {
             treeBytes -= old.bytes
-            rec = own(plan, token: token, scope: scope, label: label)
+            (nodeCount, renderBytes) = (nodeCount - (old.node == nil ? 0 : 1), renderBytes - old.size)
+            rec = full ? NodeRecord() : counted(plan, token: token, scope: scope, label: label)
             if let new = rec.node, let was = old.node, !Self.sameOwn(new, was) { changes.append(place) }
             guard rec.descends else {
-                // Hidden or a placeholder now: its old children's fills no
-                // longer count against the tree's bound.
-                for c in old.children { treeBytes -= c.subtreeBytes }
+                // Hidden, a placeholder or left out now: its old children's
+                // fills and nodes no longer count against the tree's bounds.
+                for c in old.children {
+                    treeBytes -= c.subtreeBytes
+                    nodeCount -= c.subtreeNodes
+                    renderBytes -= c.subtreeSize
+                }
                 return rec
             }
         } else {
@@ -243,6 +281,58 @@ struct NodeBuilder {
         issues.removeSubrange(i0...)
         events.removeSubrange(e0...)
         return rec
+    }
+
+    /// ``own(_:token:scope:label:)`` counted against the render bounds
+    /// (see ``fit(_:who:token:)``).  The node is resolved first, as a
+    /// hidden one costs nothing; that is one node's props, bounded by
+    /// ``BindingLimits``, and at most one node a run resolves past a bound.
+    private mutating func counted(_ plan: NodePlan, token: String?, scope: BindingScope,
+                                  label: String?) -> NodeRecord {
+        var rec = own(plan, token: token, scope: scope, label: label)
+        fit(&rec, who: token ?? label, token: token)
+        return rec
+    }
+
+    /// Counts `rec`'s node (when it has one) against
+    /// ``RenderContext/renderLimits``.  When it does not fit, it becomes a
+    /// `limit` placeholder (``overflow(_:who:token:bound:limit:)``) and the
+    /// builder is ``full``.
+    mutating func fit(_ rec: inout NodeRecord, who: String?, token: String?) {
+        guard let node = rec.node else { return }
+        let limits = context.renderLimits
+        if nodeCount < limits.maxNodes, let n = RenderLimits.size(of: node, within: limits.maxBytes - renderBytes) {
+            nodeCount += 1
+            renderBytes += n
+            rec.size = n
+            return
+        }
+        let bytes = nodeCount < limits.maxNodes
+        overflow(&rec, who: who, token: token, bound: "this node would pass",
+                 limit: bytes ? "\(limits.maxBytes) bytes (RenderLimits.maxBytes)"
+                              : "\(limits.maxNodes) render nodes (RenderLimits.maxNodes)")
+    }
+
+    /// Makes `rec` a `limit` placeholder standing for its node, with an
+    /// issue naming the screen, the item and the blocks it is in, and marks
+    /// the builder ``full``: nothing after it is built.  The placeholder
+    /// is counted, so a tree holds at most one node over the bound.
+    mutating func overflow(_ rec: inout NodeRecord, who: String?, token: String?, bound: String, limit: String) {
+        let node = rec.node
+        let placeholder = RenderNode.placeholder(.limit, primitive: node?.primitive ?? "",
+                                                 version: node?.version ?? 0, token: token)
+        let ids = blockIDs.filter { !$0.isEmpty }
+        let within = ids.isEmpty ? "" : " (in block " + ids.map { String(reflecting: $0) }.joined(separator: " › ") + ")"
+        rec.issues.append(RenderIssue(.limit, token: who, path: path,
+                                      "\(bound) the bound of \(limit) of the screen \(String(reflecting: screenID))"
+                                      + "\(within); a placeholder stands here and the rest of the screen is left out"))
+        rec.node = placeholder
+        rec.descends = false
+        rec.children = []
+        rec.size = RenderLimits.size(of: placeholder, within: .max) ?? 0
+        nodeCount += 1
+        renderBytes += rec.size
+        full = true
     }
 
     /// The body of ``own(_:token:scope:label:)``; `descends` is true for a
