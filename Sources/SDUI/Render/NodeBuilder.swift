@@ -18,6 +18,9 @@ struct NodeBuilder {
     /// against ``RenderContext/renderLimits`` as each node is built.
     var nodeCount = 0
     var renderBytes = 0
+    /// How deep the node being built sits below the tree's root (a
+    /// screen's items are at depth 1).
+    var depth = 1
     /// Set once a node passed a render bound in this resolve or update:
     /// nothing more is built, the rest of the screen is left out.
     var full = false
@@ -151,6 +154,8 @@ struct NodeBuilder {
                                            "props": .object(["spacing": .string(layout.spacing)])]))
         var rec = record(plan, token: nil, scope: scope, label: label)
         if rec.descends {
+            depth += 1
+            defer { depth -= 1 }
             for (j, b) in inner.enumerated() {
                 guard !full else { break }   // the rest of the screen is left out
                 rec.children.append(block(b, label: "\(label).blocks[\(j)]", style: style).record)
@@ -196,6 +201,8 @@ struct NodeBuilder {
         var rec = counted(plan, token: token, scope: scope, label: label)
         guard rec.descends else { return rec }
         rec.children.reserveCapacity(plan.children.count)
+        depth += 1
+        defer { depth -= 1 }
         for (i, child) in plan.children.enumerated() {
             trail.append(i)
             rec.children.append(record(child, token: token, scope: scope, label: label))
@@ -241,6 +248,8 @@ struct NodeBuilder {
         var listChanged = false
         rec.children = []
         rec.children.reserveCapacity(plan.children.count)
+        depth += 1
+        defer { depth -= 1 }
         for (i, child) in plan.children.enumerated() {
             trail.append(i)
             let next: NodeRecord
@@ -301,16 +310,20 @@ struct NodeBuilder {
     mutating func fit(_ rec: inout NodeRecord, who: String?, token: String?) {
         guard let node = rec.node else { return }
         let limits = context.renderLimits
-        if nodeCount < limits.maxNodes, let n = RenderLimits.size(of: node, within: limits.maxBytes - renderBytes) {
+        let limit: String
+        if depth > limits.maxDepth {
+            limit = "\(limits.maxDepth) levels of nesting (RenderLimits.maxDepth)"
+        } else if nodeCount >= limits.maxNodes {
+            limit = "\(limits.maxNodes) render nodes (RenderLimits.maxNodes)"
+        } else if let n = RenderLimits.size(of: node, within: limits.maxBytes - renderBytes) {
             nodeCount += 1
             renderBytes += n
             rec.size = n
             return
+        } else {
+            limit = "\(limits.maxBytes) bytes (RenderLimits.maxBytes)"
         }
-        let bytes = nodeCount < limits.maxNodes
-        overflow(&rec, who: who, token: token, bound: "this node would pass",
-                 limit: bytes ? "\(limits.maxBytes) bytes (RenderLimits.maxBytes)"
-                              : "\(limits.maxNodes) render nodes (RenderLimits.maxNodes)")
+        overflow(&rec, who: who, token: token, bound: "this node would pass", limit: limit)
     }
 
     /// Makes `rec` a `limit` placeholder standing for its node, with an

@@ -10,8 +10,9 @@ import SDUICore
 /// therefore counts what it builds, node by node, as it builds it: every
 /// node drawn (primitives, placeholders and skeletons; hidden nodes are not
 /// built, so they do not count) and its size as JSON text would hold it,
-/// roughly (``BindingLimits``' measure of its props, plus
-/// ``nodeOverhead`` for its kind, primitive and version).
+/// roughly, in compact form (``BindingLimits``' measure of its props,
+/// plus ``nodeOverhead`` for its kind, primitive and version), and checks
+/// how deep it sits.
 ///
 /// The first node that would pass a bound is drawn as a placeholder with a
 /// `limit` issue naming the screen and the item, and the rest of the
@@ -30,11 +31,17 @@ public struct RenderLimits: Sendable, Equatable {
     public var maxNodes: Int
     /// Bytes one render tree may hold, counted as described above.
     public var maxBytes: Int
+    /// How deep a node may sit below the tree's root (a screen's items
+    /// are at depth 1): layout blocks inside layout blocks, or a token's
+    /// nested children.  It bounds the resolver's recursion, and what the
+    /// tree's indented JSON and the preview's nesting cost per node.
+    public var maxDepth: Int
 
-    /// 20,000 nodes and 8 MiB per tree.
-    public init(maxNodes: Int = 20_000, maxBytes: Int = 8 << 20) {
+    /// 20,000 nodes, 8 MiB and 64 levels per tree.
+    public init(maxNodes: Int = 20_000, maxBytes: Int = 8 << 20, maxDepth: Int = 64) {
         self.maxNodes = maxNodes
         self.maxBytes = maxBytes
+        self.maxDepth = maxDepth
     }
 
     /// What a node costs besides its props: its kind, primitive, version,

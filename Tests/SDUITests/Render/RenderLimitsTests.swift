@@ -100,6 +100,23 @@ import Testing
         #expect(tree.events.count == 100)
     }
 
+    /// Layout blocks nested 100 deep stop at the depth bound: 64 columns,
+    /// then the placeholder, and the header at the bottom is not built.
+    @Test func nestingStopsAtTheDepthBound() throws {
+        var inner: JSONValue = ["type": "header", "title": "deep"]
+        for i in 0..<100 { inner = ["type": "column", "id": .string("n\(99 - i)"), "blocks": [inner]] }
+        let tree = ScreenResolver().resolve(ScreenItems(id: "nest", items: [.block(inner)]))
+        #expect(count(tree) == 65)
+        #expect(tree.root.allNodes.last?.reason == "limit")
+        #expect(!tree.root.allNodes.contains { $0.primitive == "Text" })
+        let issue = try #require(tree.issues.first)
+        #expect(tree.issues.count == 1)
+        #expect(issue.kind == .limit)
+        #expect(issue.token == "block[0]" + String(repeating: ".blocks[0]", count: 64))
+        #expect(issue.message.contains("64 levels of nesting (RenderLimits.maxDepth)"), "\(issue.message)")
+        #expect(issue.message.contains(#""n63" › "n64")"#), "\(issue.message)")
+    }
+
     /// An update that shows a hidden section past the bound draws a
     /// placeholder there; hiding it again gives its nodes back, so
     /// toggling never trips the bound when the section fits.
