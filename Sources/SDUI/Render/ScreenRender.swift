@@ -110,7 +110,9 @@ public struct RenderNodeChange: Sendable, Hashable, CustomStringConvertible {
 ///
 /// ``tree`` is always what a whole resolve of the screen would give with
 /// the data as it is now (one difference: when a fill bound of
-/// ``BindingLimits`` is hit, which node reaches it first may differ).
+/// ``BindingLimits`` or a bound of ``RenderLimits`` is hit, which node
+/// reaches it first may differ; what an update adds counts against the
+/// same bounds, and what it hides gives its share back).
 /// ``boundPaths`` lists what to observe:
 ///
 /// ```swift
