@@ -131,7 +131,7 @@ struct NodeBuilder {
         guard RenderLimits.nodeCount(of: raw, within: room) != nil else {
             var rec = NodeRecord(node: RenderNode(primitive: raw["primitive"]?.stringValue ?? "", version: 0))
             overflow(&rec, who: label, token: nil,
-                     bound: "\(type): its renderer made more than the \(max(0, room)) nodes left of",
+                     bound: "\(type): its renderer made more nodes than the \(max(0, room)) left of",
                      limit: "\(context.renderLimits.maxNodes) render nodes (RenderLimits.maxNodes)")
             return ItemRecord(plan: nil, token: nil, label: label, scope: scope, record: rec)
         }
@@ -334,10 +334,14 @@ struct NodeBuilder {
         let node = rec.node
         let placeholder = RenderNode.placeholder(.limit, primitive: node?.primitive ?? "",
                                                  version: node?.version ?? 0, token: token)
+        // Ids come from the payload: quoted with escapes, and cut.
+        func quoted(_ id: String) -> String {
+            String(reflecting: id.utf8.count > 100 ? String(id.prefix(100)) + "…" : id)
+        }
         let ids = blockIDs.filter { !$0.isEmpty }
-        let within = ids.isEmpty ? "" : " (in block " + ids.map { String(reflecting: $0) }.joined(separator: " › ") + ")"
+        let within = ids.isEmpty ? "" : " (in block " + ids.map(quoted).joined(separator: " › ") + ")"
         rec.issues.append(RenderIssue(.limit, token: who, path: path,
-                                      "\(bound) the bound of \(limit) of the screen \(String(reflecting: screenID))"
+                                      "\(bound) the bound of \(limit) of the screen \(quoted(screenID))"
                                       + "\(within); a placeholder stands here and the rest of the screen is left out"))
         rec.node = placeholder
         rec.descends = false

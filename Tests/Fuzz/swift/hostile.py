@@ -12,8 +12,10 @@ Shapes (the number is the target size in MB, approximate):
           every 25-byte reference draws a whole header block.
   deep    one benefits_list body of 2,000 items, used by one component
           that every template lists: every reference draws 6,001 nodes.
-  nested  bodies whose fields are deep lists of large objects (for a
-          renderer that copies them), reused by every template.
+  nested  a choice body of 500 large options, which its renderer copies
+          into its node, reused by every template.
+  keys    a header body with 50,000 unused fields, reused by every
+          template: drawing it is small, joining it per use is not.
 """
 import json
 import sys
@@ -57,8 +59,20 @@ def nested(size):
             "components": [{"id": "c", "type": "choice", "bodyId": "b"}], "body": [body]}
 
 
+def keys(size):
+    fields = {f"k{i}": i for i in range(50_000)}
+    fields["title"] = "many keys"
+    body = {"id": "b", "body": fields}
+    per = size_of({"id": "t00000", "type": "row", "order": 0, "componentsId": [{"id": "c", "order": 1}]})
+    n = max(1, (int(size * 1e6) - size_of(body)) // per)
+    templates = [{"id": f"t{i}", "type": "row", "order": i, "componentsId": [{"id": "c", "order": 1}]}
+                 for i in range(n)]
+    return {"screenName": "keys", "templates": templates,
+            "components": [{"id": "c", "type": "header", "bodyId": "b"}], "body": [body]}
+
+
 def main():
-    shapes = {"wide": wide, "deep": deep, "nested": nested}
+    shapes = {"wide": wide, "deep": deep, "nested": nested, "keys": keys}
     if len(sys.argv) != 3 or sys.argv[1] not in shapes:
         sys.exit(f"usage: hostile.py {{{'|'.join(shapes)}}} MEGABYTES")
     json.dump(shapes[sys.argv[1]](float(sys.argv[2])), sys.stdout, separators=(",", ":"))

@@ -74,7 +74,7 @@ import Testing
         let issue = try #require(tree.issues.first)
         #expect(issue.kind == .limit && issue.token == "block[2].blocks[0]" && issue.path == "root")
         #expect(issue.message.contains(#"(in block "t2" › "c")"#), "\(issue.message)")
-        #expect(issue.message.contains("benefits_list: its renderer made more than the 195 nodes left of"), "\(issue.message)")
+        #expect(issue.message.contains("benefits_list: its renderer made more nodes than the 195 left of"), "\(issue.message)")
         #expect(tree.root.children.last?.children.map(\.reason) == ["limit"])
     }
 
