@@ -16,7 +16,9 @@ struct RenderCommand: ParsableCommand {
         "body"; each template lays out its components as blocks). Themes come from --theme files; the screen's themeId wins \
         when one of them has it, then --flow-theme (default: the first --theme), then the \
         SDK fallback theme. Every degradation is listed on stderr; the exit status is 0 \
-        unless --strict is given and something degraded.
+        unless --strict is given and something degraded. A screen that asks for more than \
+        20,000 nodes or 8 MiB (a component or token listed many times) is drawn up to that \
+        bound, then a placeholder and a "limit" warning naming the screen and the item.
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case json, html }
@@ -105,9 +107,12 @@ struct RenderCommand: ParsableCommand {
         let resolver = ScreenResolver(context)
 
         let data = try readFile(screen, limit: FileInput.documentLimit)
-        let probe = try? JSONDecoder().decode([String: JSONValue].self, from: data)
-        if let probe, ScreenModel.matches(.object(probe)) {
-            return resolver.resolve(try ScreenModel(json: data, source: inputName(screen)))
+        // One parse with the core's scanner tells the formats apart and is
+        // the normalized payload's value (a second parse of a large payload
+        // cost more than the bounded render).
+        let probe = try? JSONValue(json: data, source: inputName(screen), maxDepth: Self.maxDepth)
+        if let probe, ScreenModel.matches(probe) {
+            return resolver.resolve(try ScreenModel(value: probe, source: inputName(screen)))
         }
         if probe?["blocks"] != nil {
             return resolver.resolve(try BlockScreen(json: data, source: inputName(screen)))
@@ -120,6 +125,10 @@ struct RenderCommand: ParsableCommand {
         let offlineIDs = Set((offline ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         return resolver.resolve(payload, pack: core, offline: offlineIDs)
     }
+
+    /// How deep a screen file may nest when its format is told apart:
+    /// block screens may nest layout blocks deeper than the core's default.
+    static let maxDepth = 512
 
     /// The scenario data in `path` (a JSON object) as an in-memory store.
     static func scenarioData(_ path: String) throws -> ScenarioStore {

@@ -55,6 +55,48 @@ import Testing
         #expect(errors[0].detail.contains("carousel"))
     }
 
+    /// One benefits_list body of 200 items (601 nodes), listed by 2,000
+    /// templates: 1.2 million nodes asked for by a 70 KB payload.
+    static func hostile(templates: Int = 2_000, items: Int = 200) -> String {
+        let list = (0..<items).map { "\"item \($0)\"" }.joined(separator: ",")
+        let ts = (0..<templates).map { #"{"id":"t\#($0)","type":"list","order":\#($0),"componentsId":[{"id":"c","order":1}]}"# }
+        return #"{"screenName":"deep","templates":[\#(ts.joined(separator: ","))],"#
+            + #""components":[{"id":"c","type":"benefits_list","bodyId":"b"}],"body":[{"id":"b","body":{"items":[\#(list)]}}]}"#
+    }
+
+    /// Reuse draws up to the render bound, then one placeholder whose issue
+    /// names the screen, the template and the component; nothing after it.
+    @Test func reuseStopsAtTheRenderBound() throws {
+        let m = try ScreenModel(json: Data(Self.hostile().utf8), source: "deep.json")
+        #expect(m.templates.count == 2_000)
+        let tree = ScreenResolver().resolve(m)
+        let nodes = tree.root.allNodes.count - 1
+        #expect(nodes <= RenderContext().renderLimits.maxNodes + 1)
+        #expect(nodes == 33 * 602 + 2)   // 33 templates of a column and its 601-node list, then the 34th's column
+        #expect(tree.root.children.count == 34)
+        #expect(tree.root.children.last?.children.map(\.reason) == ["limit"])
+        #expect(tree.issues.count == 1)
+        let issue = try #require(tree.issues.first)
+        #expect(issue.kind == .limit)
+        #expect(issue.token == "block[33].blocks[0]")
+        #expect(issue.message.contains(#"screen "deep""#), "\(issue.message)")
+        #expect(issue.message.contains(#"(in block "t33" › "c")"#), "\(issue.message)")
+        #expect(tree.events.isEmpty)
+    }
+
+    /// A component's block is its body's fields with its type and id, made
+    /// once: every use of the component carries the same block.
+    @Test func aComponentsBlockCarriesItsTypeAndID() throws {
+        let m = try ScreenModel(json: Data(Self.payload.utf8))
+        let c1 = m.templates[0].components[0]
+        #expect(c1.block == ["type": "header", "id": "c1", "title": "Hello", "subtitle": "there"])
+        #expect(m.templates[2].components[1].block == c1.block)
+        var changed = c1
+        changed.type = ComponentType(rawValue: "footer")
+        #expect(changed.block["type"] == "footer")
+        #expect(changed.block["id"] == "c1")
+    }
+
     @Test func anUnknownTemplateTypeIsAPlaceholder() throws {
         let json = #"{"screenName":"s","templates":[{"id":"t","type":"grid","order":1,"componentsId":[]}],"components":[],"body":[]}"#
         let tree = ScreenResolver().resolve(try ScreenModel(json: Data(json.utf8)))

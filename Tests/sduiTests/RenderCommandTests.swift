@@ -72,6 +72,34 @@ import Testing
         #expect(html.contains("data-token=\"team_header\""))
     }
 
+    /// A normalized payload that lists one 601-node component in 300
+    /// templates draws up to the render bound, as JSON and as HTML: one
+    /// `limit` warning naming the screen, template and component, a
+    /// placeholder, status 0 (1 with --strict).
+    @Test func aReusedComponentStopsAtTheRenderBound() async throws {
+        let items = (0..<200).map { "\"item \($0)\"" }.joined(separator: ",")
+        let templates = (0..<300).map { #"{"id":"t\#($0)","type":"list","order":\#($0),"componentsId":[{"id":"c","order":1}]}"# }
+        let payload = #"{"screenName":"deep","templates":[\#(templates.joined(separator: ","))],"#
+            + #""components":[{"id":"c","type":"benefits_list","bodyId":"b"}],"body":[{"id":"b","body":{"items":[\#(items)]}}]}"#
+        let file = Fixtures.temporaryDirectory().appendingPathComponent("deep.json")
+        try Data(payload.utf8).write(to: file)
+
+        let (tree, err) = try await tree([file.path])
+        #expect(tree.root.allNodes.count - 1 == 33 * 602 + 2)
+        #expect(tree.root.allNodes.last?.reason == "limit")
+        let warnings = err.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
+        #expect(warnings.count == 1, "\(err)")
+        #expect(warnings.first?.hasPrefix("warning: limit: block[33].blocks[0] root: benefits_list: ") == true, "\(err)")
+        #expect(err.contains(#"screen "deep" (in block "t33" › "c")"#), "\(err)")
+
+        let html = try await sdui(["render", file.path, "--format", "html"])
+        #expect(html.status == 0)
+        #expect(html.out.contains(#"data-reason="limit""#))
+        #expect(html.out.utf8.count < 16 << 20)
+        let strict = try await sdui(["render", file.path, "--strict"])
+        #expect(strict.status == 1)
+    }
+
     @Test func badInputsExitOneNamingTheInput() async throws {
         let dir = Fixtures.temporaryDirectory()
         let bad = dir.appendingPathComponent("bad.json")

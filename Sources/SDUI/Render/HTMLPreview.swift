@@ -30,7 +30,8 @@ public enum HTMLPreview {
     /// The whole document for `tree`; `title` defaults to the screen's name.
     public static func render(_ tree: RenderTree, title: String? = nil) -> String {
         var renderer = Renderer()
-        let root = renderer.node(tree.root, in: .column)
+        renderer.node(tree.root, in: .column)
+        let root = renderer.out
         let heading = title ?? "\(tree.renderedScreen) · SDUI preview"
         return document(title: heading, frame: frame(tree, content: root), issues: issueList(tree.issues))
     }
@@ -134,38 +135,44 @@ extension HTMLPreview {
     /// The main axis of a node's parent, which decides how a leaf fills it.
     enum Axis { case column, row }
 
-    /// Walks the tree; holds the counter that names radio groups.
+    /// Walks the tree, writing its HTML into ``out`` as it goes: a
+    /// container's children are written in place between its tags, never
+    /// built as a string and copied into their parent's, so the work is
+    /// proportional to the page, however deep the tree.  Holds the counter
+    /// that names radio groups.
     struct Renderer {
         private var groups = 0
+        /// The HTML written so far.
+        private(set) var out = ""
 
-        /// The HTML of `n` and its children, `n` sitting in a parent of `axis`.
-        mutating func node(_ n: RenderNode, in axis: Axis) -> String {
+        /// Writes the HTML of `n` and its children, `n` sitting in a parent of `axis`.
+        mutating func node(_ n: RenderNode, in axis: Axis) {
             switch n.kind {
-            case .placeholder: return HTMLPreview.placeholder(n, in: axis)
-            case .skeleton: return HTMLPreview.skeleton(n, in: axis)
-            case .primitive: return primitive(n, in: axis)
+            case .placeholder: out += HTMLPreview.placeholder(n, in: axis)
+            case .skeleton: out += HTMLPreview.skeleton(n, in: axis)
+            case .primitive: primitive(n, in: axis)
             }
         }
 
         /// Dispatches a primitive node to its renderer.
-        private mutating func primitive(_ n: RenderNode, in axis: Axis) -> String {
+        private mutating func primitive(_ n: RenderNode, in axis: Axis) {
             switch n.primitive {
-            case "Column": return container(n, axis: .column)
-            case "Row": return container(n, axis: .row)
-            case "Text": return HTMLPreview.text(n, in: axis)
-            case "AsyncImage": return HTMLPreview.image(n, in: axis)
-            case "Spacer": return HTMLPreview.spacer(n)
-            case "Button": return HTMLPreview.button(n, in: axis)
-            case "TextField": return HTMLPreview.textField(n, in: axis)
-            case "Slider": return HTMLPreview.slider(n, in: axis)
-            case "Choice": return choice(n, in: axis)
-            case "Toggle": return HTMLPreview.toggle(n, in: axis)
-            default: return unknown(n)
+            case "Column": container(n, axis: .column)
+            case "Row": container(n, axis: .row)
+            case "Text": out += HTMLPreview.text(n, in: axis)
+            case "AsyncImage": out += HTMLPreview.image(n, in: axis)
+            case "Spacer": out += HTMLPreview.spacer(n)
+            case "Button": out += HTMLPreview.button(n, in: axis)
+            case "TextField": out += HTMLPreview.textField(n, in: axis)
+            case "Slider": out += HTMLPreview.slider(n, in: axis)
+            case "Choice": out += choice(n, in: axis)
+            case "Toggle": out += HTMLPreview.toggle(n, in: axis)
+            default: unknown(n)
             }
         }
 
         /// Column or Row: a flexbox with gap, padding, alignment and box styles.
-        private mutating func container(_ n: RenderNode, axis: Axis) -> String {
+        private mutating func container(_ n: RenderNode, axis: Axis) {
             var css = CSS()
             HTMLPreview.box(n.props, into: &css, paddingIsMargin: false)
             css.set("gap", HTMLPreview.length(n.props["spacing"]))
@@ -174,20 +181,26 @@ extension HTMLPreview {
             if let (property, value) = HTMLPreview.alignment(n.props["alignment"], axis: axis) {
                 css.set(property, value)
             }
-            return HTMLPreview.element("div", n, css: css, content: children(n, axis: axis))
+            out += HTMLPreview.openingTag("div", n, css: css)
+            children(n, axis: axis)
+            out += "</div>"
         }
 
         /// A primitive this preview does not know: a plain column of its children.
-        private mutating func unknown(_ n: RenderNode) -> String {
-            HTMLPreview.element("div", n, extraClass: "sdui-unknown", css: CSS(),
-                                content: children(n, axis: .column))
+        private mutating func unknown(_ n: RenderNode) {
+            out += HTMLPreview.openingTag("div", n, extraClass: "sdui-unknown", css: CSS())
+            children(n, axis: .column)
+            out += "</div>"
         }
 
-        /// The children of `n`, one per line, in a parent of `axis`.
-        private mutating func children(_ n: RenderNode, axis: Axis) -> String {
-            var parts: [String] = []
-            for child in n.children { parts.append(node(child, in: axis)) }
-            return parts.isEmpty ? "" : "\n" + parts.joined(separator: "\n") + "\n"
+        /// Writes the children of `n`, one per line, in a parent of `axis`.
+        private mutating func children(_ n: RenderNode, axis: Axis) {
+            guard !n.children.isEmpty else { return }
+            for child in n.children {
+                out += "\n"
+                node(child, in: axis)
+            }
+            out += "\n"
         }
 
         /// Choice: a fieldset of radio buttons (single) or checkboxes (multi).
@@ -398,13 +411,19 @@ extension HTMLPreview {
     /// An element for node `n` with its class, data attributes and style.
     static func element(_ tag: String, _ n: RenderNode, extraClass: String? = nil, css: CSS,
                         attributes extra: [(String, String)] = [], content: String) -> String {
+        "\(openingTag(tag, n, extraClass: extraClass, css: css, attributes: extra))\(content)</\(tag)>"
+    }
+
+    /// The opening tag of ``element(_:_:extraClass:css:attributes:content:)``.
+    static func openingTag(_ tag: String, _ n: RenderNode, extraClass: String? = nil, css: CSS,
+                           attributes extra: [(String, String)] = []) -> String {
         var attrs = [("class", ([className(n)] + [extraClass].compactMap { $0 }).joined(separator: " ")),
                      ("data-kind", n.kind.rawValue), ("data-primitive", n.primitive)]
         if n.version > 0 { attrs.append(("data-version", String(n.version))) }
         if let token = n.token { attrs.append(("data-token", token)) }
         if let reason = n.reason { attrs.append(("data-reason", reason)) }
         if !css.isEmpty { attrs.append(("style", css.text)) }
-        return "<\(tag)\(attributes(attrs + extra))>\(content)</\(tag)>"
+        return "<\(tag)\(attributes(attrs + extra))>"
     }
 
     /// `sdui-<primitive lowercased>` (letters, digits, `-`, `_` only), or

@@ -14,6 +14,22 @@ struct NodeBuilder {
     var nodeBytes = 0
     /// Set when a fill of the current node passed a bound: why.
     var limitHit: String?
+    /// Nodes of the render tree built so far, and their bytes, counted
+    /// against ``RenderContext/renderLimits`` as each node is built.
+    var nodeCount = 0
+    var renderBytes = 0
+    /// How deep the node being built sits below the tree's root (a
+    /// screen's items are at depth 1).
+    var depth = 1
+    /// Set once a node passed a render bound in this resolve or update:
+    /// nothing more is built, the rest of the screen is left out.
+    var full = false
+    /// The screen's id, named in `limit` issues.
+    var screenID = ""
+    /// The string `id`s of the blocks being built, outermost first (a
+    /// normalized payload's template and component), named in `limit`
+    /// issues.
+    var blockIDs: [String] = []
 
     init(context: RenderContext, theme: ResolvedTheme, issues: [RenderIssue]) {
         self.context = context
@@ -78,6 +94,9 @@ struct NodeBuilder {
     /// `block[0].blocks[1]` inside a layout block).
     mutating func block(_ block: JSONValue, label: String, style: BlockStyle) -> ItemRecord {
         let scope = BindingScope(host: context.hostBindings, store: context.store)
+        guard !full else { return ItemRecord(plan: nil, token: nil, label: label, scope: scope, record: NodeRecord()) }
+        if let id = block["id"]?.stringValue { blockIDs.append(id) } else { blockIDs.append("") }
+        defer { blockIDs.removeLast() }
         guard let type = block["type"]?.stringValue else {
             return fixed(label: label, scope: scope) {
                 $0.blockFailure(.badBlock, label, "a block needs a string \"type\"")
@@ -108,6 +127,14 @@ struct NodeBuilder {
                 $0.blockFailure(.badBlock, label, "\(type): image URL \(v)", type: type)
             }
         }
+        let room = context.renderLimits.maxNodes - nodeCount
+        guard RenderLimits.nodeCount(of: raw, within: room) != nil else {
+            var rec = NodeRecord(node: RenderNode(primitive: raw["primitive"]?.stringValue ?? "", version: 0))
+            overflow(&rec, who: label, token: nil,
+                     bound: "\(type): its renderer made more nodes than the \(max(0, room)) left of",
+                     limit: "\(context.renderLimits.maxNodes) render nodes (RenderLimits.maxNodes)")
+            return ItemRecord(plan: nil, token: nil, label: label, scope: scope, record: rec)
+        }
         let plan = NodePlan(node: raw)
         return ItemRecord(plan: plan, token: nil, label: label, scope: scope,
                           record: record(plan, token: nil, scope: scope, label: label))
@@ -127,7 +154,10 @@ struct NodeBuilder {
                                            "props": .object(["spacing": .string(layout.spacing)])]))
         var rec = record(plan, token: nil, scope: scope, label: label)
         if rec.descends {
+            depth += 1
+            defer { depth -= 1 }
             for (j, b) in inner.enumerated() {
+                guard !full else { break }   // the rest of the screen is left out
                 rec.children.append(block(b, label: "\(label).blocks[\(j)]", style: style).record)
             }
             rec.node!.children = rec.children.compactMap(\.node)
@@ -139,12 +169,19 @@ struct NodeBuilder {
     /// issues and events `make` reported.
     private mutating func fixed(token: String? = nil, label: String? = nil, scope: BindingScope,
                                 _ make: (inout NodeBuilder) -> RenderNode) -> ItemRecord {
+        guard !full else { return ItemRecord(plan: nil, token: token, label: label, scope: scope, record: NodeRecord()) }
+        guard nodeCount < context.renderLimits.maxNodes else {   // no room: not even the issues `make` would raise
+            var rec = NodeRecord(node: .placeholder(.limit, token: token))
+            fit(&rec, who: token ?? label, token: token)
+            return ItemRecord(plan: nil, token: token, label: label, scope: scope, record: rec)
+        }
         let (i0, e0) = (issues.count, events.count)
         var rec = NodeRecord(node: make(&self))
         rec.issues = Array(issues[i0...])
         rec.events = Array(events[e0...])
         issues.removeSubrange(i0...)
         events.removeSubrange(e0...)
+        fit(&rec, who: token ?? label, token: token)
         return ItemRecord(plan: nil, token: token, label: label, scope: scope, record: rec)
     }
 
@@ -160,9 +197,12 @@ struct NodeBuilder {
     /// Resolves one planned node and its children.
     mutating func record(_ plan: NodePlan, token: String?, scope: BindingScope,
                          label: String? = nil) -> NodeRecord {
-        var rec = own(plan, token: token, scope: scope, label: label)
+        guard !full else { return NodeRecord() }   // past a render bound: left out
+        var rec = counted(plan, token: token, scope: scope, label: label)
         guard rec.descends else { return rec }
         rec.children.reserveCapacity(plan.children.count)
+        depth += 1
+        defer { depth -= 1 }
         for (i, child) in plan.children.enumerated() {
             trail.append(i)
             rec.children.append(record(child, token: token, scope: scope, label: label))
@@ -188,12 +228,17 @@ struct NodeBuilder {
         var rec: NodeRecord
         if ownTouched {
             treeBytes -= old.bytes
-            rec = own(plan, token: token, scope: scope, label: label)
+            (nodeCount, renderBytes) = (nodeCount - (old.node == nil ? 0 : 1), renderBytes - old.size)
+            rec = full ? NodeRecord() : counted(plan, token: token, scope: scope, label: label)
             if let new = rec.node, let was = old.node, !Self.sameOwn(new, was) { changes.append(place) }
             guard rec.descends else {
-                // Hidden or a placeholder now: its old children's fills no
-                // longer count against the tree's bound.
-                for c in old.children { treeBytes -= c.subtreeBytes }
+                // Hidden, a placeholder or left out now: its old children's
+                // fills and nodes no longer count against the tree's bounds.
+                for c in old.children {
+                    treeBytes -= c.subtreeBytes
+                    nodeCount -= c.subtreeNodes
+                    renderBytes -= c.subtreeSize
+                }
                 return rec
             }
         } else {
@@ -203,6 +248,8 @@ struct NodeBuilder {
         var listChanged = false
         rec.children = []
         rec.children.reserveCapacity(plan.children.count)
+        depth += 1
+        defer { depth -= 1 }
         for (i, child) in plan.children.enumerated() {
             trail.append(i)
             let next: NodeRecord
@@ -243,6 +290,66 @@ struct NodeBuilder {
         issues.removeSubrange(i0...)
         events.removeSubrange(e0...)
         return rec
+    }
+
+    /// ``own(_:token:scope:label:)`` counted against the render bounds
+    /// (see ``fit(_:who:token:)``).  The node is resolved first, as a
+    /// hidden one costs nothing; that is one node's props, bounded by
+    /// ``BindingLimits``, and at most one node a run resolves past a bound.
+    private mutating func counted(_ plan: NodePlan, token: String?, scope: BindingScope,
+                                  label: String?) -> NodeRecord {
+        var rec = own(plan, token: token, scope: scope, label: label)
+        fit(&rec, who: token ?? label, token: token)
+        return rec
+    }
+
+    /// Counts `rec`'s node (when it has one) against
+    /// ``RenderContext/renderLimits``.  When it does not fit, it becomes a
+    /// `limit` placeholder (``overflow(_:who:token:bound:limit:)``) and the
+    /// builder is ``full``.
+    mutating func fit(_ rec: inout NodeRecord, who: String?, token: String?) {
+        guard let node = rec.node else { return }
+        let limits = context.renderLimits
+        let limit: String
+        if depth > limits.maxDepth {
+            limit = "\(limits.maxDepth) levels of nesting (RenderLimits.maxDepth)"
+        } else if nodeCount >= limits.maxNodes {
+            limit = "\(limits.maxNodes) render nodes (RenderLimits.maxNodes)"
+        } else if let n = RenderLimits.size(of: node, within: limits.maxBytes - renderBytes) {
+            nodeCount += 1
+            renderBytes += n
+            rec.size = n
+            return
+        } else {
+            limit = "\(limits.maxBytes) bytes (RenderLimits.maxBytes)"
+        }
+        overflow(&rec, who: who, token: token, bound: "this node would pass", limit: limit)
+    }
+
+    /// Makes `rec` a `limit` placeholder standing for its node, with an
+    /// issue naming the screen, the item and the blocks it is in, and marks
+    /// the builder ``full``: nothing after it is built.  The placeholder
+    /// is counted, so a tree holds at most one node over the bound.
+    mutating func overflow(_ rec: inout NodeRecord, who: String?, token: String?, bound: String, limit: String) {
+        let node = rec.node
+        let placeholder = RenderNode.placeholder(.limit, primitive: node?.primitive ?? "",
+                                                 version: node?.version ?? 0, token: token)
+        // Ids come from the payload: quoted with escapes, and cut.
+        func quoted(_ id: String) -> String {
+            String(reflecting: id.utf8.count > 100 ? String(id.prefix(100)) + "…" : id)
+        }
+        let ids = blockIDs.filter { !$0.isEmpty }
+        let within = ids.isEmpty ? "" : " (in block " + ids.map(quoted).joined(separator: " › ") + ")"
+        rec.issues.append(RenderIssue(.limit, token: who, path: path,
+                                      "\(bound) the bound of \(limit) of the screen \(quoted(screenID))"
+                                      + "\(within); a placeholder stands here and the rest of the screen is left out"))
+        rec.node = placeholder
+        rec.descends = false
+        rec.children = []
+        rec.size = RenderLimits.size(of: placeholder, within: .max) ?? 0
+        nodeCount += 1
+        renderBytes += rec.size
+        full = true
     }
 
     /// The body of ``own(_:token:scope:label:)``; `descends` is true for a

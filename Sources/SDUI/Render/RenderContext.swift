@@ -37,6 +37,10 @@ public struct RenderContext: Sendable {
     /// Bounds on what `{{…}}` fills may produce; a node whose fills pass one
     /// becomes a placeholder with a `limit` issue.
     public var bindingLimits = BindingLimits()
+    /// Bounds on the nodes and bytes of one render tree, whatever the
+    /// screen's format; the node that would pass one becomes a placeholder
+    /// with a `limit` issue and the rest of the screen is left out.
+    public var renderLimits = RenderLimits()
     /// Where unknown primitives, block errors and switches to a fallback
     /// screen are logged (label `sdui.render`).
     public var logger = Logger(label: "sdui.render")

@@ -39,7 +39,9 @@ public struct RenderIssue: Sendable, Hashable, Codable, CustomStringConvertible 
         /// A theme id named by the screen or flow is unknown; the next step
         /// of the resolution order was used.
         case unknownTheme = "unknown_theme"
-        /// Binding fills would pass a bound of ``BindingLimits``: placeholder.
+        /// Binding fills would pass a bound of ``BindingLimits``, or the
+        /// tree a bound of ``RenderLimits`` (then the rest of the screen
+        /// is left out): placeholder.
         case limit
     }
 

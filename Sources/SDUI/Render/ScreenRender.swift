@@ -17,8 +17,9 @@ import SDUICore
 
 /// One resolved node and what resolving its own props produced.
 struct NodeRecord: Sendable {
-    /// The node drawn, with its children; nil when it is not visible.
-    var node: RenderNode?
+    /// The node drawn, with its children; nil when it is not visible (or
+    /// left out after a render bound was reached).
+    var node: RenderNode? = nil
     /// Whether the node is a visible primitive whose children were resolved.
     var descends = false
     /// The children's records in plan order (hidden children included);
@@ -29,10 +30,23 @@ struct NodeRecord: Sendable {
     var events: [RenderEvent] = []
     /// Bytes this node's own fills produced (counted against the tree's bound).
     var bytes = 0
+    /// Bytes this node counts against ``RenderLimits/maxBytes`` (0 when
+    /// there is no node).
+    var size = 0
 
     /// Bytes the fills of this node and its descendants produced.
     var subtreeBytes: Int {
         children.reduce(bytes) { $0 + $1.subtreeBytes }
+    }
+
+    /// Nodes drawn in this subtree, counted against ``RenderLimits/maxNodes``.
+    var subtreeNodes: Int {
+        children.reduce(node == nil ? 0 : 1) { $0 + $1.subtreeNodes }
+    }
+
+    /// Bytes this subtree counts against ``RenderLimits/maxBytes``.
+    var subtreeSize: Int {
+        children.reduce(size) { $0 + $1.subtreeSize }
     }
 
     /// This node's issues and events, then its children's, depth first.
@@ -96,7 +110,9 @@ public struct RenderNodeChange: Sendable, Hashable, CustomStringConvertible {
 ///
 /// ``tree`` is always what a whole resolve of the screen would give with
 /// the data as it is now (one difference: when a fill bound of
-/// ``BindingLimits`` is hit, which node reaches it first may differ).
+/// ``BindingLimits`` or a bound of ``RenderLimits`` is hit, which node
+/// reaches it first may differ; what an update adds counts against the
+/// same bounds, and what it hides gives its share back).
 /// ``boundPaths`` lists what to observe:
 ///
 /// ```swift
@@ -115,13 +131,19 @@ public struct ScreenRender: Sendable {
     var theme: ResolvedTheme
     /// Bytes every fill of the tree produced.
     var fillBytes: Int
+    /// The tree's nodes and bytes as counted against ``RenderLimits``.
+    var nodeCount: Int
+    var renderBytes: Int
 
-    init(tree: RenderTree, items: [ItemRecord], screenIssues: [RenderIssue], theme: ResolvedTheme, fillBytes: Int) {
+    init(tree: RenderTree, items: [ItemRecord], screenIssues: [RenderIssue], theme: ResolvedTheme,
+         fillBytes: Int, nodeCount: Int, renderBytes: Int) {
         self.tree = tree
         self.items = items
         self.screenIssues = screenIssues
         self.theme = theme
         self.fillBytes = fillBytes
+        self.nodeCount = nodeCount
+        self.renderBytes = renderBytes
     }
 
     /// Every path a node of the screen binds, each once, in screen order:
@@ -149,9 +171,11 @@ public struct ScreenRender: Sendable {
     }
 
     /// Replaces the item records after an update.
-    mutating func replace(items: [ItemRecord], fillBytes: Int) {
+    mutating func replace(items: [ItemRecord], fillBytes: Int, nodeCount: Int, renderBytes: Int) {
         self.items = items
         self.fillBytes = fillBytes
+        self.nodeCount = nodeCount
+        self.renderBytes = renderBytes
         assemble()
     }
 }

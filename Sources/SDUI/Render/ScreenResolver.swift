@@ -87,11 +87,13 @@ public struct ScreenResolver: Sendable {
         let chosen = theme(screenThemeID: shown.themeId ?? screen.themeId)
         issues += chosen.issues
         var builder = NodeBuilder(context: context, theme: chosen.theme, issues: [])
+        builder.screenID = shown.id
         var style: BlockStyle?
         var blocks = 0
         var items: [ItemRecord] = []
         items.reserveCapacity(shown.items.count)
         for item in shown.items {
+            guard !builder.full else { break }   // past a render bound: the rest is left out
             switch item {
             case .token(let id, let bind):
                 items.append(builder.item(id: id, bind: bind, lookup: lookups[id]))
@@ -108,7 +110,8 @@ public struct ScreenResolver: Sendable {
                               root: RenderNode(primitive: "Column", version: 1, props: props),
                               issues: [], events: [])
         var render = ScreenRender(tree: tree, items: items, screenIssues: issues, theme: chosen.theme,
-                                  fillBytes: builder.treeBytes)
+                                  fillBytes: builder.treeBytes, nodeCount: builder.nodeCount,
+                                  renderBytes: builder.renderBytes)
         render.assemble()
         return render
     }
@@ -129,6 +132,8 @@ public struct ScreenResolver: Sendable {
         guard !changed.isEmpty else { return [] }
         var builder = NodeBuilder(context: context, theme: render.theme, issues: [])
         builder.treeBytes = render.fillBytes
+        (builder.nodeCount, builder.renderBytes) = (render.nodeCount, render.renderBytes)
+        builder.screenID = render.tree.renderedScreen
         var places: [[Int]] = []
         var items = render.items
         var visible = 0
@@ -144,8 +149,10 @@ public struct ScreenResolver: Sendable {
             if items[i].record.node != nil { visible += 1 }
         }
         if listChanged { places.append([]) }
-        guard !places.isEmpty || builder.treeBytes != render.fillBytes else { return [] }
-        render.replace(items: items, fillBytes: builder.treeBytes)
+        guard !places.isEmpty || builder.treeBytes != render.fillBytes || builder.nodeCount != render.nodeCount
+            || builder.renderBytes != render.renderBytes else { return [] }
+        render.replace(items: items, fillBytes: builder.treeBytes, nodeCount: builder.nodeCount,
+                       renderBytes: builder.renderBytes)
         // Outermost first; drop places inside one already listed.
         places.sort { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }
         var kept: [[Int]] = []

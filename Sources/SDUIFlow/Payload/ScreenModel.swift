@@ -28,6 +28,13 @@ import SDUICore
 /// a component's `type` is a block type and its body's data are the
 /// block's fields, so `header`, `cta`, `benefits_list`… draw as on a block
 /// screen, and an unknown type is a placeholder with a `render_error`.
+///
+/// Reuse is cheap to decode and bounded to draw: a component is joined to
+/// its body once, however many templates list it, and what a render
+/// builds is counted against ``RenderContext/renderLimits``, so a payload
+/// that lists one large component in every template draws up to the bound,
+/// then a placeholder with a `limit` issue naming the screen, the template
+/// and the component.
 public struct ScreenModel: Sendable, Hashable {
     /// The screen's name (its id when rendered).
     public var screenName: String
@@ -60,15 +67,18 @@ public struct ScreenModel: Sendable, Hashable {
             bodyPath[id] = b.path
         }
 
-        var components: [String: (id: String, type: String, bodyId: String, path: String)] = [:]
+        // Each component is joined once, here; every use below copies the
+        // joined model, which shares its storage, so a component listed by
+        // every template costs one reference per use, not one body.
+        var components: [String: (model: ComponentModel, path: String)] = [:]
         for c in try root.required("components").array() {
             let id = try c.required("id").string()
             if let first = components[id] { throw c.error("duplicate component id \"\(id)\" (first at \(first.path))") }
             let type = try c.required("type").string()
             let bodyRef = try c.required("bodyId")
             let bodyId = try bodyRef.string()
-            guard bodies[bodyId] != nil else { throw bodyRef.error("no body with id \"\(bodyId)\"") }
-            components[id] = (id, type, bodyId, c.path)
+            guard let body = bodies[bodyId] else { throw bodyRef.error("no body with id \"\(bodyId)\"") }
+            components[id] = (ComponentModel(id: id, type: ComponentType(rawValue: type), body: body), c.path)
         }
 
         var templates: [(order: Int, index: Int, model: TemplateModel)] = []
@@ -87,9 +97,9 @@ public struct ScreenModel: Sendable, Hashable {
                 if let first = seen[cid] { throw refID.error("component \"\(cid)\" listed twice in this template (first at \(first))") }
                 seen[cid] = refID.path
                 guard let c = components[cid] else { throw refID.error("no component with id \"\(cid)\"") }
-                let corder = try r.required("order").int()
-                refs.append((corder, ci, ComponentModel(id: c.id, type: ComponentType(rawValue: c.type),
-                                                        order: corder, body: bodies[c.bodyId]!)))
+                var use = c.model
+                use.order = try r.required("order").int()
+                refs.append((use.order, ci, use))
             }
             refs.sort { ($0.order, $0.index) < ($1.order, $1.index) }
             templates.append((order, ti, TemplateModel(id: id, type: type, order: order, components: refs.map(\.model))))
@@ -145,13 +155,19 @@ public struct TemplateType: RawRepresentable, Sendable, Hashable, CustomStringCo
 /// One component: a block type and its body.
 public struct ComponentModel: Sendable, Hashable {
     /// The component's id, unique in the payload.
-    public var id: String
+    public var id: String { didSet { block = Self.join(id, type, body) } }
     /// The block type it draws as.
-    public var type: ComponentType
+    public var type: ComponentType { didSet { block = Self.join(id, type, body) } }
     /// Its order in the template it was read from.
     public var order: Int
     /// The body its `bodyId` names: the block's fields.
-    public var body: BodyModel
+    public var body: BodyModel { didSet { block = Self.join(id, type, body) } }
+    /// The block this component draws as: the body's data with the
+    /// component's type as `type` and its id as `id` (which names it in
+    /// render issues).  Joined when the component is made or changed, not
+    /// on each use: copies of a component (one per template that lists it)
+    /// share one block.
+    public private(set) var block: JSONValue
 
     /// A component from its parts.
     public init(id: String, type: ComponentType, order: Int = 0, body: BodyModel) {
@@ -159,14 +175,28 @@ public struct ComponentModel: Sendable, Hashable {
         self.type = type
         self.order = order
         self.body = body
+        block = Self.join(id, type, body)
     }
 
-    /// The block this component draws as: the body's data with the
-    /// component's type as `type`.
-    public var block: JSONValue {
+    /// The body's data with `type` and `id` set.
+    private static func join(_ id: String, _ type: ComponentType, _ body: BodyModel) -> JSONValue {
         var fields = body.data
         fields["type"] = .string(type.rawValue)
+        fields["id"] = .string(id)
         return .object(fields)
+    }
+
+    /// Equal when id, type, order and body are (``block`` follows from them).
+    public static func == (a: ComponentModel, b: ComponentModel) -> Bool {
+        a.id == b.id && a.type == b.type && a.order == b.order && a.body == b.body
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into h: inout Hasher) {
+        h.combine(id)
+        h.combine(type)
+        h.combine(order)
+        h.combine(body)
     }
 }
 
