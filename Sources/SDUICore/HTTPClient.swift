@@ -122,6 +122,12 @@ public final class HTTPClient: Sendable {
         try await send(url, method: "POST", headers: headers, body: body, timeout: timeout)
     }
 
+    /// How many requests to `url`'s host wait in line for a connection now
+    /// (for tests, which must know a request is in line before acting on it).
+    func requestsWaiting(for url: URL) -> Int {
+        slots.waiting(HostSlots.key(url))
+    }
+
     /// Runs one request to its end: an answer, a refusal, the deadline or
     /// the caller's cancellation, whichever comes first.
     private func send(_ url: URL, method: String, headers: [String: String],
@@ -172,6 +178,11 @@ private final class HostSlots: @unchecked Sendable {
         let scheme = url.scheme?.lowercased() ?? ""
         let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
         return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    }
+
+    /// How many requests wait in line for a slot of `host`.
+    func waiting(_ host: String) -> Int {
+        lock.withLock { line[host]?.count ?? 0 }
     }
 
     /// Takes a slot for `state` and launches it, or puts it in line.

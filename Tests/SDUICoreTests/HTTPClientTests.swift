@@ -1,7 +1,7 @@
 // HTTPClientTests.swift - the bounded HTTP client against hostile servers on
 // 127.0.0.1: lying lengths, endless chunked bodies, a server that drips.
 import Foundation
-import SDUICore
+@testable import SDUICore
 import SDUITestSupport
 import Testing
 
@@ -97,37 +97,63 @@ import Testing
         try? await Task.sleep(for: .milliseconds(1500))
     }
 
-    /// Two requests hold the client's two connections; two more, with a
-    /// short deadline of their own, wait in line until it passes: they fail
-    /// saying they were never sent, and they are not sent later, when the
-    /// connections free.
-    @Test func aRequestThatFailedWhileQueuedIsNeverSent() async throws {
-        let server = try RawHTTPServer(answer: .drip(length: 40, interval: 0.1))
-        defer { server.stop() }
-        let client = HTTPClient(timeout: 30, maxBodyBytes: 1 << 20, maxConnectionsPerHost: 2)
-        let slow = (0..<2).map { i in Task { try await client.get(server.baseURL.appendingPathComponent("slow\(i)")) } }
-        for _ in 0..<250 where server.requestsRead < 2 { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(server.requestsRead == 2)
-        // Both wait in line together, while the slow two have seconds to go.
-        let late = await withTaskGroup(of: String.self) { group in
-            for i in 0..<2 {
-                group.addTask {
-                    do {
-                        _ = try await client.get(server.baseURL.appendingPathComponent("late\(i)"), timeout: 0.5)
-                        return "answered"
-                    } catch { return "\(error)" }
-                }
-            }
-            return await group.reduce(into: []) { $0.append($1) }
+    /// Waits (up to 20 s) until `n` requests to `url`'s host wait in line:
+    /// a busy machine may start a task seconds after it was made.
+    static func inLine(_ client: HTTPClient, _ url: URL, _ n: Int) async -> Bool {
+        for _ in 0..<1000 {
+            if client.requestsWaiting(for: url) == n { return true }
+            try? await Task.sleep(for: .milliseconds(20))
         }
-        // The second to enter the line says one was ahead of it.
-        #expect(late.allSatisfy { $0.hasPrefix("network: http://127.0.0.1:\(server.port)/late") }, "\(late)")
-        #expect(late.allSatisfy { $0.contains(": not sent: no connection to the host came free within 0.5 s (all 2 in use") },
-                "\(late)")
-        #expect(late.filter { $0.hasSuffix("(all 2 in use, 1 ahead of it in line)") }.count == 1, "\(late)")
+        return false
+    }
+
+    /// Two requests hold the client's two connections (the server answers
+    /// only when the test lets it); a third waits in line with a long
+    /// deadline, a fourth behind it with a short one: the fourth fails
+    /// saying it was never sent and that one was ahead of it, the third is
+    /// cancelled, and neither is sent later, when the connections free.
+    @Test func aRequestThatFailedWhileQueuedIsNeverSent() async throws {
+        let server = try RawHTTPServer(answer: .held(Data("{}".utf8)))
+        defer { server.stop() }
+        let client = HTTPClient(timeout: 60, maxBodyBytes: 1 << 20, maxConnectionsPerHost: 2)
+        let slow = (0..<2).map { i in Task { try await client.get(server.baseURL.appendingPathComponent("slow\(i)")) } }
+        for _ in 0..<1000 where server.requestsRead < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(server.requestsRead == 2)
+        let first = Task { try await client.get(server.baseURL.appendingPathComponent("late0")) }
+        #expect(await Self.inLine(client, server.baseURL, 1))
+        let second = Task {
+            try await client.get(server.baseURL.appendingPathComponent("late1"), timeout: 0.5)
+        }
+        let failed = await second.result
+        #expect(throws: SDUIError.self) { try failed.get() }
+        let message = (failed.failureValue as? SDUIError).map { "\($0)" } ?? ""
+        #expect(message == "network: http://127.0.0.1:\(server.port)/late1: not sent: no connection to the host "
+                + "came free within 0.5 s (all 2 in use, 1 ahead of it in line)", "\(message)")
+        first.cancel()
+        let cancelled = await first.result
+        #expect(throws: CancellationError.self) { try cancelled.get() }
+        #expect(client.requestsWaiting(for: server.baseURL) == 0)
+        server.release()
         for t in slow { #expect(try await t.value.status == 200) }
         await Self.settles(server)
         #expect(server.targetsRead.sorted() == ["/slow0", "/slow1"], "a request that had failed to its caller was sent later")
+    }
+
+    /// A request alone in line that times out says so, without a count of
+    /// others ahead of it; the one that held the connection is unaffected.
+    @Test func theFirstInLineSaysNoneWasAhead() async throws {
+        let server = try RawHTTPServer(answer: .held(Data("{}".utf8)))
+        defer { server.stop() }
+        let client = HTTPClient(timeout: 60, maxBodyBytes: 1 << 20, maxConnectionsPerHost: 1)
+        let holder = Task { try await client.get(server.baseURL.appendingPathComponent("holder")) }
+        for _ in 0..<1000 where server.requestsRead < 1 { try await Task.sleep(for: .milliseconds(20)) }
+        let result = await Task { try await client.get(server.baseURL.appendingPathComponent("waiter"), timeout: 0.3) }.result
+        let message = (result.failureValue as? SDUIError).map { "\($0)" } ?? "\(result)"
+        #expect(message.hasSuffix(": not sent: no connection to the host came free within 0.3 s (all 1 in use)"), "\(message)")
+        server.release()
+        #expect(try await holder.value.status == 200)
+        await Self.settles(server)
+        #expect(server.targetsRead == ["/holder"])
     }
 
     /// Eight requests at once with the default six connections: whatever
@@ -181,20 +207,21 @@ import Testing
     /// A caller cancelled while its request waits in line gets
     /// `CancellationError`, and the request is never sent.
     @Test func cancellingAQueuedRequestNeverSendsIt() async throws {
-        let server = try RawHTTPServer(answer: .drip(length: 10, interval: 0.1))
+        let server = try RawHTTPServer(answer: .held(Data("{}".utf8)))
         defer { server.stop() }
-        let client = HTTPClient(timeout: 30, maxBodyBytes: 1 << 20, maxConnectionsPerHost: 1)
+        let client = HTTPClient(timeout: 60, maxBodyBytes: 1 << 20, maxConnectionsPerHost: 1)
         let first = Task { try await client.get(server.baseURL.appendingPathComponent("first")) }
-        for _ in 0..<100 where server.requestsRead == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<1000 where server.requestsRead == 0 { try await Task.sleep(for: .milliseconds(20)) }
         #expect(server.requestsRead == 1)
         let second = Task { try await client.get(server.baseURL.appendingPathComponent("second")) }
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await Self.inLine(client, server.baseURL, 1))
         second.cancel()
         let result = await second.result
         #expect(throws: CancellationError.self) { try result.get() }
+        server.release()
         #expect(try await first.value.status == 200)
         await Self.settles(server)
-        #expect(server.requestsRead == 1, "the cancelled request was sent when the connection freed")
+        #expect(server.targetsRead == ["/first"], "the cancelled request was sent when the connection freed")
     }
 
     /// Out-of-range settings are kept within bounds, never a trap.
@@ -207,5 +234,13 @@ import Testing
         #expect(HTTPClient(timeout: .infinity, maxBodyBytes: 1).timeout == 0.001)
         #expect(HTTPClient(timeout: 1e12, maxBodyBytes: 1).timeout == 86_400)
         #expect(HTTPClient(timeout: 10, maxBodyBytes: 1).timeout == 10)
+    }
+}
+
+extension Result {
+    /// The error of a failure; nil for a success.
+    fileprivate var failureValue: Failure? {
+        if case .failure(let e) = self { return e }
+        return nil
     }
 }

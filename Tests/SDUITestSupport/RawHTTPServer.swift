@@ -26,6 +26,10 @@ public final class RawHTTPServer: @unchecked Sendable {
         /// A 200 with this body, announced with its true length or sent
         /// chunked (no length known until the end).
         case fixed(Data, chunked: Bool)
+        /// A 200 with this body (its true length announced), sent only once
+        /// a test calls ``release()``: until then the request holds its
+        /// connection, however long the machine takes to get to the next step.
+        case held(Data)
     }
 
     public let port: Int
@@ -43,6 +47,7 @@ public final class RawHTTPServer: @unchecked Sendable {
     private var open = 0
     private var answering = 0
     private var mostAnswering = 0
+    private var released = false
 
     /// Starts listening; throws when no socket can be bound.
     public init(answer: Answer, maxBytes: Int = 256 << 20, maxSeconds: Double = 60, pace: Double = 0) throws {
@@ -90,6 +95,10 @@ public final class RawHTTPServer: @unchecked Sendable {
     /// until just before the answer's last bytes are written, so a client
     /// cannot have seen an answer end while it still counts.
     public var mostAnsweredAtOnce: Int { lock.withLock { mostAnswering } }
+
+    /// Lets every `.held` answer go, now and from now on.
+    public func release() { lock.withLock { released = true } }
+    private var isReleased: Bool { lock.withLock { released } }
 
     /// Marks the end of one answer (before its last write).
     private func answerEnds() { lock.withLock { answering -= 1 } }
@@ -169,6 +178,12 @@ public final class RawHTTPServer: @unchecked Sendable {
             } else {
                 _ = write(c, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n") && write(c, [UInt8](body))
             }
+        case .held(let body):
+            while !isReleased, keepGoing(start) { Thread.sleep(forTimeInterval: 0.01) }
+            guard write(c, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n") else { return }
+            ended = true
+            answerEnds()
+            _ = write(c, [UInt8](body))
         case .drip(let length, let interval):
             guard write(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(length)\r\n\r\n") else { return }
             for i in 0..<length where keepGoing(start) {
