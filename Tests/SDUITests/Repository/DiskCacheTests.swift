@@ -58,16 +58,42 @@ import Testing
         #expect(try disk.remove(["e0", "zz"]) == 1)
     }
 
+    /// A cache file of ours whose pages were overwritten is moved aside and
+    /// a fresh one made.
     @Test func aDamagedFileIsMovedAsideAndRebuilt() throws {
         let dir = Fixtures.temporaryDirectory()
         let path = dir.appendingPathComponent("bad.db").path
-        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: path))
+        do {
+            let disk = try DiskCache(path: path)
+            for round in 0..<10 {
+                try disk.put((0..<20).map { entry("t\(round)-\($0)", at: t0) }, now: t0)
+            }
+        }  // released: the WAL is checkpointed into the file
+        let file = try #require(FileHandle(forUpdatingAtPath: path))
+        #expect(try file.seekToEnd() > 8192)
+        try file.seek(toOffset: 4096)
+        try file.write(contentsOf: Data(repeating: 0xA5, count: 4096))
+        try file.close()
         let disk = try DiskCache(path: path)
         #expect(disk.recovered)
         try disk.put([entry("ok", at: t0)], now: t0)
         #expect(try disk.get(["ok"], now: t0).count == 1)
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
         #expect(names.contains { $0.hasPrefix("bad.db.corrupt-") })
+    }
+
+    /// A file that is not a cache of ours (here not SQLite at all) is
+    /// refused with an error naming it, and left byte for byte.
+    @Test func aFileNotOursIsRefusedAndLeftAsItIs() throws {
+        let dir = Fixtures.temporaryDirectory()
+        let path = dir.appendingPathComponent("other.db").path
+        let bytes = Data(repeating: 0x5A, count: 8192)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let e = expectError(.sqlite) { _ = try DiskCache(path: path) }
+        #expect(e?.input == path)
+        #expect(e?.message.contains("not a SQLite database") == true, "\(String(describing: e))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["other.db"])
     }
 
     @Test func badPathsAreClearErrors() {
