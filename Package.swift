@@ -41,18 +41,24 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // 3.x and 4.x: the signing, hashing and HMAC the code uses are in both.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        // Counter, Gauge and Timer with an explicit factory (init(label:dimensions:factory:)): 2.7.0.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.7.0"),
         // The registry server (SDUIServer), and the loopback registry of the client tests.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        // HTTP1Channel.Configuration(idleTimeout:): 2.4.0.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.4.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         // Server only: its two registry stores and its /metrics.
-        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
+        // PostgresClient.withTransaction and PostgresTransactionError: 1.25.0.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.25.0"),
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.10.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        // emitToBuffer() and help text through MetricNameDescriptor: 2.2.0.
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.2.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        // cancelWhenGracefulShutdown: 2.5.0.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
         // `swift package generate-documentation`: the DocC catalogs under Sources/*/*.docc.

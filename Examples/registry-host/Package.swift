@@ -10,8 +10,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "SDUIKit", path: "../..", traits: ["Server"]),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.4.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
