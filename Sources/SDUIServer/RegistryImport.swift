@@ -70,15 +70,8 @@ public struct RegistryImporter: Sendable {
             throw RegistryError(.notFound, "no such file or folder", subject: url.path)
         }
         if !isDir.boolValue {
-            let pack = try CorePack(contentsOf: url, limits: limits)
-            for id in pack.ids {
-                do {
-                    guard let t = try pack.token(id) else { continue }
-                    check(t.json, file: url.lastPathComponent, into: &batch, &problems)
-                } catch let e as SDUIError {
-                    problems.append(Problem(subject: id, file: url.lastPathComponent, rule: "schema", detail: e.message))
-                }
-            }
+            try checkPack(try CorePack(contentsOf: url, limits: limits), file: url.lastPathComponent,
+                      into: &batch, &problems)
         } else {
             let tokensDir = url.appendingPathComponent("tokens")
             let screensDir = url.appendingPathComponent("screens")
@@ -98,14 +91,42 @@ public struct RegistryImporter: Sendable {
                 }
             }
         }
+        return try finish(batch, problems, file: url.lastPathComponent, subject: url.path)
+    }
+
+    /// Reads and checks the tokens of a pack already opened (one read from
+    /// standard input, say); errors name `name`.
+    public func load(pack: CorePack, name: String) throws -> Batch {
+        var batch = Batch()
+        var problems: [Problem] = []
+        try checkPack(pack, file: name, into: &batch, &problems)
+        return try finish(batch, problems, file: name, subject: name)
+    }
+
+    /// Checks every token of `pack` into `batch`, or a problem each.
+    private func checkPack(_ pack: CorePack, file: String, into batch: inout Batch, _ problems: inout [Problem]) throws {
+        for id in pack.ids {
+            do {
+                guard let t = try pack.token(id) else { continue }
+                check(t.json, file: file, into: &batch, &problems)
+            } catch let e as SDUIError {
+                problems.append(Problem(subject: id, file: file, rule: "schema", detail: e.message))
+            }
+        }
+    }
+
+    /// The batch, once versions published twice are found; an `.invalid`
+    /// error listing every problem when there is any.
+    private func finish(_ batch: Batch, _ found: [Problem], file: String, subject: String) throws -> Batch {
+        var problems = found
         var seen = Set<String>()
         for t in batch.tokens where !seen.insert("\(t.id)@\(t.version)").inserted {
-            problems.append(Problem(subject: t.id, file: url.lastPathComponent, rule: "duplicate",
+            problems.append(Problem(subject: t.id, file: file, rule: "duplicate",
                                     detail: "version \(t.version) appears twice"))
         }
         guard problems.isEmpty else {
             throw RegistryError(.invalid, "\(problems.count) problem(s):\n  "
-                                + problems.map(\.description).joined(separator: "\n  "), subject: url.path)
+                                + problems.map(\.description).joined(separator: "\n  "), subject: subject)
         }
         return batch
     }
@@ -195,7 +216,18 @@ public struct RegistryImporter: Sendable {
     /// Returns how many token versions were new, and the screens written.
     public func importInto(_ store: any RegistryStore, from url: URL)
         async throws -> (added: Int, skipped: Int, screens: Int, flows: Int) {
-        let batch = try load(url)
+        try await publish(try load(url), into: store)
+    }
+
+    /// Checks the tokens of an opened pack and publishes them.
+    public func importInto(_ store: any RegistryStore, pack: CorePack, name: String)
+        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int) {
+        try await publish(try load(pack: pack, name: name), into: store)
+    }
+
+    /// Publishes a checked batch: tokens first, then screens and flows.
+    private func publish(_ batch: Batch, into store: any RegistryStore)
+        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int) {
         let added = try await store.publish(batch.tokens)
         if !batch.screens.isEmpty { try await store.putScreens(batch.screens) }
         if !batch.flows.isEmpty { try await store.putFlows(batch.flows) }

@@ -10,6 +10,10 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks (build with -c release for real figures).",
+        discussion: """
+        Example:
+          swift build -c release --traits Server && .build/release/sdui bench first-paint --json
+        """,
         subcommands: [FirstPaint.self, Disk.self, Resolve.self, Network.self, Store.self]
     )
 
@@ -29,6 +33,10 @@ struct BenchCommand: ParsableCommand {
                 first run (and counting its minor page faults and peak memory); medians. Without PACK, \
                 generates a pack at --budget and one five times larger. Build with -c release for real \
                 figures.
+
+                Examples:
+                  sdui bench first-paint
+                  sdui bench first-paint core.json.gz --rounds 50 --launches 10 --json
                 """)
 
         @Argument(help: "Pack files to measure, plain or seekable (default: two generated packs).")
@@ -252,7 +260,8 @@ struct BenchCommand: ParsableCommand {
 
     struct Disk: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Disk cache: a 50-token batch write and a 50-id read vs one row at a time.")
+            abstract: "Disk cache: a 50-token batch write and a 50-id read vs one row at a time.",
+            discussion: "Example: sdui bench disk --rounds 50 --json")
 
         @Option(help: "Folder for the temporary database (default: the system temp folder).")
         var directory: String?
@@ -304,7 +313,8 @@ struct BenchCommand: ParsableCommand {
 
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Resolve a 50-token screen from a warm cache vs JSONDecoder decoding the resolved tree.")
+            abstract: "Resolve a 50-token screen from a warm cache vs JSONDecoder decoding the resolved tree.",
+            discussion: "Example: sdui bench resolve --examples Examples --rounds 200")
 
         @Option(help: "The Examples folder (tokens, screens, themes).")
         var examples = "Examples"
@@ -349,6 +359,8 @@ struct BenchCommand: ParsableCommand {
             bound to the store, one value changed, ScreenResolver.update against a whole \
             resolve.  expression: a typical condition evaluated by the C core against the \
             same condition as a Swift closure over JSONValue.  Medians over rounds.
+
+            Example: sdui bench store --rounds 9 --json
             """)
 
         @Option(help: "Rounds.")
@@ -398,7 +410,8 @@ struct BenchCommand: ParsableCommand {
 
     struct Network: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "50 tokens through a loopback registry, cold, vs the bare GET and JSONSerialization.")
+            abstract: "50 tokens through a loopback registry, cold, vs the bare GET and JSONSerialization.",
+            discussion: "Example: sdui bench network --rounds 20")
 
         @Option(help: "Folder for the temporary registry and caches (default: the system temp folder).")
         var directory: String?

@@ -31,7 +31,13 @@ import Glibc
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Run the registry on 127.0.0.1 and load the example screens through it (online, warm, offline).")
+        abstract: "Run the registry on 127.0.0.1 and load the example screens through it (online, warm, offline).",
+        discussion: """
+        Example:
+          sdui demo --examples Examples --out .build/demo --budget 2500
+        """)
+
+    @OptionGroup var output: OutputOptions
 
     @Option(help: "The Examples folder.")
     var examples = "Examples"
@@ -80,7 +86,7 @@ struct DemoCommand: AsyncParsableCommand {
         try await store.migrate()
         let importer = RegistryImporter(imagePolicy: try ImageURLPolicy(allowedHosts: ["cdn.sdui.example.com"]))
         let imported = try await importer.importInto(store, from: URL(fileURLWithPath: examples))
-        print("registry  \(registryPath): \(imported.added) token versions, \(imported.screens) screens")
+        say("registry  \(registryPath): \(imported.added) token versions, \(imported.screens) screens")
         let contents = try await RegistryContents.load(store)
         let candidates = contents.packCandidates(for: .builtIn)
         var planner = CorePackPlanner()
@@ -89,14 +95,14 @@ struct DemoCommand: AsyncParsableCommand {
         let build = try planner.build(candidates, usage: usage)
         let packURL = dir.appendingPathComponent("core-pack.json.gz")
         try build.pack.write(to: packURL)
-        print("core pack \(packURL.path): \(build.manifest.tokens.count) of \(candidates.count) tokens by usage, "
+        say("core pack \(packURL.path): \(build.manifest.tokens.count) of \(candidates.count) tokens by usage, "
               + "\(build.pack.count) bytes gzipped (budget \(budget))")
         let byID = Dictionary(uniqueKeysWithValues: candidates.map { ($0.id, $0) })
         let fallbackURL = dir.appendingPathComponent("fallback-pack.json.gz")
         try planner.fallbackPack(critical: ["checkout", "login"], screens: contents.screens, tokens: { byID[$0] })
             .write(to: fallbackURL)
         let fallback = try FallbackPack(contentsOf: fallbackURL)
-        print("fallback  \(fallbackURL.path): screens for \(fallback.screens.keys.sorted().joined(separator: ", "))")
+        say("fallback  \(fallbackURL.path): screens for \(fallback.screens.keys.sorted().joined(separator: ", "))")
 
         // 2. Server with signed tokens and bearer auth.
         let signing = try TokenSigner(hs256Secret: Self.randomKey())
@@ -233,7 +239,7 @@ struct DemoCommand: AsyncParsableCommand {
             do {
                 screen = try await loader.load(id)
             } catch let e as SDUIError where e.category == .network {
-                print("  " + id.padding(toLength: 18, withPad: " ", startingAt: 0) + "   not cached and offline: nothing to show")
+                say("  " + id.padding(toLength: 18, withPad: " ", startingAt: 0) + "   not cached and offline: nothing to show")
                 continue
             }
             let ms = (clock.now - start).milliseconds
@@ -251,7 +257,7 @@ struct DemoCommand: AsyncParsableCommand {
             lookups += asked
             let tree = screen.tree
             let shown = tree.renderedScreen == id ? "" : "→ \(tree.renderedScreen)"
-            print("  " + id.padding(toLength: 18, withPad: " ", startingAt: 0)
+            say("  " + id.padding(toLength: 18, withPad: " ", startingAt: 0)
                   + String(format: "%9.2f ms  ", ms) + screen.source.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)
                   + String(format: "%4d %7d %5d %8d %9d %9.0f%%  ", count[.pack] ?? 0, count[.memory] ?? 0,
                            (count[.disk] ?? 0) + (count[.stale] ?? 0), (count[.network] ?? 0) + (count[.revalidated] ?? 0),

@@ -8,6 +8,10 @@ struct ExprCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "expr",
         abstract: "Evaluate or check an expression of the expression language (docs/expressions.md).",
+        discussion: """
+        Example:
+          sdui expr eval 'sum(cart.items[*].price) > 20' --data cart.json
+        """,
         subcommands: [Eval.self, Check.self]
     )
 
@@ -33,11 +37,19 @@ struct ExprCommand: ParsableCommand {
             holding {"cart":{"total":3}}, `cart.total` is 3.  Integers print without a \
             decimal point, decimals in their shortest round-trip form.  Exit status 1 \
             with `error: expr: ...` on stderr when the expression does not parse or its \
-            evaluation fails.
+            evaluation fails.  An expression that starts with `-` goes after `--`, or the \
+            parser takes it for an option.
+
+            Examples:
+              sdui expr eval 'cart.total * 1.2' --data cart.json
+              echo '{"a": [1, 2.5]}' | sdui expr eval 'avg(a)' --data -
+              sdui expr eval -- '-a[0] + 1' --data cart.json
             """)
 
-        @Argument(help: "The expression.")
+        @Argument(help: "The expression (after -- when it starts with -).")
         var expression: String
+
+        @OptionGroup var output: OutputOptions
 
         @Option(help: "A JSON file whose top-level object holds the data ('-': standard input).")
         var data: String?
@@ -58,7 +70,11 @@ struct ExprCommand: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Parse an expression and list the paths it reads, one per line.",
-            discussion: "Exit status 1 with `error: expr: ...` on stderr when it does not parse.")
+            discussion: """
+            Exit status 1 with `error: expr: ...` on stderr when it does not parse.
+
+            Example: sdui expr check "user.age >= 18 && 'beta' in user.flags" --json
+            """)
 
         @Argument(help: "The expression.")
         var expression: String
@@ -76,7 +92,7 @@ struct ExprCommand: ParsableCommand {
             if json {
                 try printJSON(Report(expression: expr.source, paths: expr.paths))
             } else {
-                for p in expr.paths { print(p) }
+                for p in expr.paths { say(p) }
             }
         }
     }

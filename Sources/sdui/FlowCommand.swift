@@ -10,12 +10,22 @@ struct FlowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flow",
         abstract: "Validate, run and preview flows (schemas/flow.json).",
+        discussion: """
+        Example:
+          sdui flow validate Examples/flows/onboarding.json && sdui flow run Examples/flows/onboarding.json
+        """,
         subcommands: [Validate.self, Run.self, Preview.self])
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a flow: targets, reachability, completion, conditions, keys, blocks, actions.",
-            discussion: "Prints each problem with its screen and JSON path; exits 1 when there is an error (warnings alone exit 0).")
+            discussion: """
+            Prints each problem with its screen and JSON path; exits 1 when there is an error (warnings alone exit 0).
+
+            Examples:
+              sdui flow validate Examples/flows/onboarding.json
+              sdui flow validate - --json --allow-scheme tel < onboarding.json
+            """)
 
         @Argument(help: "The flow file (- for standard input).")
         var flow: String
@@ -75,10 +85,16 @@ struct FlowCommand: AsyncParsableCommand {
             left as it is; a damaged state file is moved aside (said on stderr) and a fresh one made, and \
             saved progress that does not decode is kept aside in the state file (said on stderr) while the \
             flow starts afresh.
+
+            Examples:
+              sdui flow run Examples/flows/onboarding.json --state onboarding.db
+              sdui flow run Examples/flows/onboarding.json --script steps.json --state onboarding.db
             """)
 
         @Argument(help: "The flow file, or its id with --registry.")
         var flow: String
+
+        @OptionGroup var output: OutputOptions
 
         @Option(help: "The user the progress belongs to.")
         var user = "local"
@@ -284,10 +300,16 @@ struct FlowCommand: AsyncParsableCommand {
 
     struct Preview: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write one HTML preview per screen of a flow, and an index.")
+            abstract: "Write one HTML preview per screen of a flow, and an index.",
+            discussion: """
+            Example:
+              sdui flow preview Examples/flows/onboarding.json --out preview --theme Examples/themes/theme_nordlicht.json
+            """)
 
-        @Argument(help: "The flow file.")
+        @Argument(help: "The flow file (- for standard input).")
         var flow: String
+
+        @OptionGroup var output: OutputOptions
 
         @Option(help: "The folder to write to (created when missing).")
         var out: String

@@ -9,12 +9,23 @@ struct PackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pack",
         abstract: "Inspect or build Core-Token Packs.",
+        discussion: """
+        Example:
+          sdui pack build Examples/tokens --out core.json.gz && sdui pack inspect core.json.gz
+        """,
         subcommands: [Inspect.self, Build.self]
     )
 
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Open a pack and print its token count, sizes, gzip members and open time.")
+            abstract: "Open a pack and print its token count, sizes, gzip members and open time.",
+            discussion: """
+            Exit status 1 when the pack cannot be opened, or (with --check-tokens) when a token is invalid.
+
+            Examples:
+              sdui pack inspect core.json.gz --check-tokens
+              sdui pack build Examples/tokens --out - | sdui pack inspect - --json
+            """)
 
         @Argument(help: "The pack file (gzipped JSON; - for standard input).")
         var path: String
@@ -70,7 +81,7 @@ struct PackCommand: AsyncParsableCommand {
                     if !bad.isEmpty { throw ExitCode(1) }
                     return
                 }
-                print("pack:             \(path)")
+                say("pack:             \(inputName(path))")
                 print("tokens:           \(info.tokens)")
                 print("compressed bytes: \(info.compressedBytes)")
                 print("raw JSON bytes:   \(info.rawBytes)")
@@ -101,7 +112,11 @@ struct PackCommand: AsyncParsableCommand {
             inflates only the members its screens use; the budget applies to that file as written, and \
             gzip -dc prints the same JSON as a plain pack's. The build fails, naming every problem, \
             when a token is invalid, or when the pack's size moved more than --max-delta bytes from \
-            --previous. Usage file: JSON {"counts": {"id": n}} or CSV lines id,count.
+            --previous. Usage file: JSON {"counts": {"id": n}} or CSV lines id,count (- for standard input).
+
+            Examples:
+              sdui pack build Examples/tokens --out core.json.gz --budget 150000
+              sdui pack build --db registry.db --usage Examples/usage.json --out core.json.gz --seekable
             """)
 
         @Argument(help: "Folder of token files (*.json, one token each); or use a registry option.")
@@ -213,7 +228,7 @@ struct PackCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 let map = try primitives.map { try PrimitiveMap.builtIn.merging(PrimitiveMap(parsing: $0)) } ?? .builtIn
-                let telemetry = try usage.map { try UsageTelemetry(contentsOf: URL(fileURLWithPath: $0)) }
+                let telemetry = try usage.map { try UsageTelemetry(data: try readFile($0, limit: FileInput.documentLimit), source: inputName($0)) }
                 var screens: [String: StoredScreen] = [:]
                 var byID: [String: PackCandidate] = [:]
                 var candidates: [PackCandidate] = []
@@ -258,14 +273,14 @@ struct PackCommand: AsyncParsableCommand {
                     }
                     let ids = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                     try writeFile(try planner.fallbackPack(critical: ids, screens: screens, tokens: { byID[$0] }), to: fallbackOut)
-                    if !json { print("wrote \(fallbackOut): Fallback Pack for \(ids.joined(separator: ", "))") }
+                    if !json { say("wrote \(fallbackOut): Fallback Pack for \(ids.joined(separator: ", "))") }
                 }
                 let m = build.manifest
                 // The pack went to stdout: the report must not follow it there.
                 if out == "-" && !json {
-                    let line = "wrote the pack to standard output: \(m.tokens.count) of \(m.candidates) tokens, \(m.packBytes) bytes gzipped"
-                        + (seekable ? ", seekable: \(members) gzip members" : "") + "\n\(imageCheck)\n"
-                    FileHandle.standardError.write(Data(line.utf8))
+                    warn("wrote the pack to standard output: \(m.tokens.count) of \(m.candidates) tokens, \(m.packBytes) bytes gzipped"
+                         + (seekable ? ", seekable: \(members) gzip members" : ""))
+                    warn(imageCheck)
                     return
                 }
                 if json {
@@ -275,13 +290,13 @@ struct PackCommand: AsyncParsableCommand {
                                          members: members, imageHosts: cdnHosts))
                     return
                 }
-                print("wrote \(out): \(m.tokens.count) of \(m.candidates) tokens, \(m.packBytes) bytes gzipped "
+                say("wrote \(out): \(m.tokens.count) of \(m.candidates) tokens, \(m.packBytes) bytes gzipped "
                       + "(\(String(format: "%.1f", m.budgetUsed * 100))% of \(m.budgetBytes)), \(m.rawBytes) bytes of JSON"
                       + (m.deltaBytes.map { "; \($0 >= 0 ? "+" : "")\($0) bytes against the previous pack" } ?? ""))
                 if seekable {
                     print("seekable: \(members) gzip members; \(m.tokens.count) tokens fit the \(m.budgetBytes)-byte budget")
                 }
-                print(imageCheck)
+                say(imageCheck)
             }
         }
 
@@ -325,9 +340,9 @@ struct PackCommand: AsyncParsableCommand {
                 missing += chunk.filter { !got.contains($0) }
             }
             if !missing.isEmpty {
-                FileHandle.standardError.write(Data(("warning: the registry serves no version of \(missing.count) id(s) "
-                    + "from the usage file for these primitives: \(missing.prefix(20).joined(separator: ", "))"
-                    + (missing.count > 20 ? ", …" : "") + "\n").utf8))
+                warn("warning: the registry serves no version of \(missing.count) id(s) "
+                     + "from the usage file for these primitives: \(missing.prefix(20).joined(separator: ", "))"
+                     + (missing.count > 20 ? ", …" : ""))
             }
             return out
         }

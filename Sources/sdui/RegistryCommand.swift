@@ -17,6 +17,10 @@ struct RegistryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "registry",
         abstract: "Publish to and read the token registry (SQLite or PostgreSQL).",
+        discussion: """
+        Example:
+          sdui registry import Examples --db registry.db && sdui registry list --db registry.db
+        """,
         subcommands: [Import.self, List.self, Token.self, Migrate.self]
     )
 
@@ -28,12 +32,18 @@ struct RegistryCommand: AsyncParsableCommand {
             not HTTPS on a --cdn-host, the design-token schema, a bad id — naming each token and rule. \
             A token version already published with the same JSON is skipped; with other JSON it is an \
             error (publish a higher version instead).
+
+            Examples:
+              sdui registry import Examples --db registry.db
+              sdui pack build Examples/tokens --out - | sdui registry import - --db registry.db --json
             """)
 
-        @Argument(help: "A folder (Examples/ layout, or token files) or a Core-Token Pack.")
+        @Argument(help: "A folder (Examples/ layout, or token files) or a Core-Token Pack (- for standard input).")
         var source: String
 
         @OptionGroup var store: StoreOptions
+
+        @OptionGroup var output: OutputOptions
 
         @Option(name: .customLong("cdn-host"), help: "Hosts image URLs may use (repeatable).")
         var cdnHosts: [String] = ["cdn.sdui.example.com"]
@@ -44,14 +54,33 @@ struct RegistryCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 let importer = RegistryImporter(imagePolicy: try ImageURLPolicy(allowedHosts: cdnHosts))
-                let r = try await store.with { try await importer.importInto($0, from: URL(fileURLWithPath: source)) }
-                print("published \(r.added) new token version(s), \(r.skipped) already there; \(r.screens) screen(s), \(r.flows) flow(s)")
+                // `-`: a pack on standard input, read whole (bounded) and opened from memory.
+                let pack = source == "-"
+                    ? try CorePack(data: try readFile(source, limit: PackLimits.default.maxCompressedBytes),
+                                   name: inputName(source))
+                    : nil
+                let r = try await store.with { s in
+                    if let pack { return try await importer.importInto(s, pack: pack, name: inputName(source)) }
+                    return try await importer.importInto(s, from: URL(fileURLWithPath: source))
+                }
+                if output.json {
+                    struct Report: Encodable { var added, skipped, screens, flows: Int }
+                    try printJSON(Report(added: r.added, skipped: r.skipped, screens: r.screens, flows: r.flows))
+                } else {
+                    print("published \(r.added) new token version(s), \(r.skipped) already there; \(r.screens) screen(s), \(r.flows) flow(s)")
+                }
             }
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List token ids, their versions, and the screens.")
+        static let configuration = CommandConfiguration(
+            abstract: "List token ids, their versions, and the screens.",
+            discussion: """
+            Examples:
+              sdui registry list --db registry.db
+              sdui registry list --postgres postgres://127.0.0.1/sdui --json
+            """)
 
         @OptionGroup var store: StoreOptions
 
@@ -94,14 +123,14 @@ struct RegistryCommand: AsyncParsableCommand {
                 func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
                 print(pad("token", idWidth) + pad("versions", versionWidth) + "   bytes")
                 for (r, v) in zip(rows, versionText) {
-                    print(pad(r.id, idWidth) + pad(v, versionWidth) + String(format: "%8d", r.bytes))
+                    say(pad(r.id, idWidth) + pad(v, versionWidth) + String(format: "%8d", r.bytes))
                 }
                 let versions = rows.reduce(0) { $0 + $1.versions.count }
                 let names: [String] = screens.map { s in
                     if let f = s.fallbackScreenId { return "\(s.id) (fallback \(f))" }
                     return s.id
                 }
-                print("\(rows.count) token(s), \(versions) version(s); \(screens.count) screen(s): "
+                say("\(rows.count) token(s), \(versions) version(s); \(screens.count) screen(s): "
                       + names.joined(separator: ", "))
             }
         }
@@ -109,7 +138,11 @@ struct RegistryCommand: AsyncParsableCommand {
 
     struct Token: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print a bearer access token (JWT, at most one hour) for a server started with --access-key.")
+            abstract: "Print a bearer access token (JWT, at most one hour) for a server started with --access-key.",
+            discussion: """
+            Example:
+              sdui registry token --access-key access.key --subject ci --ttl 600
+            """)
 
         @Option(name: .customLong("access-key"), help: "The key file the server verifies with.")
         var accessKey: String
@@ -120,12 +153,20 @@ struct RegistryCommand: AsyncParsableCommand {
         @Option(help: "Lifetime in seconds (at most 3600).")
         var ttl = 3600
 
+        @OptionGroup var output: OutputOptions
+
         /// Access tokens live at most an hour (the server refuses longer).
         func validate() throws { try checkRange(ttl, in: 1...3600, "--ttl", unit: "seconds") }
 
         func run() throws {
             try reportingErrors {
-                print(try AccessTokenIssuer(signer: try KeyFile.signer(accessKey)).issue(subject: subject, lifetime: TimeInterval(ttl)))
+                let token = try AccessTokenIssuer(signer: try KeyFile.signer(accessKey)).issue(subject: subject, lifetime: TimeInterval(ttl))
+                if output.json {
+                    struct Report: Encodable { var token: String; var subject: String; var expiresIn: Int }
+                    try printJSON(Report(token: token, subject: subject, expiresIn: ttl))
+                } else {
+                    print(token)
+                }
             }
         }
     }
@@ -146,6 +187,8 @@ struct RegistryCommand: AsyncParsableCommand {
 
         @OptionGroup var store: StoreOptions
 
+        @OptionGroup var output: OutputOptions
+
         /// A store must be named (options or variables); otherwise a usage error with this command's usage.
         func validate() throws {
             _ = try ServeEnvironment(values: ProcessInfo.processInfo.environment).store(store)
@@ -155,7 +198,12 @@ struct RegistryCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let s = try ServeEnvironment(values: ProcessInfo.processInfo.environment).store(store)
                 try await s.with { _ in }   // opening for writing migrates
-                print("the registry's tables are at schema version \(RegistrySchema.version)")
+                if output.json {
+                    struct Report: Encodable { var schemaVersion: Int }
+                    try printJSON(Report(schemaVersion: Int(RegistrySchema.version)))
+                } else {
+                    print("the registry's tables are at schema version \(RegistrySchema.version)")
+                }
             }
         }
     }

@@ -19,12 +19,18 @@ struct RenderCommand: ParsableCommand {
         unless --strict is given and something degraded. A screen that asks for more than \
         20,000 nodes or 8 MiB (a component or token listed many times) is drawn up to that \
         bound, then a placeholder and a "limit" warning naming the screen and the item.
+
+        Examples:
+          sdui render Examples/screens/checkout.json --pack Examples/core-pack.json.gz
+          sdui render Examples/payloads/home_normalized.json --format html --out home.html
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case json, html }
 
-    @Argument(help: "The screen file.")
+    @Argument(help: "The screen file (- for standard input).")
     var screen: String
+
+    @OptionGroup var output: OutputOptions
 
     @Option(help: "The Core-Token Pack the screen's tokens come from.")
     var pack: String?

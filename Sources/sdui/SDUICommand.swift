@@ -32,6 +32,7 @@ struct SDUICommand: AsyncParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // Before the parse, so that a usage error is JSON too.
         CommandOutput.json = arguments.prefix(while: { $0 != "--" }).contains("--json")
+            || ServeEnvironment.wantsJSON(arguments, ProcessInfo.processInfo.environment)
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -136,6 +137,18 @@ func exitStatus(for error: Error) -> Error {
 func printError(_ error: SDUIError) {
     if CommandOutput.json { return printErrorJSON(ErrorJSON(error)) }
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+}
+
+/// Prints one line built from input (a path, an id, a key) on stdout, with
+/// its control characters shown as escapes (``Swift/String/escapedForDisplay``),
+/// so content from outside never acts on the terminal or forges a line.
+func say(_ line: String) {
+    print(line.escapedForDisplay)
+}
+
+/// Writes one line built from input on stderr, escaped as ``say(_:)`` does.
+func warn(_ line: String) {
+    FileHandle.standardError.write(Data((line.escapedForDisplay + "\n").utf8))
 }
 
 /// Writes `{"error": {…}}` as one line on stderr.

@@ -32,6 +32,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @OptionGroup var output: OutputOptions
+
     @Option(help: "Address to listen on (default 127.0.0.1; SDUI_HOST).")
     var host: String?
 
@@ -110,6 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
         let env = ServeEnvironment(values: environment)
         var s = ServeSettings()
         s.store = try env.store(store)
+        _ = try env.flag(output.json, "--json")  // a bad SDUI_JSON is refused like any other
         s.host = env.string(host, "--host") ?? "127.0.0.1"
         s.port = try env.int(port, "--port", in: 0...65_535) ?? 8080
         s.signingKey = env.string(signingKey, "--signing-key")
@@ -220,6 +223,7 @@ struct ServeEnvironment {
         "--db", "--host", "--port", "--signing-key", "--access-key", "--max-age", "--refresh-ms", "--idle-timeout",
         "--max-connections", "--request-timeout", "--min-request-rate", "--request-rate-grace", "--event-max-age",
         "--event-max-count", "--event-prune-interval", "--log-level", "--log-format", "--log-requests", "--no-migrate",
+        "--json",
     ].map { ($0, variable(for: $0)) } + [("--postgres", "SDUI_POSTGRES_URL")])
 
     /// `--max-age` → `SDUI_MAX_AGE`.
@@ -283,6 +287,15 @@ struct ServeEnvironment {
         case "0", "false", "no", "off": return false
         default: throw ValidationError("\(Self.names[option] ?? option) must be 1, true, yes, on, 0, false, no or off; got \(text)")
         }
+    }
+
+    /// Whether `SDUI_JSON` asks `sdui serve` for JSON errors.  Read before
+    /// the command line is parsed (a usage error is JSON too), so a value
+    /// that is not a flag's counts as off here and is refused by
+    /// ``ServeCommand/settings(_:)``.
+    static func wantsJSON(_ arguments: [String], _ environment: [String: String]) -> Bool {
+        guard arguments.first == "serve" else { return false }
+        return (try? ServeEnvironment(values: environment).flag(false, "--json")) == true
     }
 
     /// The store options with `--db` from `SDUI_DB` when neither `--db`

@@ -10,6 +10,10 @@ struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Inspect or write a file-scope store (SDUIStore's .file(url:) scope).",
+        discussion: """
+        Example:
+          sdui store set cart.json cart.total=12.5 && sdui store inspect cart.json
+        """,
         subcommands: [Inspect.self, Write.self]
     )
 
@@ -29,6 +33,10 @@ struct StoreCommand: ParsableCommand {
             `url "…"`), in key order.  A file that was torn or damaged is read from \
             FILE.prev, as the store reads it, and the reason is printed on stderr.  \
             Exit status 1 when neither FILE nor FILE.prev can be read.
+
+            Examples:
+              sdui store inspect cart.json
+              sdui store inspect cart.json --json
             """)
 
         @Argument(help: "The store's snapshot file.")
@@ -61,12 +69,12 @@ struct StoreCommand: ParsableCommand {
                 try printJSON(Report(file: file, recovered: problem != nil, warning: problem?.message, values: values))
                 return
             }
-            if let problem { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
+            if let problem { warn("warning: \(problem)") }
             for (path, value) in StoreValue.leaves(of: values) {
                 switch value {
-                case .color(let c): print("\(path) = color \(JSONValue.literal(c))")
-                case .url(let u): print("\(path) = url \(JSONValue.literal(u))")
-                default: print("\(path) = \(Self.text(value.jsonValue))")
+                case .color(let c): say("\(path) = color \(JSONValue.literal(c))")
+                case .url(let u): say("\(path) = url \(JSONValue.literal(u))")
+                default: say("\(path) = \(Self.text(value.jsonValue))")
                 }
             }
         }
@@ -103,8 +111,9 @@ struct StoreCommand: ParsableCommand {
             values, so no round of any of them is lost.  A file that exists but cannot be \
             read (permissions, an I/O error) is an error (exit 1) and is left as it is.
 
-            Example: sdui store set cart.json cart.total=12.5 'user.name="Ada"'
-                     sdui store set load.json 'rounds.r{n}={n}' --repeat 1000
+            Examples:
+              sdui store set cart.json cart.total=12.5 'user.name="Ada"'
+              sdui store set load.json 'rounds.r{n}={n}' --repeat 1000
             """)
 
         @Argument(help: "The store's snapshot file.")
@@ -115,6 +124,8 @@ struct StoreCommand: ParsableCommand {
 
         @Option(help: "Apply the assignments this many times (1 to 10,000,000).")
         var `repeat`: Int = 1
+
+        @OptionGroup var output: OutputOptions
 
         func validate() throws {
             guard (1...10_000_000).contains(`repeat`) else {
@@ -131,7 +142,7 @@ struct StoreCommand: ParsableCommand {
                 try reportingErrors { throw e }
             }
             if let e = store.lastPersistenceError {   // recovered, or unreadable and about to be kept aside
-                FileHandle.standardError.write(Data("warning: \(e)\n".utf8))
+                warn("warning: \(e)")
             }
             let out = FileHandle.standardOutput
             for round in 1...`repeat` {

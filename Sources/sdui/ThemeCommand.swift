@@ -8,15 +8,22 @@ struct ThemeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "theme",
         abstract: "Work with themes.",
+        discussion: "Example: sdui theme lint Examples/themes/theme_nordlicht.json",
         subcommands: [Lint.self]
     )
 
     struct Lint: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a theme: WCAG AA contrast, the 4 pt spacing grid, animation durations.",
-            discussion: "Exit status: 0 when there are no errors (warnings allowed), 1 otherwise.")
+            discussion: """
+            Exit status: 0 when there are no errors (warnings allowed), 1 otherwise.
 
-        @Argument(help: "The theme file (schemas/theme.json, the flat block-theme form, or W3C Design Tokens).")
+            Examples:
+              sdui theme lint Examples/themes/theme_nordlicht.json
+              cat brand.tokens.json | sdui theme lint - --json
+            """)
+
+        @Argument(help: "The theme file (schemas/theme.json, the flat block-theme form, or W3C Design Tokens; - for standard input).")
         var path: String
 
         @Flag(help: "Print one JSON object on stdout.")
@@ -31,7 +38,12 @@ struct ThemeCommand: ParsableCommand {
         }
 
         func run() throws {
-            let theme = try reportingErrors { try Theme(contentsOf: URL(fileURLWithPath: path)) }
+            let theme = try reportingErrors {
+                // `-`: the theme on standard input (a Design Tokens theme is then named "stdin").
+                try Theme(document: try readFile(path, limit: FileInput.documentLimit),
+                          fileName: path == "-" ? "stdin" : URL(fileURLWithPath: path).lastPathComponent,
+                          source: inputName(path))
+            }
             let findings = ThemeLint.check(theme)
             let errors = findings.filter { $0.severity == .error }.count
             let pairs = ThemeLint.checkedPairs(theme).count
@@ -39,10 +51,10 @@ struct ThemeCommand: ParsableCommand {
                 try printJSON(Report(theme: theme.id, pairsChecked: pairs, errors: errors,
                                      warnings: findings.count - errors, findings: findings))
             } else {
-                for f in findings { print("\(path): \(f)") }
-                print("\(theme.id): \(errors) error(s), \(findings.count - errors) warning(s); "
-                      + "\(pairs) contrast pair(s) checked in light and dark, "
-                      + "\(theme.spacing.count) spacing value(s), \(theme.animations.count) animation(s)")
+                for f in findings { print("\(inputName(path)): \(f)".escapedForDisplay) }
+                print(("\(theme.id): \(errors) error(s), \(findings.count - errors) warning(s); "
+                       + "\(pairs) contrast pair(s) checked in light and dark, "
+                       + "\(theme.spacing.count) spacing value(s), \(theme.animations.count) animation(s)").escapedForDisplay)
             }
             if errors > 0 { throw ExitCode(1) }
         }

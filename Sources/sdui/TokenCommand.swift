@@ -8,14 +8,22 @@ struct TokenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
         abstract: "Work with single design tokens.",
+        discussion: "Example: sdui token validate Examples/tokens/checkout_pay_button.json",
         subcommands: [Validate.self]
     )
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check one design-token JSON file against the token schema and limits.")
+            abstract: "Check one design-token JSON file against the token schema and limits.",
+            discussion: """
+            Exit status 1 when the token is invalid.
 
-        @Argument(help: "The token file.")
+            Examples:
+              sdui token validate Examples/tokens/checkout_pay_button.json
+              cat token.json | sdui token validate - --json
+            """)
+
+        @Argument(help: "The token file (- for standard input).")
         var path: String
 
         @Flag(help: "Print one JSON object on stdout.")
@@ -41,7 +49,7 @@ struct TokenCommand: ParsableCommand {
                                          primitiveVersion: token.primitiveVersion,
                                          bytes: token.byteCount))
                 } else {
-                    print("\(path): valid token \(token) (\(token.byteCount) bytes)")
+                    say("\(inputName(path)): valid token \(token) (\(token.byteCount) bytes)")
                 }
             } catch let e as SDUIError {
                 try fail(e)

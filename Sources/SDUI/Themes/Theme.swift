@@ -182,19 +182,27 @@ extension Theme {
     /// `.tokens.json` or `.json`.
     public init(contentsOf url: URL) throws {
         let data = try FileInput.read(url.path, limit: FileInput.documentLimit)
+        try self.init(document: data, fileName: url.lastPathComponent, source: url.path)
+    }
+
+    /// Reads a theme document in any of the forms ``init(contentsOf:)``
+    /// takes, from bytes already read (standard input, say): a W3C Design
+    /// Tokens document's theme id is `fileName` without `.tokens.json` or
+    /// `.json`.  Errors name `source`.
+    public init(document data: Data, fileName: String, source: String?) throws {
         let value: JSONValue
         do { value = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
-            throw SDUIError.notJSON(data, error, what: "not JSON", input: url.path)
+            throw SDUIError.notJSON(data, error, what: "not JSON", input: source)
         }
         if value["id"]?.stringValue != nil {
-            try self.init(value: value, source: url.path)
+            try self.init(value: value, source: source)
         } else {
-            var id = url.lastPathComponent
+            var id = fileName
             for suffix in [".tokens.json", ".json"] where id.hasSuffix(suffix) {
                 id = String(id.dropLast(suffix.count))
                 break
             }
-            self = try DTCGImport.theme(value, id: id, source: url.path)
+            self = try DTCGImport.theme(value, id: id, source: source)
         }
     }
 
