@@ -12,10 +12,12 @@ set -euo pipefail
 # locales: de_DE.UTF-8, the comma-decimal locale the core's number tests run under;
 # libpcre2-dev: the reference regex engine of the matches() differential fuzzer;
 # libdouble-conversion-dev: the reference the shortest number-to-text test compares with;
-# prometheus: promtool, which checks a live /metrics and the alert rules.
+# prometheus: promtool, which checks a live /metrics and the alert rules;
+# python3-venv: the venv scripts/check-openapi.sh installs schemathesis (PyPI) in;
+# openssl: the certificates of the PostgreSQL TLS tests (scripts/postgres.sh --tls).
 packages=(libjansson-dev libdeflate-dev zlib1g-dev libsqlite3-dev pkg-config make chromium fonts-dejavu-core
           python3-jsonschema postgresql libsimdjson-dev pigz locales libpcre2-dev libdouble-conversion-dev
-          prometheus)
+          prometheus python3-venv openssl)
 
 missing=()
 for p in "${packages[@]}"; do

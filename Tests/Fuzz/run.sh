@@ -5,7 +5,8 @@
 #     bash Tests/Fuzz/run.sh [SECONDS_EACH [NAME...]]
 #
 # NAME picks harnesses from HARNESSES below (default: all); the harness NAME
-# is Tests/Fuzz/fuzz_NAME.c, and a listed harness whose file is missing is
+# is Tests/Fuzz/fuzz_NAME.c, except the Swift harness payload (the
+# normalized-payload decoder), which Tests/Fuzz/run-swift.sh builds and runs; and a listed harness whose file is missing is
 # an error, not skipped.  Each harness is compiled together with csrc/*.c
 # (not the .a) under -fsanitize=fuzzer,address,undefined.  Work files live
 # in build/fuzz/:
@@ -62,14 +63,25 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT" || exit 2
 WORK=build/fuzz
 HARNESSES="pack_open token_parse disk_open batch_split json_doc expr snapshot outbox_open scan_paths seekable_open matches"
+# Harnesses written in Swift, each with a script of its own (its package
+# is built with the Swift toolchain, not compiled here).
+SWIFT_HARNESSES="payload"
 
-# The harnesses to run: the names given, each one of HARNESSES.
-SELECTED="${*:-$HARNESSES}"
-for name in $SELECTED; do
+# The harnesses to run: the names given, each one of HARNESSES or
+# SWIFT_HARNESSES; SELECTED keeps the C ones, SWIFT_SELECTED the others.
+SELECTED=""
+SWIFT_SELECTED=""
+for name in ${*:-$HARNESSES $SWIFT_HARNESSES}; do
+    case " $SWIFT_HARNESSES " in
+    *" $name "*)
+        SWIFT_SELECTED="$SWIFT_SELECTED $name"
+        continue
+        ;;
+    esac
     case " $HARNESSES " in
-    *" $name "*) ;;
+    *" $name "*) SELECTED="$SELECTED $name" ;;
     *)
-        echo "run.sh: no harness \"$name\" (known: $HARNESSES)" >&2
+        echo "run.sh: no harness \"$name\" (known: $HARNESSES $SWIFT_HARNESSES)" >&2
         echo "$USAGE" >&2
         exit 2
         ;;
@@ -498,5 +510,13 @@ for name in $SELECTED; do
         echo "fuzz_$name: artifacts in $artifacts:" >&2
         ls -l "$artifacts" >&2
     fi
+done
+
+# The Swift harnesses: payload is the normalized-payload decoder and the
+# render of what it decodes (Tests/Fuzz/run-swift.sh).
+for name in $SWIFT_SELECTED; do
+    case "$name" in
+    payload) bash Tests/Fuzz/run-swift.sh "$SECONDS_EACH" || failed=1 ;;
+    esac
 done
 exit "$failed"
