@@ -49,6 +49,37 @@ import Testing
         #expect(listed.status == 0, "\(listed)")
     }
 
+    /// A path that is not a regular file (a FIFO; a character device like
+    /// /dev/null, made with mknod where the machine allows it) is refused
+    /// as a state file and as a store file, and stays what it was: never
+    /// opened for reading (a FIFO would block), written, moved or replaced.
+    @Test func aFileThatIsNotRegularIsRefusedAndLeftAsItIs() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        var specials: [(path: String, kind: mode_t)] = []
+        for name in ["flow.fifo", "store.fifo"] {
+            let path = dir.appendingPathComponent(name).path
+            #expect(mkfifo(path, 0o644) == 0)
+            specials.append((path, S_IFIFO))
+        }
+        for name in ["flow.null", "store.null"] {
+            let path = dir.appendingPathComponent(name).path
+            // The device of /dev/null (major 1, minor 3: glibc's makedev
+            // gives 0x103); unprivileged or in some containers mknod is refused.
+            if mknod(path, S_IFCHR | 0o666, 0x103) == 0 { specials.append((path, S_IFCHR)) }
+        }
+        for special in specials {
+            let r = special.path.contains("flow")
+                ? try await run(special.path)
+                : try await sdui(["store", "set", special.path, "a=1"])
+            #expect(r.status == 1 && r.out.isEmpty, "\(special.path): \(r)")
+            #expect(r.err.contains(special.path) && r.err.contains("not a regular file"), "\(r.err)")
+            var st = stat()
+            #expect(lstat(special.path, &st) == 0 && st.st_mode & S_IFMT == special.kind, "\(special.path) was replaced")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(left == specials.map { URL(fileURLWithPath: $0.path).lastPathComponent }.sorted(), "\(left)")
+    }
+
     /// Our own damaged state file is moved aside, said on stderr, and the
     /// run goes on with a fresh one.
     @Test func aDamagedStateFileIsMovedAsideAndSaid() async throws {
