@@ -382,16 +382,12 @@ extension RegistryServer {
                 refused.append(EventRules.Refusal(index: i, id: id, field: field,
                                                   message: "\(EventRules.label(i, id)): \(reason)"))
             }
-            guard e.objectValue != nil else { refuse(nil, "must be an object"); continue }
-            guard let id else { refuse("id", "\"id\" must be a string of 1 to \(EventRules.maxIDBytes) bytes"); continue }
-            guard let name = e["name"]?.stringValue else {
-                refuse("name", "\"name\" must be a string of 1 to \(EventRules.maxIDBytes) bytes")
-                continue
-            }
-            guard let flow = e["flowId"]?.stringValue else { refuse("flowId", "\"flowId\" must be a string"); continue }
-            guard let user = e["userId"]?.stringValue else { refuse("userId", "\"userId\" must be a string"); continue }
-            guard let ts = e["timestamp"]?.intValue, ts >= 0 else {
-                refuse("timestamp", "\"timestamp\" must be a non-negative integer (ms since the epoch)")
+            guard let object = e.objectValue else { refuse(nil, "must be an object"); continue }
+            if let (field, reason) = EventRules.typeFault(in: object) { refuse(field, reason); continue }
+            guard let id, let name = object["name"]?.stringValue, let flow = object["flowId"]?.stringValue,
+                  let user = object["userId"]?.stringValue, let ts = object["timestamp"].flatMap(EventRules.integer) else {
+                assertionFailure("EventRules.members checks the types of the indexed members")
+                refuse(nil, "cannot be read")
                 continue
             }
             guard let json = try? encoder.encode(e) else { refuse(nil, "cannot be stored"); continue }
