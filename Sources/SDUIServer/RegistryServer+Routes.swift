@@ -78,37 +78,31 @@ extension RegistryServer {
             router.get(RouterPath(path), use: handler)
             router.head(RouterPath(path)) { request, context in Self.head(try await handler(request, context)) }
         }
-        // Every route but /events is read-only: any other method the HTTP/1
-        // parser passes on is 405 with Allow (RFC 9110 §15.5.6), TRACE and
-        // OPTIONS included, whether the routes are at the root or mounted.
-        for path in ["health/live", "health/ready", "health", "metrics", "screens/:id", "design-tokens", "flows/:id"] {
-            for method in Self.parsedMethods where method != .get && method != .head {
-                router.on(RouterPath(path), method: method) { _, _ in Self.methodNotAllowed() }
-            }
-        }
-        for method in Self.parsedMethods where method != .post {
-            router.on("events", method: method) { _, _ in
-                var r = Self.error(.methodNotAllowed, "method-not-allowed", "/events answers POST only")
-                r.headers[.allow] = "POST"
-                return r
+        // Any other method the HTTP/1 parser passes on is 405 with Allow
+        // (RFC 9110 §15.5.6), TRACE and OPTIONS included, whether the routes
+        // are at the root or mounted; with a body, the request gate gives
+        // the same answer before the body is read (RegistryRoutes).
+        for route in RegistryRoutes.all {
+            for method in Self.parsedMethods where !route.methods.contains(method) {
+                router.on(RouterPath(route.path), method: method) { _, _ in Self.methodNotAllowed(route) }
             }
         }
         let api = router.group()
         if let access = configuration.access { api.add(middleware: BearerAuthMiddleware(verifier: access)) }
         api.get("screens/:id") { [self] request, context in
-            await screen(request, id: context.parameters.get("id") ?? "")
+            await screen(request, id: Self.pathID(context.parameters, kind: "screen"))
         }
         api.get("design-tokens") { [self] request, _ in await designTokens(request) }
         // HEAD: the GET answer's status and headers, without its body.
         api.head("screens/:id") { [self] request, context in
-            Self.head(await screen(request, id: context.parameters.get("id") ?? ""))
+            Self.head(await screen(request, id: Self.pathID(context.parameters, kind: "screen")))
         }
         api.head("design-tokens") { [self] request, _ in Self.head(await designTokens(request)) }
         api.get("flows/:id") { [self] request, context in
-            await flow(request, id: context.parameters.get("id") ?? "")
+            await flow(request, id: Self.pathID(context.parameters, kind: "flow"))
         }
         api.head("flows/:id") { [self] request, context in
-            Self.head(await flow(request, id: context.parameters.get("id") ?? ""))
+            Self.head(await flow(request, id: Self.pathID(context.parameters, kind: "flow")))
         }
         api.post("events") { [self] request, _ in await events(request) }
     }
@@ -124,11 +118,11 @@ extension RegistryServer {
         "LINK", "UNLINK", "SOURCE", "QUERY",
     ].map { HTTPRequest.Method($0)! }
 
-    /// 405 for a method a route does not take: `Allow: GET, HEAD` and the
-    /// JSON error body every error has.
-    static func methodNotAllowed() -> Response {
-        var r = error(.methodNotAllowed, "method-not-allowed", "this resource answers GET and HEAD only")
-        r.headers[.allow] = "GET, HEAD"
+    /// 405 for a method `route` does not take: `Allow` and the JSON error
+    /// body every error has.
+    static func methodNotAllowed(_ route: RegistryRoutes.Route) -> Response {
+        var r = error(.methodNotAllowed, "method-not-allowed", route.notAllowedMessage)
+        r.headers[.allow] = route.allow
         return r
     }
 
@@ -211,11 +205,31 @@ extension RegistryServer {
         return EntityTagMatch.matches(inm, current: etag)
     }
 
-    /// `GET /screens/{id}`.
-    func screen(_ request: Request, id: String) async -> Response {
+    /// The registry id a path's `:id` names, or why it names none (the
+    /// message of a 400 `bad-id`).  The router hands a path component as
+    /// it was sent, so it is percent-decoded first (RFC 3986 §2.1): a
+    /// client may send `no:such` as `no%3Asuch`.  A `%` not followed by two
+    /// hex digits, or bytes that are not UTF-8, name no id.  Every route
+    /// with an `{id}` reads it here.
+    static func pathID(_ parameters: Parameters, kind: String) -> Result<String, RegistryError> {
+        let raw = parameters.get("id") ?? ""
+        guard let id = raw.removingPercentEncoding else {
+            return .failure(RegistryError(.invalid, "\(EchoedInput.quoted(raw)) is not a \(kind) id: it does not "
+                                          + "percent-decode to UTF-8"))
+        }
         guard RegistryID.isValid(id) else {
-            return Self.error(.badRequest, "bad-id",
-                              "\(EchoedInput.quoted(id)) is not a screen id (1–128 of A–Z a–z 0–9 _ - . :)")
+            return .failure(RegistryError(.invalid,
+                                          "\(EchoedInput.quoted(id)) is not a \(kind) id (1–128 of A–Z a–z 0–9 _ - . :)"))
+        }
+        return .success(id)
+    }
+
+    /// `GET /screens/{id}`.
+    func screen(_ request: Request, id pathID: Result<String, RegistryError>) async -> Response {
+        let id: String
+        switch pathID {
+        case .success(let i): id = i
+        case .failure(let e): return Self.error(.badRequest, "bad-id", e.message)
         }
         let map: PrimitiveMap
         switch primitives(request) {
@@ -247,10 +261,11 @@ extension RegistryServer {
     /// `GET /flows/{id}`: the published definition, with ETag and 304 as
     /// for screens.  A client whose `X-Primitives` lacks a primitive the
     /// flow's blocks draw with gets a 409 naming them.
-    func flow(_ request: Request, id: String) async -> Response {
-        guard RegistryID.isValid(id) else {
-            return Self.error(.badRequest, "bad-id",
-                              "\(EchoedInput.quoted(id)) is not a flow id (1–128 of A–Z a–z 0–9 _ - . :)")
+    func flow(_ request: Request, id pathID: Result<String, RegistryError>) async -> Response {
+        let id: String
+        switch pathID {
+        case .success(let i): id = i
+        case .failure(let e): return Self.error(.badRequest, "bad-id", e.message)
         }
         let map: PrimitiveMap
         switch primitives(request) {
@@ -382,16 +397,12 @@ extension RegistryServer {
                 refused.append(EventRules.Refusal(index: i, id: id, field: field,
                                                   message: "\(EventRules.label(i, id)): \(reason)"))
             }
-            guard e.objectValue != nil else { refuse(nil, "must be an object"); continue }
-            guard let id else { refuse("id", "\"id\" must be a string of 1 to \(EventRules.maxIDBytes) bytes"); continue }
-            guard let name = e["name"]?.stringValue else {
-                refuse("name", "\"name\" must be a string of 1 to \(EventRules.maxIDBytes) bytes")
-                continue
-            }
-            guard let flow = e["flowId"]?.stringValue else { refuse("flowId", "\"flowId\" must be a string"); continue }
-            guard let user = e["userId"]?.stringValue else { refuse("userId", "\"userId\" must be a string"); continue }
-            guard let ts = e["timestamp"]?.intValue, ts >= 0 else {
-                refuse("timestamp", "\"timestamp\" must be a non-negative integer (ms since the epoch)")
+            guard let object = e.objectValue else { refuse(nil, "must be an object"); continue }
+            if let (field, reason) = EventRules.typeFault(in: object) { refuse(field, reason); continue }
+            guard let id, let name = object["name"]?.stringValue, let flow = object["flowId"]?.stringValue,
+                  let user = object["userId"]?.stringValue, let ts = object["timestamp"].flatMap(EventRules.integer) else {
+                assertionFailure("EventRules.members checks the types of the indexed members")
+                refuse(nil, "cannot be read")
                 continue
             }
             guard let json = try? encoder.encode(e) else { refuse(nil, "cannot be stored"); continue }

@@ -6,10 +6,15 @@ import NIOHTTP1
 /// Sits between the HTTP/1 decoder and Hummingbird and refuses, before any
 /// route sees them:
 ///
+/// - a request whose head announces a body (a `Content-Length` above 0,
+///   or any `Transfer-Encoding`) with a method its path does not take:
+///   405 with `Allow`, as the router answers the same method without a
+///   body (``RegistryRoutes``);
 /// - a request whose head announces a body (`Content-Length` above the
-///   limit, or any `Transfer-Encoding`): 413.  The API reads no bodies;
-///   reading on to find the next request would let a slow endless chunked
-///   body hold a connection (and reset its idle timer) forever;
+///   limit, or any `Transfer-Encoding`): 413.  The API reads no body but
+///   that of `POST /events`; reading on to find the next request would
+///   let a slow endless chunked body hold a connection (and reset its idle
+///   timer) forever;
 /// - an HTTP/1.1 request without a `Host` header, or with more than one:
 ///   400 (RFC 9112 §3.2).  HTTP/1.0 requests need none;
 /// - a request that does not arrive in time: 408.  The idle timeout alone
@@ -55,6 +60,8 @@ final class RequestHeadGate: ChannelDuplexHandler, RemovableChannelHandler {
         var status: HTTPResponseStatus
         var code: String
         var message: String
+        /// The `Allow` header of a 405.
+        var allow: String? = nil
     }
 
     /// How long a request may take to arrive, and how slowly.
@@ -283,6 +290,7 @@ final class RequestHeadGate: ChannelDuplexHandler, RemovableChannelHandler {
         headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
         headers.add(name: "Cache-Control", value: "no-store")
         headers.add(name: "Connection", value: "close")
+        if let allow = refusal.allow { headers.add(name: "Allow", value: allow) }
         headers.add(name: "Content-Length", value: String(body.count))
         let head = HTTPResponseHead(version: .http1_1, status: refusal.status, headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
@@ -293,11 +301,13 @@ final class RequestHeadGate: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Why `head` is refused, or nil.
+    ///
+    /// A body is refused by what the request asks for: on a path that does
+    /// not take the request's method it is 405, the answer the method gets
+    /// without a body; where the method is taken, a body over the limit is
+    /// 413 (every route but `POST /events` takes none).  A path the registry
+    /// does not serve (the router's 404) takes no body either: 413.
     static func refusal(of head: HTTPRequestHead, maxBodyBytes configured: Int) -> Refusal? {
-        // POST /events is the one route that takes a body (an event batch).
-        let path = head.uri.split(separator: "?", maxSplits: 1).first ?? ""
-        let maxBodyBytes = head.method == .POST && (path == "/events" || path.hasSuffix("/events"))
-            ? max(configured, RegistryServer.maxEventsBodyBytes) : configured
         if head.version.major == 1, head.version.minor >= 1 {
             let hosts = head.headers["Host"].count
             if hosts != 1 {
@@ -306,12 +316,22 @@ final class RequestHeadGate: ChannelDuplexHandler, RemovableChannelHandler {
                                    + "this one has \(hosts == 0 ? "none" : String(hosts))")
             }
         }
-        if !head.headers["Transfer-Encoding"].isEmpty, maxBodyBytes == 0 {
+        let chunked = !head.headers["Transfer-Encoding"].isEmpty
+        // The decoder has already refused a malformed or contradictory Content-Length.
+        let length = head.headers["Content-Length"].compactMap { Int($0) }.max() ?? 0
+        guard chunked || length > 0 else { return nil }
+        let route = RegistryRoutes.route(forTarget: head.uri)
+        if let route, !route.takes(head.method.rawValue) {
+            return Refusal(status: .methodNotAllowed, code: "method-not-allowed", message: route.notAllowedMessage,
+                           allow: route.allow)
+        }
+        // POST /events is the one route that takes a body (an event batch).
+        let maxBodyBytes = route?.path == "events" ? max(configured, RegistryServer.maxEventsBodyBytes) : configured
+        if chunked, maxBodyBytes == 0 {
             return Refusal(status: .payloadTooLarge, code: "body-too-large",
                            message: "this route takes no request body (only POST /events does)")
         }
-        // The decoder has already refused a malformed or contradictory Content-Length.
-        if let length = head.headers["Content-Length"].compactMap({ Int($0) }).max(), length > maxBodyBytes {
+        if length > maxBodyBytes {
             return Refusal(status: .payloadTooLarge, code: "body-too-large",
                            message: "a body of \(length) bytes; the limit is \(maxBodyBytes)")
         }

@@ -79,7 +79,7 @@ enum RawClient {
             let r = try await startServer(store)
             let refused: [(String, Int, String)] = [
                 ("GET /design-tokens?ids=plain HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 413, "body-too-large"),
-                ("POST /screens/home HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello", 413, "body-too-large"),
+                ("POST /screens/home HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello", 405, "method-not-allowed"),
                 ("GET /health HTTP/1.1\r\n\r\n", 400, "bad-host"),
                 ("GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "bad-host"),
             ]
@@ -95,7 +95,7 @@ enum RawClient {
                 #expect(answers[2].header("connection") == "close" && answers[2].header("cache-control") == "no-store")
             }
             // A refusal with nothing before it is sent at once.
-            let alone = await RawClient.exchange(port: r.port, "POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\n")
+            let alone = await RawClient.exchange(port: r.port, "GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\n")
             #expect(alone.answers.map(\.status) == [413] && alone.closed)
             await r.stop()
         }
@@ -145,6 +145,76 @@ enum RawClient {
                     let (answers, _) = await RawClient.exchange(port: r.port, bytes)
                     #expect(answers.first?.status == 405, "\(method) \(path)")
                     #expect(answers.first?.header("allow") == allow, "\(method) \(path)")
+                }
+            }
+            await r.stop()
+        }
+    }
+
+    /// A method a path does not take is 405 with the same Allow when the
+    /// request carries a body (a Content-Length or a chunked body), on
+    /// /events too: the body is not read, and the connection is closed.
+    /// A body is 413 only where the method is taken (GET, HEAD) or on a
+    /// path the registry does not serve.
+    @Test func anUndeclaredMethodWithABodyIs405NotBodyTooLarge() async throws {
+        try await withStore(.sqlite) { store in
+            try await RegistryServerTests.seed(store)
+            let r = try await startServer(store)
+            let bodies = ["Content-Length: 5\r\n\r\nhello", "Content-Length: 100000\r\n\r\npartial",
+                          "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n"]
+            for (path, allow) in [("/health", "GET, HEAD"), ("/screens/home", "GET, HEAD"), ("/flows/onboarding", "GET, HEAD"),
+                                  ("/design-tokens?ids=plain", "GET, HEAD"), ("/events", "POST"), ("//events/", "POST")] {
+                for method in ["TRACE", "PUT", "PATCH", "DELETE", "OPTIONS"] + (allow == "POST" ? ["GET"] : ["POST"]) {
+                    for body in bodies {
+                        let bytes = "\(method) \(path) HTTP/1.1\r\nHost: x\r\n\(body)"
+                        let (answers, closed) = await RawClient.exchange(port: r.port, bytes)
+                        #expect(answers.map(\.status) == [405] && closed, "\(method) \(path) \(body)")
+                        #expect(answers.first?.header("allow") == allow, "\(method) \(path) \(body)")
+                        #expect(answers.first?.json?["error"] as? String == "method-not-allowed", "\(method) \(path)")
+                    }
+                }
+            }
+            for bytes in ["GET /screens/home HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello",
+                          "HEAD /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+                          "PUT /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello",
+                          "POST /events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 300000\r\n\r\n"] {
+                let (answers, closed) = await RawClient.exchange(port: r.port, bytes)
+                #expect(answers.map(\.status) == [413] && closed, "\(bytes)")
+                #expect(answers.first?.header("allow") == nil, "\(bytes)")
+            }
+            await r.stop()
+        }
+    }
+
+    /// A path's id is percent-decoded before it is checked (RFC 3986 §2.1),
+    /// on every route with an id, GET and HEAD: `no%3Asuch.screen` is the
+    /// id `no:such.screen` (unknown: 404), `check%6Fut` is `checkout`.  An
+    /// id that does not decode (a bad escape, bytes that are not UTF-8) or
+    /// decodes to something outside the grammar is 400 bad-id.
+    @Test func pathIDsArePercentDecoded() async throws {
+        try await withStore(.sqlite) { store in
+            _ = try await RegistryImporter(imagePolicy: .anyHTTPSHost).importInto(store, from: RegistryServerFlowsTests.examples)
+            let r = try await startServer(store)
+            let cases: [(String, Int, String?)] = [
+                ("/screens/check%6Fut", 200, nil), ("/screens/%63%68eckout", 200, nil), ("/flows/onboard%69ng", 200, nil),
+                ("/screens/no%3Asuch.screen", 404, #"no screen "no:such.screen""#),
+                ("/flows/no%3asuch", 404, #"no flow "no:such""#),
+                ("/screens/%zz", 400, "does not percent-decode"), ("/screens/a%", 400, "does not percent-decode"),
+                ("/screens/%FF", 400, "does not percent-decode"), ("/flows/%C3", 400, "does not percent-decode"),
+                ("/screens/a%2Fb", 400, #""a/b" is not a screen id"#), ("/flows/%2E%2E", 400, #"".." is not a flow id"#),
+                ("/screens/%00", 400, "is not a screen id"),
+            ]
+            for method in ["GET", "HEAD"] {
+                for (target, status, fragment) in cases {
+                    let bytes = "\(method) \(target) HTTP/1.1\r\nHost: x\r\nX-Primitives: \(PrimitiveMap.builtIn.headerValue)\r\n"
+                        + "Connection: close\r\n\r\n"
+                    let (answers, _) = await RawClient.exchange(port: r.port, bytes)
+                    #expect(answers.first?.status == status, "\(method) \(target): \(answers.first?.text ?? "no answer")")
+                    if method == "GET", let fragment {
+                        #expect((answers.first?.json?["message"] as? String)?.contains(fragment) == true,
+                                "\(target): \(answers.first?.text ?? "")")
+                        #expect(answers.first?.json?["error"] as? String == (status == 400 ? "bad-id" : "not-found"))
+                    }
                 }
             }
             await r.stop()

@@ -153,6 +153,74 @@ import Testing
         }
     }
 
+    /// An optional member of another type than schemas/events.json gives
+    /// (`flowVersion` not a string, `screen` neither a string nor null,
+    /// `seq` not a non-negative integer, `properties` not an object) is
+    /// refused as a bad required one is: a 400 that names the event and
+    /// the member, in `refused`, and nothing of the batch stored.  What
+    /// the schema allows (`seq` 2.0, `screen` null, members left out) is
+    /// stored.
+    @Test func optionalMembersOfAnotherTypeAreRefusedNamingEventAndMember() async throws {
+        try await withStore(.sqlite) { store in
+            let server = try await startServer(store)
+            let base = #""name":"screen_view","flowId":"f","timestamp":1,"userId":"u""#
+            let wrong: [(String, String)] = [
+                ("flowVersion", "1"), ("flowVersion", "null"), ("flowVersion", "{}"), ("screen", "5"), ("screen", #"["a"]"#),
+                ("screen", "false"), ("seq", "-1"), ("seq", "1.5"), ("seq", #""1""#), ("seq", "null"),
+                ("properties", "[]"), ("properties", #""x""#), ("properties", "null"), ("timestamp", "1.5"),
+            ]
+            for (member, value) in wrong {
+                var members = ["id": #""bad""#, "name": #""screen_view""#, "flowId": #""f""#, "timestamp": "1", "userId": #""u""#]
+                members[member] = value
+                let bad = "{" + members.sorted { $0.key < $1.key }.map { #""\#($0.key)":\#($0.value)"# }.joined(separator: ",") + "}"
+                let answer = try await post(server, #"{"events":[\#(Self.event("ok1")),\#(bad),\#(Self.event("ok2"))]}"#)
+                let text = String(decoding: answer.body, as: UTF8.self)
+                #expect(answer.status == 400, "\(member): \(value): \(text)")
+                let doc = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any], "\(text)")
+                #expect((doc["message"] as? String)?.contains(#"events[1] (id "bad"): "\#(member)" must be"#) == true,
+                        "\(text)")
+                let refused = try #require(doc["refused"] as? [[String: Any]], "\(text)")
+                #expect(refused.count == 1 && refused.first?["index"] as? Int == 1, "\(text)")
+                #expect(refused.first?["field"] as? String == member && refused.first?["id"] as? String == "bad", "\(text)")
+            }
+            #expect(try await store.events(limit: 10).isEmpty, "nothing of a refused batch is stored")
+            let fine = [#"{"id":"a",\#(base),"seq":2.0,"screen":null}"#, #"{"id":"b",\#(base)}"#,
+                        #"{"id":"c",\#(base),"flowVersion":"","seq":0,"screen":"s","properties":{"k":[1,{"x":null}]}}"#,
+                        #"{"id":"d","name":"n","flowId":"f","timestamp":9.2e18,"userId":"u"}"#]
+            let ok = try await post(server, #"{"events":[\#(fine.joined(separator: ","))]}"#)
+            #expect(ok.status == 200, "\(String(decoding: ok.body, as: UTF8.self))")
+            #expect(try await store.events(limit: 10).map(\.id) == ["a", "b", "c", "d"])
+            await server.stop()
+        }
+    }
+
+    /// `id` and `name` are 1 to 128 characters (Unicode scalars), as the
+    /// schema's maxLength counts them, on both stores: 50 × "€" (150 bytes)
+    /// and 128 × "€" are taken, 129 characters are refused.
+    @Test(arguments: StoreKind.allCases)
+    func idAndNameLengthsCountCharactersNotBytes(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let server = try await startServer(store)
+            let euro50 = String(repeating: "€", count: 50), euro128 = String(repeating: "€", count: 128)
+            func event(_ id: String, _ name: String) -> String {
+                #"{"id":"\#(id)","name":"\#(name)","flowId":"f","timestamp":1,"userId":"u"}"#
+            }
+            let ok = try await post(server, #"{"events":[\#(event(euro50, euro50)),\#(event(euro128, euro128))]}"#)
+            #expect(ok.status == 200, "\(String(decoding: ok.body, as: UTF8.self))")
+            let stored = try await store.events(limit: 10)
+            #expect(stored.map(\.id) == [euro50, euro128] && stored.map(\.name) == [euro50, euro128])
+            for (id, name, field) in [(String(repeating: "€", count: 129), "n", "id"), ("x", String(repeating: "a", count: 129), "name"),
+                                      ("y", String(repeating: "€", count: 129), "name")] {
+                let bad = try await post(server, #"{"events":[\#(event(id, name))]}"#)
+                let doc = try JSONSerialization.jsonObject(with: bad.body) as? [String: Any]
+                #expect(bad.status == 400 && (doc?["refused"] as? [[String: Any]])?.first?["field"] as? String == field)
+                #expect((doc?["message"] as? String)?.contains("1 to 128 characters") == true, "\(doc ?? [:])")
+            }
+            #expect(try await store.events(limit: 10).count == 2)
+            await server.stop()
+        }
+    }
+
     /// `POST /events` takes `application/json` only (parameters and case
     /// aside): anything else is 415 with `Accept-Post`, nothing stored.
     @Test func eventsTakeJSONOnly() async throws {

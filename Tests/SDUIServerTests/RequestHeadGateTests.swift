@@ -97,7 +97,7 @@ enum SlowClient {
                 + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n"
             let a = await HTTPProbe.rawUntilClosed(port: r.port, slow, timeout: 5)
             #expect(a.status == 413 && a.closed)
-            let sized = "POST /screens/home HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\npartial"
+            let sized = "GET /screens/home HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\npartial"
             let b = await HTTPProbe.rawUntilClosed(port: r.port, sized, timeout: 5)
             #expect(b.status == 413 && b.closed)
             #expect(try await get(r, "design-tokens?ids=plain").status == 200)
