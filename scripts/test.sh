@@ -25,6 +25,9 @@ sdui="$(swift build --traits Server --show-bin-path)/sdui"
 # SDUIKit as a dependency: a client-only app (no server stack fetched or
 # built) and Examples/registry-host, a service mounting the registry.
 bash scripts/check-consumer.sh "$sdui"
+# The OpenAPI document against the server: a client generated from it, and
+# schemathesis (PyPI) with every check against a live `sdui serve`.
+bash scripts/check-openapi.sh "$sdui"
 # Debian's python3 has python3-jsonschema (setup.sh); another python3 first
 # on PATH may not.
 py=python3

@@ -15,7 +15,7 @@ import Testing
             let r = try await startServer(store) { c in
                 c.eventRetention = EventRetention(maxAge: .seconds(86_400), maxCount: 5, interval: .milliseconds(100))
             }
-            let client = HTTPClient(timeout: 10, maxBodyBytes: 1 << 20)
+            let client = HTTPClient(timeout: 30, maxBodyBytes: 1 << 20)
             for i in 0..<12 {
                 let body = #"{"events":[{"id":"e\#(i)","name":"n","flowId":"f","userId":"u","timestamp":1}]}"#
                 let a = try await client.post(URL(string: "events", relativeTo: r.baseURL)!.absoluteURL, body: Data(body.utf8),

@@ -70,7 +70,7 @@ import Testing
     }
 
     func post(_ r: RunningRegistry, _ body: String) async throws -> HTTPClientResponse {
-        try await HTTPClient(timeout: 10, maxBodyBytes: 1 << 20).post(
+        try await HTTPClient(timeout: 30, maxBodyBytes: 1 << 20).post(
             URL(string: "events", relativeTo: r.baseURL)!.absoluteURL, body: Data(body.utf8),
             headers: ["Content-Type": "application/json"])
     }

@@ -75,12 +75,12 @@ extension RequestMetricsMiddlewareTests {
                          "health", "health/live", "health/ready", "no/such/path"] {
                 _ = try await get(r, path)
             }
-            let events = try await HTTPClient(timeout: 10, maxBodyBytes: 1 << 20).post(
+            let events = try await HTTPClient(timeout: 30, maxBodyBytes: 1 << 20).post(
                 URL(string: "events", relativeTo: r.baseURL)!.absoluteURL,
                 body: Data(#"{"events":[{"id":"m1","name":"n","flowId":"f","userId":"u","timestamp":1},{"id":"m2"}]}"#.utf8),
                 headers: ["Content-Type": "application/json"])
             #expect(events.status == 400)
-            _ = try await HTTPClient(timeout: 10, maxBodyBytes: 1 << 20).post(
+            _ = try await HTTPClient(timeout: 30, maxBodyBytes: 1 << 20).post(
                 URL(string: "events", relativeTo: r.baseURL)!.absoluteURL,
                 body: Data(#"{"events":[{"id":"m1","name":"n","flowId":"f","userId":"u","timestamp":1}]}"#.utf8),
                 headers: ["Content-Type": "application/json"])

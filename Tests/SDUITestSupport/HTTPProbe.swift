@@ -25,7 +25,7 @@ public struct HTTPAnswer: Sendable {
 public enum HTTPProbe {
     /// `GET url` (or `method`) with `headers`, through URLSession (no caching).
     public static func get(_ url: URL, headers: [String: String] = [:], method: String = "GET") async throws -> HTTPAnswer {
-        var r = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
+        var r = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 30)
         r.httpMethod = method
         for (k, v) in headers { r.setValue(v, forHTTPHeaderField: k) }
         let (data, response) = try await URLSession(configuration: .ephemeral).data(for: r)
@@ -41,7 +41,7 @@ public enum HTTPProbe {
     /// (`..`, raw `%00`, oversized headers).  The blocking socket work runs
     /// on a Dispatch thread, off Swift's cooperative pool, which the server
     /// under test needs.
-    public static func raw(port: Int, _ request: String, timeout: Int = 10) async -> Int? {
+    public static func raw(port: Int, _ request: String, timeout: Int = 30) async -> Int? {
         await offPool { exchange(port: port, request, timeout: timeout, untilClosed: false).status }
     }
 

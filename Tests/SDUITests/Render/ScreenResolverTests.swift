@@ -138,7 +138,7 @@ import Testing
         let pack = try CorePack(data: Fixtures.pack(tokens: [Fixtures.token("packed", props: #"{"text":"from the pack"}"#)]))
         let disk = try DiskCache(path: Fixtures.temporaryDirectory().appendingPathComponent("r.db").path, durable: false)
         let transport = HTTPRegistryTransport(baseURL: registry.baseURL, primitives: PrimitiveMap.builtIn.headerValue,
-                                           bearerToken: nil, timeout: 5)
+                                           bearerToken: nil, timeout: 30)
         let repo = TokenRepository(pack: pack, memory: try TokenCache(), disk: disk, transport: transport)
         let s = ScreenPayload(id: "home", tokens: [.init(id: "packed"), .init(id: "net_banner")])
         let online = await ScreenResolver().resolve(s, repository: repo)

@@ -15,7 +15,7 @@ import Testing
         registry.publishScreen(payload, id: "team_page")
         registry.makeIncompatible("new_page", fallback: "team_page")
         let t = HTTPRegistryTransport(baseURL: registry.baseURL, primitives: "Column@3,Text@4,AsyncImage@2",
-                                   bearerToken: "tok")
+                                   bearerToken: "tok", timeout: 30)
         guard case .screen(let s) = try await t.fetchScreen("team_page") else {
             Issue.record("expected a screen"); return
         }
@@ -37,7 +37,7 @@ import Testing
         let registry = try await LoopbackRegistry.start(tokens: ["a": a])
         defer { Task { await registry.stop() } }
         registry.setMaxAge(123)
-        let t = HTTPRegistryTransport(baseURL: registry.baseURL)
+        let t = HTTPRegistryTransport(baseURL: registry.baseURL, timeout: 30)
         let r = try await t.fetch(TokenFetchRequest(ids: ["a"]))
         #expect(r == .tokens([a], maxAge: 123))
         let tag = ETag.batch([ETag.of(json: a)])

@@ -23,7 +23,7 @@ extension TokenRepositoryFixtures {
         c.imagePolicy = policy
         c.metricsFactory = metrics
         let t = transport ?? registry.map { HTTPRegistryTransport(baseURL: $0.baseURL, primitives: "Column@3,Text@4",
-                                                               bearerToken: "secret-token", timeout: 5) }
+                                                               bearerToken: "secret-token", timeout: 30) }
         return (TokenRepository(pack: pack, memory: try TokenCache(), disk: disk, transport: t, configuration: c), disk)
     }
 

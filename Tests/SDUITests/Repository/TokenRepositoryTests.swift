@@ -122,7 +122,7 @@ import SDUIRegistryKit
         for (path, cause) in [(dir.path, "directory"), (fifo, "FIFO"), (dangling, "dangling symbolic link")] {
             let log = LogCapture()
             let repo = TokenRepository(memory: try TokenCache(), diskPath: path,
-                                       transport: HTTPRegistryTransport(baseURL: registry.baseURL, timeout: 5),
+                                       transport: HTTPRegistryTransport(baseURL: registry.baseURL, timeout: 30),
                                        logger: Logger(label: "test") { _ in log })
             #expect(!repo.hasDiskCache, "\(path)")
             #expect(source(await repo.get("net")) == .network)

@@ -17,7 +17,7 @@ import Testing
     /// A loader over a repository on `cache` that talks to `registry`.
     func loader(_ registry: LoopbackRegistry, cache: String, context: RenderContext = RenderContext()) throws -> ScreenLoader {
         let disk = try DiskCache(path: cache, durable: false)
-        let transport = HTTPRegistryTransport(baseURL: registry.baseURL, primitives: "Column@3,Text@4", timeout: 5)
+        let transport = HTTPRegistryTransport(baseURL: registry.baseURL, primitives: "Column@3,Text@4", timeout: 30)
         var config = TokenRepository.Configuration()
         config.coalescingWindow = .milliseconds(1)
         let repo = TokenRepository(memory: try TokenCache(), disk: disk, transport: transport, configuration: config)
