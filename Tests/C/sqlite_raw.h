@@ -2,8 +2,9 @@
  * sqlite_raw.h - what the tests of the core's SQLite files (the token
  * cache, the durable queue, the plumbing under both) do behind the core's
  * back: SQL and one-value queries through a connection of their own, pages
- * read and written as bytes, files of garbage, a disk made full for one
- * process, and the test folder in which moved-aside files are looked for.
+ * read and written as bytes, whole files read back, files of garbage, a
+ * disk made full for one process, and the test folder in which moved-aside
+ * files are looked for.
  * Test-only.
  *
  * The folder: a test program calls test_dir_make("name") first, which
@@ -32,6 +33,27 @@
 
 /* The test folder (test_dir_make). */
 static char test_dir[256];
+
+/* The bytes of the file at path (malloc'd, *len set); NULL when it
+ * cannot be read. */
+static inline unsigned char *file_bytes(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    *len = -1;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (*len = ftell(f)) >= 0 &&
+        fseek(f, 0, SEEK_SET) == 0) {
+        buf = malloc((size_t)*len + 1);
+        if (buf && fread(buf, 1, (size_t)*len, f) != (size_t)*len) {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    fclose(f);
+    return buf;
+}
 
 /* Makes the test folder /tmp/sdui-<name>-test-<pid>. */
 static inline void test_dir_make(const char *name)

@@ -297,27 +297,6 @@ static void test_newer_schema(void)
     CHECK_EQ_STR(buf, "7");
 }
 
-/* The bytes of the file at path (malloc'd, *len set); NULL when it
- * cannot be read. */
-static unsigned char *file_bytes(const char *path, long *len)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *buf = NULL;
-    *len = -1;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (*len = ftell(f)) >= 0 &&
-        fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)*len + 1);
-        if (buf && fread(buf, 1, (size_t)*len, f) != (size_t)*len) {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    fclose(f);
-    return buf;
-}
-
 /*
  * Opens a file at p (named name in the test folder) that is not a cache:
  * the open is refused naming the path and `why`, the file keeps every

@@ -747,27 +747,6 @@ static void check_fresh(sdui_outbox *box)
     CHECK_EQ_INT(s.dropped_total, 0);
 }
 
-/* The bytes of the file at path (malloc'd, *len set); NULL when it
- * cannot be read. */
-static unsigned char *file_bytes(const char *path, long *len)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *buf = NULL;
-    *len = -1;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (*len = ftell(f)) >= 0 &&
-        fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)*len + 1);
-        if (buf && fread(buf, 1, (size_t)*len, f) != (size_t)*len) {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    fclose(f);
-    return buf;
-}
-
 /*
  * Files that are not outboxes are refused at open, naming the path and
  * why, and keep every byte; nothing is moved aside: a text file, garbage,

@@ -174,27 +174,6 @@ static int64_t raw_int(const char *path, const char *sql)
     return v;
 }
 
-/* The bytes of the file at path (malloc'd, *len set); NULL when it
- * cannot be read. */
-static unsigned char *file_bytes(const char *path, long *len)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *buf = NULL;
-    *len = -1;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (*len = ftell(f)) >= 0 &&
-        fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)*len + 1);
-        if (buf && fread(buf, 1, (size_t)*len, f) != (size_t)*len) {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    fclose(f);
-    return buf;
-}
-
 /* Writes len bytes to path; 1 on success. */
 static int put_bytes(const char *path, const void *bytes, size_t len)
 {
