@@ -67,91 +67,7 @@ static const char *const read_ids[] = {"a",    "b",    "c",    "caa", "cab",
 static const char *const screen_ids[] = {"home", "a", "s1", "s2", "s3"};
 #define NSCREENS (sizeof screen_ids / sizeof screen_ids[0])
 
-static char folder[256];
-static char cache_path[300];
-
-static void empty_folder(void);
-
-/* Removes the folder at exit. */
-static void remove_folder(void)
-{
-    empty_folder();
-    rmdir(folder);
-}
-
-/* Makes this process's folder once (mkdtemp), on tmpfs when there is one. */
-static void make_folder(void)
-{
-    struct stat st;
-    const char *base = stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode)
-                           ? "/dev/shm"
-                           : (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    snprintf(folder, sizeof folder, "%s/fuzz_disk_open-XXXXXX", base);
-    REQUIRE(mkdtemp(folder) != NULL);
-    snprintf(cache_path, sizeof cache_path, "%s/cache.db", folder);
-    atexit(remove_folder);
-}
-
-/* Removes every file of the folder (the cache, its -wal and -shm, and the
- * files moved aside as damaged). */
-static void empty_folder(void)
-{
-    DIR *dir = opendir(folder);
-    struct dirent *e;
-    char path[600];
-    REQUIRE(dir != NULL);
-    while ((e = readdir(dir)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
-        REQUIRE(unlink(path) == 0);
-    }
-    closedir(dir);
-}
-
-/* Writes the input as the cache file. */
-static void write_input(const uint8_t *data, size_t size)
-{
-    FILE *f = fopen(cache_path, "wb");
-    REQUIRE(f != NULL);
-    REQUIRE(size == 0 || fwrite(data, 1, size, f) == size);
-    REQUIRE(fclose(f) == 0);
-}
-
-/* 1 if the file at path holds exactly data[0, size). */
-static int file_is(const char *path, const uint8_t *data, size_t size)
-{
-    FILE *f = fopen(path, "rb");
-    size_t i = 0;
-    int c, same = 1;
-    if (!f)
-        return 0;
-    while (same && (c = fgetc(f)) != EOF)
-        same = i < size && (uint8_t)c == data[i++];
-    fclose(f);
-    return same && i == size;
-}
-
-/* The path of the file moved aside (cache.db.corrupt-*, not its -wal or
- * -shm) into out; 0 when there is none. */
-static int moved_file(char *out, size_t cap)
-{
-    DIR *dir = opendir(folder);
-    struct dirent *e;
-    int found = 0;
-    REQUIRE(dir != NULL);
-    while (!found && (e = readdir(dir)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (strncmp(e->d_name, "cache.db.corrupt-", 17) != 0 ||
-            (n > 4 && (strcmp(e->d_name + n - 4, "-wal") == 0 ||
-                       strcmp(e->d_name + n - 4, "-shm") == 0)))
-            continue;
-        snprintf(out, cap, "%s/%s", folder, e->d_name);
-        found = 1;
-    }
-    closedir(dir);
-    return found;
-}
+#include "fuzz_folder.h"
 
 /* Checks a failed call's error record. */
 static void check_failure(sdui_status st, const sdui_error *err)
@@ -420,10 +336,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t lens[NREAD], i, n = 99;
     char moved[600], notice[1024];
 
-    if (!folder[0])
-        make_folder();
-    empty_folder();
-    write_input(data, size);
+    if (!fuzz_dir[0])
+        fuzz_folder_make("fuzz_disk_open", "cache.db");
+    fuzz_folder_empty();
+    fuzz_write_input(data, size);
 
     sdui_disk_options_default(&o);
     o.max_entries = 4;
@@ -431,12 +347,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.durable = 0;
     o.max_screens = 2;
     o.max_screen_bytes = 100;
-    st = sdui_disk_open(cache_path, &o, &d, &err);
+    st = sdui_disk_open(fuzz_file, &o, &d, &err);
     if (st != SDUI_OK) {
         check_failure(st, &err);
         REQUIRE(d == NULL);
         if (strstr(err.message, "left untouched")) {
-            REQUIRE(file_is(cache_path, data, size));
+            REQUIRE(file_is(fuzz_file, data, size));
             REQUIRE(!moved_file(moved, sizeof moved));
         }
         return 0;
