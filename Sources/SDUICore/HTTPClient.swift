@@ -151,12 +151,12 @@ public final class HTTPClient: Sendable {
                 state.start(continuation)
                 // The deadline covers the whole call: the wait for a slot and the exchange.
                 DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-                    if state.fail(.deadline) { state.stopNow(slots: slots, host: host) }
+                    if state.fail(.deadline) { state.stopNow(slots: slots) }
                 }
                 slots.enter(host, state)
             }
         } onCancel: {
-            if state.fail(.cancelled) { state.stopNow(slots: slots, host: host) }
+            if state.fail(.cancelled) { state.stopNow(slots: slots) }
         }
     }
 }
@@ -328,7 +328,7 @@ private final class RequestState: @unchecked Sendable {
     /// in line leaves it and is answered (it was never sent); one on the
     /// wire is answered and its transfer cancelled (its slot comes back
     /// when the session reports the task complete).
-    func stopNow(slots: HostSlots, host: String) {
+    func stopNow(slots: HostSlots) {
         if slots.withdraw(host, self) {
             finish(error: nil)
             return
