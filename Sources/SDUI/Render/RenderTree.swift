@@ -38,6 +38,12 @@ public struct RenderTree: Sendable, Hashable, Codable {
     }
 
     /// The tree as JSON (sorted keys), the shape of schemas/render-tree.json.
+    ///
+    /// Read it back with the core's parser and ``JSONValueDecoder``
+    /// (`JSONValueDecoder().decode(RenderTree.self, from: JSONValue(json:))`)
+    /// to get the same tree: numbers keep their kind as written, so a prop
+    /// `.double(1.5e17)` (written `1.5e+17`) stays a double.  `JSONDecoder`
+    /// reads any whole number as an integer and turns it into `.int`.
     public func jsonData(pretty: Bool = false) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]

@@ -17,6 +17,25 @@ import Testing
         #expect(decoded.root.allNodes.contains { $0.kind == .skeleton })
     }
 
+    /// Read back with the core's parser, numbers keep their kind: a whole
+    /// double past 2^53 stays a double, the same integer stays an integer
+    /// (the payload fuzzer found the double turned into `.int` through
+    /// `JSONDecoder`).
+    @Test func numbersKeepTheirKindThroughTheCoresParser() throws {
+        let props: [String: JSONValue] = [
+            "wholeDouble": .double(1.5e17), "integer": .int(150_000_000_000_000_000),
+            "huge": .double(1e300), "fraction": .double(0.1), "negative": .int(-7),
+        ]
+        let root = RenderNode(primitive: "Choice", version: 1, props: props)
+        let tree = RenderTree(screen: "s", renderedScreen: "s", theme: "sdk_fallback", themeSource: .sdk, mode: .light,
+                              root: root, issues: [], events: [])
+        let value = try JSONValue(json: try tree.jsonData(), source: "tree.json")
+        let back = try JSONValueDecoder().decode(RenderTree.self, from: value)
+        #expect(back == tree)
+        #expect(back.root.props["wholeDouble"] == .double(1.5e17))
+        #expect(back.root.props["integer"] == .int(150_000_000_000_000_000))
+    }
+
     /// Keys sorted, slashes as they are; pretty output is the same JSON.
     @Test func jsonHasSortedKeysAndPlainSlashes() throws {
         let root = RenderNode(primitive: "AsyncImage", version: 2, props: ["url": "https://cdn.sdui.example.com/a.png"])
