@@ -188,8 +188,10 @@ public final class PostgresRegistryStore: RegistryStore, Service {
     /// Deletes events received before `cutoff`, then all but the newest
     /// `keep`, at most ``EventPruner/batch`` rows per transaction.  Each
     /// batch takes an advisory lock without waiting: when another server
-    /// of the fleet holds it (it is pruning), this pass stops.  Returns how
-    /// many were deleted.
+    /// of the fleet holds it (it is pruning the same tables), this pass
+    /// stops.  The lock is the store's schema's: registries in other schemas
+    /// of the same database prune on their own.  Returns how many were
+    /// deleted.
     ///
     /// - Throws: `RegistryError` `.store` when the database fails.
     public func pruneEvents(receivedBefore cutoff: Date?, keepingNewest keep: Int?) async throws -> Int {
@@ -217,15 +219,23 @@ public final class PostgresRegistryStore: RegistryStore, Service {
         }
     }
 
+    /// Takes the pruning lock of the current schema (the one the tables are
+    /// in) for the transaction, without waiting: true when it was free.  Two
+    /// keys, the project's number and the schema name's hash, so servers
+    /// sharing tables take turns and registries in other schemas (of other
+    /// tenants, or of parallel test runs) do not stop each other's pruning.
+    static let pruneLockSQL: PostgresQuery =
+        "SELECT pg_try_advisory_xact_lock(72430002, hashtext(coalesce(current_schema(), '')))"
+
     /// Deletes the rows `select(limit)` picks, a batch per transaction,
     /// until a batch comes back short; nil when another server holds the
-    /// pruning lock.
+    /// pruning lock of this schema (``pruneLockSQL``).
     private func deleteInBatches(_ select: @escaping @Sendable (Int64) -> PostgresQuery) async throws -> Int? {
         var total = 0
         while true {
             let n: Int? = try await transaction { c in
                 var locked = false
-                for try await got in try await c.query("SELECT pg_try_advisory_xact_lock(72430002)", logger: logger)
+                for try await got in try await c.query(Self.pruneLockSQL, logger: logger)
                     .decode(Bool.self) { locked = got }
                 guard locked else { return nil }
                 var query = select(Int64(EventPruner.batch))

@@ -139,6 +139,40 @@ extension PostgresRegistryStoreTests {
     /// refused (`scripts/postgres.sh --tls`: a CA, a server certificate it
     /// signed for localhost and 127.0.0.1, the server also on 127.0.0.2),
     /// each mode connects, or fails saying why, as libpq's does.
+    /// The pruning lock belongs to the store's schema: while a server of
+    /// one registry holds it, another server on the same tables skips its
+    /// pass, and a registry in another schema of the database prunes.
+    @Test func thePruningLockIsTheSchemas() async throws {
+        guard let url = ProcessInfo.processInfo.environment["SDUI_TEST_POSTGRES_URL"] else {
+            Issue.record(PostgresUnavailable())
+            return
+        }
+        func schema() -> String { "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
+        let shared = schema(), other = schema()
+        let holder = try PostgresRegistryStore(url: url, schema: shared)
+        let sameTables = try PostgresRegistryStore(url: url, schema: shared)
+        let otherTables = try PostgresRegistryStore(url: url, schema: other)
+        let stores = [holder, sameTables, otherTables]
+        for store in stores { try await store.migrate() }
+        let event = StoredEvent(id: "e", name: "n", flowID: "f", userID: "u", timestamp: 0, json: Data("{}".utf8))
+        for store in stores { _ = try await store.storeEvents([event]) }
+        let quiet = Logger(label: "lock")
+        try await holder.client.withConnection { c in
+            try await c.query("BEGIN", logger: quiet)
+            var held = false
+            for try await got in try await c.query(PostgresRegistryStore.pruneLockSQL, logger: quiet)
+                .decode(Bool.self) { held = got }
+            #expect(held)
+            #expect(try await sameTables.pruneEvents(receivedBefore: nil, keepingNewest: 0) == 0)
+            #expect(try await otherTables.pruneEvents(receivedBefore: nil, keepingNewest: 0) == 1)
+            try await c.query("COMMIT", logger: quiet)
+        }
+        #expect(try await sameTables.events(limit: 10).count == 1, "skipped while the lock was held")
+        #expect(try await sameTables.pruneEvents(receivedBefore: nil, keepingNewest: 0) == 1)
+        #expect(try await otherTables.events(limit: 10).isEmpty)
+        for store in stores { try await store.close() }
+    }
+
     @Test func tlsModesAgainstAServerWithTLS() async throws {
         let script = Fixtures.repositoryRoot.appendingPathComponent("scripts/postgres.sh").path
         // Output to a file, not a pipe: the server it starts inherits the
