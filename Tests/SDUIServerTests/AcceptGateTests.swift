@@ -20,7 +20,7 @@ import Darwin
             #expect(held.allSatisfy { $0 >= 0 })
             for fd in held {
                 HTTPProbe.sendHealth(fd)
-                #expect(await HTTPProbe.status(fd, within: 10) == 200)
+                #expect(await HTTPProbe.status(fd, within: 30) == 200)
             }
             // A third waits in the listen backlog: connected, but not served.
             let waiting = HTTPProbe.connect(port: r.port)
@@ -29,7 +29,7 @@ import Darwin
             #expect(await HTTPProbe.status(waiting, within: 1) == nil, "a connection past the cap was served")
             // One place frees up: the waiting connection is accepted and served.
             close(held[0])
-            #expect(await HTTPProbe.status(waiting, within: 10) == 200)
+            #expect(await HTTPProbe.status(waiting, within: 30) == 200)
             close(held[1])
             close(waiting)
             await r.stop()

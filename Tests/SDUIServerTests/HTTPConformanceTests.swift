@@ -31,7 +31,7 @@ enum RawClient {
     /// Writes `bytes` in one `send` to 127.0.0.1:`port`, reads until the
     /// server closes the connection (or `timeout` seconds pass without a
     /// byte), and returns every answer in order, and whether it closed.
-    static func exchange(port: Int, _ bytes: String, timeout: Int = 10) async -> (answers: [RawAnswer], closed: Bool) {
+    static func exchange(port: Int, _ bytes: String, timeout: Int = 30) async -> (answers: [RawAnswer], closed: Bool) {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 let (data, closed) = HTTPProbe.roundTrip(port: port, Array(bytes.utf8), timeout: timeout)

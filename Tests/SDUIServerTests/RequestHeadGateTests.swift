@@ -66,13 +66,11 @@ enum SlowClient {
             }
         }
         _ = answered
-        var tv = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var closed = false
         while received.count < 1 << 20 {
-            let n = recv(fd, &buffer, buffer.count, 0)
+            let n = HTTPProbe.receive(fd, &buffer, seconds: 30)
             if n == 0 { closed = true; break }
             if n < 0 { closed = errno == ECONNRESET; break }
             received.append(contentsOf: buffer[0..<n])
@@ -165,10 +163,10 @@ enum SlowClient {
             #expect(fd >= 0)
             defer { close(fd) }
             HTTPProbe.sendHealth(fd)
-            #expect(await HTTPProbe.status(fd, within: 10) == 200)
+            #expect(await HTTPProbe.status(fd, within: 30) == 200)
             try await Task.sleep(for: .milliseconds(1500))
             HTTPProbe.sendHealth(fd)
-            #expect(await HTTPProbe.status(fd, within: 10) == 200)
+            #expect(await HTTPProbe.status(fd, within: 30) == 200)
             let events = #"{"events":[{"id":"e1","name":"n","flowId":"f","userId":"u","timestamp":1}]}"#
             let post = "POST /events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
                 + "Content-Length: \(events.utf8.count)\r\n\r\n" + events

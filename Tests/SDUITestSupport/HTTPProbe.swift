@@ -90,8 +90,46 @@ public enum HTTPProbe {
                 #endif
             }
         }
-        if ok != 0 { close(fd); return -1 }
+        // A signal (another test's child exiting) may interrupt connect;
+        // the connection goes on being made, so wait for it to finish.
+        if ok != 0, errno != EINTR || !finishConnect(fd) { close(fd); return -1 }
         return fd
+    }
+
+    /// Waits for an interrupted connect on `fd` to finish: whether it did.
+    private static func finishConnect(_ fd: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        while true {
+            let r = poll(&p, 1, 30_000)
+            if r < 0, errno == EINTR { continue }
+            guard r == 1 else { return false }
+            var error: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            return getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0
+        }
+    }
+
+    /// One `recv` on `fd` that waits at most `seconds` for a byte: the count
+    /// read, 0 when the peer closed, -1 on a timeout (errno ETIMEDOUT) or an
+    /// error (errno says which).  A signal
+    /// does not cut the wait short: the test process runs child processes,
+    /// and a read with SO_RCVTIMEO is not restarted after their SIGCHLD
+    /// (it fails with EINTR, which read as "no answer" before).
+    public static func receive(_ fd: Int32, _ buffer: inout [UInt8], seconds: Int) -> Int {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { errno = ETIMEDOUT; return -1 }
+            let ms = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&p, 1, ms)
+            if ready < 0, errno == EINTR { continue }
+            if ready < 0 { return -1 }
+            if ready == 0 { continue }
+            let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if n < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { continue }
+            return n
+        }
     }
 
     /// Sends `GET /health` on a connected socket.
@@ -105,12 +143,10 @@ public enum HTTPProbe {
     /// cooperative pool.
     public static func status(_ fd: Int32, within seconds: Int) async -> Int? {
         await offPool {
-            var tv = timeval(tv_sec: seconds, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
             var received = [UInt8]()
             var buffer = [UInt8](repeating: 0, count: 4096)
             while !received.contains(UInt8(ascii: "\n")) {
-                let n = recv(fd, &buffer, buffer.count, 0)
+                let n = receive(fd, &buffer, seconds: seconds)
                 if n <= 0 { return nil }
                 received += buffer[0..<n]
             }
@@ -126,19 +162,20 @@ public enum HTTPProbe {
     /// pipelined ones.  Blocking: call it off the cooperative pool.
     public static func roundTrip(port: Int, _ bytes: [UInt8], timeout: Int,
                                  firstLine: Bool = false) -> (data: Data, closed: Bool) {
-        let fd = connect(port: port, receiveTimeout: timeout)
+        let fd = connect(port: port)
         guard fd >= 0 else { return (Data(), false) }
         defer { close(fd) }
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0, errno == EINTR { continue }
             if n <= 0 { break }
             sent += n
         }
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while received.count < 4 << 20 {
-            let n = recv(fd, &buffer, buffer.count, 0)
+            let n = receive(fd, &buffer, seconds: timeout)
             if n == 0 { return (received, true) }
             if n < 0 { return (received, false) }
             received.append(contentsOf: buffer[0..<n])

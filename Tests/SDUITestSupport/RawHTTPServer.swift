@@ -145,6 +145,7 @@ public final class RawHTTPServer: @unchecked Sendable {
         var buf = [UInt8](repeating: 0, count: 4096)
         while !head.suffix(4).elementsEqual("\r\n\r\n".utf8), head.count < 65_536 {
             let n = recv(c, &buf, buf.count, 0)
+            if n < 0, errno == EINTR { continue }
             if n <= 0 { return }
             head += buf[0..<n]
         }
