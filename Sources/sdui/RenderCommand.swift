@@ -115,12 +115,14 @@ struct RenderCommand: ParsableCommand {
         let data = try readFile(screen, limit: FileInput.documentLimit)
         // One parse with the core's scanner tells the formats apart and is
         // the normalized payload's value (a second parse of a large payload
-        // cost more than the bounded render).
-        let probe = try? JSONValue(json: data, source: inputName(screen), maxDepth: Self.maxDepth)
-        if let probe, ScreenModel.matches(probe) {
+        // cost more than the bounded render).  Text the core's parser
+        // refuses is refused here, with its line and column, whatever the
+        // format: guessing one from broken text only misnamed the fault.
+        let probe = try JSONValue(json: data, source: inputName(screen), maxDepth: Self.maxDepth)
+        if ScreenModel.matches(probe) {
             return resolver.resolve(try ScreenModel(value: probe, source: inputName(screen)))
         }
-        if probe?["blocks"] != nil {
+        if probe["blocks"] != nil {
             return resolver.resolve(try BlockScreen(json: data, source: inputName(screen)))
         }
         let payload = try ScreenPayload(json: data, source: inputName(screen))

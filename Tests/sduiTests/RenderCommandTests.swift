@@ -104,6 +104,12 @@ import Testing
         let dir = Fixtures.temporaryDirectory()
         let bad = dir.appendingPathComponent("bad.json")
         try Data(#"{"id":"s","tokens":[{"bind":{}}]}"#.utf8).write(to: bad)
+        // Text the core's parser refuses is named as such, whatever format
+        // it looks like (it was guessed a token screen: `missing "id"`).
+        let huge = dir.appendingPathComponent("huge.json")
+        try Data("{\"screenName\":\"s\",\n\"templates\":[12345678901234567890]}".utf8).write(to: huge)
+        let cut = dir.appendingPathComponent("cut.json")
+        try Data(#"{"blocks":[{"#.utf8).write(to: cut)
         let cases: [([String], String)] = [
             ([bad.path, "--pack", pack], "error: schema: \(bad.path): missing \"id\" at tokens[0]"),
             ([path("screens/checkout.json")], "error: argument: \(path("screens/checkout.json")): a token screen needs --pack"),
@@ -111,6 +117,8 @@ import Testing
             ([path("screens/checkout.json"), "--pack", pack, "--primitives", "Column@0"], "error: schema: X-Primitives: byte 7:"),
             ([path("screens/checkout.json"), "--pack", pack, "--theme", bad.path], "error: schema: \(bad.path): tokens: must be an object"),
             ([dir.appendingPathComponent("none.json").path, "--pack", pack], "error: io: "),
+            ([huge.path], "error: json: \(huge.path): line 2, column 34 (byte 52):"),
+            ([cut.path], "error: json: \(cut.path): line 1, column 13 (byte 12):"),
             ([path("screens/checkout.json"), "--pack", pack, "--text-scale", "0"],
              "error: argument: --text-scale: must be from 0.5 to 4.0, not 0.0"),
             ([path("screens/checkout.json"), "--pack", pack, "--spacing-scale", "nan"],
