@@ -480,12 +480,9 @@ static sdui_status write_rows(sdui_disk *d, const void *src, row_at_fn at,
                               "row %zu of the batch has no id, etag or json",
                               i);
     }
-    pthread_mutex_lock(&d->conn.mu);
-    st = sdui__sql_conn_ready(&d->conn, err);
-    if (st != SDUI_OK) {
-        pthread_mutex_unlock(&d->conn.mu);
+    st = sdui__sql_conn_lock(&d->conn, err);
+    if (st != SDUI_OK)
         return st;
-    }
     rc = exec(d, "BEGIN IMMEDIATE");
     for (i = 0; rc == SQLITE_OK && i < n; i++) {
         sqlite3_stmt *s = d->put;
@@ -511,7 +508,7 @@ static sdui_status write_rows(sdui_disk *d, const void *src, row_at_fn at,
         rc = evict(d, &tokens_table, d->opts.max_entries, d->opts.max_bytes,
                    &d->evictions);
     st = end_write(d, rc, "cannot write a batch", err);
-    pthread_mutex_unlock(&d->conn.mu);
+    sdui__sql_conn_unlock(&d->conn);
     return st;
 }
 
@@ -678,8 +675,12 @@ static sdui_status read_ids(sdui_disk *d, const char *const *ids,
         if (nu == 0 || idref_cmp(&uniq[nu - 1], &uniq[i]) != 0)
             uniq[nu++] = uniq[i];
     n = nu;
-    pthread_mutex_lock(&d->conn.mu);
-    st = sdui__sql_conn_ready(&d->conn, err);
+    st = sdui__sql_conn_lock(&d->conn, err);
+    if (st != SDUI_OK) {
+        sdui_free(uniq);
+        sdui_free(seen);
+        return st;
+    }
     for (done = 0; done < n && st == SDUI_OK; done += SDUI_SQL_IN_CHUNK) {
         size_t k = n - done < SDUI_SQL_IN_CHUNK ? n - done : SDUI_SQL_IN_CHUNK;
         sqlite3_stmt *q;
@@ -719,7 +720,7 @@ static sdui_status read_ids(sdui_disk *d, const char *const *ids,
         else if (st == SDUI_OK && rc != SQLITE_DONE)
             st = sdui__sql_conn_step_fail(&d->conn, rc, "cannot read", err);
     }
-    pthread_mutex_unlock(&d->conn.mu);
+    sdui__sql_conn_unlock(&d->conn);
     sdui_free(uniq);
     sdui_free(seen);
     return st;
@@ -951,14 +952,9 @@ static sdui_status per_id(sdui_disk *d, const char *sql, const char *what,
         *changed = 0;
     if (!d || (n && (!ids || !lens)))
         return sdui__fail(err, SDUI_ARGUMENT, -1, "disk, ids or lens is NULL");
-    pthread_mutex_lock(&d->conn.mu);
-    st = sdui__sql_conn_ready(&d->conn, err);
-    if (st != SDUI_OK) {
-        pthread_mutex_unlock(&d->conn.mu);
-        if (changed)
-            *changed = 0;
+    st = sdui__sql_conn_lock(&d->conn, err);
+    if (st != SDUI_OK)
         return st;
-    }
     rc = exec(d, "BEGIN IMMEDIATE");
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(d->conn.db, sql, -1, &s, NULL);
@@ -975,7 +971,7 @@ static sdui_status per_id(sdui_disk *d, const char *sql, const char *what,
     if (rc == SQLITE_OK)
         rc = apply_touches(d);
     st = end_write(d, rc, what, err);
-    pthread_mutex_unlock(&d->conn.mu);
+    sdui__sql_conn_unlock(&d->conn);
     if (changed)
         *changed = st == SDUI_OK ? total : 0;
     return st;
@@ -1013,6 +1009,9 @@ sdui_status sdui_disk_get_stats(sdui_disk *d, sdui_disk_stats *out,
     sdui_error_clear(err);
     if (!d || !out)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "disk or out is NULL");
+    /* The bounds and evictions are reported even when no file could be
+     * opened again after a reset: the mutex is held whatever the file's
+     * state (not sdui__sql_conn_lock). */
     pthread_mutex_lock(&d->conn.mu);
     st = sdui__sql_conn_ready(&d->conn, err);
     if (st == SDUI_OK) {
@@ -1066,12 +1065,9 @@ sdui_status sdui_disk_put_screen(sdui_disk *d, const char *id, size_t id_len,
                           "bound of %zu (max_screen_bytes)",
                           (int)(id_len > 200 ? 200 : id_len), id, payload_len,
                           d->opts.max_screen_bytes);
-    pthread_mutex_lock(&d->conn.mu);
-    st = sdui__sql_conn_ready(&d->conn, err);
-    if (st != SDUI_OK) {
-        pthread_mutex_unlock(&d->conn.mu);
+    st = sdui__sql_conn_lock(&d->conn, err);
+    if (st != SDUI_OK)
         return st;
-    }
     rc = exec(d, "BEGIN IMMEDIATE");
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(d->conn.db,
@@ -1097,7 +1093,7 @@ sdui_status sdui_disk_put_screen(sdui_disk *d, const char *id, size_t id_len,
         rc = evict(d, &screens_table, d->opts.max_screens,
                    d->opts.max_screen_bytes, &d->screen_evictions);
     st = end_write(d, rc, "cannot write a screen", err);
-    pthread_mutex_unlock(&d->conn.mu);
+    sdui__sql_conn_unlock(&d->conn);
     return st;
 }
 
@@ -1150,12 +1146,9 @@ sdui_status sdui_disk_get_screen(sdui_disk *d, const char *id, size_t id_len,
         return sdui__fail(err, SDUI_ARGUMENT, -1,
                           "disk, screen id or out is NULL");
     *out = NULL;
-    pthread_mutex_lock(&d->conn.mu);
-    st = sdui__sql_conn_ready(&d->conn, err);
-    if (st != SDUI_OK) {
-        pthread_mutex_unlock(&d->conn.mu);
+    st = sdui__sql_conn_lock(&d->conn, err);
+    if (st != SDUI_OK)
         return st;
-    }
     rc = sqlite3_prepare_v2(d->conn.db,
                             "SELECT id, etag, payload, fetched_at"
                             " FROM screens NOT INDEXED WHERE rowid="
@@ -1183,7 +1176,7 @@ sdui_status sdui_disk_get_screen(sdui_disk *d, const char *id, size_t id_len,
     if (st == SDUI_OK && rc != SQLITE_DONE)
         st = sdui__sql_conn_step_fail(&d->conn, rc, "cannot read a screen",
                                       err);
-    pthread_mutex_unlock(&d->conn.mu);
+    sdui__sql_conn_unlock(&d->conn);
     if (st != SDUI_OK) {
         sdui_free(sc);
         return st;

@@ -244,21 +244,6 @@ size_t sdui_outbox_recovery(const sdui_outbox *box, char *buf, size_t cap)
     return sdui__sql_conn_recovery(&((sdui_outbox *)box)->conn, buf, cap);
 }
 
-/*
- * Locks the outbox and makes sure its connection is open (it is not after
- * a reset that could not open a fresh file).  On failure the mutex is
- * released again and the error returned.
- */
-static sdui_status lock_ready(sdui_outbox *b, sdui_error *err)
-{
-    sdui_status st;
-    pthread_mutex_lock(&b->conn.mu);
-    st = sdui__sql_conn_ready(&b->conn, err);
-    if (st != SDUI_OK)
-        pthread_mutex_unlock(&b->conn.mu);
-    return st;
-}
-
 /* Runs a statement that returns no rows and resets it for the next
  * binding; SQLITE_OK when it ran to the end, else SQLite's code. */
 static int step_done(sqlite3_stmt *s)
@@ -598,7 +583,7 @@ sdui_status sdui_outbox_commit(sdui_outbox *box,
     st = check_commit(box, states, nstates, items, nitems, err);
     if (st != SDUI_OK)
         return st;
-    st = lock_ready(box, err);
+    st = sdui__sql_conn_lock(&box->conn, err);
     if (st != SDUI_OK)
         return st;
     rc = exec(box, "BEGIN IMMEDIATE");
@@ -637,7 +622,7 @@ sdui_status sdui_outbox_commit(sdui_outbox *box,
     box->count = count;
     box->bytes = bytes;
     box->data_version = version;
-    pthread_mutex_unlock(&box->conn.mu);
+    sdui__sql_conn_unlock(&box->conn);
     if (st == SDUI_OK && first_seq)
         *first_seq = first;
     return st;
@@ -664,7 +649,7 @@ sdui_status sdui_outbox_state_get(sdui_outbox *box, const char *key,
         return st;
     *out = NULL;
     *len = 0;
-    st = lock_ready(box, err);
+    st = sdui__sql_conn_lock(&box->conn, err);
     if (st != SDUI_OK)
         return st;
     rc = sqlite3_prepare_v2(box->conn.db,
@@ -699,7 +684,7 @@ sdui_status sdui_outbox_state_get(sdui_outbox *box, const char *key,
     if (st == SDUI_OK && rc != SQLITE_DONE)
         st = sdui__sql_conn_step_fail(&box->conn, rc,
                                       "cannot read a state row", err);
-    pthread_mutex_unlock(&box->conn.mu);
+    sdui__sql_conn_unlock(&box->conn);
     if (st != SDUI_OK) {
         sdui_free(copy);
         return st;
@@ -785,7 +770,7 @@ sdui_status sdui_outbox_peek(sdui_outbox *box, size_t max_items,
     if (!bt)
         return sdui__oom(err);
     memset(bt, 0, sizeof *bt);
-    st = lock_ready(box, err);
+    st = sdui__sql_conn_lock(&box->conn, err);
     if (st != SDUI_OK) {
         sdui_outbox_batch_free(bt);
         return st;
@@ -829,7 +814,7 @@ sdui_status sdui_outbox_peek(sdui_outbox *box, size_t max_items,
     if (st == SDUI_OK && rc != SQLITE_DONE)
         st = sdui__sql_conn_step_fail(&box->conn, rc,
                                       "cannot read the queue", err);
-    pthread_mutex_unlock(&box->conn.mu);
+    sdui__sql_conn_unlock(&box->conn);
     if (st != SDUI_OK) {
         sdui_outbox_batch_free(bt);
         return st;
@@ -885,7 +870,7 @@ sdui_status sdui_outbox_ack(sdui_outbox *box, const int64_t *seqs, size_t n,
                           "outbox ack: seqs is NULL with %zu seqs", n);
     if (!n)
         return SDUI_OK;
-    st = lock_ready(box, err);
+    st = sdui__sql_conn_lock(&box->conn, err);
     if (st != SDUI_OK)
         return st;
     rc = exec(box, "BEGIN IMMEDIATE");
@@ -899,7 +884,7 @@ sdui_status sdui_outbox_ack(sdui_outbox *box, const int64_t *seqs, size_t n,
     sqlite3_finalize(s);
     st = sdui__sql_conn_end(&box->conn, rc, "cannot ack", err);
     box->have_totals = 0; /* rows went that were not measured */
-    pthread_mutex_unlock(&box->conn.mu);
+    sdui__sql_conn_unlock(&box->conn);
     return st;
 }
 
@@ -918,7 +903,7 @@ sdui_status sdui_outbox_stats_get(sdui_outbox *box, sdui_outbox_stats *out,
                           "outbox stats_get: %s is NULL",
                           !box ? "box" : "out");
     memset(out, 0, sizeof *out);
-    st = lock_ready(box, err);
+    st = sdui__sql_conn_lock(&box->conn, err);
     if (st != SDUI_OK)
         return st;
     rc = exec(box, "BEGIN");
@@ -934,6 +919,6 @@ sdui_status sdui_outbox_stats_get(sdui_outbox *box, sdui_outbox_stats *out,
         out->dropped_total = (uint64_t)c.dropped_total;
         out->next_seq = c.next_seq;
     }
-    pthread_mutex_unlock(&box->conn.mu);
+    sdui__sql_conn_unlock(&box->conn);
     return st;
 }

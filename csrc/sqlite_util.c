@@ -888,6 +888,23 @@ sdui_status sdui__sql_conn_ready(sdui_sql_conn *c, sdui_error *err)
     return c->db ? SDUI_OK : conn_connect(c, err);
 }
 
+/* Locks the connection with its file open (sqlite_util.h). */
+sdui_status sdui__sql_conn_lock(sdui_sql_conn *c, sdui_error *err)
+{
+    sdui_status st;
+    pthread_mutex_lock(&c->mu);
+    st = sdui__sql_conn_ready(c, err);
+    if (st != SDUI_OK)
+        pthread_mutex_unlock(&c->mu);
+    return st;
+}
+
+/* Unlocks the connection (sqlite_util.h). */
+void sdui__sql_conn_unlock(sdui_sql_conn *c)
+{
+    pthread_mutex_unlock(&c->mu);
+}
+
 /* sdui__sql_fail on the connection (sqlite_util.h). */
 sdui_status sdui__sql_conn_fail(sdui_sql_conn *c, int rc, const char *what,
                                 sdui_error *err)

@@ -260,6 +260,17 @@ size_t sdui__sql_conn_recovery(sdui_sql_conn *c, char *buf, size_t cap);
  * could not), as sdui__sql_conn_open does.  Under c->mu. */
 sdui_status sdui__sql_conn_ready(sdui_sql_conn *c, sdui_error *err);
 
+/*
+ * Locks c->mu and makes sure c->db is open (sdui__sql_conn_ready): how
+ * every call of an owner that uses the file begins.  On SDUI_OK the caller
+ * holds the mutex and releases it with sdui__sql_conn_unlock; on failure
+ * the mutex is released again and the error returned.
+ */
+sdui_status sdui__sql_conn_lock(sdui_sql_conn *c, sdui_error *err);
+
+/* Releases c->mu, taken by sdui__sql_conn_lock. */
+void sdui__sql_conn_unlock(sdui_sql_conn *c);
+
 /* sdui__sql_fail on c's connection and file. */
 sdui_status sdui__sql_conn_fail(sdui_sql_conn *c, int rc, const char *what,
                                 sdui_error *err);
