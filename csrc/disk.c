@@ -345,9 +345,7 @@ static int apply_touches(sdui_disk *d)
             break;
         sqlite3_bind_text(*s, 1, t->id, (int)t->len, SQLITE_STATIC);
         sqlite3_bind_int64(*s, 2, t->at);
-        rc = sqlite3_step(*s);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-        sqlite3_reset(*s);
+        rc = sdui__sql_step_done(*s);
     }
     sqlite3_finalize(st[0]);
     sqlite3_finalize(st[1]);
@@ -438,9 +436,7 @@ static int evict(sdui_disk *d, const bounded *t, size_t max_entries,
         rc = sqlite3_prepare_v2(d->conn.db, t->delete_sql, -1, &del, NULL);
     for (i = 0; rc == SQLITE_OK && i < nv; i++) {
         sqlite3_bind_int64(del, 1, victims[i]);
-        rc = sqlite3_step(del);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-        sqlite3_reset(del);
+        rc = sdui__sql_step_done(del);
     }
     if (rc == SQLITE_OK)
         *evictions += nv;
@@ -497,9 +493,7 @@ static sdui_status write_rows(sdui_disk *d, const void *src, row_at_fn at,
         sqlite3_bind_int64(s, 7, r.fetched_at);
         sqlite3_bind_int64(s, 8, r.expires_at);
         sqlite3_bind_int64(s, 9, now);
-        rc = sqlite3_step(s);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-        sqlite3_reset(s);
+        rc = sdui__sql_step_done(s);
         sqlite3_clear_bindings(s);
     }
     if (rc == SQLITE_OK)
@@ -962,10 +956,8 @@ static sdui_status per_id(sdui_disk *d, const char *sql, const char *what,
         sqlite3_bind_text(s, 1, ids[i], (int)lens[i], SQLITE_STATIC);
         for (a = 0; a < nargs; a++)
             sqlite3_bind_int64(s, a + 2, args[a]);
-        rc = sqlite3_step(s);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        rc = sdui__sql_step_done(s);
         total += (size_t)sqlite3_changes(d->conn.db);
-        sqlite3_reset(s);
     }
     sqlite3_finalize(s);
     if (rc == SQLITE_OK)

@@ -244,15 +244,6 @@ size_t sdui_outbox_recovery(const sdui_outbox *box, char *buf, size_t cap)
     return sdui__sql_conn_recovery(&((sdui_outbox *)box)->conn, buf, cap);
 }
 
-/* Runs a statement that returns no rows and resets it for the next
- * binding; SQLITE_OK when it ran to the end, else SQLite's code. */
-static int step_done(sqlite3_stmt *s)
-{
-    int rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    return rc == SQLITE_DONE ? SQLITE_OK : rc;
-}
-
 /* Checks a state key (outbox.h): NUL-terminated, 1 to
  * SDUI_OUTBOX_MAX_KEY_BYTES bytes.  where names it in the message. */
 static sdui_status check_key(const char *key, const char *where,
@@ -524,7 +515,7 @@ static int put_states(sdui_outbox *b, const sdui_outbox_state *states,
         if (s->value)
             /* A zero length still binds a (zero-length) BLOB, not NULL. */
             sqlite3_bind_blob(*q, 2, s->value, (int)s->len, SQLITE_STATIC);
-        rc = step_done(*q);
+        rc = sdui__sql_step_done(*q);
     }
     sqlite3_finalize(put);
     sqlite3_finalize(del);
@@ -548,7 +539,7 @@ static int append_items(sdui_outbox *b, const sdui_outbox_item *items,
         sqlite3_bind_int64(s, 1, first + (int64_t)i);
         sqlite3_bind_blob(s, 2, items[i].len ? items[i].bytes : "",
                           (int)items[i].len, SQLITE_STATIC);
-        rc = step_done(s);
+        rc = sdui__sql_step_done(s);
     }
     sqlite3_finalize(s);
     return rc;
@@ -879,7 +870,7 @@ sdui_status sdui_outbox_ack(sdui_outbox *box, const int64_t *seqs, size_t n,
                                 -1, &s, NULL);
     for (i = 0; rc == SQLITE_OK && i < n; i++) {
         sqlite3_bind_int64(s, 1, seqs[i]);
-        rc = step_done(s);
+        rc = sdui__sql_step_done(s);
     }
     sqlite3_finalize(s);
     st = sdui__sql_conn_end(&box->conn, rc, "cannot ack", err);

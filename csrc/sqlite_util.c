@@ -148,6 +148,14 @@ int sdui__sql_exec(sqlite3 *db, const char *sql)
     return sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
+/* Runs a statement to its end and resets it (sqlite_util.h). */
+int sdui__sql_step_done(sqlite3_stmt *s)
+{
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 /* The first n integer columns of a query's first row (sqlite_util.h). */
 int sdui__sql_ints(sqlite3 *db, const char *sql, int64_t *out, int n)
 {

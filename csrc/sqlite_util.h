@@ -96,6 +96,11 @@ sdui_status sdui__sql_fail(sqlite3 *db, int rc, const char *label,
 /* Runs SQL without results; returns SQLite's code. */
 int sdui__sql_exec(sqlite3 *db, const char *sql);
 
+/* Runs a bound statement that returns no rows and resets it for the next
+ * binding (the bindings stay); SQLITE_OK when it ran to the end, else
+ * SQLite's code. */
+int sdui__sql_step_done(sqlite3_stmt *s);
+
 /*
  * Reads the first row of a query: its first n columns as integers into
  * out.  Returns SQLITE_OK for a row, SQLITE_DONE for none, or SQLite's
