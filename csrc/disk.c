@@ -27,16 +27,18 @@
  * running totals are checked as they shrink: a row longer than what is left
  * of the sum means the file changed under us, and is reported as damage.
  *
- * Opening, the schema and integrity checks, moving a damaged file aside
- * and the errors that name the file and the system's cause are the SQLite
- * plumbing of sqlite_util.c, which this file configures with the cache's
- * schema.  Damage met after open (SQLITE_CORRUPT or SQLITE_NOTADB from any
+ * Opening (the one sequence of the durable queue too: the path's copy, the
+ * mutex, the file), the schema and integrity checks, moving a damaged file
+ * aside and the errors that name the file and the system's cause are the
+ * SQLite plumbing of sqlite_util.c (sdui_sql_conn), which this file
+ * configures with the cache's label, schema and application_id.  Damage
+ * met after open (SQLITE_CORRUPT or SQLITE_NOTADB from any
  * call, totals that do not add up, a read that finds a row not asked for)
  * resets the cache: the call closes the connection, moves the file aside,
  * opens a fresh file, and fails saying so; later calls work.  That reset
- * is sqlite_util.c's too (sdui_sql_conn), shared with the durable queue;
- * the cache's part is its hooks, which also drop the prepared write and
- * the remembered accesses of the old file.
+ * is sqlite_util.c's too, shared with the durable queue; the cache's part
+ * is its hooks, which prepare the write on a new file and drop it and the
+ * remembered accesses of the old one.
  *
  * Every statement that looks rows up by id takes the rowid from the id
  * index and compares the id on the table row itself, with the table NOT
@@ -95,11 +97,9 @@ typedef struct touch {
 struct sdui_disk {
     /* The connection, reset on damage (sqlite_util.h); its db is NULL
      * after a reset that could not open a fresh file. */
-    sdui_sql_conn conn;
-    pthread_mutex_t mu;
+    sdui_sql_conn conn; /* its mutex guards the rest                     */
     sdui_disk_options opts;
     uint64_t evictions, screen_evictions;
-    char *path;
     sqlite3_stmt *put;
     touch *touches;
     size_t ntouches, cap_touches;
@@ -224,15 +224,6 @@ static int totals(sdui_disk *d, const bounded *t, int64_t *count,
     return rc;
 }
 
-/* Closes the connection (not the struct). */
-static void close_db(sdui_disk *d)
-{
-    sqlite3_finalize(d->put);
-    d->put = NULL;
-    sqlite3_close(d->conn.db);
-    d->conn.db = NULL;
-}
-
 /* Drops the remembered accesses. */
 static void clear_touches(sdui_disk *d)
 {
@@ -242,69 +233,52 @@ static void clear_touches(sdui_disk *d)
     d->ntouches = 0;
 }
 
-/* Closes the connection and forgets the accesses to rows of its file: the
- * connection's close hook, before a damaged file is moved aside. */
-static void close_file(void *owner)
+/* Forgets the write statement and the accesses to rows of the file the
+ * connection is about to close: its forget hook (sqlite_util.h), also
+ * before a damaged file is moved aside. */
+static void forget_file(void *owner)
 {
     sdui_disk *d = owner;
-    close_db(d);
+    sqlite3_finalize(d->put);
+    d->put = NULL;
     clear_touches(d);
 }
 
-/*
- * Opens the file with the cache's schema (sqlite_util.c), moving it aside
- * and starting a fresh one when it is damaged, and prepares the write
- * statement.  On success the connection is ready and err is clear (a
- * recovery is told by conn.recovered, not by an error); on failure the
- * connection is closed.  The connection's connect hook.
- */
-static sdui_status connect(void *owner, sdui_error *err)
+/* Prepares the write statement on a file just opened: the connection's
+ * prepare hook (sqlite_util.h). */
+static sdui_status prepare_file(void *owner, sdui_error *err)
 {
     sdui_disk *d = owner;
-    sdui_status st;
-    int rc;
-
-    st = sdui__sql_conn_open(&d->conn, schema_steps,
-                             SDUI_DISK_SCHEMA_VERSION, d->opts.durable, err);
-    if (st != SDUI_OK)
-        return st;
-    rc = sqlite3_prepare_v2(
+    int rc = sqlite3_prepare_v2(
         d->conn.db,
         "INSERT OR REPLACE INTO tokens(id, version, etag, json, bytes,"
         " primitive_version, fetched_at, expires_at, last_access)"
         " VALUES(?,?,?,?,?,?,?,?,?)",
         -1, &d->put, NULL);
-    if (rc != SQLITE_OK) {
-        st = sdui__sql_conn_fail(&d->conn, rc, "cannot prepare", err);
-        close_db(d);
-        return st;
-    }
+    if (rc != SQLITE_OK)
+        return sdui__sql_conn_fail(&d->conn, rc, "cannot prepare", err);
     return SDUI_OK;
 }
+
+/* What the cache keeps per file, for its connection. */
+static const sdui_sql_hooks cache_hooks = {forget_file, prepare_file};
 
 /* Opens a cache file, moving a damaged one aside (disk.h). */
 sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
                            sdui_disk **out, sdui_error *err)
 {
     sdui_disk *d;
+    sdui_sql_file f;
     sdui_status st;
-    size_t plen;
 
     sdui_error_clear(err);
     if (!path || !out || !*path)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "path or out is NULL");
     *out = NULL;
     d = sdui_malloc(sizeof *d);
-    plen = strlen(path);
     if (!d)
         return sdui__oom(err);
     memset(d, 0, sizeof *d);
-    d->path = sdui_malloc(plen + 1);
-    if (!d->path) {
-        sdui_free(d);
-        return sdui__oom(err);
-    }
-    memcpy(d->path, path, plen + 1);
     if (opts)
         d->opts = *opts;
     else
@@ -317,21 +291,14 @@ sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
         d->opts.max_screens = SDUI_DISK_DEFAULT_MAX_SCREENS;
     if (!d->opts.max_screen_bytes)
         d->opts.max_screen_bytes = SDUI_DISK_DEFAULT_MAX_SCREEN_BYTES;
-    if (pthread_mutex_init(&d->mu, NULL) != 0) {
-        sdui_free(d->path);
-        sdui_free(d);
-        return sdui__fail(err, SDUI_OOM, -1, "cannot create a mutex");
-    }
-    d->conn.label = LABEL;
-    d->conn.app_id = SDUI_DISK_APPLICATION_ID;
-    d->conn.path = d->path;
-    d->conn.owner = d;
-    d->conn.close = close_file;
-    d->conn.connect = connect;
-    st = connect(d, err);
+    f.label = LABEL;
+    f.path = path;
+    f.steps = schema_steps;
+    f.version = SDUI_DISK_SCHEMA_VERSION;
+    f.durable = d->opts.durable;
+    f.app_id = SDUI_DISK_APPLICATION_ID;
+    st = sdui__sql_conn_open(&d->conn, &f, &cache_hooks, d, err);
     if (st != SDUI_OK) {
-        pthread_mutex_destroy(&d->mu);
-        sdui_free(d->path);
         sdui_free(d);
         return st;
     }
@@ -340,24 +307,20 @@ sdui_status sdui_disk_open(const char *path, const sdui_disk_options *opts,
 }
 
 /* Whether a damaged file was moved aside (disk.h); an accessor: disk must
- * not be NULL. */
+ * not be NULL.  Read under the mutex, which a reset writes it under (the
+ * handle is never const itself: the pointer only promises no change). */
 int sdui_disk_recovered(const sdui_disk *disk)
 {
     assert(disk);
-    return disk->conn.recovered;
+    return sdui__sql_conn_recovered(&((sdui_disk *)disk)->conn);
 }
 
 /* The last recovery notice (disk.h), read under the mutex a reset writes
  * it under. */
 size_t sdui_disk_recovery(const sdui_disk *disk, char *buf, size_t cap)
 {
-    sdui_disk *d = (sdui_disk *)disk;
-    int n;
     assert(disk && (buf || cap == 0));
-    pthread_mutex_lock(&d->mu);
-    n = snprintf(buf, cap, "%s", d->conn.notice);
-    pthread_mutex_unlock(&d->mu);
-    return n < 0 ? 0 : (size_t)n;
+    return sdui__sql_conn_recovery(&((sdui_disk *)disk)->conn, buf, cap);
 }
 
 /* Writes remembered accesses; must run inside a write transaction.  The
@@ -382,9 +345,7 @@ static int apply_touches(sdui_disk *d)
             break;
         sqlite3_bind_text(*s, 1, t->id, (int)t->len, SQLITE_STATIC);
         sqlite3_bind_int64(*s, 2, t->at);
-        rc = sqlite3_step(*s);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-        sqlite3_reset(*s);
+        rc = sdui__sql_step_done(*s);
     }
     sqlite3_finalize(st[0]);
     sqlite3_finalize(st[1]);
@@ -414,11 +375,8 @@ void sdui_disk_free(sdui_disk *disk)
     if (disk->conn.db && disk->ntouches &&
         exec(disk, "BEGIN IMMEDIATE") == SQLITE_OK)
         exec(disk, apply_touches(disk) == SQLITE_OK ? "COMMIT" : "ROLLBACK");
-    clear_touches(disk);
+    sdui__sql_conn_close(&disk->conn); /* forgets the accesses left */
     sdui_free(disk->touches);
-    close_db(disk);
-    pthread_mutex_destroy(&disk->mu);
-    sdui_free(disk->path);
     sdui_free(disk);
 }
 
@@ -478,9 +436,7 @@ static int evict(sdui_disk *d, const bounded *t, size_t max_entries,
         rc = sqlite3_prepare_v2(d->conn.db, t->delete_sql, -1, &del, NULL);
     for (i = 0; rc == SQLITE_OK && i < nv; i++) {
         sqlite3_bind_int64(del, 1, victims[i]);
-        rc = sqlite3_step(del);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-        sqlite3_reset(del);
+        rc = sdui__sql_step_done(del);
     }
     if (rc == SQLITE_OK)
         *evictions += nv;
@@ -520,12 +476,9 @@ static sdui_status write_rows(sdui_disk *d, const void *src, row_at_fn at,
                               "row %zu of the batch has no id, etag or json",
                               i);
     }
-    pthread_mutex_lock(&d->mu);
-    st = sdui__sql_conn_ready(&d->conn, err);
-    if (st != SDUI_OK) {
-        pthread_mutex_unlock(&d->mu);
+    st = sdui__sql_conn_lock(&d->conn, err);
+    if (st != SDUI_OK)
         return st;
-    }
     rc = exec(d, "BEGIN IMMEDIATE");
     for (i = 0; rc == SQLITE_OK && i < n; i++) {
         sqlite3_stmt *s = d->put;
@@ -540,9 +493,7 @@ static sdui_status write_rows(sdui_disk *d, const void *src, row_at_fn at,
         sqlite3_bind_int64(s, 7, r.fetched_at);
         sqlite3_bind_int64(s, 8, r.expires_at);
         sqlite3_bind_int64(s, 9, now);
-        rc = sqlite3_step(s);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-        sqlite3_reset(s);
+        rc = sdui__sql_step_done(s);
         sqlite3_clear_bindings(s);
     }
     if (rc == SQLITE_OK)
@@ -551,7 +502,7 @@ static sdui_status write_rows(sdui_disk *d, const void *src, row_at_fn at,
         rc = evict(d, &tokens_table, d->opts.max_entries, d->opts.max_bytes,
                    &d->evictions);
     st = end_write(d, rc, "cannot write a batch", err);
-    pthread_mutex_unlock(&d->mu);
+    sdui__sql_conn_unlock(&d->conn);
     return st;
 }
 
@@ -718,8 +669,12 @@ static sdui_status read_ids(sdui_disk *d, const char *const *ids,
         if (nu == 0 || idref_cmp(&uniq[nu - 1], &uniq[i]) != 0)
             uniq[nu++] = uniq[i];
     n = nu;
-    pthread_mutex_lock(&d->mu);
-    st = sdui__sql_conn_ready(&d->conn, err);
+    st = sdui__sql_conn_lock(&d->conn, err);
+    if (st != SDUI_OK) {
+        sdui_free(uniq);
+        sdui_free(seen);
+        return st;
+    }
     for (done = 0; done < n && st == SDUI_OK; done += SDUI_SQL_IN_CHUNK) {
         size_t k = n - done < SDUI_SQL_IN_CHUNK ? n - done : SDUI_SQL_IN_CHUNK;
         sqlite3_stmt *q;
@@ -759,7 +714,7 @@ static sdui_status read_ids(sdui_disk *d, const char *const *ids,
         else if (st == SDUI_OK && rc != SQLITE_DONE)
             st = sdui__sql_conn_step_fail(&d->conn, rc, "cannot read", err);
     }
-    pthread_mutex_unlock(&d->mu);
+    sdui__sql_conn_unlock(&d->conn);
     sdui_free(uniq);
     sdui_free(seen);
     return st;
@@ -991,14 +946,9 @@ static sdui_status per_id(sdui_disk *d, const char *sql, const char *what,
         *changed = 0;
     if (!d || (n && (!ids || !lens)))
         return sdui__fail(err, SDUI_ARGUMENT, -1, "disk, ids or lens is NULL");
-    pthread_mutex_lock(&d->mu);
-    st = sdui__sql_conn_ready(&d->conn, err);
-    if (st != SDUI_OK) {
-        pthread_mutex_unlock(&d->mu);
-        if (changed)
-            *changed = 0;
+    st = sdui__sql_conn_lock(&d->conn, err);
+    if (st != SDUI_OK)
         return st;
-    }
     rc = exec(d, "BEGIN IMMEDIATE");
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(d->conn.db, sql, -1, &s, NULL);
@@ -1006,16 +956,14 @@ static sdui_status per_id(sdui_disk *d, const char *sql, const char *what,
         sqlite3_bind_text(s, 1, ids[i], (int)lens[i], SQLITE_STATIC);
         for (a = 0; a < nargs; a++)
             sqlite3_bind_int64(s, a + 2, args[a]);
-        rc = sqlite3_step(s);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        rc = sdui__sql_step_done(s);
         total += (size_t)sqlite3_changes(d->conn.db);
-        sqlite3_reset(s);
     }
     sqlite3_finalize(s);
     if (rc == SQLITE_OK)
         rc = apply_touches(d);
     st = end_write(d, rc, what, err);
-    pthread_mutex_unlock(&d->mu);
+    sdui__sql_conn_unlock(&d->conn);
     if (changed)
         *changed = st == SDUI_OK ? total : 0;
     return st;
@@ -1053,7 +1001,10 @@ sdui_status sdui_disk_get_stats(sdui_disk *d, sdui_disk_stats *out,
     sdui_error_clear(err);
     if (!d || !out)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "disk or out is NULL");
-    pthread_mutex_lock(&d->mu);
+    /* The bounds and evictions are reported even when no file could be
+     * opened again after a reset: the mutex is held whatever the file's
+     * state (not sdui__sql_conn_lock). */
+    pthread_mutex_lock(&d->conn.mu);
     st = sdui__sql_conn_ready(&d->conn, err);
     if (st == SDUI_OK) {
         rc = totals(d, &tokens_table, &count, &bytes);
@@ -1075,7 +1026,7 @@ sdui_status sdui_disk_get_stats(sdui_disk *d, sdui_disk_stats *out,
     out->max_screens = d->opts.max_screens;
     out->max_screen_bytes = d->opts.max_screen_bytes;
     out->screen_evictions = d->screen_evictions;
-    pthread_mutex_unlock(&d->mu);
+    pthread_mutex_unlock(&d->conn.mu);
     return st;
 }
 
@@ -1106,12 +1057,9 @@ sdui_status sdui_disk_put_screen(sdui_disk *d, const char *id, size_t id_len,
                           "bound of %zu (max_screen_bytes)",
                           (int)(id_len > 200 ? 200 : id_len), id, payload_len,
                           d->opts.max_screen_bytes);
-    pthread_mutex_lock(&d->mu);
-    st = sdui__sql_conn_ready(&d->conn, err);
-    if (st != SDUI_OK) {
-        pthread_mutex_unlock(&d->mu);
+    st = sdui__sql_conn_lock(&d->conn, err);
+    if (st != SDUI_OK)
         return st;
-    }
     rc = exec(d, "BEGIN IMMEDIATE");
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(d->conn.db,
@@ -1137,7 +1085,7 @@ sdui_status sdui_disk_put_screen(sdui_disk *d, const char *id, size_t id_len,
         rc = evict(d, &screens_table, d->opts.max_screens,
                    d->opts.max_screen_bytes, &d->screen_evictions);
     st = end_write(d, rc, "cannot write a screen", err);
-    pthread_mutex_unlock(&d->mu);
+    sdui__sql_conn_unlock(&d->conn);
     return st;
 }
 
@@ -1190,12 +1138,9 @@ sdui_status sdui_disk_get_screen(sdui_disk *d, const char *id, size_t id_len,
         return sdui__fail(err, SDUI_ARGUMENT, -1,
                           "disk, screen id or out is NULL");
     *out = NULL;
-    pthread_mutex_lock(&d->mu);
-    st = sdui__sql_conn_ready(&d->conn, err);
-    if (st != SDUI_OK) {
-        pthread_mutex_unlock(&d->mu);
+    st = sdui__sql_conn_lock(&d->conn, err);
+    if (st != SDUI_OK)
         return st;
-    }
     rc = sqlite3_prepare_v2(d->conn.db,
                             "SELECT id, etag, payload, fetched_at"
                             " FROM screens NOT INDEXED WHERE rowid="
@@ -1223,7 +1168,7 @@ sdui_status sdui_disk_get_screen(sdui_disk *d, const char *id, size_t id_len,
     if (st == SDUI_OK && rc != SQLITE_DONE)
         st = sdui__sql_conn_step_fail(&d->conn, rc, "cannot read a screen",
                                       err);
-    pthread_mutex_unlock(&d->mu);
+    sdui__sql_conn_unlock(&d->conn);
     if (st != SDUI_OK) {
         sdui_free(sc);
         return st;

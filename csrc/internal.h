@@ -1,7 +1,7 @@
 /*
  * internal.h - the declarations every source file of the core shares, not
  * public: error records (error.c), allocation failures (alloc.c), UTF-8
- * (json.c, json_build.c), documents made from trees rather than text
+ * (scan.c, json_build.c), documents made from trees rather than text
  * (json_doc.c, json_build.c), limits (limits.c), the keyed hash (hash.c)
  * and the hash's test hooks.  What only some files share has a header of
  * its own beside its file: buffer.h, token_make.h, scan.h (the generic
@@ -80,7 +80,7 @@ void *sdui__calloc(size_t n);
 sdui_status sdui__oom(sdui_error *err);
 
 /* Writes Unicode scalar value cp as UTF-8 at d, which has room for 4 bytes;
- * returns the byte count (json.c: JSON string unescaping; expr.c too). */
+ * returns the byte count (scan.c: JSON string unescaping; expr.c too). */
 size_t sdui__utf8_put(char *d, unsigned long cp);
 
 /* Decodes one UTF-8 scalar value at s[*i, n), i < n (RFC 3629: no

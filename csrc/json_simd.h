@@ -1,7 +1,7 @@
 /*
  * json_simd.h - byte classes of 32-byte blocks of JSON text, one bit per
  * byte, with the vector instructions the machine has: the kernels of the
- * scanner's inner loops (json.c).  Internal; included by json.c only, and
+ * scanner's inner loops (scan.c).  Internal; included by scan.c only, and
  * by the C tests, which hold every kernel to the plain C reference below.
  *
  * Two classes: the bytes that end a run of plain string bytes (a quote, a
@@ -11,7 +11,7 @@
  * outcome must not depend on which one ran.
  *
  * SSE2 is there on every x86-64 and NEON on every (little-endian) aarch64;
- * elsewhere there is no kernel and json.c reads 64-bit words (strings) or
+ * elsewhere there is no kernel and scan.c reads 64-bit words (strings) or
  * bytes.  A wider x86 kernel (AVX2, behind a run-time check) was measured
  * and left out: the blocks are computed once per 32 bytes of strings, and
  * halving their loads did not show in the time of a scan.

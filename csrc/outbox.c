@@ -58,9 +58,12 @@
  * Damage (SQLITE_CORRUPT or SQLITE_NOTADB from any step, or one of our own
  * checks) is handled as in disk.c, by the connection both keep
  * (sdui_sql_conn): the call closes the connection, moves the file aside,
- * opens a fresh one and fails saying so; later calls work.  Opening, the
- * schema and integrity checks, moving aside, that reset and the errors
- * that name the file and the system's cause are sqlite_util.c's.
+ * opens a fresh one and fails saying so; later calls work.  Opening (one
+ * sequence with the token cache: the path's copy, the mutex, the file),
+ * the schema and integrity checks, moving aside, that reset and the errors
+ * that name the file and the system's cause are sqlite_util.c's; this file
+ * gives the queue's label, schema and application_id, and forgets its
+ * totals when the file closes.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -91,10 +94,8 @@
 struct sdui_outbox {
     /* The connection, reset on damage (sqlite_util.h); its db is NULL
      * after a reset that could not open a fresh file. */
-    sdui_sql_conn conn;
-    pthread_mutex_t mu;
+    sdui_sql_conn conn; /* its mutex guards the rest                     */
     sdui_outbox_options opts;
-    char *path;
     /* The queue's totals as of this connection's last commit, when
      * have_totals (see the top); data_version as read in that commit. */
     int have_totals;
@@ -154,30 +155,16 @@ static int exec(sdui_outbox *b, const char *sql)
     return sdui__sql_exec(b->conn.db, sql);
 }
 
-/* Closes the connection (not the struct); the totals kept for it go.  The
- * connection's close hook. */
-static void close_db(void *owner)
+/* Forgets the totals kept for the file the connection is about to close
+ * (see the top): its forget hook (sqlite_util.h). */
+static void forget_totals(void *owner)
 {
     sdui_outbox *b = owner;
-    sqlite3_close(b->conn.db);
-    b->conn.db = NULL;
     b->have_totals = 0;
 }
 
-/*
- * Opens the file with the outbox's schema (sqlite_util.c), moving it
- * aside and starting a fresh one when it is damaged.  On success the
- * connection is ready and err is clear (a recovery is told by
- * conn.recovered, not by an error); on failure conn.db is NULL.  The
- * connection's connect hook.
- */
-static sdui_status connect(void *owner, sdui_error *err)
-{
-    sdui_outbox *b = owner;
-    return sdui__sql_conn_open(&b->conn, schema_steps,
-                               SDUI_OUTBOX_SCHEMA_VERSION,
-                               b->opts.synchronous == 0, err);
-}
+/* What the outbox keeps per file, for its connection: the totals only. */
+static const sdui_sql_hooks outbox_hooks = {forget_totals, NULL};
 
 /* Opens an outbox file, moving a damaged one aside (outbox.h). */
 sdui_status sdui_outbox_open(const char *path,
@@ -185,8 +172,8 @@ sdui_status sdui_outbox_open(const char *path,
                              sdui_outbox **out, sdui_error *err)
 {
     sdui_outbox *b;
+    sdui_sql_file f;
     sdui_status st;
-    size_t plen;
 
     sdui_error_clear(err);
     if (!path || !*path)
@@ -205,13 +192,6 @@ sdui_status sdui_outbox_open(const char *path,
     if (!b)
         return sdui__oom(err);
     memset(b, 0, sizeof *b);
-    plen = strlen(path);
-    b->path = sdui_malloc(plen + 1);
-    if (!b->path) {
-        sdui_free(b);
-        return sdui__oom(err);
-    }
-    memcpy(b->path, path, plen + 1);
     if (opts)
         b->opts = *opts;
     else
@@ -222,21 +202,14 @@ sdui_status sdui_outbox_open(const char *path,
         b->opts.max_bytes = SDUI_OUTBOX_DEFAULT_MAX_BYTES;
     if (!b->opts.max_item_bytes)
         b->opts.max_item_bytes = SDUI_OUTBOX_DEFAULT_MAX_ITEM_BYTES;
-    if (pthread_mutex_init(&b->mu, NULL) != 0) {
-        sdui_free(b->path);
-        sdui_free(b);
-        return sdui__fail(err, SDUI_OOM, -1, "cannot create a mutex");
-    }
-    b->conn.label = LABEL;
-    b->conn.app_id = SDUI_OUTBOX_APPLICATION_ID;
-    b->conn.path = b->path;
-    b->conn.owner = b;
-    b->conn.close = close_db;
-    b->conn.connect = connect;
-    st = connect(b, err);
+    f.label = LABEL;
+    f.path = path;
+    f.steps = schema_steps;
+    f.version = SDUI_OUTBOX_SCHEMA_VERSION;
+    f.durable = b->opts.synchronous == 0;
+    f.app_id = SDUI_OUTBOX_APPLICATION_ID;
+    st = sdui__sql_conn_open(&b->conn, &f, &outbox_hooks, b, err);
     if (st != SDUI_OK) {
-        pthread_mutex_destroy(&b->mu);
-        sdui_free(b->path);
         sdui_free(b);
         return st;
     }
@@ -249,9 +222,7 @@ void sdui_outbox_free(sdui_outbox *box)
 {
     if (!box)
         return;
-    close_db(box);
-    pthread_mutex_destroy(&box->mu);
-    sdui_free(box->path);
+    sdui__sql_conn_close(&box->conn);
     sdui_free(box);
 }
 
@@ -261,50 +232,16 @@ void sdui_outbox_free(sdui_outbox *box)
  * change). */
 int sdui_outbox_recovered(const sdui_outbox *box)
 {
-    sdui_outbox *b = (sdui_outbox *)box;
-    int r;
     assert(box);
-    pthread_mutex_lock(&b->mu);
-    r = b->conn.recovered;
-    pthread_mutex_unlock(&b->mu);
-    return r;
+    return sdui__sql_conn_recovered(&((sdui_outbox *)box)->conn);
 }
 
 /* The last recovery notice (outbox.h), read under the mutex a reset
  * writes it under. */
 size_t sdui_outbox_recovery(const sdui_outbox *box, char *buf, size_t cap)
 {
-    sdui_outbox *b = (sdui_outbox *)box;
-    int n;
     assert(box && (buf || cap == 0));
-    pthread_mutex_lock(&b->mu);
-    n = snprintf(buf, cap, "%s", b->conn.notice);
-    pthread_mutex_unlock(&b->mu);
-    return n < 0 ? 0 : (size_t)n;
-}
-
-/*
- * Locks the outbox and makes sure its connection is open (it is not after
- * a reset that could not open a fresh file).  On failure the mutex is
- * released again and the error returned.
- */
-static sdui_status lock_ready(sdui_outbox *b, sdui_error *err)
-{
-    sdui_status st;
-    pthread_mutex_lock(&b->mu);
-    st = sdui__sql_conn_ready(&b->conn, err);
-    if (st != SDUI_OK)
-        pthread_mutex_unlock(&b->mu);
-    return st;
-}
-
-/* Runs a statement that returns no rows and resets it for the next
- * binding; SQLITE_OK when it ran to the end, else SQLite's code. */
-static int step_done(sqlite3_stmt *s)
-{
-    int rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+    return sdui__sql_conn_recovery(&((sdui_outbox *)box)->conn, buf, cap);
 }
 
 /* Checks a state key (outbox.h): NUL-terminated, 1 to
@@ -578,7 +515,7 @@ static int put_states(sdui_outbox *b, const sdui_outbox_state *states,
         if (s->value)
             /* A zero length still binds a (zero-length) BLOB, not NULL. */
             sqlite3_bind_blob(*q, 2, s->value, (int)s->len, SQLITE_STATIC);
-        rc = step_done(*q);
+        rc = sdui__sql_step_done(*q);
     }
     sqlite3_finalize(put);
     sqlite3_finalize(del);
@@ -602,7 +539,7 @@ static int append_items(sdui_outbox *b, const sdui_outbox_item *items,
         sqlite3_bind_int64(s, 1, first + (int64_t)i);
         sqlite3_bind_blob(s, 2, items[i].len ? items[i].bytes : "",
                           (int)items[i].len, SQLITE_STATIC);
-        rc = step_done(s);
+        rc = sdui__sql_step_done(s);
     }
     sqlite3_finalize(s);
     return rc;
@@ -637,7 +574,7 @@ sdui_status sdui_outbox_commit(sdui_outbox *box,
     st = check_commit(box, states, nstates, items, nitems, err);
     if (st != SDUI_OK)
         return st;
-    st = lock_ready(box, err);
+    st = sdui__sql_conn_lock(&box->conn, err);
     if (st != SDUI_OK)
         return st;
     rc = exec(box, "BEGIN IMMEDIATE");
@@ -676,7 +613,7 @@ sdui_status sdui_outbox_commit(sdui_outbox *box,
     box->count = count;
     box->bytes = bytes;
     box->data_version = version;
-    pthread_mutex_unlock(&box->mu);
+    sdui__sql_conn_unlock(&box->conn);
     if (st == SDUI_OK && first_seq)
         *first_seq = first;
     return st;
@@ -703,7 +640,7 @@ sdui_status sdui_outbox_state_get(sdui_outbox *box, const char *key,
         return st;
     *out = NULL;
     *len = 0;
-    st = lock_ready(box, err);
+    st = sdui__sql_conn_lock(&box->conn, err);
     if (st != SDUI_OK)
         return st;
     rc = sqlite3_prepare_v2(box->conn.db,
@@ -730,7 +667,7 @@ sdui_status sdui_outbox_state_get(sdui_outbox *box, const char *key,
         }
     } else if (rc == SQLITE_DONE) {
         st = sdui__fail(err, SDUI_NOT_FOUND, -1,
-                        "outbox \"%s\": no state row \"%.200s\"", box->path,
+                        "outbox \"%s\": no state row \"%.200s\"", box->conn.file.path,
                         key);
     }
     /* finalize keeps the step's error on db for the report. */
@@ -738,7 +675,7 @@ sdui_status sdui_outbox_state_get(sdui_outbox *box, const char *key,
     if (st == SDUI_OK && rc != SQLITE_DONE)
         st = sdui__sql_conn_step_fail(&box->conn, rc,
                                       "cannot read a state row", err);
-    pthread_mutex_unlock(&box->mu);
+    sdui__sql_conn_unlock(&box->conn);
     if (st != SDUI_OK) {
         sdui_free(copy);
         return st;
@@ -824,7 +761,7 @@ sdui_status sdui_outbox_peek(sdui_outbox *box, size_t max_items,
     if (!bt)
         return sdui__oom(err);
     memset(bt, 0, sizeof *bt);
-    st = lock_ready(box, err);
+    st = sdui__sql_conn_lock(&box->conn, err);
     if (st != SDUI_OK) {
         sdui_outbox_batch_free(bt);
         return st;
@@ -868,7 +805,7 @@ sdui_status sdui_outbox_peek(sdui_outbox *box, size_t max_items,
     if (st == SDUI_OK && rc != SQLITE_DONE)
         st = sdui__sql_conn_step_fail(&box->conn, rc,
                                       "cannot read the queue", err);
-    pthread_mutex_unlock(&box->mu);
+    sdui__sql_conn_unlock(&box->conn);
     if (st != SDUI_OK) {
         sdui_outbox_batch_free(bt);
         return st;
@@ -924,7 +861,7 @@ sdui_status sdui_outbox_ack(sdui_outbox *box, const int64_t *seqs, size_t n,
                           "outbox ack: seqs is NULL with %zu seqs", n);
     if (!n)
         return SDUI_OK;
-    st = lock_ready(box, err);
+    st = sdui__sql_conn_lock(&box->conn, err);
     if (st != SDUI_OK)
         return st;
     rc = exec(box, "BEGIN IMMEDIATE");
@@ -933,12 +870,12 @@ sdui_status sdui_outbox_ack(sdui_outbox *box, const int64_t *seqs, size_t n,
                                 -1, &s, NULL);
     for (i = 0; rc == SQLITE_OK && i < n; i++) {
         sqlite3_bind_int64(s, 1, seqs[i]);
-        rc = step_done(s);
+        rc = sdui__sql_step_done(s);
     }
     sqlite3_finalize(s);
     st = sdui__sql_conn_end(&box->conn, rc, "cannot ack", err);
     box->have_totals = 0; /* rows went that were not measured */
-    pthread_mutex_unlock(&box->mu);
+    sdui__sql_conn_unlock(&box->conn);
     return st;
 }
 
@@ -957,7 +894,7 @@ sdui_status sdui_outbox_stats_get(sdui_outbox *box, sdui_outbox_stats *out,
                           "outbox stats_get: %s is NULL",
                           !box ? "box" : "out");
     memset(out, 0, sizeof *out);
-    st = lock_ready(box, err);
+    st = sdui__sql_conn_lock(&box->conn, err);
     if (st != SDUI_OK)
         return st;
     rc = exec(box, "BEGIN");
@@ -973,6 +910,6 @@ sdui_status sdui_outbox_stats_get(sdui_outbox *box, sdui_outbox_stats *out,
         out->dropped_total = (uint64_t)c.dropped_total;
         out->next_seq = c.next_seq;
     }
-    pthread_mutex_unlock(&box->mu);
+    sdui__sql_conn_unlock(&box->conn);
     return st;
 }

@@ -2,7 +2,7 @@
  * pack.c - opening a Core-Token Pack and finding its tokens.
  *
  * Open = bounded inflate (gzip.c) + one validating scan (pack_scan.c, on
- * the generic scanner of json.c) that lists each token's byte range and
+ * the generic scanner of scan.c) that lists each token's byte range and
  * id and each root member's range + a hash index over the ids.  Tokens are
  * parsed only when asked for.
  *

@@ -1,5 +1,5 @@
 /*
- * scan.h - the generic validating JSON scanner (json.c) and its hook, not
+ * scan.h - the generic validating JSON scanner (scan.c) and its hook, not
  * public.
  *
  * One pass checks a document (RFC 8259 grammar, UTF-8, escapes, nesting
@@ -103,7 +103,7 @@ typedef struct sdui_scan_config {
     unsigned start_depth;
     unsigned start_objects;
     unsigned start_envelopes;
-    /* Which inner loops read strings and white space (json.c); the
+    /* Which inner loops read strings and white space (scan.c); the
      * outcome is the same every way, which the tests and the fuzzer
      * check.  0: the fastest the CPU has (vectors).  1: the portable path
      * only, as on a CPU without vectors: strings a 64-bit word at a time.

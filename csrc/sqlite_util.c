@@ -2,7 +2,8 @@
  * sqlite_util.c - the SQLite plumbing of the core's database files (see
  * sqlite_util.h): paths, opening, the schema and integrity checks, moving
  * a damaged file aside, errors, one-row queries and batched IN reads, and
- * the reset of a connection that meets damage after open.
+ * a handle's connection: the one open sequence of a handle's file and the
+ * reset of a connection that meets damage after open.
  *
  * Opening.  The path is checked before SQLite sees it, so a path that
  * cannot hold a database fails at once and names its cause; SQLite would
@@ -145,6 +146,14 @@ sdui_status sdui__sql_fail(sqlite3 *db, int rc, const char *label,
 int sdui__sql_exec(sqlite3 *db, const char *sql)
 {
     return sqlite3_exec(db, sql, NULL, NULL, NULL);
+}
+
+/* Runs a statement to its end and resets it (sqlite_util.h). */
+int sdui__sql_step_done(sqlite3_stmt *s)
+{
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 /* The first n integer columns of a query's first row (sqlite_util.h). */
@@ -783,43 +792,132 @@ sdui_status sdui__sql_open_or_reset(const sdui_sql_file *f, sqlite3 **db,
     return st;
 }
 
-/* Opens the connection's file, moving a damaged one aside
- * (sqlite_util.h). */
-sdui_status sdui__sql_conn_open(sdui_sql_conn *c, const char *const *steps,
-                                int version, int durable, sdui_error *err)
+/* Forgets the owner's state for the connection's file and closes it; db
+ * is NULL after. */
+static void conn_drop(sdui_sql_conn *c)
 {
-    sdui_sql_file f;
+    c->hooks->forget(c->owner);
+    sqlite3_close(c->db);
+    c->db = NULL;
+}
+
+/*
+ * Opens the connection's file into c->db, moving a damaged one aside
+ * (setting c->recovered and c->notice), and runs the owner's prepare hook.
+ * On SDUI_OK err is clear; on failure c->db is NULL.
+ */
+static sdui_status conn_connect(sdui_sql_conn *c, sdui_error *err)
+{
     char notice[SDUI_SQL_NOTICE_CAP];
     int moved = 0;
     sdui_status st;
 
-    f.label = c->label;
-    f.path = c->path;
-    f.steps = steps;
-    f.version = version;
-    f.durable = durable;
-    f.app_id = c->app_id;
-    st = sdui__sql_open_or_reset(&f, &c->db, &moved, notice, sizeof notice,
-                                 err);
+    st = sdui__sql_open_or_reset(&c->file, &c->db, &moved, notice,
+                                 sizeof notice, err);
     if (moved) {
         c->recovered = 1;
         memcpy(c->notice, notice, sizeof notice);
+    }
+    if (st == SDUI_OK && c->hooks->prepare) {
+        st = c->hooks->prepare(c->owner, err);
+        if (st != SDUI_OK)
+            conn_drop(c);
     }
     assert(st == SDUI_OK || c->db == NULL);
     return st;
 }
 
+/* The one open sequence of a handle's file (sqlite_util.h). */
+sdui_status sdui__sql_conn_open(sdui_sql_conn *c, const sdui_sql_file *f,
+                                const sdui_sql_hooks *hooks, void *owner,
+                                sdui_error *err)
+{
+    size_t plen;
+    char *path;
+    sdui_status st;
+
+    assert(c && f && f->path && hooks && hooks->forget);
+    memset(c, 0, sizeof *c);
+    plen = strlen(f->path);
+    path = sdui_malloc(plen + 1);
+    if (!path)
+        return sdui__oom(err);
+    memcpy(path, f->path, plen + 1);
+    if (pthread_mutex_init(&c->mu, NULL) != 0) {
+        sdui_free(path);
+        return sdui__fail(err, SDUI_OOM, -1, "cannot create a mutex");
+    }
+    c->file = *f;
+    c->file.path = path;
+    c->hooks = hooks;
+    c->owner = owner;
+    st = conn_connect(c, err);
+    if (st != SDUI_OK) {
+        pthread_mutex_destroy(&c->mu);
+        sdui_free(path);
+    }
+    return st;
+}
+
+/* Closes the file and releases the connection (sqlite_util.h). */
+void sdui__sql_conn_close(sdui_sql_conn *c)
+{
+    if (c->db)
+        conn_drop(c);
+    pthread_mutex_destroy(&c->mu);
+    /* The connection's own copy (sdui__sql_conn_open). */
+    sdui_free((char *)c->file.path);
+    c->file.path = NULL;
+}
+
+/* Whether a damaged file was moved aside (sqlite_util.h). */
+int sdui__sql_conn_recovered(sdui_sql_conn *c)
+{
+    int r;
+    pthread_mutex_lock(&c->mu);
+    r = c->recovered;
+    pthread_mutex_unlock(&c->mu);
+    return r;
+}
+
+/* The last move aside's notice (sqlite_util.h). */
+size_t sdui__sql_conn_recovery(sdui_sql_conn *c, char *buf, size_t cap)
+{
+    int n;
+    pthread_mutex_lock(&c->mu);
+    n = snprintf(buf, cap, "%s", c->notice);
+    pthread_mutex_unlock(&c->mu);
+    return n < 0 ? 0 : (size_t)n;
+}
+
 /* Opens a fresh file if a reset could not (sqlite_util.h). */
 sdui_status sdui__sql_conn_ready(sdui_sql_conn *c, sdui_error *err)
 {
-    return c->db ? SDUI_OK : c->connect(c->owner, err);
+    return c->db ? SDUI_OK : conn_connect(c, err);
+}
+
+/* Locks the connection with its file open (sqlite_util.h). */
+sdui_status sdui__sql_conn_lock(sdui_sql_conn *c, sdui_error *err)
+{
+    sdui_status st;
+    pthread_mutex_lock(&c->mu);
+    st = sdui__sql_conn_ready(c, err);
+    if (st != SDUI_OK)
+        pthread_mutex_unlock(&c->mu);
+    return st;
+}
+
+/* Unlocks the connection (sqlite_util.h). */
+void sdui__sql_conn_unlock(sdui_sql_conn *c)
+{
+    pthread_mutex_unlock(&c->mu);
 }
 
 /* sdui__sql_fail on the connection (sqlite_util.h). */
 sdui_status sdui__sql_conn_fail(sdui_sql_conn *c, int rc, const char *what,
                                 sdui_error *err)
 {
-    return sdui__sql_fail(c->db, rc, c->label, c->path, what, err);
+    return sdui__sql_fail(c->db, rc, c->file.label, c->file.path, what, err);
 }
 
 /*
@@ -854,23 +952,23 @@ static sdui_status reset_damaged(sdui_sql_conn *c, const char *what,
 {
     sdui_status st;
     char to[4096] = "";
-    c->close(c->owner);
-    assert(c->db == NULL);
-    st = sdui__sql_move_aside(c->label, c->path, to, sizeof to, err);
+    conn_drop(c);
+    st = sdui__sql_move_aside(c->file.label, c->file.path, to, sizeof to,
+                              err);
     if (st == SDUI_OK) {
         c->recovered = 1;
         snprintf(c->notice, sizeof c->notice,
                  "%s \"%s\" was damaged (%s: %s); moved aside to \"%s\", "
                  "a fresh one was made",
-                 c->label, c->path, what, why, to);
-        st = c->connect(c->owner, err);
+                 c->file.label, c->file.path, what, why, to);
+        st = conn_connect(c, err);
     }
     if (st != SDUI_OK)
         return st;
     return sdui__fail_code(err, SDUI_SQLITE, code, -1,
                            "%s \"%s\" was damaged and was reset (%s: %s): "
                            "moved aside to \"%s\", now empty",
-                           c->label, c->path, what, why, to);
+                           c->file.label, c->file.path, what, why, to);
 }
 
 /* Reports a failed step, resetting on damage (sqlite_util.h). */

@@ -9,13 +9,16 @@
  * in place, objects that must be exactly those of the file's version, the
  * integrity check, moving a damaged file of ours aside (and saying where),
  * errors that name the file and the system's cause, one-row queries, reads
- * of many keys with batched IN (...) lists, and a connection that resets
- * itself when damage is met after open (sdui_sql_conn).  The token cache
- * (disk.c) and the durable queue (outbox.c) are built on it.
+ * of many keys with batched IN (...) lists, and a handle's connection
+ * (sdui_sql_conn): the one open sequence of a handle's file, and the reset
+ * of a file that damage is met in after open.  The token cache (disk.c)
+ * and the durable queue (outbox.c) are built on it, each giving only what
+ * is its own: the label, the schema's steps (its tables), the
+ * application_id, how durable, and the hooks for what it keeps per file.
  *
  * Every function works on a connection the caller owns and serialises (the
- * callers hold their own mutex); none keeps state between calls but in the
- * caller's sdui_sql_conn.  Messages name the file as `<label> "<path>"`,
+ * callers hold the sdui_sql_conn's mutex); none keeps state between calls
+ * but in the caller's sdui_sql_conn.  Messages name the file as `<label> "<path>"`,
  * e.g. token cache "/tmp/c.db".
  */
 #ifndef SDUI_SQLITE_UTIL_H
@@ -24,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pthread.h>
 #include <sqlite3.h>
 
 #include "sdui/error.h"
@@ -91,6 +95,11 @@ sdui_status sdui__sql_fail(sqlite3 *db, int rc, const char *label,
 
 /* Runs SQL without results; returns SQLite's code. */
 int sdui__sql_exec(sqlite3 *db, const char *sql);
+
+/* Runs a bound statement that returns no rows and resets it for the next
+ * binding (the bindings stay); SQLITE_OK when it ran to the end, else
+ * SQLite's code. */
+int sdui__sql_step_done(sqlite3_stmt *s);
 
 /*
  * Reads the first row of a query: its first n columns as integers into
@@ -173,52 +182,99 @@ sdui_status sdui__sql_open_or_reset(const sdui_sql_file *f, sqlite3 **db,
                                     sdui_error *err);
 
 /*
- * A connection that resets itself when damage is met after open, as the
- * token cache and the durable queue do: when a call meets SQLITE_CORRUPT
- * or SQLITE_NOTADB, or one of the owner's own checks finds the file is not
- * what it wrote, the call closes the connection, moves the file aside,
- * opens a fresh one and fails with SDUI_SQLITE, `<label> "<path>" was
- * damaged and was reset (<what>: <why>): moved aside to "<new path>", now
- * empty`; later calls work on the fresh file.  If moving aside or opening
- * again fails, the call fails with that error instead and db stays NULL:
- * the next call opens it (sdui__sql_conn_ready).
+ * What the owner of a connection keeps for its file, handed to the
+ * connection once (a static table of the owner's), each hook called with
+ * the owner: forget drops what the owner keeps for the file now open
+ * (prepared statements, totals, remembered accesses), before the
+ * connection closes it; prepare, NULL for nothing, readies what the owner
+ * needs on a file just opened, and on failure reports it in err (the
+ * connection then forgets and closes the file).
+ */
+typedef struct sdui_sql_hooks {
+    void (*forget)(void *owner);
+    sdui_status (*prepare)(void *owner, sdui_error *err);
+} sdui_sql_hooks;
+
+/*
+ * A handle's connection to its database file, the one open sequence of the
+ * token cache and the durable queue, and the reset of a file that damage
+ * is met in after open.
  *
- * The owner embeds one, sets label, path, owner and the two hooks, keeps
- * path alive, and holds its own mutex around every use.  The hooks are the
- * owner's, called with owner: close closes db (setting it to NULL) and
- * drops what the owner keeps for the file (prepared statements, totals,
- * pending accesses); connect opens the file (sdui__sql_conn_open) and
- * prepares what the owner needs, leaving db NULL on failure.
+ * Opening (sdui__sql_conn_open): the connection keeps its own copy of the
+ * file's description and path, makes the mutex the owner holds around
+ * every use, opens the file (sdui__sql_open_or_reset: a damaged file of
+ * ours is moved aside and a fresh one made, telling so by recovered and
+ * notice) and calls the owner's prepare hook.
+ *
+ * Reset: when a call meets SQLITE_CORRUPT or SQLITE_NOTADB, or one of the
+ * owner's own checks finds the file is not what it wrote, the call forgets
+ * and closes the file, moves it aside, opens a fresh one and fails with
+ * SDUI_SQLITE, `<label> "<path>" was damaged and was reset (<what>:
+ * <why>): moved aside to "<new path>", now empty`; later calls work on the
+ * fresh file.  If moving aside or opening again fails, the call fails with
+ * that error instead and db stays NULL: the next call opens it
+ * (sdui__sql_conn_ready).
+ *
+ * The owner embeds one and touches its fields only to read db, file and
+ * (under mu) recovered and notice, and to set note.
  */
 typedef struct sdui_sql_conn {
     sqlite3 *db;       /* NULL after a reset that could not open a file   */
-    const char *label; /* names the file in messages ("outbox")           */
-    const char *path;  /* the owner's                                     */
+    /* The file (label, schema, durability, application_id); path is the
+     * connection's own copy. */
+    sdui_sql_file file;
+    pthread_mutex_t mu; /* the owner's calls hold it around every use     */
     /* Why the owner's own check found damage (SQLite's message is stale
      * then); set with SQLITE_CORRUPT, read and cleared by the reset.     */
     const char *note;
     int recovered;     /* 1 once a damaged file was moved aside           */
-    int32_t app_id;    /* the kind of file (sdui_sql_file.app_id)         */
     /* The last move aside, in words (sdui__sql_open_or_reset's notice);
      * "" until one happens. */
     char notice[SDUI_SQL_NOTICE_CAP];
+    const sdui_sql_hooks *hooks;
     void *owner;       /* handed to the hooks                             */
-    void (*close)(void *owner);
-    sdui_status (*connect)(void *owner, sdui_error *err);
 } sdui_sql_conn;
 
 /*
- * Opens c->path with the schema steps[0, version) and c->app_id
- * (sdui__sql_open_or_reset; durable as in sdui_sql_file) into c->db,
- * setting c->recovered and c->notice when a damaged file was moved aside.
- * On SDUI_OK err is clear; on failure c->db is NULL.
+ * Opens the file f describes into c (see sdui_sql_conn), with hooks called
+ * with owner; f and f->path need not outlive the call, hooks must outlive
+ * c.  On SDUI_OK c is ready and err is clear (a move aside is told by
+ * c->recovered and c->notice, not by an error); the owner ends it with
+ * sdui__sql_conn_close.  On failure nothing is left to release: SDUI_OOM
+ * (the path's copy, the mutex), a failure of sdui__sql_open_or_reset, or
+ * the prepare hook's.
  */
-sdui_status sdui__sql_conn_open(sdui_sql_conn *c, const char *const *steps,
-                                int version, int durable, sdui_error *err);
+sdui_status sdui__sql_conn_open(sdui_sql_conn *c, const sdui_sql_file *f,
+                                const sdui_sql_hooks *hooks, void *owner,
+                                sdui_error *err);
 
-/* SDUI_OK when c->db is open, else opens it again through the connect
- * hook (after a reset that could not). */
+/* Forgets and closes the file (when open) and releases what
+ * sdui__sql_conn_open made.  No other thread may use c any more. */
+void sdui__sql_conn_close(sdui_sql_conn *c);
+
+/* Whether a damaged file was moved aside since open, read under c->mu.
+ * Thread-safe. */
+int sdui__sql_conn_recovered(sdui_sql_conn *c);
+
+/* Copies the last move aside's notice ("" before one) into buf[0, cap),
+ * truncated and NUL-terminated when cap > 0, read under c->mu; returns
+ * its full length.  Thread-safe. */
+size_t sdui__sql_conn_recovery(sdui_sql_conn *c, char *buf, size_t cap);
+
+/* SDUI_OK when c->db is open, else opens it again (after a reset that
+ * could not), as sdui__sql_conn_open does.  Under c->mu. */
 sdui_status sdui__sql_conn_ready(sdui_sql_conn *c, sdui_error *err);
+
+/*
+ * Locks c->mu and makes sure c->db is open (sdui__sql_conn_ready): how
+ * every call of an owner that uses the file begins.  On SDUI_OK the caller
+ * holds the mutex and releases it with sdui__sql_conn_unlock; on failure
+ * the mutex is released again and the error returned.
+ */
+sdui_status sdui__sql_conn_lock(sdui_sql_conn *c, sdui_error *err);
+
+/* Releases c->mu, taken by sdui__sql_conn_lock. */
+void sdui__sql_conn_unlock(sdui_sql_conn *c);
 
 /* sdui__sql_fail on c's connection and file. */
 sdui_status sdui__sql_conn_fail(sdui_sql_conn *c, int rc, const char *what,

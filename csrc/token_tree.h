@@ -2,7 +2,7 @@
  * token_tree.h - a token's value tree (token_tree.c), not public.
  *
  * A compact, read-only tree built in one pass from JSON text that has
- * already passed the validating scan (json.c), into memory the caller
+ * already passed the validating scan (scan.c), into memory the caller
  * gives: token.c allocates a token and its tree as one block, and the
  * tree lives and dies with the token.  What is built and refused is
  * exactly what jansson (the reference parser, json_loadb with duplicate

@@ -1,6 +1,6 @@
 /*
  * fuzz_scan_paths.c - libFuzzer harness for the validating scanner's paths
- * (csrc/json.c, sdui__scan): the vector kernels of this CPU, the portable
+ * (csrc/scan.c, sdui__scan): the vector kernels of this CPU, the portable
  * 64-bit-word path and the byte-at-a-time reference (cfg->portable 0, 1
  * and 2) must give the same outcome for every input.
  *

@@ -1,5 +1,5 @@
 /*
- * scan.c - times the validating JSON scanner (csrc/json.c) on a large,
+ * scan.c - times the validating JSON scanner (csrc/scan.c) on a large,
  * realistic pack: one thread, the pack's own reader (one and two threads),
  * and the whole open of a gzip pack.  Not part of `make`; built by hand
  * against the core's static library:

@@ -1,5 +1,12 @@
 /*
- * json.c - the generic validating JSON scanner (scan.h, json.h).
+ * scan.c - the generic validating JSON scanner (scan.h) and the public
+ * entry points of json.h that are one scan and nothing more:
+ * sdui_json_validate (a scan without a hook) and sdui_json_minify
+ * (validation, then the white space between tokens dropped).  The
+ * readers built on its hook live in files of their own (pack_scan.c,
+ * json_split.c and others).  Also sdui__utf8_put (internal.h), the UTF-8
+ * writer that unescaping a string body needs, which the expression
+ * language uses too.
  *
  * One pass over the text checks the RFC 8259 grammar, UTF-8 (RFC 3629),
  * escapes and the nesting depth, and builds no DOM.  Containers are tracked
