@@ -153,6 +153,30 @@ extension SDUIError {
         }
     }
 
+    /// The error for a value ``JSONValueDecoder`` could not decode into a
+    /// model (a screen payload, a block screen, saved flow progress): a
+    /// missing member, a wrong type, a null or a value out of range is a
+    /// `.schema` error naming its path (`tokens[2].id`, or "the top level");
+    /// an `SDUIError` the model's own `init(from:)` threw is kept as it is.
+    /// The one mapping of decoding errors for every model; text that is not
+    /// JSON never gets here (the core's parser reports it, with its place).
+    package static func decoding(_ error: Error, input: String?) -> SDUIError {
+        switch error {
+        case let e as SDUIError:
+            return e
+        case DecodingError.keyNotFound(let key, let ctx):
+            return SDUIError(.schema, "missing \"\(key.stringValue)\" at \(path(ctx))", input: input)
+        case DecodingError.typeMismatch(_, let ctx):
+            return SDUIError(.schema, "wrong type at \(path(ctx)): \(ctx.debugDescription)", input: input)
+        case DecodingError.valueNotFound(_, let ctx):
+            return SDUIError(.schema, "null at \(path(ctx))", input: input)
+        case DecodingError.dataCorrupted(let ctx):
+            return SDUIError(.schema, "bad value at \(path(ctx)): \(ctx.debugDescription)", input: input)
+        default:
+            return SDUIError(.schema, "\(error)", input: input)
+        }
+    }
+
     /// A decoding path as members and indexes: `tokens[2].id`.
     private static func path(_ ctx: DecodingError.Context) -> String {
         let p = ctx.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
