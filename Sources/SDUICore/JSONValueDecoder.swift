@@ -60,6 +60,43 @@ public struct JSONValueDecoder: Sendable {
     }
 }
 
+// MARK: - From text, errors as SDUIError
+
+extension JSONValueDecoder {
+    /// Parses `json` with the core's parser and decodes a `T` from the
+    /// value: the one way text becomes a typed model in the client
+    /// modules, so a number keeps the kind it is written in (`3.0` a
+    /// decimal, `3` an integer) wherever the model holds a ``JSONValue``.
+    ///
+    /// - Parameters:
+    ///   - json: The JSON text (any value at the top level).
+    ///   - source: The input named in errors: a file path, a URL.
+    ///   - maxDepth: How deep the text may nest (the core's default, 128).
+    /// - Throws: ``SDUIError``: `.json` with the line, column and byte for
+    ///   text that is not JSON (an integer past 64 bits is refused there),
+    ///   `.limit` for nesting past `maxDepth`, and the errors of
+    ///   ``decode(_:from:source:)``.
+    public func decode<T: Decodable>(_ type: T.Type, json: Data, source: String? = nil,
+                                     maxDepth: Int = JSONValue.defaultMaxDepth) throws -> T {
+        try decode(type, from: try JSONValue(json: json, source: source, maxDepth: maxDepth), source: source)
+    }
+
+    /// Decodes a `T` from `value` as ``decode(_:from:)`` does, with errors
+    /// as ``SDUIError`` naming `source`.
+    ///
+    /// - Throws: ``SDUIError`` `.schema` naming the path of the value at
+    ///   fault (`missing "id" at tokens[0]`, `null at items[2].title`,
+    ///   `wrong type at …`, `bad value at …` for a number out of range);
+    ///   an `SDUIError` that `T`'s own `init(from:)` throws, as it is.
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, source: String?) throws -> T {
+        do {
+            return try decode(type, from: value)
+        } catch {
+            throw SDUIError.decoding(error, input: source)
+        }
+    }
+}
+
 // MARK: - Any value
 
 /// Decodes a `T` from `value` at `path`: the types JSONDecoder treats as

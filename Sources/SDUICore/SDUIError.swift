@@ -119,37 +119,27 @@ extension SDUIError {
 }
 
 extension SDUIError {
-    /// The error for JSON text `JSONDecoder` refused.  When the text is not
-    /// JSON, the C validator's first fault, with its line, column and byte
-    /// (Foundation's own message names no place); otherwise `what` and the
-    /// decoder's message.
-    package static func notJSON(_ data: Data, _ decoderError: Error, what: String, input: String?) -> SDUIError {
-        var err = sdui_error()
-        let status = data.withUnsafeBytes { raw in
-            sdui_json_validate(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count,
-                               SDUI_DEFAULT_MAX_DEPTH * 4, &err)
-        }
-        if status != SDUI_OK { return SDUIError(status, err, input: input) }
-        return SDUIError(.json, "\(what): \(decoderError.localizedDescription)", input: input)
-    }
-}
-
-extension SDUIError {
-    /// The error for a document `JSONDecoder` could not decode into a model
-    /// (a screen payload, a block screen): a missing member, a wrong type or
-    /// a null is a `.schema` error naming its path (`tokens[2].id`, or "the
-    /// top level"); text that is not JSON is ``notJSON(_:_:what:input:)``.
-    /// The one mapping of decoding errors for every model.
-    package static func decoding(_ error: Error, json: Data, what: String, input: String?) -> SDUIError {
-        switch error as? DecodingError {
-        case .keyNotFound(let key, let ctx)?:
+    /// The error for a value ``JSONValueDecoder`` could not decode into a
+    /// model (a screen payload, a block screen, saved flow progress): a
+    /// missing member, a wrong type, a null or a value out of range is a
+    /// `.schema` error naming its path (`tokens[2].id`, or "the top level");
+    /// an `SDUIError` the model's own `init(from:)` threw is kept as it is.
+    /// The one mapping of decoding errors for every model; text that is not
+    /// JSON never gets here (the core's parser reports it, with its place).
+    package static func decoding(_ error: Error, input: String?) -> SDUIError {
+        switch error {
+        case let e as SDUIError:
+            return e
+        case DecodingError.keyNotFound(let key, let ctx):
             return SDUIError(.schema, "missing \"\(key.stringValue)\" at \(path(ctx))", input: input)
-        case .typeMismatch(_, let ctx)?:
+        case DecodingError.typeMismatch(_, let ctx):
             return SDUIError(.schema, "wrong type at \(path(ctx)): \(ctx.debugDescription)", input: input)
-        case .valueNotFound(_, let ctx)?:
+        case DecodingError.valueNotFound(_, let ctx):
             return SDUIError(.schema, "null at \(path(ctx))", input: input)
+        case DecodingError.dataCorrupted(let ctx):
+            return SDUIError(.schema, "bad value at \(path(ctx)): \(ctx.debugDescription)", input: input)
         default:
-            return notJSON(json, error, what: what, input: input)
+            return SDUIError(.schema, "\(error)", input: input)
         }
     }
 

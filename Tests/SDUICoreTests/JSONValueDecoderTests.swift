@@ -459,3 +459,86 @@ private struct SeesUserInfo: Decodable, Equatable {
         #expect(try decoder.decode(SeesUserInfo.self, from: [1]).flags == ["on", "on"])
     }
 }
+
+/// Throws the error it was built with from `init(from:)`.
+private struct Refuses: Decodable, Equatable {
+    init(from decoder: any Decoder) throws {
+        throw SDUIError(.argument, "refused by the model", input: "model")
+    }
+}
+
+/// Text to a typed model in one call: the core's parser, then the decoder,
+/// errors as SDUIError naming the input and the place.
+@Suite struct JSONValueDecoderTextTests {
+    let decoder = JSONValueDecoder()
+
+    @Test func numbersKeepTheirKind() throws {
+        let w = try decoder.decode(Wrapper<[JSONValue]>.self, json: Data(#"{"v": [3.0, 3, 1e2, -0.0]}"#.utf8))
+        #expect(w.v == [.double(3.0), .int(3), .double(100), .double(-0.0)])
+        #expect(try decoder.decode(Wrapper<Int>.self, json: Data(#"{"v": 3.0}"#.utf8)).v == 3)
+    }
+
+    /// Text that is not JSON is the core parser's error: its line, column
+    /// and byte, and the input.
+    @Test func textThatIsNotJSONIsAJSONErrorWithItsPlace() throws {
+        let e = try #require(throws: SDUIError.self) {
+            try decoder.decode(Address.self, json: Data("{\"street\":\n  x}".utf8), source: "a.json")
+        }
+        #expect(e.category == .json && e.input == "a.json", "\(e)")
+        #expect(e.line == 2 && e.column == 3 && e.offset == 13, "\(e)")
+    }
+
+    /// An integer past 64 bits is refused by the parser, naming the input
+    /// and the place (JSONDecoder read it as a double).
+    @Test func anIntegerPast64BitsIsRefused() throws {
+        for text in [#"{"v": 9223372036854775808}"#, #"{"v": -9223372036854775809}"#] {
+            let e = try #require(throws: SDUIError.self) {
+                try decoder.decode(Wrapper<JSONValue>.self, json: Data(text.utf8), source: "n.json")
+            }
+            #expect(e.category == .json && e.input == "n.json" && e.line == 1 && e.offset == text.utf8.count - 1, "\(e)")
+            #expect(e.message.contains("integer"), "\(e)")
+        }
+        #expect(try decoder.decode(Wrapper<JSONValue>.self, json: Data(#"{"v": -9223372036854775808}"#.utf8)).v
+                == .int(.min))
+    }
+
+    @Test func nestingIsBoundedByMaxDepth() throws {
+        let deep = Data((String(repeating: "[", count: 200) + String(repeating: "]", count: 200)).utf8)
+        let e = try #require(throws: SDUIError.self) { try decoder.decode(JSONValue.self, json: deep, source: "d.json") }
+        #expect(e.category == .limit && e.input == "d.json", "\(e)")
+        #expect(try decoder.decode(JSONValue.self, json: deep, maxDepth: 256) != .null)
+    }
+
+    /// Each kind of decoding error is a schema error naming the input and
+    /// the member's path, by the one conversion.
+    @Test func decodingErrorsAreSchemaErrorsNamingThePath() throws {
+        let cases: [(String, String)] = [
+            (#"{"name": "Ada", "age": 1, "score": 1, "role": "admin", "home": {}, "previous": []}"#,
+             #"missing "street" at home"#),
+            (#"{"name": "Ada", "age": 1, "score": 1, "role": "admin", "home": {"street": "a"}, "#
+                + #""previous": [{"street": "b"}, {"street": "c", "floor": "third"}]}"#,
+             #"wrong type at previous[1].floor: expected Int, found the string "third""#),
+            (#"{"name": null, "age": 1, "score": 1, "role": "admin", "home": {"street": "a"}, "previous": []}"#,
+             "null at name"),
+            (#"{"name": "Ada", "age": 300, "score": 1, "role": "admin", "home": {"street": "a"}, "previous": []}"#,
+             "bad value at age: the number 300 is out of the range of UInt8 (0...255)"),
+            ("[]", "wrong type at the top level: expected an object, found an array of 0 elements"),
+        ]
+        for (text, message) in cases {
+            let e = try #require(throws: SDUIError.self) { try decoder.decode(Person.self, json: Data(text.utf8), source: "p.json") }
+            #expect(e.category == .schema && e.input == "p.json" && e.line == nil, "\(e)")
+            #expect(e.message == message, "\(e)")
+            // From a parsed value, the same error.
+            let again = try #require(throws: SDUIError.self) {
+                try decoder.decode(Person.self, from: try JSONValue(json: Data(text.utf8)), source: "p.json")
+            }
+            #expect(again == e)
+        }
+    }
+
+    /// An SDUIError a model throws itself is kept as it is.
+    @Test func aModelsOwnErrorIsKept() throws {
+        let e = try #require(throws: SDUIError.self) { try decoder.decode(Refuses.self, json: Data("{}".utf8), source: "r.json") }
+        #expect(e == SDUIError(.argument, "refused by the model", input: "model"))
+    }
+}

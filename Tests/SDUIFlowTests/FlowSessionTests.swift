@@ -390,6 +390,34 @@ import Testing
         #expect(again.notices.isEmpty)
     }
 
+    /// Saved data keeps its numbers as written: `3.0` resumes a decimal,
+    /// `3` an integer (JSONDecoder made both the integer 3).
+    @Test func aDecimalInSavedDataStaysADecimal() throws {
+        let j = try journal(with: try row(["data": #"{"answers": {"goal": "strength"}, "w": 3.0, "n": 3}"#]))
+        let s = try session(j)
+        #expect(try s.start() == .screen("goal"))
+        #expect(s.notices.isEmpty)
+        #expect(s.progress?.data["w"] == .double(3.0))
+        #expect(s.progress?.data["n"] == .int(3))
+    }
+
+    /// An integer past 2^63 in saved data is refused by the core's parser
+    /// (JSONDecoder took it as a double and resumed): the progress is moved
+    /// aside and the notice gives the parser's account, naming the journal
+    /// and the place.
+    @Test func anIntegerPast2To63InSavedDataIsMovedAside() throws {
+        let text = try row(["data": #"{"big": 12345678901234567890}"#])
+        let j = try journal(with: text)
+        let s = try session(j)
+        #expect(try s.start() == .screen("welcome"))
+        #expect(try FlowFixtures.queued(j).first?.name == "flow_resume_mismatch")
+        #expect(s.notices.count == 1)
+        let offset = try #require(text.range(of: "12345678901234567890")).upperBound.utf16Offset(in: text)
+        #expect(s.notices.first?.contains("json: \(j.path): line 1, column \(offset + 1) (byte \(offset)): ") == true,
+                "\(s.notices)")
+        #expect(s.notices.first?.contains("integer") == true, "\(s.notices)")
+    }
+
     /// Another flow's progress under this key, with an impossible counter:
     /// corrupt, not a crash.
     @Test func anotherFlowsCounterIsCheckedToo() throws {

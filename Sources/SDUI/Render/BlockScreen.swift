@@ -28,12 +28,26 @@ public struct BlockScreen: Sendable, Hashable, Codable {
         self.blocks = blocks
     }
 
-    /// Decodes a block screen; errors name `source`.
+    /// How deep a block screen's JSON may nest: layout blocks (a column
+    /// in a row in a column…) may nest deeper than the core's default
+    /// bound, two levels of JSON per block.  Rendering stops at its own,
+    /// lower bound (``RenderLimits``).
+    public static let maxDepth = 512
+
+    /// Decodes a block screen from JSON text with the core's parser (a
+    /// block's fields keep their numbers as written); errors name `source`.
+    ///
+    /// - Throws: ``SDUIError`` `.json` (with the line, column and byte) for
+    ///   text that is not JSON, `.limit` for nesting past ``maxDepth``,
+    ///   `.schema` naming the path of a missing or mistyped member.
     public init(json: Data, source: String? = nil) throws {
-        do {
-            self = try JSONDecoder().decode(BlockScreen.self, from: json)
-        } catch {
-            throw SDUIError.decoding(error, json: json, what: "not a block screen", input: source)
-        }
+        self = try JSONValueDecoder().decode(BlockScreen.self, json: json, source: source, maxDepth: Self.maxDepth)
+    }
+
+    /// Decodes a block screen from a parsed value; errors name `source`.
+    ///
+    /// - Throws: ``SDUIError`` `.schema` as ``init(json:source:)`` does.
+    public init(value: JSONValue, source: String? = nil) throws {
+        self = try JSONValueDecoder().decode(BlockScreen.self, from: value, source: source)
     }
 }

@@ -37,12 +37,21 @@ public struct ScreenPayload: Codable, Sendable, Equatable {
         self.fallbackFor = fallbackFor
     }
 
-    /// Decodes a payload; errors name `source`.
+    /// Decodes a payload from JSON text with the core's parser (a binding
+    /// keeps its numbers as written); errors name `source`.
+    ///
+    /// - Throws: ``SDUIError`` `.json` (with the line, column and byte) for
+    ///   text that is not JSON, `.limit` for nesting past 128 levels,
+    ///   `.schema` naming the path of a missing or mistyped member
+    ///   (`missing "id" at tokens[0]`).
     public init(json: Data, source: String? = nil) throws {
-        do {
-            self = try JSONDecoder().decode(ScreenPayload.self, from: json)
-        } catch {
-            throw SDUIError.decoding(error, json: json, what: "not a screen payload", input: source)
-        }
+        self = try JSONValueDecoder().decode(ScreenPayload.self, json: json, source: source)
+    }
+
+    /// Decodes a payload from a parsed value; errors name `source`.
+    ///
+    /// - Throws: ``SDUIError`` `.schema` as ``init(json:source:)`` does.
+    public init(value: JSONValue, source: String? = nil) throws {
+        self = try JSONValueDecoder().decode(ScreenPayload.self, from: value, source: source)
     }
 }

@@ -40,13 +40,7 @@ public enum DTCGImport {
 
     /// A theme with the given id from a DTCG JSON document.
     public static func theme(json: Data, id: String, source: String? = nil) throws -> Theme {
-        let root: JSONValue
-        do {
-            root = try JSONDecoder().decode(JSONValue.self, from: json)
-        } catch {
-            throw SDUIError.notJSON(json, error, what: "not JSON", input: source)
-        }
-        return try theme(root, id: id, source: source)
+        try theme(try JSONValue(json: json, source: source), id: id, source: source)
     }
 
     /// A theme with the given id from a parsed DTCG document.

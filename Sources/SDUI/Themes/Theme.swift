@@ -165,15 +165,11 @@ public struct Theme: Sendable, Hashable {
 
 extension Theme {
     /// Reads a theme from its JSON (schemas/theme.json: the full or the flat
-    /// form).  Errors are `.schema` and name `source` and the member.
+    /// form), parsed by the core's parser.  Text that is not JSON is a
+    /// `.json` error with its line and column; a value of the wrong shape is
+    /// `.schema`.  Errors name `source`, and the member.
     public init(json: Data, source: String? = nil) throws {
-        let value: JSONValue
-        do {
-            value = try JSONDecoder().decode(JSONValue.self, from: json)
-        } catch {
-            throw SDUIError.notJSON(json, error, what: "not JSON", input: source)
-        }
-        try self.init(value: value, source: source)
+        try self.init(value: try JSONValue(json: json, source: source), source: source)
     }
 
     /// Reads a theme file: schemas/theme.json (full, or flat) when the
@@ -190,10 +186,7 @@ extension Theme {
     /// Tokens document's theme id is `fileName` without `.tokens.json` or
     /// `.json`.  Errors name `source`.
     public init(document data: Data, fileName: String, source: String?) throws {
-        let value: JSONValue
-        do { value = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
-            throw SDUIError.notJSON(data, error, what: "not JSON", input: source)
-        }
+        let value = try JSONValue(json: data, source: source)
         if value["id"]?.stringValue != nil {
             try self.init(value: value, source: source)
         } else {

@@ -221,7 +221,8 @@ public final class FlowSession: @unchecked Sendable {
             var saved: FlowProgress?
             if let raw = try journal.state(progressKey) {
                 do {
-                    saved = try JSONDecoder().decode(FlowProgress.self, from: raw)
+                    // As deep as JSONDecoder read it (512 levels): what was saved resumes.
+                    saved = try JSONValueDecoder().decode(FlowProgress.self, json: raw, source: journal.path, maxDepth: 512)
                 } catch {
                     let key = asideKey()
                     let why = Self.decodingFailure(error)

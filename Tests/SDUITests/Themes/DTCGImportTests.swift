@@ -134,4 +134,15 @@ import Testing
         #expect(e.message.hasPrefix(path + ":"), "\(e.message)")
         #expect(e.message.contains(fragment), "\(e.message)")
     }
+
+    /// An integer past 2^63 is refused by the core's parser, naming the
+    /// input and the place, even in a `$`-member the import skips
+    /// (JSONDecoder took it as a double and the import went on).
+    @Test func anIntegerPast2To63IsRefused() throws {
+        let e = try #require(error(##"{"$version": 99999999999999999999, "c": {"$type": "color", "a": {"$value": "#000000"}}}"##))
+        #expect(e.category == .json && e.input == "t.tokens.json" && e.line == 1 && e.offset == 33, "\(e)")
+        #expect(e.message.contains("integer"), "\(e)")
+        // The same document with a number in range imports.
+        #expect(try theme(##"{"$version": 9, "c": {"$type": "color", "a": {"$value": "#000000"}}}"##).colors["a"] != nil)
+    }
 }

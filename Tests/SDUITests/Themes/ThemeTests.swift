@@ -83,4 +83,17 @@ import Testing
         #expect(again == t)
         #expect(try Theme(value: Theme.sdkFallback.jsonValue) == Theme.sdkFallback)
     }
+
+    /// An integer past 2^63 is refused by the core's parser, naming the
+    /// input and the place, even in a member the theme does not read
+    /// (JSONDecoder took it as a double and the theme loaded).
+    @Test func anIntegerPast2To63IsRefused() throws {
+        let json = Data(#"{"id":"t","spacing":{"md":16},"x-build":18446744073709551616}"#.utf8)
+        for read in [{ _ = try Theme(json: json, source: "t.json") },
+                     { _ = try Theme(document: json, fileName: "t.json", source: "t.json") }] as [() throws -> Void] {
+            let e = try #require(throws: SDUIError.self, performing: read)
+            #expect(e.category == .json && e.input == "t.json" && e.line == 1 && e.offset == 60, "\(e)")
+            #expect(e.message.contains("integer"), "\(e)")
+        }
+    }
 }
