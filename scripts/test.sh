@@ -10,6 +10,8 @@ bash scripts/setup.sh
 command -v "${CC:-cc}" >/dev/null 2>&1 || export CC=clang
 make -s test
 bash scripts/check-c-install.sh
+# Text becomes a JSONValue through the core's parser only, in every client module.
+bash scripts/check-client-json.sh
 # The registry tests run against SQLite and a real PostgreSQL; this starts
 # Debian's server (or fails the run when it cannot).
 SDUI_TEST_POSTGRES_URL=$(bash scripts/postgres.sh)

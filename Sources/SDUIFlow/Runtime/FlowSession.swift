@@ -649,17 +649,8 @@ public final class FlowSession: @unchecked Sendable {
     /// Why saved progress did not decode, in a line: the decoder's words
     /// and the JSON path of the member at fault.
     static func decodingFailure(_ error: Error) -> String {
-        func path(_ c: DecodingError.Context) -> String {
-            c.codingPath.isEmpty ? "" : " at " + c.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
-                .joined()
-        }
-        switch error {
-        case DecodingError.dataCorrupted(let c): return c.debugDescription + path(c)
-        case DecodingError.keyNotFound(let k, let c): return "no member \"\(k.stringValue)\"" + path(c)
-        case DecodingError.typeMismatch(_, let c): return c.debugDescription + path(c)
-        case DecodingError.valueNotFound(_, let c): return c.debugDescription + path(c)
-        default: return "\(error)"
-        }
+        // The one decoder throws SDUIError (input, then what and where).
+        (error as? SDUIError)?.message ?? "\(error)"
     }
 
     /// Milliseconds since the Unix epoch of `date`, clamped to Int64.
