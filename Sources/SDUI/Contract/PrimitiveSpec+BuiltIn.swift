@@ -45,6 +45,10 @@ extension PrimitiveSpec {
         PrimitiveSpec("Toggle", version: 1, props: [
             "key": .required(.string), "value": .optional(.bool), "tint": .optional(.color),
         ], preview: HTMLPreview.toggle),
+        PrimitiveSpec("Badge", version: 1, props: [
+            "text": .required(.string), "color": .optional(.color), "background": .optional(.color),
+            "cornerRadius": .optional(.length), "padding": .optional(.length), "visible": .optional(.bool),
+        ], preview: HTMLPreview.badge),
     ]
 
     /// The props of the containers (Column, Row).

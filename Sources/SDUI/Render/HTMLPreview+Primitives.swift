@@ -181,6 +181,26 @@ extension HTMLPreview {
         r.write(element("label", n, css: css, content: "<input\(attributes(input))>" + label))
     }
 
+    /// Badge: a short label in a pill (a count, "New", a status) that hugs
+    /// its text: small semibold type in the given colours (grey and near
+    /// black otherwise), fully rounded unless `cornerRadius` says otherwise.
+    static func badge(_ r: inout Renderer, _ n: RenderNode, _ axis: Axis) {
+        var css = CSS()
+        css.set("align-self", axis == .column ? "flex-start" : "center")
+        css.set("flex", "none")
+        css.set("background-color", "#E5E7EB")
+        css.set("border-radius", "999px")
+        leaf(n.props, in: axis, into: &css)   // the token's background, radius, margin, alignment
+        css.set("color", color(n.props["color"]) ?? "#111827")
+        css.set("padding", "2px 8px")
+        css.set("font-size", "12px")
+        css.set("font-weight", "600")
+        css.set("line-height", "16px")
+        var extra: [(String, String)] = []
+        if let label = display(n.props["accessibilityLabel"]) { extra.append(("aria-label", label)) }
+        r.write(element("span", n, css: css, attributes: extra, content: escape(display(n.props["text"]) ?? "")))
+    }
+
     /// One option of a Choice: an input, the icon and the label.
     static func option(_ v: JSONValue, group: String, multi: Bool, selected: Set<String>) -> String {
         let value = display(v["value"]) ?? display(v["label"]) ?? ""
