@@ -5,7 +5,8 @@ import SDUICore
 /// Everything the engine knows about one primitive it draws, in one value.
 ///
 /// The table of rows (``builtIn``, in `PrimitiveSpec+BuiltIn.swift`) is the
-/// only place a built-in primitive is named.  The rest derives from it:
+/// only place a built-in primitive is defined (the built-in blocks and
+/// layouts only use primitives, as tokens do).  The rest derives from it:
 /// ``PrimitiveMap/builtIn`` (the `X-Primitives` contract) lists each row's
 /// name at its version, ``PropRule/builtIn`` and ``PrimitiveMap/propRules(of:)``
 /// hand out each row's rules, the resolver's node plan reads each row's
