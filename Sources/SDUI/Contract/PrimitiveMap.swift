@@ -41,17 +41,17 @@ public struct PrimitiveMap: Sendable, Equatable, CustomStringConvertible {
     /// Most primitives ``init(parsing:)`` accepts in one header (256).
     public static let maxItems = 256
 
-    /// The built-in primitives: the core five (Column 3, Row 2, Text 4,
-    /// AsyncImage 2, Spacer 1) and those the built-in blocks are drawn with.
-    /// Each comes with the prop rules of ``PropRule/builtIn``.
-    public static let builtIn: PrimitiveMap = {
-        var map = try! PrimitiveMap([
-            ("Column", 3), ("Row", 2), ("Text", 4), ("AsyncImage", 2), ("Spacer", 1),
-            ("Button", 1), ("TextField", 1), ("Slider", 1), ("Choice", 1), ("Toggle", 1),
-        ])
-        map.rules = PropRule.builtIn.mapValues(Self.sorted)
-        return map
-    }()
+    /// The built-in primitives: each row of ``PrimitiveSpec/builtIn`` at its
+    /// version, in table order (the core five, Column 3, Row 2, Text 4,
+    /// AsyncImage 2 and Spacer 1, first), with the row's prop rules.
+    public static let builtIn = try! PrimitiveMap(specs: PrimitiveSpec.builtIn)
+
+    /// A map of the rows `specs`, with their prop rules; a repeated or
+    /// malformed name, or a version below 1, is an error.
+    init(specs: [PrimitiveSpec]) throws {
+        try self.init(specs.map { ($0.name, $0.version) })
+        for spec in specs { rules[spec.name] = Self.sorted(spec.props) }
+    }
 
     /// A map of the given primitives; a repeated or malformed name, or a
     /// version below 1, is an error.

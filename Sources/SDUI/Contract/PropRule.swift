@@ -89,36 +89,8 @@ public struct PropRule: Sendable, Hashable, CustomStringConvertible {
     /// `#RGB`, `#RRGGBB` or `#RRGGBBAA` (``RGBColor``'s rule).
     static func isHexColor(_ s: String) -> Bool { RGBColor.isHex(s) }
 
-    /// The rules of the built-in primitives.
-    public static let builtIn: [String: [String: PropRule]] = {
-        let box: [String: PropRule] = [
-            "spacing": .optional(.length), "padding": .optional(.length),
-            "background": .optional(.color), "cornerRadius": .optional(.length),
-            "alignment": .optional(.string), "action": .optional(.action), "visible": .optional(.bool),
-        ]
-        return [
-            "Column": box,
-            "Row": box,
-            "Text": ["text": .required(.string), "style": .optional(.typography), "color": .optional(.color),
-                     "maxLines": .optional(.number), "padding": .optional(.length),
-                     "action": .optional(.action), "visible": .optional(.bool)],
-            "AsyncImage": ["url": .required(.string), "width": .optional(.length), "height": .optional(.length),
-                           "cornerRadius": .optional(.length), "placeholderColor": .optional(.color),
-                           "aspectRatio": .optional(.number), "visible": .optional(.bool)],
-            "Spacer": ["size": .optional(.length), "flexible": .optional(.bool),
-                       "background": .optional(.color)],
-            "Button": ["label": .required(.string), "action": .optional(.action), "style": .optional(.string),
-                       "background": .optional(.color), "color": .optional(.color),
-                       "cornerRadius": .optional(.length), "height": .optional(.length),
-                       "padding": .optional(.length), "visible": .optional(.bool)],
-            "TextField": ["key": .required(.string), "label": .optional(.string),
-                          "placeholder": .optional(.string), "secure": .optional(.bool),
-                          "padding": .optional(.length)],
-            "Slider": ["key": .required(.string), "min": .required(.number), "max": .required(.number),
-                       "step": .optional(.number), "tint": .optional(.color), "padding": .optional(.length)],
-            "Choice": ["key": .required(.string), "options": .required(.array), "mode": .optional(.string),
-                       "spacing": .optional(.length)],
-            "Toggle": ["key": .required(.string), "value": .optional(.bool), "tint": .optional(.color)],
-        ]
-    }()
+    /// The rules of the built-in primitives, by primitive: each row's
+    /// ``PrimitiveSpec/props``.
+    public static let builtIn: [String: [String: PropRule]] =
+        Dictionary(PrimitiveSpec.builtIn.map { ($0.name, $0.props) }, uniquingKeysWith: { first, _ in first })
 }

@@ -8,11 +8,14 @@ import SDUICore
 /// scripts, no external resources except each image's own URL.
 ///
 /// The screen sits in a 390 px phone frame with the root's background.
-/// Column and Row are flexboxes, Text is styled from its typography object,
-/// AsyncImage is a sized box with the image as its background, Spacer is a
-/// flexible or fixed gap, and Button, TextField, Slider, Choice and Toggle
-/// are real form elements.  Placeholders are dashed boxes naming what could
-/// not be drawn; skeletons are shimmering grey blocks.  Every element of a
+/// Each built-in primitive is drawn by the function its ``PrimitiveSpec``
+/// row names (`HTMLPreview+Primitives.swift`): Column and Row are
+/// flexboxes, Text is styled from its typography object, AsyncImage is a
+/// sized box with the image as its background, Spacer is a flexible or
+/// fixed gap, and Button, TextField, Slider, Choice and Toggle are real form
+/// elements.  A primitive without a row (an app's own) is a plain column of
+/// its children.  Placeholders are dashed boxes naming what could not be
+/// drawn; skeletons are shimmering grey blocks.  Every element of a
 /// node carries `data-kind`, `data-primitive` (and `data-token`, `data-reason`
 /// when set) and the class `sdui-<primitive lowercased>`, `sdui-placeholder`
 /// or `sdui-skeleton`.
@@ -135,6 +138,11 @@ extension HTMLPreview {
     /// The main axis of a node's parent, which decides how a leaf fills it.
     enum Axis { case column, row }
 
+    /// How a primitive is drawn (a row's ``PrimitiveSpec/preview``): writes
+    /// the HTML of node `n`, which sits in a parent of main axis `axis`,
+    /// into the renderer, which also writes its children on request.
+    typealias Draw = @Sendable (inout Renderer, RenderNode, Axis) -> Void
+
     /// Walks the tree, writing its HTML into ``out`` as it goes: a
     /// container's children are written in place between its tags, never
     /// built as a string and copied into their parent's, so the work is
@@ -154,36 +162,14 @@ extension HTMLPreview {
             }
         }
 
-        /// Dispatches a primitive node to its renderer.
+        /// Draws a primitive node with its row of ``PrimitiveSpec/builtIn``;
+        /// a primitive without one (an app's own) is a plain column.
         private mutating func primitive(_ n: RenderNode, in axis: Axis) {
-            switch n.primitive {
-            case "Column": container(n, axis: .column)
-            case "Row": container(n, axis: .row)
-            case "Text": out += HTMLPreview.text(n, in: axis)
-            case "AsyncImage": out += HTMLPreview.image(n, in: axis)
-            case "Spacer": out += HTMLPreview.spacer(n)
-            case "Button": out += HTMLPreview.button(n, in: axis)
-            case "TextField": out += HTMLPreview.textField(n, in: axis)
-            case "Slider": out += HTMLPreview.slider(n, in: axis)
-            case "Choice": out += choice(n, in: axis)
-            case "Toggle": out += HTMLPreview.toggle(n, in: axis)
-            default: unknown(n)
+            if let spec = PrimitiveSpec.named(n.primitive) {
+                spec.preview(&self, n, axis)
+            } else {
+                unknown(n)
             }
-        }
-
-        /// Column or Row: a flexbox with gap, padding, alignment and box styles.
-        private mutating func container(_ n: RenderNode, axis: Axis) {
-            var css = CSS()
-            HTMLPreview.box(n.props, into: &css, paddingIsMargin: false)
-            css.set("gap", HTMLPreview.length(n.props["spacing"]))
-            css.set("width", HTMLPreview.length(n.props["width"]))
-            css.set("height", HTMLPreview.length(n.props["height"]))
-            if let (property, value) = HTMLPreview.alignment(n.props["alignment"], axis: axis) {
-                css.set(property, value)
-            }
-            out += HTMLPreview.openingTag("div", n, css: css)
-            children(n, axis: axis)
-            out += "</div>"
         }
 
         /// A primitive this preview does not know: a plain column of its children.
@@ -193,8 +179,11 @@ extension HTMLPreview {
             out += "</div>"
         }
 
+        /// Appends `html` to the page.
+        mutating func write(_ html: String) { out += html }
+
         /// Writes the children of `n`, one per line, in a parent of `axis`.
-        private mutating func children(_ n: RenderNode, axis: Axis) {
+        mutating func children(_ n: RenderNode, axis: Axis) {
             guard !n.children.isEmpty else { return }
             for child in n.children {
                 out += "\n"
@@ -203,25 +192,10 @@ extension HTMLPreview {
             out += "\n"
         }
 
-        /// Choice: a fieldset of radio buttons (single) or checkboxes (multi).
-        private mutating func choice(_ n: RenderNode, in axis: Axis) -> String {
+        /// A name for the next radio group, unique on the page: `sdui-choice-1`, …
+        mutating func nextGroup() -> String {
             groups += 1
-            let group = "sdui-choice-\(groups)"
-            let multi = n.props["mode"]?.stringValue == "multi"
-            let selected = HTMLPreview.selectedValues(n.props["selected"])
-            var css = CSS()
-            HTMLPreview.leaf(n.props, in: axis, into: &css)
-            css.set("gap", HTMLPreview.length(n.props["spacing"]))
-            css.set("accent-color", HTMLPreview.color(n.props["tint"]))
-            let options = (n.props["options"]?.arrayValue ?? []).map {
-                HTMLPreview.option($0, group: group, multi: multi, selected: selected)
-            }
-            let legend = HTMLPreview.display(n.props["label"]).map {
-                "<legend class=\"sdui-field-label\">\(HTMLPreview.escape($0))</legend>"
-            } ?? ""
-            let style = n.props["style"]?.stringValue == "list" ? "sdui-choice-list" : "sdui-choice-cards"
-            return HTMLPreview.element("fieldset", n, extraClass: style, css: css,
-                                       content: legend + options.joined())
+            return "sdui-choice-\(groups)"
         }
     }
 
@@ -245,165 +219,8 @@ extension HTMLPreview {
         return element("div", n, css: css, attributes: extra,
                        content: "<span class=\"sdui-skeleton-label\">\(escape(label))</span>")
     }
-
-    /// Text: a paragraph styled from its typography object and text props.
-    static func text(_ n: RenderNode, in axis: Axis) -> String {
-        var css = CSS()
-        leaf(n.props, in: axis, into: &css)
-        typography(n.props["style"], into: &css)
-        css.set("color", color(n.props["color"]))
-        css.set("text-align", keyword(n.props["textAlign"], textAligns))
-        css.set("font-style", keyword(n.props["fontStyle"], fontStyles))
-        css.set("text-transform", keyword(n.props["textTransform"], textTransforms))
-        css.set("letter-spacing", number(n.props["letterSpacing"]).flatMap { abs($0) <= 100 ? format($0) + "px" : nil })
-        lineClamp(n.props["maxLines"], into: &css)
-        var extra: [(String, String)] = []
-        if let lang = n.props["lang"]?.stringValue { extra.append(("lang", lang)) }
-        if let label = display(n.props["accessibilityLabel"]) { extra.append(("aria-label", label)) }
-        return element("p", n, css: css, attributes: extra, content: escape(display(n.props["text"]) ?? ""))
-    }
-
-    /// AsyncImage: a sized box with the placeholder colour, the image as its
-    /// background, so it still shows as a box when the image cannot load.
-    static func image(_ n: RenderNode, in axis: Axis) -> String {
-        var css = CSS()
-        leaf(n.props, in: axis, into: &css)
-        imageSize(n.props, in: axis, into: &css)
-        css.set("background-color", color(n.props["placeholderColor"]) ?? color(n.props["background"]) ?? "#E5E7EB")
-        css.set("background-image", imageURL(n.props["url"]).map { "url(\"\($0)\")" })
-        css.set("background-size", n.props["contentMode"]?.stringValue == "FIT" ? "contain" : nil)
-        let label = display(n.props["accessibilityLabel"]) ?? "Image"
-        return element("div", n, css: css, attributes: [("role", "img"), ("aria-label", label)], content: "")
-    }
-
-    /// Width, height and aspect ratio of an image; a missing width fills the
-    /// parent, a missing height follows the aspect ratio (square, or 16:9).
-    static func imageSize(_ props: [String: JSONValue], in axis: Axis, into css: inout CSS) {
-        let width = length(props["width"])
-        let ratio = number(props["aspectRatio"]).flatMap { $0 > 0 && $0 <= 100 ? format($0) : nil }
-        if let width {
-            css.set("width", width)
-            css.set("flex-shrink", "0")
-        } else if axis == .column {
-            css.set("align-self", "stretch")
-        } else {
-            css.set("flex", "1 1 0")
-        }
-        if let height = length(props["height"]) {
-            css.set("height", height)
-        } else {
-            css.set("aspect-ratio", ratio ?? (width != nil ? "1" : "16 / 9"))
-        }
-    }
-
-    /// Spacer: a flexible gap (`flex: 1`) or a fixed one along the parent's axis.
-    static func spacer(_ n: RenderNode) -> String {
-        var css = CSS()
-        let size = length(n.props["size"])
-        if let size, n.props["flexible"]?.boolValue != true {
-            css.set("flex", "0 0 \(size)")
-        } else {
-            css.set("flex", "1 1 0")
-        }
-        css.set("background-color", color(n.props["background"]))
-        if n.props["visible"]?.boolValue == false { css.set("display", "none") }
-        return element("div", n, css: css, attributes: [("aria-hidden", "true")], content: "")
-    }
-
-    /// Button: a real button in the filled, outline or text style.
-    static func button(_ n: RenderNode, in axis: Axis) -> String {
-        var css = CSS()
-        leaf(n.props, in: axis, into: &css)
-        buttonColors(n.props, into: &css)
-        typography(n.props["style"], into: &css)
-        css.set("border-radius", length(n.props["cornerRadius"]))
-        css.set("height", length(n.props["height"]))
-        if n.props["fullWidth"]?.boolValue == true { fill(axis, into: &css) }
-        let label = escape(display(n.props["label"]) ?? "")
-        return element("button", n, css: css, attributes: [("type", "button")], content: label)
-    }
-
-    /// The colours of a button for its style (`filled` unless told otherwise).
-    static func buttonColors(_ props: [String: JSONValue], into css: inout CSS) {
-        let background = color(props["background"])
-        let foreground = color(props["color"])
-        switch props["style"]?.stringValue {
-        case "outline":
-            css.set("background-color", "transparent")
-            css.set("color", foreground ?? "#111827")
-            css.set("border-color", color(props["borderColor"]) ?? background ?? "currentColor")
-        case "text":
-            css.set("background-color", "transparent")
-            css.set("color", foreground ?? "#111827")
-        default:
-            css.set("background-color", background ?? "#111827")
-            css.set("color", foreground ?? "#FFFFFF")
-        }
-    }
-
-    /// TextField: a label above a text input (a password input when `secure`).
-    static func textField(_ n: RenderNode, in axis: Axis) -> String {
-        var css = CSS()
-        leaf(n.props, in: axis, into: &css)
-        var input: [(String, String)] = [("type", n.props["secure"]?.boolValue == true ? "password" : "text")]
-        if let key = n.props["key"]?.stringValue { input.append(("name", key)) }
-        if let hint = display(n.props["placeholder"]) { input.append(("placeholder", hint)) }
-        if let value = display(n.props["value"]) { input.append(("value", value)) }
-        return element("label", n, css: css,
-                       content: fieldLabel(n.props["label"], detail: nil) + "<input\(attributes(input))>")
-    }
-
-    /// Slider: a label with the current value, over a range input.
-    static func slider(_ n: RenderNode, in axis: Axis) -> String {
-        var css = CSS()
-        leaf(n.props, in: axis, into: &css)
-        css.set("accent-color", color(n.props["tint"]))
-        let lower = number(n.props["min"]) ?? 0
-        let upper = number(n.props["max"]) ?? 100
-        let value = number(n.props["value"]) ?? number(n.props["defaultValue"]) ?? lower
-        var input = [("type", "range"), ("min", format(lower)), ("max", format(upper)), ("value", format(value))]
-        if let step = number(n.props["step"]), step > 0 { input.append(("step", format(step))) }
-        if let key = n.props["key"]?.stringValue { input.append(("name", key)) }
-        let unit = display(n.props["unit"]).map { " " + $0 } ?? ""
-        let caption = fieldLabel(n.props["label"], detail: format(value) + unit)
-        return element("label", n, css: css, content: caption + "<input\(attributes(input))>")
-    }
-
-    /// Toggle: a checkbox drawn as a switch, tinted when on.
-    static func toggle(_ n: RenderNode, in axis: Axis) -> String {
-        var css = CSS()
-        leaf(n.props, in: axis, into: &css)
-        css.set("--sdui-tint", color(n.props["tint"]))
-        var input = [("type", "checkbox"), ("role", "switch")]
-        if let key = n.props["key"]?.stringValue { input.append(("name", key)) }
-        if n.props["value"]?.boolValue == true { input.append(("checked", "")) }
-        let label = display(n.props["label"]).map { "<span>\(escape($0))</span>" } ?? ""
-        return element("label", n, css: css, content: "<input\(attributes(input))>" + label)
-    }
-
-    /// One option of a Choice: an input, the icon and the label.
-    static func option(_ v: JSONValue, group: String, multi: Bool, selected: Set<String>) -> String {
-        let value = display(v["value"]) ?? display(v["label"]) ?? ""
-        var input = [("type", multi ? "checkbox" : "radio"), ("name", group), ("value", value)]
-        if selected.contains(value) { input.append(("checked", "")) }
-        let icon = display(v["icon"]).map { "<span class=\"sdui-option-icon\">\(escape($0))</span>" } ?? ""
-        let label = "<span>\(escape(display(v["label"]) ?? value))</span>"
-        return "<label class=\"sdui-option\"><input\(attributes(input))>\(icon)\(label)</label>"
-    }
-
-    /// The values a Choice's `selected` names: one string, or an array of them.
-    static func selectedValues(_ v: JSONValue?) -> Set<String> {
-        if let items = v?.arrayValue { return Set(items.compactMap(display)) }
-        return Set([v].compactMap { display($0) })
-    }
-
-    /// The caption of a form field, with an optional value on the right.
-    static func fieldLabel(_ label: JSONValue?, detail: String?) -> String {
-        let text = display(label).map { "<span>\(escape($0))</span>" } ?? ""
-        let extra = detail.map { "<output>\(escape($0))</output>" } ?? ""
-        return text.isEmpty && extra.isEmpty ? "" : "<span class=\"sdui-field-label\">\(text)\(extra)</span>"
-    }
 }
+
 
 // MARK: - Elements and attributes
 

@@ -40,7 +40,8 @@ struct NodePlan: Sendable {
         case object(Object)
     }
 
-    /// What a filled template's text names.
+    /// What a string names in the theme: a prop's own (a row's
+    /// ``PrimitiveSpec/themeNames``), or a filled template's text.
     enum Names: Sendable { case spacing, typography }
 
     /// An object's members: plain ones ready to copy, the others to resolve.
@@ -89,10 +90,12 @@ struct NodePlan: Sendable {
             error = "props must be an object"
             return
         }
+        let themeNames = PrimitiveSpec.named(primitive)?.themeNames ?? [:]
         for key in members.keys.sorted() where key != "children" {   // sorted: issues in a stable order
             let value = members[key]!
-            let spacing = Self.isSpacingKey(key) || (key == "size" && primitive == "Spacer")
-            let typography = key == "style" && primitive == "Text"
+            let named = themeNames[key]
+            let spacing = Self.isSpacingKey(key) || named == .spacing
+            let typography = named == .typography
             Self.add(key, Self.plan(value, spacing: spacing, typography: typography), to: &props)
         }
         var seen = Set<KeyPath>()
@@ -164,7 +167,8 @@ struct NodePlan: Sendable {
         return String(s.dropFirst(2).dropLast())
     }
 
-    /// Keys whose string values may be spacing names.
+    /// Keys whose string values may be spacing names, on every primitive
+    /// (a row's ``PrimitiveSpec/themeNames`` adds its own).
     static func isSpacingKey(_ key: String) -> Bool {
         switch key {
         case "padding", "spacing", "margin", "gap": return true

@@ -181,6 +181,22 @@ struct HTMLPreviewTests {
         #expect(near(second.y, first.bottom) && near(first.x, second.x))
     }
 
+    @Test("a Badge is a small pill that hugs its text")
+    func badge() async throws {
+        let page = try await PreviewPages.layout.value
+        let row = try page.node("badges"), count = try page.node("count")
+        #expect(count.tag == "span" && count.text == "12")
+        #expect(count.backgroundColor == "rgb(220, 38, 38)" && count.color == "rgb(255, 255, 255)")
+        #expect(count.fontSize == "12px" && count.fontWeight == "600" && count.borderRadius == "999px")
+        #expect(near(count.height, 20), "line height 16 + padding 2 + 2")
+        #expect(count.width > 16 && count.width < 40, "as wide as two digits and its padding")
+        #expect(near(count.y + count.height / 2, row.y + row.height / 2), "centred in the row")
+        #expect(near(count.x - (try page.node("inbox")).right, 8), "after the title, spacing apart")
+        let new = try page.node("new"), root = try page.node("root")
+        #expect(new.backgroundColor == "rgb(229, 231, 235)" && new.color == "rgb(17, 24, 39)", "default colours")
+        #expect(near(new.x, root.x) && new.width < 60, "at the start of the column, as wide as its text")
+    }
+
     // MARK: Hostile page
 
     @Test("hostile values are rendered as text, never as markup or CSS")
@@ -460,7 +476,9 @@ private enum PreviewPages {
               RenderNode.skeleton(token: "loading"),
               form,
               RenderNode(primitive: "Carousel", version: 1, children: [text("k1", "one"), text("k2", "two")],
-                         token: "carousel")],
+                         token: "carousel"),
+              badges,
+              RenderNode(primitive: "Badge", version: 1, props: ["text": .string("New")], token: "new")],
              background: .string("#F5F5F7"))
     }
 
@@ -489,6 +507,16 @@ private enum PreviewPages {
             RenderNode(primitive: "Button", version: 1, props: ["label": .string("Go"), "style": .string("outline")],
                        token: "r4"),
         ], token: "row")
+    }
+
+    /// A centred Row: a title and a red count badge.
+    static var badges: RenderNode {
+        RenderNode(primitive: "Row", version: 2, props: ["spacing": .int(8), "alignment": .string("CENTER")], children: [
+            text("inbox", "Inbox", ["style": typography(size: 20, lineHeight: 28)]),
+            RenderNode(primitive: "Badge", version: 1, props: [
+                "text": .string("12"), "background": .string("#DC2626"), "color": .string("#FFFFFF"),
+            ], token: "count"),
+        ], token: "badges")
     }
 
     /// A Column of the form primitives.
