@@ -649,8 +649,9 @@ public final class FlowSession: @unchecked Sendable {
     /// Why saved progress did not decode, in a line: the decoder's words
     /// and the JSON path of the member at fault.
     static func decodingFailure(_ error: Error) -> String {
-        // The one decoder throws SDUIError (input, then what and where).
-        (error as? SDUIError)?.message ?? "\(error)"
+        // The one decoder throws SDUIError: its text names the journal,
+        // the category and the place (line and column, or the JSON path).
+        "\(error)"
     }
 
     /// Milliseconds since the Unix epoch of `date`, clamped to Int64.
