@@ -801,6 +801,41 @@ static int fn_abs(sdui_xeval *e, const sdui_xnode *nd, sdui_xval *a, int32_t arg
     return sdui__expr_real_out(e, nd, fabs(a[0].u.d), out);
 }
 
+/* A number's text for a message: an integer's digits, a decimal by the
+ * one rule of sdui_number_text; buf has SDUI_NUMBER_TEXT_MAX bytes. */
+static const char *num_text(const sdui_xval *v, char *buf)
+{
+    if (v->t == V_INT)
+        snprintf(buf, SDUI_NUMBER_TEXT_MAX, "%lld", (long long)v->u.i);
+    else
+        sdui_number_text(v->u.d, buf);
+    return buf;
+}
+
+/* clamp(x, lo, hi): x held within [lo, hi]: lo when x is below it, hi when
+ * x is above it, else x, compared by exact value as min and max compare,
+ * and the value itself (its kind kept), so it is min(max(x, lo), hi).
+ * Three numbers, else a type error; lo above hi is a value error. */
+static int fn_clamp(sdui_xeval *e, const sdui_xnode *nd, sdui_xval *a, int32_t argc, sdui_xval *out)
+{
+    char lo[SDUI_NUMBER_TEXT_MAX], hi[SDUI_NUMBER_TEXT_MAX], what[128];
+    (void)argc;
+    if (!sdui__expr_is_num(&a[0]) || !sdui__expr_is_num(&a[1]) || !sdui__expr_is_num(&a[2]))
+        return sdui__expr_fail(e, SDUI_EXPR_TYPE, nd, "clamp needs three numbers");
+    if (sdui__expr_num_cmp(&a[1], &a[2]) > 0) {
+        snprintf(what, sizeof what, "clamp's low bound %s is above its high bound %s",
+                 num_text(&a[1], lo), num_text(&a[2], hi));
+        return sdui__expr_fail(e, SDUI_EXPR_VALUE, nd, what);
+    }
+    if (sdui__expr_num_cmp(&a[0], &a[1]) < 0)
+        *out = a[1];
+    else if (sdui__expr_num_cmp(&a[0], &a[2]) > 0)
+        *out = a[2];
+    else
+        *out = a[0];
+    return 1;
+}
+
 /* string(x). */
 static int fn_string(sdui_xeval *e, const sdui_xnode *nd, sdui_xval *a, int32_t argc,
                      sdui_xval *out)
@@ -997,6 +1032,7 @@ const sdui_xfn sdui__expr_fns[] = {
     {"floor", 1, 1, fn_floor},
     {"ceil", 1, 1, fn_ceil},
     {"abs", 1, 1, fn_abs},
+    {"clamp", 3, 3, fn_clamp},
     {"string", 1, 1, fn_string},
     {"number", 1, 1, fn_number},
     {"int", 1, 1, fn_int},

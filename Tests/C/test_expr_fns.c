@@ -243,12 +243,45 @@ static void test_complete(void)
     free(doc);
 }
 
+/* Compiles and evaluates src (no data); the status, err filled. */
+static sdui_status eval_src(const char *src, sdui_error *err)
+{
+    sdui_expr *prog = NULL;
+    char *json = NULL;
+    sdui_status st = sdui_expr_compile(src, strlen(src), &prog, err);
+    if (st == SDUI_OK)
+        st = sdui_expr_eval_json(prog, NULL, NULL, &json, NULL, err);
+    sdui_free(json);
+    sdui_expr_free(prog);
+    return st;
+}
+
+/* clamp(x, lo, hi): what the vectors cannot show, the message and place
+ * of its errors. */
+static void test_clamp(void)
+{
+    sdui_error err;
+    CHECK_STATUS(eval_src("1 + clamp(5, 3, 1)", &err), SDUI_EXPR_VALUE);
+    CHECK_EQ_INT(err.offset, 4);
+    CHECK_MSG_HAS("clamp's low bound 3 is above its high bound 1 in `clamp(5, 3, 1)` at offset 4");
+    CHECK_STATUS(eval_src("clamp(0, 2.5, 1)", &err), SDUI_EXPR_VALUE);
+    CHECK_MSG_HAS("low bound 2.5 is above its high bound 1 in");
+    CHECK_STATUS(eval_src("[1,\n clamp(1, 'a', 3)]", &err), SDUI_EXPR_TYPE);
+    CHECK_EQ_INT(err.offset, 5);
+    CHECK_EQ_INT(err.line, 2);
+    CHECK_EQ_INT(err.column, 2);
+    CHECK_MSG_HAS("clamp needs three numbers in `clamp(1, 'a', 3)` at offset 5");
+    CHECK_STATUS(eval_src("clamp(1, 2)", &err), SDUI_EXPR_PARSE);
+    CHECK_MSG_HAS("wrong number of arguments at offset 0");
+}
+
 int main(void)
 {
     test_rows();
     test_counts();
     test_bodies();
     test_complete();
+    test_clamp();
     printf("%zu functions\n", sdui__expr_fn_count);
     return check_summary();
 }
