@@ -290,20 +290,6 @@ int sdui__expr_equal(sdui_xeval *e, const sdui_xnode *nd, const sdui_xval *a,
     }
 }
 
-/* The byte order of two strings into *cmp (UTF-8 byte order is the
- * order of scalar values), counting the bytes compared; 0 past the
- * bound. */
-int sdui__expr_str_cmp(sdui_xeval *e, const sdui_xnode *nd, const sdui_xval *a,
-                       const sdui_xval *b, int *cmp)
-{
-    size_t n = a->u.s.n < b->u.s.n ? a->u.s.n : b->u.s.n;
-    if (!sdui__expr_cmp_bytes(e, nd, a->u.s.s, b->u.s.s, n, cmp))
-        return 0;
-    if (*cmp == 0)
-        *cmp = a->u.s.n < b->u.s.n ? -1 : a->u.s.n > b->u.s.n;
-    return 1;
-}
-
 /* Orders two numbers (by their exact values) or two strings into *cmp:
  * 1; 0 when they are neither (a type error for the caller); -1 past the
  * bound (e->st set). */
