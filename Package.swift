@@ -94,7 +94,7 @@ let package = Package(
             publicHeadersPath: "include",
             linkerSettings: [
                 .linkedLibrary("pthread", .when(platforms: [.linux])),
-                .linkedLibrary("m", .when(platforms: [.linux])),   // expr.c: floor, round, fmod
+                .linkedLibrary("m", .when(platforms: [.linux])),   // expr_eval.c, expr_fn.c: floor, round, fmod
             ]
         ),
         // The ground floor of the client modules: JSON values, errors, HTTP.

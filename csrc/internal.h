@@ -80,13 +80,13 @@ void *sdui__calloc(size_t n);
 sdui_status sdui__oom(sdui_error *err);
 
 /* Writes Unicode scalar value cp as UTF-8 at d, which has room for 4 bytes;
- * returns the byte count (scan.c: JSON string unescaping; expr.c too). */
+ * returns the byte count (scan.c: JSON string unescaping; expr_*.c too). */
 size_t sdui__utf8_put(char *d, unsigned long cp);
 
 /* Decodes one UTF-8 scalar value at s[*i, n), i < n (RFC 3629: no
  * overlongs, no surrogates, nothing past U+10FFFF); advances *i past it and
  * returns it, or returns -1 when the bytes there are not one
- * (json_build.c: strings and names given to a builder; expr.c too). */
+ * (json_build.c: strings and names given to a builder; expr_*.c too). */
 long sdui__utf8_get(const char *s, size_t n, size_t *i);
 
 /*
@@ -101,7 +101,7 @@ sdui_status sdui__json_doc_adopt(struct json_t *root, sdui_json_doc **out,
 
 /* A builder (json_build.h) whose nesting bound is max_depth instead of
  * SDUI_JSON_BUILD_MAX_DEPTH (json_build.c), for a tree whose depth was
- * bounded where its parts came from (expr.c: an evaluation's result). */
+ * bounded where its parts came from (expr_*.c: an evaluation's result). */
 sdui_status sdui__json_builder_open_depth(sdui_json_builder **out,
                                           unsigned max_depth, sdui_error *err);
 

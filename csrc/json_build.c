@@ -1,7 +1,7 @@
 /*
  * json_build.c - builds a value tree call by call (json_build.h), for a
  * host that holds a JSON value already and for the expression evaluator's
- * results (expr.c), so neither writes text for the core to parse again.
+ * results (expr_*.c), so neither writes text for the core to parse again.
  *
  * The tree is made of jansson values, as sdui_json_doc_parse makes it, and
  * is handed over through json_doc.c's internal constructor, so a built

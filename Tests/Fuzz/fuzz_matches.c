@@ -10,7 +10,7 @@
  * out (so literal runs of the pattern are tried), and that twice.
  *
  * The pattern is read a second time, here, by a small translator written
- * from the documented grammar (not from csrc/expr.c): it decides whether
+ * from the documented grammar (not from csrc/expr_regex.c): it decides whether
  * the pattern is valid, and writes the PCRE2 pattern of the same meaning,
  * with nothing left to PCRE2's own reading of a construct: every literal
  * and class member as \x{H}, . as [^\n], ^ and $ as \A and \z, \d \w \s as

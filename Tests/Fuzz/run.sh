@@ -278,6 +278,7 @@ PY
 "floor("
 "ceil("
 "abs("
+"clamp("
 "string("
 "number("
 "int("

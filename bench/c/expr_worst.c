@@ -1,6 +1,6 @@
 /*
  * expr_worst.c - the slowest single evaluation of an expression
- * (csrc/expr.c) that hostile data can force: for each costly operation of
+ * (csrc/expr_*.c) that hostile data can force: for each costly operation of
  * the language, an expression that makes it do as much work as it can,
  * evaluated against data of growing size up to the data bound of
  * `sdui expr eval --data` (64 MiB of JSON).  The step bound of an
