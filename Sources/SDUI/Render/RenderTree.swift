@@ -40,10 +40,12 @@ public struct RenderTree: Sendable, Hashable, Codable {
     /// The tree as JSON (sorted keys), the shape of schemas/render-tree.json.
     ///
     /// Read it back with the core's parser and ``JSONValueDecoder``
-    /// (`JSONValueDecoder().decode(RenderTree.self, from: JSONValue(json:))`)
-    /// to get the same tree: numbers keep their kind as written, so a prop
-    /// `.double(1.5e17)` (written `1.5e+17`) stays a double.  `JSONDecoder`
-    /// reads any whole number as an integer and turns it into `.int`.
+    /// (`JSONValueDecoder().decode(RenderTree.self, from: JSONValue(json:))`):
+    /// numbers keep their kind as written, so a prop `.double(1.5e17)`
+    /// (written `1.5e+17`) stays a double.  A whole decimal written as
+    /// digits (`.double(3.0)` is written `3`) reads back as the integer of
+    /// the same value, and that tree writes the same JSON again.
+    /// `JSONDecoder` reads any whole number as an integer, `1.5e+17` too.
     public func jsonData(pretty: Bool = false) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]

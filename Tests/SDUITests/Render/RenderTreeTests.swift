@@ -36,6 +36,20 @@ import Testing
         #expect(back.root.props["integer"] == .int(150_000_000_000_000_000))
     }
 
+    /// A whole decimal is written as digits and reads back as the integer
+    /// of the same value; that tree writes the same JSON (the payload
+    /// fuzzer's invariant; it found `13E14`).
+    @Test func aWholeDecimalReadsBackAsAnIntegerThatWritesTheSameJSON() throws {
+        let root = RenderNode(primitive: "Choice", version: 1, props: ["a": .double(13e14), "b": .double(3.0)])
+        let tree = RenderTree(screen: "s", renderedScreen: "s", theme: "sdk_fallback", themeSource: .sdk, mode: .light,
+                              root: root, issues: [], events: [])
+        let json = try tree.jsonData()
+        let back = try JSONValueDecoder().decode(RenderTree.self, from: try JSONValue(json: json, source: "tree.json"))
+        #expect(back.root.props["a"] == .int(1_300_000_000_000_000))
+        #expect(back.root.props["b"] == .int(3))
+        #expect(try back.jsonData() == json)
+    }
+
     /// Keys sorted, slashes as they are; pretty output is the same JSON.
     @Test func jsonHasSortedKeysAndPlainSlashes() throws {
         let root = RenderNode(primitive: "AsyncImage", version: 2, props: ["url": "https://cdn.sdui.example.com/a.png"])
