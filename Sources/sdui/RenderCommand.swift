@@ -118,12 +118,14 @@ struct RenderCommand: ParsableCommand {
         // cost more than the bounded render).  Text the core's parser
         // refuses is refused here, with its line and column, whatever the
         // format: guessing one from broken text only misnamed the fault.
-        let probe = try JSONValue(json: data, source: inputName(screen), maxDepth: Self.maxDepth)
+        // Block screens nest deepest (BlockScreen.maxDepth), so that bound
+        // lets every format through to its own checks.
+        let probe = try JSONValue(json: data, source: inputName(screen), maxDepth: BlockScreen.maxDepth)
         if ScreenModel.matches(probe) {
             return resolver.resolve(try ScreenModel(value: probe, source: inputName(screen)))
         }
         if probe["blocks"] != nil {
-            return resolver.resolve(try BlockScreen(json: data, source: inputName(screen)))
+            return resolver.resolve(try BlockScreen(value: probe, source: inputName(screen)))
         }
         let payload = try ScreenPayload(json: data, source: inputName(screen))
         guard let pack else {
@@ -133,10 +135,6 @@ struct RenderCommand: ParsableCommand {
         let offlineIDs = Set((offline ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         return resolver.resolve(payload, pack: core, offline: offlineIDs)
     }
-
-    /// How deep a screen file may nest when its format is told apart:
-    /// block screens may nest layout blocks deeper than the core's default.
-    static let maxDepth = 512
 
     /// The scenario data in `path` (a JSON object) as an in-memory store.
     static func scenarioData(_ path: String) throws -> ScenarioStore {
