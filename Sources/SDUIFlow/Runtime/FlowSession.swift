@@ -225,7 +225,8 @@ public final class FlowSession: @unchecked Sendable {
                     saved = try JSONValueDecoder().decode(FlowProgress.self, json: raw, source: journal.path, maxDepth: 512)
                 } catch {
                     let key = asideKey()
-                    let why = Self.decodingFailure(error)
+                    // The one decoder's SDUIError names the journal, the category and the place.
+                    let why = "\(error)"
                     aside.append((key, raw))
                     let note = "saved progress \"\(progressKey)\" in \(journal.path) does not decode (\(why)); "
                         + "moved aside to the key \"\(key)\", the flow starts afresh"
@@ -644,14 +645,6 @@ public final class FlowSession: @unchecked Sendable {
         let tag = UUID().uuidString.lowercased().prefix(8)
         let key = "\(progressKey)#undecodable-\(stamp)-\(tag)"
         return key.utf8.count <= 1024 ? key : "undecodable/\(UUID().uuidString.lowercased())"
-    }
-
-    /// Why saved progress did not decode, in a line: the decoder's words
-    /// and the JSON path of the member at fault.
-    static func decodingFailure(_ error: Error) -> String {
-        // The one decoder throws SDUIError: its text names the journal,
-        // the category and the place (line and column, or the JSON path).
-        "\(error)"
     }
 
     /// Milliseconds since the Unix epoch of `date`, clamped to Int64.
