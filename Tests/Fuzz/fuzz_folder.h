@@ -1,6 +1,7 @@
 /*
- * fuzz_folder.h - the folder the harnesses of the core's SQLite files
- * (fuzz_disk_open, fuzz_outbox_open) work in: one per process, made once
+ * fuzz_folder.h - the folder the harnesses of the core's files
+ * (fuzz_disk_open, fuzz_outbox_open, fuzz_snapshot) work in: one per
+ * process, made once
  * with mkdtemp on /dev/shm when there is one, emptied before each input
  * and removed at exit; the input written as the file under test, and what
  * a test of a move aside needs (the moved file, whether a file holds the
@@ -26,8 +27,9 @@ static char fuzz_file[300];
 /* "x.db.corrupt-": the start of a moved-aside file's name. */
 static char fuzz_moved_prefix[64];
 
-/* Removes every file of the folder (the file, its -wal and -shm, and the
- * files moved aside as damaged). */
+/* Removes every entry of the folder: files (the file, its -wal and -shm,
+ * the files moved aside as damaged) and the empty directories an input
+ * asked for. */
 static void fuzz_folder_empty(void)
 {
     DIR *dir = opendir(fuzz_dir);
@@ -38,7 +40,8 @@ static void fuzz_folder_empty(void)
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
         snprintf(path, sizeof path, "%s/%s", fuzz_dir, e->d_name);
-        REQUIRE(unlink(path) == 0);
+        if (unlink(path) != 0)
+            REQUIRE(rmdir(path) == 0);
     }
     closedir(dir);
 }

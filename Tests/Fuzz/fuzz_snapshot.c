@@ -113,55 +113,19 @@ enum kind { ABSENT = 0, FILE_AS_IS = 1, FILE_CRC_SET = 2, DIRECTORY = 3 };
 /* The per-process directory                                           */
 /* ------------------------------------------------------------------ */
 
-static char folder[256];
+#include "fuzz_folder.h"
+
 static char snap_path[320], prev_path[320], back_path[320], back_prev[320];
 
-/* Removes every entry of the folder: the files, and the empty directories
- * an input asked for. */
-static void empty_folder(void)
-{
-    DIR *dir = opendir(folder);
-    struct dirent *e;
-    char path[600];
-    REQUIRE(dir != NULL);
-    while ((e = readdir(dir)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
-        if (unlink(path) != 0)
-            REQUIRE(rmdir(path) == 0);
-    }
-    closedir(dir);
-}
-
-/* Removes the folder at exit. */
-static void remove_folder(void)
-{
-    if (!folder[0])
-        return;
-    empty_folder();
-    rmdir(folder);
-}
-
-/* Makes this process's folder once, named after its pid, on tmpfs when
- * there is one; a folder of that name left by an earlier process of the
- * same pid is taken over (it is emptied before each input). */
+/* Makes this process's folder once (fuzz_folder.h) and names the files the
+ * harness writes in it. */
 static void make_folder(void)
 {
-    struct stat st;
-    const char *base = stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode)
-                           ? "/dev/shm"
-                           : (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    snprintf(folder, sizeof folder, "%s/fuzz_snapshot-%ld", base,
-             (long)getpid());
-    if (mkdir(folder, 0700) != 0)
-        REQUIRE(errno == EEXIST && stat(folder, &st) == 0 &&
-                S_ISDIR(st.st_mode));
-    snprintf(snap_path, sizeof snap_path, "%s/snap", folder);
-    snprintf(prev_path, sizeof prev_path, "%s/snap.prev", folder);
-    snprintf(back_path, sizeof back_path, "%s/back", folder);
-    snprintf(back_prev, sizeof back_prev, "%s/back.prev", folder);
-    atexit(remove_folder);
+    fuzz_folder_make("fuzz_snapshot", "snap");
+    snprintf(snap_path, sizeof snap_path, "%s", fuzz_file);
+    snprintf(prev_path, sizeof prev_path, "%s/snap.prev", fuzz_dir);
+    snprintf(back_path, sizeof back_path, "%s/back", fuzz_dir);
+    snprintf(back_prev, sizeof back_prev, "%s/back.prev", fuzz_dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -203,16 +167,6 @@ static char *read_file(const char *path, size_t *len)
     buf[used] = '\0';
     *len = used;
     return buf;
-}
-
-/* 1 if the file at path holds exactly bytes[0, len). */
-static int file_is(const char *path, const char *bytes, size_t len)
-{
-    size_t got_len;
-    char *got = read_file(path, &got_len);
-    int same = got && got_len == len && memcmp(got, bytes, len) == 0;
-    free(got);
-    return same;
 }
 
 /* ------------------------------------------------------------------ */
@@ -426,7 +380,7 @@ static void check_fault(const sdui_error *err, sdui_status status,
  * BACK.prev's (no temporary file left by a write). */
 static int folder_clean(void)
 {
-    DIR *dir = opendir(folder);
+    DIR *dir = opendir(fuzz_dir);
     struct dirent *e;
     int clean = 1;
     REQUIRE(dir != NULL);
@@ -491,8 +445,8 @@ static void round_trip(const sdui_json_doc *doc, unsigned max_depth)
      * kept as BACK.prev. */
     st = sdui_snapshot_write(back_path, o.doc, &err);
     if (st == SDUI_OK) {
-        REQUIRE(file_is(back_path, first, first_len));
-        REQUIRE(file_is(back_prev, first, first_len));
+        REQUIRE(file_is(back_path, (const uint8_t *)first, first_len));
+        REQUIRE(file_is(back_prev, (const uint8_t *)first, first_len));
         REQUIRE(stat(back_path, &sb) == 0 && (sb.st_mode & 0777) == 0600);
         /* BACK gone: the read recovers the same tree from BACK.prev. */
         REQUIRE(unlink(back_path) == 0);
@@ -571,9 +525,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (size == 0)
         return 0;
-    if (!folder[0])
+    if (!fuzz_dir[0])
         make_folder();
-    empty_folder();
+    fuzz_folder_empty();
 
     flags = data[0];
     k1 = PATH_KIND(flags);
@@ -664,9 +618,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* Reads change nothing. */
     if (k1 == FILE_AS_IS || k1 == FILE_CRC_SET)
-        REQUIRE(file_is(snap_path, text1, len1));
+        REQUIRE(file_is(snap_path, (const uint8_t *)text1, len1));
     if (k2 == FILE_AS_IS || k2 == FILE_CRC_SET)
-        REQUIRE(file_is(prev_path, text2, len2));
+        REQUIRE(file_is(prev_path, (const uint8_t *)text2, len2));
 
     if (o.status == SDUI_OK)
         round_trip(o.doc, max_depth);
@@ -885,7 +839,7 @@ static void make_seeds(const char *dir)
     for (i = 0; i < NSEED_VALUES; i++) {
         const char *next = seed_values[(i + 1) % NSEED_VALUES];
         char *one, *cur, *prev;
-        empty_folder();
+        fuzz_folder_empty();
         /* The value alone, then the next one written over it: PATH is the
          * next value and PATH.prev this one, as a real rotation left them. */
         one = written(snap_path, seed_values[i], &one_len);
@@ -936,7 +890,7 @@ static void make_seeds(const char *dir)
     seed("nothing", seed_flags(ABSENT, ABSENT, -1), "", 0, NULL, 0);
     free(deep);
     free(flat);
-    empty_folder();
+    fuzz_folder_empty();
 }
 
 /* Makes the folder; in seed mode (FUZZ_SNAPSHOT_SEEDS=DIR) writes the
