@@ -32,7 +32,7 @@
 #include <stdint.h>
 
 #include "sdui/error.h"
-#include "sdui/token.h"
+#include "sdui/value.h"
 
 /* What a tree built from a text needs room for (sdui__tree_measure). */
 typedef struct sdui_tree_size {

@@ -1,8 +1,8 @@
 /*
  * json_doc.h - any JSON document read into a value tree, for the host's
  * JSON that is not a design token: a key set, a signed token's header, an
- * error answer, scenario data.  The tree is read with the sdui_value_*
- * accessors of token.h.
+ * error answer, scenario data.  The tree is the core's one value tree,
+ * read with the sdui_value_* accessors of value.h.
  *
  * Unlike a token, a document may hold any value at its top level, and an
  * object that repeats a member name keeps the last one (RFC 8259 leaves it
@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 #include "error.h"
-#include "token.h"
+#include "value.h"
 
 #ifdef __cplusplus
 extern "C" {
