@@ -1,8 +1,8 @@
 /*
- * test_json_doc_ref.c - sdui_json_doc_parse builds its tree itself (so
- * that decimals are read without the locale); jansson's json_loadb
- * (JSON_DECODE_ANY | JSON_ALLOW_NUL), which it used before, is the
- * reference here, in the "C" locale where jansson reads decimals right.
+ * test_json_doc_ref.c - sdui_json_doc_parse builds the core's value tree
+ * (value.c; decimals read without the locale); jansson's json_loadb
+ * (JSON_DECODE_ANY | JSON_ALLOW_NUL) is the reference here, in the "C"
+ * locale where jansson reads decimals right.
  * For fixed documents at every refusal and 20,000 generated ones (nested
  * arrays and objects, repeated member names, escapes, \u0000 in strings
  * and names, integers at and past the 64-bit edges, decimals that
@@ -17,8 +17,8 @@
 
 #include "check.h"
 
-/* 1 if the document's tree equals jansson's (the document's values are
- * jansson values too, but are compared through the public accessors). */
+/* 1 if the document's tree equals jansson's, read through the public
+ * accessors. */
 static int same(const sdui_value *a, json_t *j)
 {
     switch (json_typeof(j)) {

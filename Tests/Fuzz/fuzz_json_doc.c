@@ -4,7 +4,7 @@
  *
  * Each input is parsed twice: with the default depth (128) and with the
  * value of its first byte as max_depth (0 to 255).  A parse that succeeds
- * is walked whole through the sdui_value_* accessors of token.h, and these
+ * is walked whole through the sdui_value_* accessors of value.h, and these
  * must hold:
  *   - err is clear, the root is never NULL and its type is the one the
  *     text's first non-blank byte opens;

@@ -9,7 +9,7 @@
  * what jansson accepts the scanner accepts, and what the scanner accepts
  * jansson accepts unless one of jansson's own limits is in the way.
  *
- * The token's tree (token_tree.c) is compared with jansson's, the reference
+ * The token's tree (value.c) is compared with jansson's, the reference
  * parser the token path used to call, on every text the scan accepts: when
  * jansson builds a tree (duplicates refused, \u0000 allowed, any value),
  * the token is made or refused by the schema exactly when jansson's tree

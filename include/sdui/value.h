@@ -24,6 +24,10 @@
  * UTF-8 strings that may hold NUL bytes (each also NUL-terminated at its
  * length), arrays, and objects whose members keep their document order
  * and whose names are unique and hold no NUL byte.
+ *
+ * Cost: type, scalars, counts and array elements take constant time, and
+ * so does each step of an iteration; a member by name is a scan of the
+ * members while the object has at most 16, and a hash lookup beyond.
  */
 #ifndef SDUI_VALUE_H
 #define SDUI_VALUE_H
