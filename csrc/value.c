@@ -73,17 +73,20 @@
  * its own), so the host's locale never changes what a decimal reads as.
  *
  * The core's parser and jansson.  jansson is the reference parser of the
- * tests and the fuzzers (test_json_doc_ref.c, test_token_tree.c,
- * fuzz_token_parse.c), read as json_loadb with
- * JSON_DECODE_ANY | JSON_ALLOW_NUL, plus JSON_REJECT_DUPLICATES for the
- * token rules.  On text the scan accepts, the two agree: every document
+ * tests and the fuzzers (Tests/C/json_oracle.h, used by
+ * test_json_doc_ref.c, test_token_tree.c, fuzz_json_doc.c and
+ * fuzz_token_parse.c), read as json_loadb with JSON_DECODE_ANY |
+ * JSON_ALLOW_NUL, plus JSON_REJECT_DUPLICATES for the token rules.  On
+ * text the scan accepts, the two agree: every document
  * either builds equal trees in both (types, integers, decimals bit for
  * bit, strings byte for byte, members in the same order, a repeated name
  * at its first place with its last value) or is refused by both, in the
  * same words at the same place (jansson's "too big integer", "real
  * number overflow", "NUL byte in object key not supported", "maximum
  * parsing depth reached", after "json document: " under the document
- * rules).  The differences, all on purpose and all listed here:
+ * rules).  The differences, all on purpose, are listed here and, each
+ * with a text that shows it, in json_oracle.h's table (checked by
+ * test_json_doc_ref.c); the tests and fuzzers allow no other:
  *   1. The scan comes first (scan.c): nesting deeper than the caller's
  *      max_depth (default 128, limits.h) is SDUI_LIMIT, and a token's text
  *      over max_token_bytes is SDUI_LIMIT, where jansson reads on.
@@ -99,6 +102,9 @@
  *      with strtod in it, so under a locale whose decimal point is not
  *      '.' its values differ (and where the point is two bytes, it
  *      aborts).  Only under the "C" locale are the two compared.
+ *   5. A raw NUL byte is never valid JSON (the scan refuses it); jansson
+ *      takes one after a number for the end of the text, so it reads
+ *      "[1\0]" as [1] and "1\0" as 1.
  */
 #include <errno.h>
 #include <float.h>

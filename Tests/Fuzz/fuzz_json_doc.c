@@ -27,6 +27,14 @@
  * past the double range, a NUL in a member name), reported as SDUI_JSON.
  * The two depths must agree: a tree of depth D parses exactly at every
  * max_depth >= D and fails with SDUI_LIMIT below.
+ * And each outcome is jansson's (Tests/C/json_oracle.h, oracle_check_doc):
+ * a document the core reads, jansson reads into an equal tree (decimals
+ * bit for bit, members in the same order, a repeated name at its first
+ * place with its last value); a document the core refuses, jansson
+ * refuses, in the same words at the same place when the refusal is the
+ * tree's, except for the documented differences listed in one place,
+ * json_oracle.h's table (here: the scan's max_depth, and a raw NUL byte
+ * that jansson takes for the end of the text).
  * A broken invariant aborts, which libFuzzer reports as a crash.
  *
  * Seeds: Tests/Fuzz/seeds/json_doc/ (repeated names, deep nesting, big
@@ -39,6 +47,7 @@
 #include <string.h>
 
 #include "sdui/sdui.h"
+#include "../C/json_oracle.h"
 
 /* The fixed depth of the first parse. */
 #define FIXED_DEPTH SDUI_DEFAULT_MAX_DEPTH
@@ -250,11 +259,17 @@ static sdui_status parse_and_check(const char *text, size_t len,
     sdui_json_doc *doc = (sdui_json_doc *)&doc; /* must be overwritten */
     sdui_error err, verr;
     sdui_status st, vst;
+    char why[600];
 
     memset(&err, 0x5A, sizeof err);
     st = sdui_json_doc_parse(text, len, max_depth, &doc, &err);
     vst = sdui_json_validate(text, len, max_depth, &verr);
     REQUIRE(vst == verr.status);
+    if (!oracle_check_doc(text, len, max_depth, st, st == SDUI_OK ? doc : NULL, &err, why,
+                          sizeof why)) {
+        fprintf(stderr, "fuzz_json_doc: against jansson: %s\n", why);
+        REQUIRE(!"the core and jansson differ beyond the documented differences");
+    }
     if (st == SDUI_OK) {
         const sdui_value *root;
         walk_totals t;
