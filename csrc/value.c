@@ -260,9 +260,11 @@ size_t sdui__tree_bytes(const sdui_tree_size *size)
  * The member index.
  * --------------------------------------------------------------------- */
 
-/* One key in the index. */
+/* One key in the index, with its hash: a probe compares hashes first,
+ * so it reads a key node only when the name is most likely the one. */
 typedef struct key_slot {
     const node *obj, *key;
+    size_t hash;
 } key_slot;
 
 /* The index: a power-of-two table of slots, at most half full, in one
@@ -290,11 +292,12 @@ static inline int key_is(const node *k, const char *s, size_t n)
  * there). */
 static void slot_put(sdui_tree_index *ix, const node *obj, const node *key)
 {
-    size_t i = key_hash(obj, key->u.s, key->n) & ix->mask;
+    size_t h = key_hash(obj, key->u.s, key->n), i = h & ix->mask;
     while (ix->slots[i].key)
         i = (i + 1) & ix->mask;
     ix->slots[i].obj = obj;
     ix->slots[i].key = key;
+    ix->slots[i].hash = h;
     ix->used++;
 }
 
@@ -335,16 +338,18 @@ static int index_put(sdui_tree_index **ixp, const node *obj, const node *key,
     if ((!ix || (ix->used + 1) * 2 > ix->mask + 1) && index_grow(ixp) != 0)
         return -1;
     ix = *ixp;
-    i = key_hash(obj, key->u.s, key->n) & ix->mask;
+    size_t h = key_hash(obj, key->u.s, key->n);
+    i = h & ix->mask;
     for (;; i = (i + 1) & ix->mask) {
         key_slot *s = &ix->slots[i];
         if (!s->key) {
             s->obj = obj;
             s->key = key;
+            s->hash = h;
             ix->used++;
             return 0;
         }
-        if (s->obj == obj && key_is(s->key, key->u.s, key->n)) {
+        if (s->hash == h && s->obj == obj && key_is(s->key, key->u.s, key->n)) {
             *found = s->key;
             return 0;
         }
@@ -368,12 +373,12 @@ static void index_publish(sdui_tree_index *ix)
 static const node *index_get(const sdui_tree_index *ix, const node *obj,
                              const char *s, size_t n)
 {
-    size_t i = key_hash(obj, s, n) & ix->mask;
+    size_t h = key_hash(obj, s, n), i = h & ix->mask;
     for (;; i = (i + 1) & ix->mask) {
         const key_slot *k = &ix->slots[i];
         if (!k->key)
             return NULL;
-        if (k->obj == obj && key_is(k->key, s, n))
+        if (k->hash == h && k->obj == obj && key_is(k->key, s, n))
             return k->key;
     }
 }
