@@ -25,9 +25,10 @@
  * length), arrays, and objects whose members keep their document order
  * and whose names are unique and hold no NUL byte.
  *
- * Cost: type, scalars, counts and array elements take constant time, and
- * so does each step of an iteration; a member by name is a scan of the
- * members while the object has at most 16, and a hash lookup beyond.
+ * Cost: type, scalars, counts and array elements take constant time; a
+ * member by name is a scan of the members while the object has at most
+ * 16, and a hash lookup beyond; iterating over an object takes time in
+ * proportion to its size.
  */
 #ifndef SDUI_VALUE_H
 #define SDUI_VALUE_H
