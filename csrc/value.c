@@ -429,13 +429,13 @@ static sdui_status fail_at(builder *b, sdui_status st, size_t at,
 static sdui_status malformed(builder *b, const unsigned char *p)
 {
     return fail_at(b, SDUI_JSON, (size_t)(p - b->base),
-                   "invalid JSON in a token (the text was not scanned)");
+                   "invalid JSON (the text was not scanned)");
 }
 
 /*
- * A refusal in SDUI_JSON's words, placed just past the token [start, end)
- * that was read, quoting it when it has at most 20 bytes; the document
- * rules say "json document: " first.
+ * A refusal as SDUI_JSON in jansson's words (the top of this file),
+ * placed just past the token [start, end) that was read, quoting it when
+ * it has at most 20 bytes; the document rules say "json document: " first.
  */
 static sdui_status refuse(builder *b, const unsigned char *start,
                           const unsigned char *end, const char *what)
