@@ -16,7 +16,10 @@ CXXFLAGS ?= -O2 -g
 # What the core needs, whatever the user passes.
 SDUI_CFLAGS = -std=c11 -fPIC -Wall -Wextra -Wshadow -Wstrict-prototypes \
               -D_POSIX_C_SOURCE=200809L -Iinclude
-LIBS    = -ljansson -ldeflate -lsqlite3 -lpthread -lm
+LIBS    = -ldeflate -lsqlite3 -lpthread -lm
+# jansson is the C tests' reference parser (Tests/C/json_oracle.h), never
+# the library's.
+TEST_LIBS = -ljansson -lz
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
@@ -71,13 +74,13 @@ $(BUILD)/sdui.pc: sdui.pc.in $(VERSION_H) $(BUILD)/install-dirs
 	$(PC_TEXT) > $@
 
 $(BUILD)/test_%: Tests/C/test_%.c $(wildcard Tests/C/*.h) $(BUILD)/libsdui.a
-	$(CC) $(SDUI_CFLAGS) $(CPPFLAGS) -ITests/C $(CFLAGS) $< $(BUILD)/libsdui.a $(LIBS) -lz $(LDFLAGS) -o $@
+	$(CC) $(SDUI_CFLAGS) $(CPPFLAGS) -ITests/C $(CFLAGS) $< $(BUILD)/libsdui.a $(LIBS) $(TEST_LIBS) $(LDFLAGS) -o $@
 
 # C++ tests: those that compare the core with a C++ reference library
 # (test_number_ref: Google's double-conversion).
 $(BUILD)/test_%: Tests/C/test_%.cpp $(wildcard Tests/C/*.h) $(BUILD)/libsdui.a
 	$(CXX) -std=c++17 -Wall -Wextra -Iinclude $(CPPFLAGS) -ITests/C $(CXXFLAGS) $< $(BUILD)/libsdui.a \
-	    -ldouble-conversion $(LIBS) $(LDFLAGS) -o $@
+	    -ldouble-conversion $(LIBS) $(TEST_LIBS) $(LDFLAGS) -o $@
 
 # C tests built a second time to run whole under the de_DE.UTF-8 locale,
 # whose decimal point is a comma (Tests/C/in_locale.h): the core's number
@@ -88,7 +91,7 @@ LOCALE_BINS  = $(addprefix $(BUILD)/locale/,$(LOCALE_TESTS))
 $(BUILD)/locale/test_%: Tests/C/test_%.c $(wildcard Tests/C/*.h) $(BUILD)/libsdui.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SDUI_CFLAGS) $(CPPFLAGS) -ITests/C -DIN_LOCALE_WHOLE_PROGRAM -include Tests/C/in_locale.h \
-	    $(CFLAGS) $< $(BUILD)/libsdui.a $(LIBS) -lz $(LDFLAGS) -o $@
+	    $(CFLAGS) $< $(BUILD)/libsdui.a $(LIBS) $(TEST_LIBS) $(LDFLAGS) -o $@
 
 test: $(TESTS) $(LOCALE_BINS)
 	@set -e; for t in $(TESTS) $(LOCALE_BINS); do echo "== $$t"; $$t; done
@@ -173,7 +176,7 @@ $(TSAN_DIR)/libsdui.a: $(TSAN_OBJS)
 
 $(TSAN_DIR)/test_%: Tests/C/test_%.c $(wildcard Tests/C/*.h) $(TSAN_DIR)/libsdui.a
 	$(TSAN_CC) $(SDUI_CFLAGS) $(CPPFLAGS) -ITests/C $(CFLAGS) $(TSAN_FLAGS) $< $(TSAN_DIR)/libsdui.a \
-	    $(LIBS) -lz $(TSAN_LDLIBS) $(LDFLAGS) -o $@
+	    $(LIBS) $(TEST_LIBS) $(TSAN_LDLIBS) $(LDFLAGS) -o $@
 
 # Runs each test; its output is kept in $(TSAN_DIR)/<test>.log.
 tsan-run: $(TSAN_BINS)

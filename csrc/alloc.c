@@ -1,11 +1,10 @@
 /*
- * alloc.c - the allocator hook, and the routing of jansson's and libdeflate's
- * allocations through it.
+ * alloc.c - the allocator hook, and the routing of libdeflate's allocations
+ * through it.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
 #include <libdeflate.h>
 
 #include "internal.h"
@@ -35,11 +34,11 @@ static sdui_allocator current = {
     default_malloc, default_realloc, default_free, NULL,
 };
 
-/* Allocation for the libraries whose hooks take no context (jansson,
- * libdeflate): through the hook. */
+/* Allocation for a library whose hook takes no context (libdeflate):
+ * through the hook. */
 static void *lib_malloc(size_t size) { return sdui_malloc(size); }
 
-/* Release for the libraries whose hooks take no context. */
+/* Release for a library whose hook takes no context. */
 static void lib_free(void *ptr) { sdui_free(ptr); }
 
 /* Installs an allocator or restores the default (see alloc.h). */
@@ -48,42 +47,26 @@ void sdui_set_allocator(const sdui_allocator *a)
     if (a) {
         assert(a->malloc_fn && a->realloc_fn && a->free_fn);
         current = *a;
-        json_set_alloc_funcs(lib_malloc, lib_free);
         libdeflate_set_memory_allocator(lib_malloc, lib_free);
     } else {
         current.malloc_fn = default_malloc;
         current.realloc_fn = default_realloc;
         current.free_fn = default_free;
         current.ctx = NULL;
-        json_set_alloc_funcs(malloc, free);
         libdeflate_set_memory_allocator(malloc, free);
     }
 }
 
-/*
- * Allocation failures seen by the calling thread.  jansson does not always
- * report a failed allocation as one (it may return a parse error, or a tree
- * with a truncated string), so the code that builds jansson trees compares
- * this count before and after and turns any failure into SDUI_OOM.
- */
-static _Thread_local unsigned long alloc_failures;
-
 /* Allocates size bytes through the hook. */
 void *sdui_malloc(size_t size)
 {
-    void *p = current.malloc_fn(current.ctx, size);
-    if (SDUI_UNLIKELY(!p))
-        alloc_failures++;
-    return p;
+    return current.malloc_fn(current.ctx, size);
 }
 
 /* Resizes through the hook. */
 void *sdui_realloc(void *ptr, size_t size)
 {
-    void *p = current.realloc_fn(current.ctx, ptr, size);
-    if (SDUI_UNLIKELY(!p))
-        alloc_failures++;
-    return p;
+    return current.realloc_fn(current.ctx, ptr, size);
 }
 
 /* Allocates n zeroed bytes through the hook.  With the default allocator
@@ -93,22 +76,12 @@ void *sdui_realloc(void *ptr, size_t size)
 void *sdui__calloc(size_t n)
 {
     void *p;
-    if (current.malloc_fn == default_malloc) {
-        p = calloc(n ? n : 1, 1);
-        if (SDUI_UNLIKELY(!p))
-            alloc_failures++;
-        return p;
-    }
+    if (current.malloc_fn == default_malloc)
+        return calloc(n ? n : 1, 1);
     p = sdui_malloc(n);
     if (p)
         memset(p, 0, n);
     return p;
-}
-
-/* Count of failed allocations in this thread (used by token.c). */
-unsigned long sdui__alloc_failures(void)
-{
-    return alloc_failures;
 }
 
 /* Frees through the hook; NULL is a no-op. */

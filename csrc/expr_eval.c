@@ -25,8 +25,8 @@
  * any the evaluator makes, so long comparisons and scans count a chunk at
  * a time and stop at the bound, not after it.  A member lookup counts its
  * key's bytes and a step per bit of the object's size (a large table
- * misses the cache); in a token's tree, whose lookup is a scan, a step per
- * member.  The functions count their own work the same way (expr_fn.c,
+ * misses the cache); in an object small enough to be scanned (value.c:
+ * at most 16 members), a step per member.  The functions count their own work the same way (expr_fn.c,
  * expr_regex.c).
  *
  * Numbers.  An integer and a decimal compare by their exact values, never
@@ -54,7 +54,7 @@
 
 #include "expr_internal.h"
 #include "sdui/number.h"
-#include "token_tree.h"
+#include "value_tree.h"
 
 /* Records an evaluation error naming node nd; returns 0 (expr_internal.h). */
 int sdui__expr_fail(sdui_xeval *e, sdui_status st, const sdui_xnode *nd, const char *what)
@@ -128,8 +128,8 @@ int sdui__expr_cmp_bytes(sdui_xeval *e, const sdui_xnode *nd, const char *a, con
  * Counts the lookup: a step, the key's bytes three times (the NUL check,
  * the lookup's length and its hash or comparisons), a step per bit of the
  * member count (a hash table's probes miss the cache more often the
- * larger it is), and in a token's tree, whose lookup scans the members, a
- * step per member.  0 past the bound. */
+ * larger it is), and in an object whose lookup scans the members (value.c:
+ * at most 16), a step per member.  0 past the bound. */
 static int obj_get(sdui_xeval *e, const sdui_xnode *nd, const sdui_value *o, const char *k,
                    size_t n, const sdui_value **out)
 {
@@ -138,7 +138,7 @@ static int obj_get(sdui_xeval *e, const sdui_xnode *nd, const sdui_value *o, con
     *out = NULL;
     for (size_t c = members; c; c >>= 1)
         work++;
-    if (sdui__tree_holds(o))
+    if (sdui__tree_scans(o))
         work += members;
     if (!sdui__expr_step(e, nd, work))
         return 0;

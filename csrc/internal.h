@@ -63,14 +63,6 @@ sdui_status sdui__fail_at(sdui_error *err, sdui_status status,
                           const char *text, size_t len, size_t offset,
                           const char *fmt, ...) SDUI_PRINTF(6, 7);
 
-/*
- * Allocation failures seen so far by the calling thread (alloc.c).  jansson
- * reports some failed allocations as parse errors or not at all, so the
- * code that still builds jansson trees (json_doc.c, json_build.c) compares
- * this before and after to answer SDUI_OOM truthfully.
- */
-unsigned long sdui__alloc_failures(void);
-
 /* n zeroed bytes through the allocator hook (alloc.c): calloc with the
  * default allocator, so fresh pages are not written; release with
  * sdui_free. */
@@ -90,14 +82,17 @@ size_t sdui__utf8_put(char *d, unsigned long cp);
 long sdui__utf8_get(const char *s, size_t n, size_t *i);
 
 /*
- * Value trees without text.  A document around root, a jansson value
- * (struct json_t), taken over: on SDUI_OK *out owns it; on SDUI_OOM it has
- * been released and *out is NULL (json_doc.c: the one place that makes a
- * document; json_build.c hands its trees over through it).
+ * Value trees without text.  A new document laid out from a draft of
+ * count nodes and its strings (value_tree.h's sdui__tree_lay_out says
+ * what a draft is); nothing is borrowed from the draft.  On SDUI_OK *out
+ * is new; else SDUI_OOM and *out is NULL (json_doc.c: the one place that
+ * makes a document; json_build.c hands its drafts over through it).
  */
-struct json_t;
-sdui_status sdui__json_doc_adopt(struct json_t *root, sdui_json_doc **out,
-                                 sdui_error *err);
+struct sdui_node;
+sdui_status sdui__json_doc_from_draft(const struct sdui_node *draft, size_t count,
+                                      const char *strings, size_t strings_len,
+                                      size_t slots, sdui_json_doc **out,
+                                      sdui_error *err);
 
 /* A builder (json_build.h) whose nesting bound is max_depth instead of
  * SDUI_JSON_BUILD_MAX_DEPTH (json_build.c), for a tree whose depth was

@@ -3,23 +3,25 @@
  * host that holds a JSON value already and for the expression evaluator's
  * results (expr_*.c), so neither writes text for the core to parse again.
  *
- * The tree is made of jansson values, as sdui_json_doc_parse makes it, and
- * is handed over through json_doc.c's internal constructor, so a built
- * document and a parsed one are the same kind of thing to every reader.
+ * The builder writes a draft of the core's value tree (value_tree.h):
+ * nodes in document order, as a tree has them, and the strings and names
+ * in a byte buffer of their own, each followed by a NUL; finish hands the
+ * draft to json_doc.c, which lays it out as a document's tree (value.c),
+ * where a repeated name takes its place and the large objects their
+ * index, exactly as for a parsed document.  So a built document and a
+ * parsed one are the same kind of thing to every reader.
  *
- * State.  A stack of the containers that are open, innermost last (each a
- * borrowed pointer: the top-level value, or a member or element its parent
- * holds), the name waiting for its value in the innermost open object (a
- * copy in a buffer the builder keeps and reuses), and the top-level value.
- * A container joins its parent when it is opened, not when it is closed,
- * so closing one only pops the stack.  Strings and names are checked here
- * (UTF-8, NUL in names) before jansson copies them unchecked, so a NULL
- * from jansson can only mean memory.
+ * State.  The draft (nodes and string bytes, each an array that doubles
+ * when full), a stack of the open containers (their places in the draft,
+ * innermost last), whether the innermost open object has a name waiting
+ * for its value (that name is the draft's last node), and how many index
+ * slots the arrays that hold containers will need.  A container's node is
+ * written when it opens and its size when it closes.  Strings and names
+ * are checked here (UTF-8, NUL in names) before they are copied.
  *
  * Errors.  The first failure is kept in the builder (status and record)
  * and answered by every later call until finish reports it and empties
- * the builder.  A failed call changes nothing else, so a builder in error
- * holds a consistent (if partial) tree that finish or free releases.
+ * the builder.  A failed call changes nothing else.
  */
 #include <assert.h>
 #include <math.h>
@@ -27,28 +29,29 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "internal.h"
 #include "sdui/json_build.h"
+#include "value_tree.h"
 
 /* Open containers a builder holds without a second allocation: enough
  * for most documents; deeper ones move the stack to the heap. */
 #define INLINE_OPEN 16
 
 struct sdui_json_builder {
-    json_t *root;            /* the top-level value, once begun */
-    json_t **open;           /* open containers, outermost first */
+    sdui_node *nodes;        /* the draft, in document order */
+    size_t count, node_cap;
+    char *bytes;             /* its strings and names, each NUL-ended */
+    size_t used, byte_cap;
+    size_t *open;            /* open containers (places in nodes), outermost first */
     size_t depth;            /* how many are open */
     size_t cap;              /* room in open */
+    size_t slots;            /* elements of the closed arrays that hold containers */
     unsigned max_depth;      /* deepest level allowed (limits.h's count) */
     int key_pending;         /* the innermost open object has a name waiting */
-    char *key;               /* that name (not NUL-terminated) */
-    size_t key_len, key_cap;
     unsigned long calls;     /* calls since the builder was opened or finished */
     sdui_status st;          /* the first error, or SDUI_OK */
     sdui_error err;          /* its details */
-    json_t *inline_open[INLINE_OPEN];
+    size_t inline_open[INLINE_OPEN];
 };
 
 /* Decodes one UTF-8 scalar value at s[*i, n) (RFC 3629: no overlongs, no
@@ -128,63 +131,118 @@ static sdui_status begin_call(sdui_json_builder *b)
     return b->st;
 }
 
-/* The innermost open container, or NULL. */
-static json_t *top(const sdui_json_builder *b)
+/* The innermost open container's node, or NULL.  (A pointer into the
+ * draft: valid until the draft next grows.) */
+static sdui_node *top(const sdui_json_builder *b)
 {
-    return b->depth ? b->open[b->depth - 1] : NULL;
+    return b->depth ? &b->nodes[b->open[b->depth - 1]] : NULL;
 }
 
 /* The kind of the innermost open container, for messages. */
 static const char *open_kind(const sdui_json_builder *b)
 {
-    return !b->depth ? "nothing" : json_is_object(top(b)) ? "an object" : "an array";
+    return !b->depth ? "nothing" : top(b)->kind == SDUI_NODE_OBJECT ? "an object" : "an array";
 }
 
 /* Checks that a value may be appended now (the rules of json_build.h). */
 static sdui_status can_place(sdui_json_builder *b, const char *call)
 {
-    json_t *t = top(b);
-    if (!t && b->root)
+    sdui_node *t = top(b);
+    if (!t && b->count)
         return fail(b, SDUI_ARGUMENT, call, "a second top-level value (a document holds one)");
-    if (t && json_is_object(t) && !b->key_pending)
+    if (t && t->kind == SDUI_NODE_OBJECT && !b->key_pending)
         return fail(b, SDUI_ARGUMENT, call, "a value in an object needs sdui_json_builder_key first");
     return SDUI_OK;
 }
 
-/* Appends v (a new reference, or NULL when making it failed) where
- * can_place said it may go.  failures: the thread's allocation failure
- * count before v was made, so a failure jansson did not report still
- * counts. */
-static sdui_status attach(sdui_json_builder *b, const char *call, json_t *v,
-                          unsigned long failures)
+/* Makes room for one more node in the draft; SDUI_OOM if there is none. */
+static sdui_status reserve_node(sdui_json_builder *b, const char *call)
 {
-    json_t *t = top(b);
-    int r = 0;
-    if (v && sdui__alloc_failures() == failures) {
-        if (!t) {
-            b->root = v;
-        } else if (json_is_object(t)) {
-            assert(b->key_pending);
-            /* (b->key is still NULL while every name so far was empty:
-             * jansson refuses a NULL name of any length) */
-            r = json_object_setn_new_nocheck(t, b->key ? b->key : "", b->key_len, v);
-            b->key_pending = 0;
-        } else {
-            r = json_array_append_new(t, v);
+    sdui_node *n;
+    size_t cap;
+    if (b->count < b->node_cap)
+        return SDUI_OK;
+    cap = b->node_cap ? b->node_cap * 2 : 16;
+    if (cap > SIZE_MAX / sizeof *n)
+        return fail(b, SDUI_OOM, call, "out of memory");
+    n = sdui_realloc(b->nodes, cap * sizeof *n);
+    if (!n)
+        return fail(b, SDUI_OOM, call, "out of memory");
+    b->nodes = n;
+    b->node_cap = cap;
+    return SDUI_OK;
+}
+
+/* Copies s[0, len) and a NUL into the string bytes; *at receives where.
+ * SDUI_OOM if there is no room. */
+static sdui_status put_bytes(sdui_json_builder *b, const char *call, const char *s,
+                             size_t len, size_t *at)
+{
+    if (len >= SIZE_MAX - b->used)
+        return fail(b, SDUI_OOM, call, "out of memory");
+    if (b->byte_cap - b->used < len + 1) {
+        size_t cap = b->byte_cap ? b->byte_cap : 256;
+        char *n;
+        while (cap - b->used < len + 1) {
+            if (cap > SIZE_MAX / 2)
+                return fail(b, SDUI_OOM, call, "out of memory");
+            cap *= 2;
         }
-        /* (jansson releases v when it cannot take it) */
-        if (r == 0 && sdui__alloc_failures() == failures)
-            return SDUI_OK;
-    } else {
-        json_decref(v);
+        n = sdui_realloc(b->bytes, cap);
+        if (!n)
+            return fail(b, SDUI_OOM, call, "out of memory");
+        b->bytes = n;
+        b->byte_cap = cap;
     }
-    return fail(b, SDUI_OOM, call, "out of memory");
+    if (len)
+        memcpy(b->bytes + b->used, s, len);
+    b->bytes[b->used + len] = '\0';
+    *at = b->used;
+    b->used += len + 1;
+    return SDUI_OK;
+}
+
+/*
+ * Appends a value node of kind where can_place said it may go, after
+ * reserve_node made room: it counts in an open array (which holds a
+ * container when the node is one) or takes the waiting name of an open
+ * object.  Returns the node, to be filled.
+ */
+static sdui_node *append(sdui_json_builder *b, uint32_t kind)
+{
+    sdui_node *t = top(b), *nd;
+    assert(b->count < b->node_cap);
+    nd = &b->nodes[b->count++];
+    memset(nd, 0, sizeof *nd);
+    nd->kind = kind;
+    nd->size = 1;
+    if (t && t->kind == SDUI_NODE_ARRAY) {
+        t->n++;
+        if (kind == SDUI_NODE_ARRAY || kind == SDUI_NODE_OBJECT)
+            t->flags |= SDUI_NODE_F_CONTAINERS;
+    } else if (t) {
+        assert(b->key_pending);
+        b->key_pending = 0;
+    }
+    return nd;
+}
+
+/* The start of every scalar call: the count, the sticky error, where the
+ * value may go, room for its node. */
+static sdui_status scalar_call(sdui_json_builder *b, const char *call)
+{
+    sdui_status st = begin_call(b);
+    if (st == SDUI_OK)
+        st = can_place(b, call);
+    if (st == SDUI_OK)
+        st = reserve_node(b, call);
+    return st;
 }
 
 /* Makes room for one more open container; SDUI_OOM if there is none. */
 static sdui_status reserve_open(sdui_json_builder *b, const char *call)
 {
-    json_t **n;
+    size_t *n;
     size_t cap;
     if (b->depth < b->cap)
         return SDUI_OK;
@@ -205,13 +263,14 @@ static sdui_status reserve_open(sdui_json_builder *b, const char *call)
     return SDUI_OK;
 }
 
-/* Empties the builder: releases the tree, clears the stack, the waiting
- * name and the sticky error; keeps the buffers for the next build. */
+/* Empties the builder: the draft, the stack, the waiting name and the
+ * sticky error; keeps the buffers for the next build. */
 static void reset(sdui_json_builder *b)
 {
-    json_decref(b->root);
-    b->root = NULL;
+    b->count = 0;
+    b->used = 0;
     b->depth = 0;
+    b->slots = 0;
     b->key_pending = 0;
     b->calls = 0;
     b->st = SDUI_OK;
@@ -245,54 +304,43 @@ sdui_status sdui_json_builder_open(sdui_json_builder **out, sdui_error *err)
     return sdui__json_builder_open_depth(out, SDUI_JSON_BUILD_MAX_DEPTH, err);
 }
 
-/* Frees the builder and its unfinished tree (json_build.h). */
+/* Frees the builder and its unfinished draft (json_build.h). */
 void sdui_json_builder_free(sdui_json_builder *b)
 {
     if (!b)
         return;
-    json_decref(b->root);
     if (b->open != b->inline_open)
         sdui_free(b->open);
-    sdui_free(b->key);
+    sdui_free(b->nodes);
+    sdui_free(b->bytes);
     sdui_free(b);
 }
 
 /* Appends null (json_build.h). */
 sdui_status sdui_json_builder_null(sdui_json_builder *b)
 {
-    static const char call[] = "sdui_json_builder_null";
-    sdui_status st = begin_call(b);
+    sdui_status st = scalar_call(b, "sdui_json_builder_null");
     if (st == SDUI_OK)
-        st = can_place(b, call);
-    if (st != SDUI_OK)
-        return st;
-    return attach(b, call, json_null(), sdui__alloc_failures());
+        append(b, SDUI_NODE_NULL);
+    return st;
 }
 
 /* Appends true or false (json_build.h). */
 sdui_status sdui_json_builder_bool(sdui_json_builder *b, int v)
 {
-    static const char call[] = "sdui_json_builder_bool";
-    sdui_status st = begin_call(b);
+    sdui_status st = scalar_call(b, "sdui_json_builder_bool");
     if (st == SDUI_OK)
-        st = can_place(b, call);
-    if (st != SDUI_OK)
-        return st;
-    return attach(b, call, json_boolean(v), sdui__alloc_failures());
+        append(b, v ? SDUI_NODE_TRUE : SDUI_NODE_FALSE);
+    return st;
 }
 
 /* Appends a 64-bit integer (json_build.h). */
 sdui_status sdui_json_builder_int(sdui_json_builder *b, int64_t v)
 {
-    static const char call[] = "sdui_json_builder_int";
-    sdui_status st = begin_call(b);
-    unsigned long failures;
+    sdui_status st = scalar_call(b, "sdui_json_builder_int");
     if (st == SDUI_OK)
-        st = can_place(b, call);
-    if (st != SDUI_OK)
-        return st;
-    failures = sdui__alloc_failures();
-    return attach(b, call, json_integer((json_int_t)v), failures);
+        append(b, SDUI_NODE_INT)->u.i = v;
+    return st;
 }
 
 /* Appends a finite decimal (json_build.h). */
@@ -300,7 +348,6 @@ sdui_status sdui_json_builder_real(sdui_json_builder *b, double v)
 {
     static const char call[] = "sdui_json_builder_real";
     sdui_status st = begin_call(b);
-    unsigned long failures;
     if (st == SDUI_OK)
         st = can_place(b, call);
     if (st != SDUI_OK)
@@ -308,8 +355,10 @@ sdui_status sdui_json_builder_real(sdui_json_builder *b, double v)
     if (!isfinite(v))
         return fail(b, SDUI_ARGUMENT, call, "a decimal that is not finite (%s)",
                     isnan(v) ? "NaN" : v > 0 ? "+infinity" : "-infinity");
-    failures = sdui__alloc_failures();
-    return attach(b, call, json_real(v), failures);
+    st = reserve_node(b, call);
+    if (st == SDUI_OK)
+        append(b, SDUI_NODE_REAL)->u.d = v;
+    return st;
 }
 
 /* Appends a copy of a UTF-8 string (json_build.h). */
@@ -317,8 +366,8 @@ sdui_status sdui_json_builder_string(sdui_json_builder *b, const char *s, size_t
 {
     static const char call[] = "sdui_json_builder_string";
     sdui_status st = begin_call(b);
-    unsigned long failures;
-    size_t bad;
+    sdui_node *nd;
+    size_t bad, at;
     if (st == SDUI_OK)
         st = can_place(b, call);
     if (st != SDUI_OK)
@@ -329,16 +378,21 @@ sdui_status sdui_json_builder_string(sdui_json_builder *b, const char *s, size_t
     if (bad < len)
         return fail(b, SDUI_ARGUMENT, call,
                     "string of %zu bytes is not UTF-8 at byte %zu", len, bad);
-    failures = sdui__alloc_failures();
-    return attach(b, call, json_stringn_nocheck(s ? s : "", len), failures);
+    st = reserve_node(b, call);
+    if (st == SDUI_OK)
+        st = put_bytes(b, call, s, len, &at);
+    if (st != SDUI_OK)
+        return st;
+    nd = append(b, SDUI_NODE_STRING);
+    nd->n = len;
+    nd->u.at = at;
+    return SDUI_OK;
 }
 
-/* Opens a container of the kind make builds (json_array or json_object). */
-static sdui_status begin(sdui_json_builder *b, const char *call, json_t *(*make)(void))
+/* Opens a container of kind (an array or an object). */
+static sdui_status begin(sdui_json_builder *b, const char *call, uint32_t kind)
 {
     sdui_status st = begin_call(b);
-    unsigned long failures;
-    json_t *c;
     if (st == SDUI_OK)
         st = can_place(b, call);
     if (st != SDUI_OK)
@@ -346,39 +400,40 @@ static sdui_status begin(sdui_json_builder *b, const char *call, json_t *(*make)
     if (b->depth >= b->max_depth)
         return fail(b, SDUI_LIMIT, call, "nesting deeper than %u levels", b->max_depth);
     st = reserve_open(b, call);
+    if (st == SDUI_OK)
+        st = reserve_node(b, call);
     if (st != SDUI_OK)
         return st;
-    failures = sdui__alloc_failures();
-    c = make();
-    st = attach(b, call, c, failures);
-    if (st != SDUI_OK)
-        return st;
-    /* Borrowed: the parent (or root) holds it, and nothing replaces it
-     * while it is open (a repeated name can only come after it closes). */
-    b->open[b->depth++] = c;
+    append(b, kind);
+    b->open[b->depth++] = b->count - 1;
     return SDUI_OK;
 }
 
 /* Closes the innermost open container, which must be an array (want 0)
- * or an object (want 1). */
+ * or an object (want 1): its size is what was written since it opened. */
 static sdui_status end(sdui_json_builder *b, const char *call, int want)
 {
     sdui_status st = begin_call(b);
-    json_t *t;
+    sdui_node *t;
     if (st != SDUI_OK)
         return st;
     t = top(b);
-    if (!t || json_is_object(t) != want)
+    if (!t || (t->kind == SDUI_NODE_OBJECT) != want)
         return fail(b, SDUI_ARGUMENT, call, "%s is open, not %s", open_kind(b),
                     want ? "an object" : "an array");
     if (b->key_pending) {
-        int show = b->key_len > 32 ? 32 : (int)b->key_len;
-        while (show > 0 && (size_t)show < b->key_len &&
-               ((unsigned char)b->key[show] & 0xC0) == 0x80)
+        const sdui_node *k = &b->nodes[b->count - 1];
+        const char *name = b->bytes + k->u.at;
+        int show = k->n > 32 ? 32 : (int)k->n;
+        while (show > 0 && (size_t)show < k->n &&
+               ((unsigned char)name[show] & 0xC0) == 0x80)
             show--; /* cut at a character boundary */
         return fail(b, SDUI_ARGUMENT, call, "the key \"%.*s%s\" has no value", show,
-                    b->key, (size_t)show < b->key_len ? "..." : "");
+                    name, (size_t)show < k->n ? "..." : "");
     }
+    t->size = b->count - b->open[b->depth - 1];
+    if (t->flags & SDUI_NODE_F_CONTAINERS)
+        b->slots += t->n;
     b->depth--;
     return SDUI_OK;
 }
@@ -386,7 +441,7 @@ static sdui_status end(sdui_json_builder *b, const char *call, int want)
 /* Opens an array (json_build.h). */
 sdui_status sdui_json_builder_begin_array(sdui_json_builder *b)
 {
-    return begin(b, "sdui_json_builder_begin_array", json_array);
+    return begin(b, "sdui_json_builder_begin_array", SDUI_NODE_ARRAY);
 }
 
 /* Closes the innermost array (json_build.h). */
@@ -398,7 +453,7 @@ sdui_status sdui_json_builder_end_array(sdui_json_builder *b)
 /* Opens an object (json_build.h). */
 sdui_status sdui_json_builder_begin_object(sdui_json_builder *b)
 {
-    return begin(b, "sdui_json_builder_begin_object", json_object);
+    return begin(b, "sdui_json_builder_begin_object", SDUI_NODE_OBJECT);
 }
 
 /* Closes the innermost object (json_build.h). */
@@ -407,16 +462,18 @@ sdui_status sdui_json_builder_end_object(sdui_json_builder *b)
     return end(b, "sdui_json_builder_end_object", 1);
 }
 
-/* Names the next member of the innermost open object (json_build.h). */
+/* Names the next member of the innermost open object (json_build.h): a
+ * key node in the draft, which the layout checks for repeats. */
 sdui_status sdui_json_builder_key(sdui_json_builder *b, const char *k, size_t len)
 {
     static const char call[] = "sdui_json_builder_key";
     sdui_status st = begin_call(b);
     const char *nul;
-    size_t bad;
+    sdui_node *nd;
+    size_t bad, at;
     if (st != SDUI_OK)
         return st;
-    if (!top(b) || !json_is_object(top(b)))
+    if (!top(b) || top(b)->kind != SDUI_NODE_OBJECT)
         return fail(b, SDUI_ARGUMENT, call, "a key needs an open object (%s is open)",
                     open_kind(b));
     if (b->key_pending)
@@ -431,20 +488,18 @@ sdui_status sdui_json_builder_key(sdui_json_builder *b, const char *k, size_t le
     if (bad < len)
         return fail(b, SDUI_ARGUMENT, call,
                     "member name of %zu bytes is not UTF-8 at byte %zu", len, bad);
-    if (len > b->key_cap) {
-        size_t cap = b->key_cap ? b->key_cap : 32;
-        char *n;
-        while (cap < len)
-            cap = cap > SIZE_MAX / 2 ? len : cap * 2;
-        n = sdui_realloc(b->key, cap);
-        if (!n)
-            return fail(b, SDUI_OOM, call, "out of memory");
-        b->key = n;
-        b->key_cap = cap;
-    }
-    if (len)
-        memcpy(b->key, k, len);
-    b->key_len = len;
+    st = reserve_node(b, call);
+    if (st == SDUI_OK)
+        st = put_bytes(b, call, k, len, &at);
+    if (st != SDUI_OK)
+        return st;
+    top(b)->n++;
+    nd = &b->nodes[b->count++];
+    memset(nd, 0, sizeof *nd);
+    nd->kind = SDUI_NODE_KEY;
+    nd->size = 1;
+    nd->n = len;
+    nd->u.at = at;
     b->key_pending = 1;
     return SDUI_OK;
 }
@@ -455,7 +510,7 @@ sdui_status sdui_json_builder_finish(sdui_json_builder *b, sdui_json_doc **out,
                                      sdui_error *err)
 {
     static const char call[] = "sdui_json_builder_finish";
-    json_t *root;
+    sdui_status st;
     if (!b || !out)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "json builder: finish: NULL argument: %s is NULL",
                           b ? "out" : "b");
@@ -468,18 +523,17 @@ sdui_status sdui_json_builder_finish(sdui_json_builder *b, sdui_json_doc **out,
         else if (b->depth)
             fail(b, SDUI_ARGUMENT, call, "%zu container%s still open (innermost: %s)",
                  b->depth, b->depth == 1 ? " is" : "s are", open_kind(b));
-        else if (!b->root)
+        else if (!b->count)
             fail(b, SDUI_ARGUMENT, call, "nothing was built");
     }
     if (b->st != SDUI_OK) {
-        sdui_status st = b->st;
+        st = b->st;
         if (err)
             *err = b->err;
         reset(b);
         return st;
     }
-    root = b->root;
-    b->root = NULL;
+    st = sdui__json_doc_from_draft(b->nodes, b->count, b->bytes, b->used, b->slots, out, err);
     reset(b);
-    return sdui__json_doc_adopt(root, out, err);
+    return st;
 }

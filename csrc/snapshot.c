@@ -44,14 +44,15 @@
  * messages are as precise as a full look can make them.
  *
  * Writing.  A file is never changed in place.  The value is serialised
- * here, not by jansson's dump, whose reals go through printf in the
- * process's locale (a two-byte decimal point made every write fail):
- * compact, members sorted by name, integers as digits and reals by the
- * one number-to-text rule (number.h: the shortest text that reads back
- * to the same double, whatever the locale).  It is then parsed back by the reader's own parser
- * before anything touches the disk: a tree the reader would refuse (a NUL
- * in a member name, invalid UTF-8 put in by hand through jansson) is
- * refused here, so a write never makes a snapshot that cannot be read.
+ * here, from the value tree (value.h), not by a library's dump, whose
+ * reals go through printf in the process's locale (a two-byte decimal
+ * point made every write fail with jansson's): compact, members sorted
+ * by name, integers as digits and reals by the one number-to-text rule
+ * (number.h: the shortest text that reads back to the same double,
+ * whatever the locale).  It is then parsed back by the reader's own
+ * parser before anything touches the disk: a value the reader would
+ * refuse is refused here, so a write never makes a snapshot that cannot
+ * be read.
  * Then, with A the current PATH and B the new value:
  *
  *   0. check A (form and checksum, without building a tree): an A that
@@ -142,8 +143,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
-
-#include <jansson.h>
 
 #include "internal.h"
 #include "sdui/number.h"
@@ -450,7 +449,7 @@ static int out_string(outbuf *b, const char *s, size_t n)
 typedef struct member {
     const char *key;
     size_t key_len;
-    json_t *value;
+    const sdui_value *value;
 } member;
 
 /* Orders members by name, bytewise (a shorter name first on a tie). */
@@ -471,19 +470,19 @@ static int member_cmp(const void *a, const void *b)
  * whose decimal point is the process locale's.  0, or -1 with b->oom or
  * b->too_big set, or with *deep set past WRITE_MAX_DEPTH.
  */
-static int out_value(outbuf *b, const json_t *v, unsigned depth, int *deep)
+static int out_value(outbuf *b, const sdui_value *v, unsigned depth, int *deep)
 {
     char num[SDUI_NUMBER_TEXT_MAX > 24 ? SDUI_NUMBER_TEXT_MAX : 24];
     if (depth > WRITE_MAX_DEPTH) {
         *deep = 1;
         return -1;
     }
-    switch (json_typeof(v)) {
-    case JSON_NULL: return out_put(b, "null", 4);
-    case JSON_TRUE: return out_put(b, "true", 4);
-    case JSON_FALSE: return out_put(b, "false", 5);
-    case JSON_INTEGER: {
-        json_int_t i = json_integer_value(v);
+    switch (sdui_value_type_of(v)) {
+    case SDUI_VALUE_NULL: return out_put(b, "null", 4);
+    case SDUI_VALUE_BOOL:
+        return sdui_value_bool(v) ? out_put(b, "true", 4) : out_put(b, "false", 5);
+    case SDUI_VALUE_INT: {
+        int64_t i = sdui_value_int(v);
         unsigned long long m = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
         size_t k = sizeof num;
         do {
@@ -494,28 +493,29 @@ static int out_value(outbuf *b, const json_t *v, unsigned depth, int *deep)
             num[--k] = '-';
         return out_put(b, num + k, sizeof num - k);
     }
-    case JSON_REAL: {
-        size_t n = sdui_number_text(json_real_value(v), num);
+    case SDUI_VALUE_REAL: {
+        size_t n = sdui_number_text(sdui_value_real(v), num);
         return out_put(b, num, n);
     }
-    case JSON_STRING:
-        return out_string(b, json_string_value(v), json_string_length(v));
-    case JSON_ARRAY: {
-        size_t i, n = json_array_size(v);
+    case SDUI_VALUE_STRING: {
+        size_t len;
+        const char *s = sdui_value_string(v, &len);
+        return out_string(b, s, len);
+    }
+    case SDUI_VALUE_ARRAY: {
+        size_t i, n = sdui_value_count(v);
         if (out_put(b, "[", 1) != 0)
             return -1;
         for (i = 0; i < n; i++)
             if ((i && out_put(b, ",", 1) != 0) ||
-                out_value(b, json_array_get(v, i), depth + 1, deep) != 0)
+                out_value(b, sdui_value_at(v, i), depth + 1, deep) != 0)
                 return -1;
         return out_put(b, "]", 1);
     }
-    case JSON_OBJECT: {
-        size_t i = 0, n = json_object_size(v);
+    case SDUI_VALUE_OBJECT: {
+        size_t i = 0, n = sdui_value_count(v);
         member *m = NULL;
-        const char *key;
-        size_t key_len;
-        json_t *value;
+        const void *it;
         int rc = 0;
         if (n) {
             m = sdui_malloc(n * sizeof *m);
@@ -523,11 +523,10 @@ static int out_value(outbuf *b, const json_t *v, unsigned depth, int *deep)
                 b->oom = 1;
                 return -1;
             }
-            json_object_keylen_foreach((json_t *)v, key, key_len, value) {
+            for (it = sdui_value_next(v, NULL); it; it = sdui_value_next(v, it)) {
                 assert(i < n);
-                m[i].key = key;
-                m[i].key_len = key_len;
-                m[i++].value = value;
+                m[i].key = sdui_value_iter_key(it, &m[i].key_len);
+                m[i++].value = sdui_value_iter_value(it);
             }
             assert(i == n);
             qsort(m, n, sizeof *m, member_cmp);
@@ -566,7 +565,7 @@ static char hex_of(unsigned v)
 static sdui_status serialise(const char *path, const sdui_json_doc *doc,
                              outbuf *b, sdui_error *err)
 {
-    const json_t *root = (const json_t *)sdui_json_doc_root(doc);
+    const sdui_value *root = sdui_json_doc_root(doc);
     sdui_json_doc *back = NULL;
     int deep = 0;
     sdui_error perr;

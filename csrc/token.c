@@ -1,29 +1,26 @@
 /*
- * token.c - design tokens: the token object, its schema check, and the
- * sdui_value_* accessors of token.h.
+ * token.c - design tokens: the token object and its schema check
+ * (token.h).
  *
  * A token is one block of memory: the token itself, then its value tree
- * (token_tree.c: built from the scanned text, read-only), then, when it
+ * (value.c: built from the scanned text, read-only), then, when it
  * owns it, a copy of its JSON text.  Otherwise it borrows the text from a
  * reference-counted buffer (buffer.h; a pack's JSON), holding a reference
  * to the buffer.  Nothing mutates a token after it is made, so reads need
  * no lock; the reference count is atomic.
  *
- * The sdui_value_* accessors read two kinds of tree: a token's, and a
- * document's (json_doc.c, json_build.c), which is jansson's.  Each call
- * asks the token tree whether a handle is its own (sdui__tree_holds,
- * sdui__tree_iter_holds) and reads jansson's otherwise.
+ * The tree is the core's value tree (value.c, built under its token
+ * rules), read through value.h like any other; a token with an object of
+ * more than 16 members also owns the tree's member index.
  */
 #include <assert.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "internal.h"
 #include "token_make.h"
-#include "token_tree.h"
+#include "value_tree.h"
 
 struct sdui_token {
     atomic_long refs;
@@ -31,6 +28,7 @@ struct sdui_token {
     _Atomic(void *) attached;
     void (*attached_free)(void *);
     const sdui_value *root;  /* in the tree, after this struct */
+    sdui_tree_index *index;  /* the tree's member index, or NULL */
     const sdui_value *props;
     const char *id;
     size_t id_len;
@@ -217,6 +215,7 @@ sdui_status sdui__token_make(const sdui_span *span, const sdui_limits *limits,
     sdui_token *t;
     sdui_tree_size size;
     sdui_tree_place place;
+    sdui_tree tree;
     check_ctx c;
     sdui_status st;
     size_t tree_bytes, total;
@@ -261,11 +260,13 @@ sdui_status sdui__token_make(const sdui_span *span, const sdui_limits *limits,
     place.doc_len = text_len;
     place.base_offset = base_offset;
     st = sdui__tree_build(t->json, len, &size, (char *)t + TREE_OFFSET,
-                          &place, &t->root, err);
+                          &place, SDUI_TREE_TOKEN, &tree, err);
     if (st != SDUI_OK) {
         sdui_free(t);
         return st;
     }
+    t->root = tree.root;
+    t->index = tree.index;
     memset(&c, 0, sizeof c);
     c.id = "?";
     c.id_len = 1;
@@ -275,6 +276,7 @@ sdui_status sdui__token_make(const sdui_span *span, const sdui_limits *limits,
     c.offset = base_offset;
     st = check_token(&c, t);
     if (st != SDUI_OK) {
+        sdui__tree_index_free(t->index);
         sdui_free(t);
         return st;
     }
@@ -328,6 +330,7 @@ void sdui_token_release(sdui_token *tok)
     if (data && tok->attached_free)
         tok->attached_free(data);
     sdui__buffer_release(tok->owner);
+    sdui__tree_index_free(tok->index);
     sdui_free(tok);
 }
 
@@ -412,139 +415,4 @@ const sdui_value *sdui_token_root(const sdui_token *tok)
 {
     assert(tok);
     return (const sdui_value *)tok->root;
-}
-
-/*
- * The accessors.  A handle is a token tree's node (token_tree.c) or a
- * document's jansson value (json_doc.c); an iterator is a token tree's or
- * jansson's.
- */
-#define J(v) ((json_t *)(v))
-
-/* The type of a value; NULL (absent) is SDUI_VALUE_NULL (token.h). */
-sdui_value_type sdui_value_type_of(const sdui_value *v)
-{
-    if (!v)
-        return SDUI_VALUE_NULL;
-    if (sdui__tree_holds(v))
-        return sdui__tree_type(v);
-    switch (json_typeof(J(v))) {
-    case JSON_OBJECT: return SDUI_VALUE_OBJECT;
-    case JSON_ARRAY: return SDUI_VALUE_ARRAY;
-    case JSON_STRING: return SDUI_VALUE_STRING;
-    case JSON_INTEGER: return SDUI_VALUE_INT;
-    case JSON_REAL: return SDUI_VALUE_REAL;
-    case JSON_TRUE:
-    case JSON_FALSE: return SDUI_VALUE_BOOL;
-    default: return SDUI_VALUE_NULL;
-    }
-}
-
-/* 1 for true, else 0 (token.h). */
-int sdui_value_bool(const sdui_value *v)
-{
-    if (!v)
-        return 0;
-    return sdui__tree_holds(v) ? sdui__tree_bool(v) : json_is_true(J(v));
-}
-
-/* An integer, else 0 (token.h). */
-int64_t sdui_value_int(const sdui_value *v)
-{
-    if (!v)
-        return 0;
-    if (sdui__tree_holds(v))
-        return sdui__tree_int(v);
-    return json_is_integer(J(v)) ? (int64_t)json_integer_value(J(v)) : 0;
-}
-
-/* A number as a double, else 0.0 (token.h). */
-double sdui_value_real(const sdui_value *v)
-{
-    if (!v)
-        return 0.0;
-    if (sdui__tree_holds(v))
-        return sdui__tree_real(v);
-    return json_is_number(J(v)) ? json_number_value(J(v)) : 0.0;
-}
-
-/* A string's bytes, else NULL (token.h). */
-const char *sdui_value_string(const sdui_value *v, size_t *len)
-{
-    if (v && sdui__tree_holds(v))
-        return sdui__tree_string(v, len);
-    if (!v || !json_is_string(J(v))) {
-        if (len)
-            *len = 0;
-        return NULL;
-    }
-    if (len)
-        *len = json_string_length(J(v));
-    return json_string_value(J(v));
-}
-
-/* Elements of an array or members of an object, else 0 (token.h). */
-size_t sdui_value_count(const sdui_value *v)
-{
-    if (!v)
-        return 0;
-    if (sdui__tree_holds(v))
-        return sdui__tree_count(v);
-    if (json_is_array(J(v)))
-        return json_array_size(J(v));
-    if (json_is_object(J(v)))
-        return json_object_size(J(v));
-    return 0;
-}
-
-/* Array element i, else NULL (token.h). */
-const sdui_value *sdui_value_at(const sdui_value *v, size_t i)
-{
-    if (!v)
-        return NULL;
-    if (sdui__tree_holds(v))
-        return sdui__tree_at(v, i);
-    return (const sdui_value *)json_array_get(J(v), i);
-}
-
-/* Object member by key, else NULL (token.h). */
-const sdui_value *sdui_value_get(const sdui_value *v, const char *key)
-{
-    if (!v || !key)
-        return NULL;
-    if (sdui__tree_holds(v))
-        return sdui__tree_get(v, key);
-    return (const sdui_value *)json_object_get(J(v), key);
-}
-
-/* The next member of an object in document order, or NULL (token.h). */
-const void *sdui_value_next(const sdui_value *obj, const void *it)
-{
-    if (!obj)
-        return NULL;
-    if (sdui__tree_holds(obj))
-        return sdui__tree_next(obj, it);
-    if (!json_is_object(J(obj)))
-        return NULL;
-    if (!it)
-        return json_object_iter(J(obj));
-    return json_object_iter_next(J(obj), (void *)it);
-}
-
-/* The key of a member iterator (token.h). */
-const char *sdui_value_iter_key(const void *it, size_t *len)
-{
-    if (it && sdui__tree_iter_holds(it))
-        return sdui__tree_iter_key(it, len);
-    if (len)
-        *len = json_object_iter_key_len((void *)it);
-    return json_object_iter_key((void *)it);
-}
-
-/* The value of a member iterator (token.h). */
-const sdui_value *sdui_value_iter_value(const void *it)
-{
-    if (it && sdui__tree_iter_holds(it))
-        return sdui__tree_iter_value(it);
-    return (const sdui_value *)json_object_iter_value((void *)it);
 }

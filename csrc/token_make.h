@@ -29,7 +29,7 @@ typedef struct sdui_span {
 } sdui_span;
 
 /*
- * Builds span's value tree (token_tree.c) and checks it against the token schema
+ * Builds span's value tree (value.c) and checks it against the token schema
  * (token.h).  The text must already have passed the JSON scan (grammar,
  * UTF-8, depth); text over limits->max_token_bytes is refused.  limits may
  * be NULL for the defaults.  On SDUI_OK *out is a new reference; on error

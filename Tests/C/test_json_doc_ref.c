@@ -1,98 +1,50 @@
 /*
- * test_json_doc_ref.c - sdui_json_doc_parse builds its tree itself (so
- * that decimals are read without the locale); jansson's json_loadb
- * (JSON_DECODE_ANY | JSON_ALLOW_NUL), which it used before, is the
- * reference here, in the "C" locale where jansson reads decimals right.
+ * test_json_doc_ref.c - sdui_json_doc_parse builds the core's value tree
+ * (value.c; decimals read without the locale); jansson's json_loadb
+ * (JSON_DECODE_ANY | JSON_ALLOW_NUL) is the reference here, in the "C"
+ * locale where jansson reads decimals right.
  * For fixed documents at every refusal and 20,000 generated ones (nested
- * arrays and objects, repeated member names, escapes, \u0000 in strings
+ * arrays and objects, small and large, repeated member names, escapes, \u0000 in strings
  * and names, integers at and past the 64-bit edges, decimals that
  * overflow, underflow or need more than 15 digits): the same verdict; on
  * success the same tree (types, integers, decimals bit for bit, string
  * bytes, members in the same order); on a refusal jansson's message at
- * jansson's position.
+ * jansson's position (json_oracle.h's oracle_check_doc).  And each row of
+ * json_oracle.h's table of documented differences shows its difference.
  */
-#include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "check.h"
-
-/* 1 if the document's tree equals jansson's (the document's values are
- * jansson values too, but are compared through the public accessors). */
-static int same(const sdui_value *a, json_t *j)
-{
-    switch (json_typeof(j)) {
-    case JSON_NULL:
-        return sdui_value_type_of(a) == SDUI_VALUE_NULL;
-    case JSON_TRUE:
-    case JSON_FALSE:
-        return sdui_value_type_of(a) == SDUI_VALUE_BOOL && sdui_value_bool(a) == json_is_true(j);
-    case JSON_INTEGER:
-        return sdui_value_type_of(a) == SDUI_VALUE_INT && sdui_value_int(a) == json_integer_value(j);
-    case JSON_REAL: {
-        double x = sdui_value_real(a), y = json_real_value(j);
-        return sdui_value_type_of(a) == SDUI_VALUE_REAL && memcmp(&x, &y, sizeof x) == 0;
-    }
-    case JSON_STRING: {
-        size_t n;
-        const char *s = sdui_value_string(a, &n);
-        return sdui_value_type_of(a) == SDUI_VALUE_STRING && n == json_string_length(j) &&
-               memcmp(s, json_string_value(j), n) == 0;
-    }
-    case JSON_ARRAY:
-        if (sdui_value_type_of(a) != SDUI_VALUE_ARRAY || sdui_value_count(a) != json_array_size(j))
-            return 0;
-        for (size_t i = 0; i < json_array_size(j); i++)
-            if (!same(sdui_value_at(a, i), json_array_get(j, i)))
-                return 0;
-        return 1;
-    case JSON_OBJECT: {
-        const void *it = sdui_value_next(a, NULL);
-        void *jt = json_object_iter(j);
-        if (sdui_value_type_of(a) != SDUI_VALUE_OBJECT || sdui_value_count(a) != json_object_size(j))
-            return 0;
-        for (; it && jt; it = sdui_value_next(a, it), jt = json_object_iter_next(j, jt)) {
-            size_t n;
-            const char *k = sdui_value_iter_key(it, &n);
-            if (n != strlen(json_object_iter_key(jt)) || memcmp(k, json_object_iter_key(jt), n) != 0 ||
-                !same(sdui_value_iter_value(it), json_object_iter_value(jt)))
-                return 0;
-        }
-        return !it && !jt;
-    }
-    }
-    return 0;
-}
+#include "json_oracle.h"
 
 static unsigned long compared, refused;
 
-/* Parses text both ways and compares; name says which in a failure. */
+/* Parses text both ways and compares (json_oracle.h); name says which in
+ * a failure. */
 static void compare(const char *text, size_t len, const char *name)
 {
     sdui_json_doc *doc = NULL;
     sdui_error err;
     json_error_t jerr;
     json_t *j;
+    char why[600];
+    sdui_status st;
     /* jansson's verdict only counts where the core's validator accepts. */
     if (sdui_json_validate(text, len, 100000, &err) != SDUI_OK)
         return;
     compared++;
-    j = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
-    sdui_status st = sdui_json_doc_parse(text, len, 100000, &doc, &err);
-    if (j) {
-        CHECKF(st == SDUI_OK && same(sdui_json_doc_root(doc), j),
-               "%s: %s where jansson reads it (%.80s)", name,
-               st == SDUI_OK ? "another tree" : err.message, text);
-    } else {
-        char want[200];
+    j = json_loadb(text, len, ORACLE_DOC_FLAGS, &jerr);
+    if (!j)
         refused++;
-        snprintf(want, sizeof want, "json document: %s", jerr.text);
-        CHECKF(st == SDUI_JSON && !strcmp(err.message, want) && err.offset == jerr.position,
-               "%s: %s \"%s\" at %lld where jansson says \"%s\" at %d (%.80s)", name,
-               sdui_status_name(st), st == SDUI_OK ? "" : err.message,
-               st == SDUI_OK ? -1LL : err.offset, jerr.text, jerr.position, text);
-    }
     json_decref(j);
+    st = sdui_json_doc_parse(text, len, 100000, &doc, &err);
+    CHECKF(oracle_check_doc(text, len, 100000, st, doc, &err, why, sizeof why), "%s: %s (%.80s)",
+           name, why, text);
+    /* A refusal by the tree is jansson's (oracle_check_doc compares the
+     * words and the place). */
+    CHECKF(st == SDUI_OK || st == SDUI_JSON, "%s: %s %s (%.80s)", name, sdui_status_name(st),
+           err.message, text);
     sdui_json_doc_free(doc);
 }
 
@@ -186,7 +138,8 @@ static void gen_value(text *t, int depth)
     case 2: case 3: gen_number(t); return;
     case 4: case 5: gen_string(t, 0); return;
     case 6: case 7: {
-        unsigned n = below(5);
+        /* Now and then past 16 members, where names go into the index. */
+        unsigned n = below(10) ? below(5) : 17 + below(30);
         puts_(t, " { ");
         for (unsigned i = 0; i < n; i++) {
             if (i)
@@ -250,8 +203,48 @@ static void test_generated(void)
     }
 }
 
+/* Every row of the table of differences (json_oracle.h) shows what it
+ * says: the core's answer, and whether jansson reads the text. */
+static void test_differences(void)
+{
+    size_t rows = sizeof oracle_differences / sizeof oracle_differences[0], shown = 0;
+    for (size_t i = 0; i < rows; i++) {
+        const oracle_row *r = &oracle_differences[i];
+        sdui_error err;
+        json_error_t jerr;
+        json_t *j;
+        sdui_status st;
+        if (!r->text)
+            continue;
+        shown++;
+        if (r->token) {
+            sdui_limits lim;
+            sdui_token *tok = NULL;
+            sdui_limits_default(&lim);
+            if (r->max_depth)
+                lim.max_depth = r->max_depth;
+            if (r->max_token_bytes)
+                lim.max_token_bytes = r->max_token_bytes;
+            st = sdui_token_parse(r->text, r->len, &lim, &tok, &err);
+            sdui_token_release(tok);
+        } else {
+            sdui_json_doc *doc = NULL;
+            st = sdui_json_doc_parse(r->text, r->len, r->max_depth ? r->max_depth : 128, &doc,
+                                     &err);
+            sdui_json_doc_free(doc);
+        }
+        j = json_loadb(r->text, r->len, r->token ? ORACLE_TOKEN_FLAGS : ORACLE_DOC_FLAGS, &jerr);
+        CHECKF(st == r->core && (j != NULL) == r->jansson_reads,
+               "difference %d (%s): the core says %s, jansson %s", (int)r->diff, r->what,
+               sdui_status_name(st), j ? "reads it" : jerr.text);
+        json_decref(j);
+    }
+    printf("%zu documented differences, %zu shown here\n", rows, shown);
+}
+
 int main(void)
 {
+    test_differences();
     test_fixed();
     test_generated();
     printf("compared %lu documents with jansson (%lu refused by both)\n", compared, refused);

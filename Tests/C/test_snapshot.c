@@ -33,9 +33,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "check.h"
+#include "value_eq.h"
+#include "../../csrc/internal.h"
+#include "../../csrc/value_tree.h"
 
 static char dir[256];
 
@@ -69,16 +70,33 @@ static int write_json(const char *p, const char *text)
     return ok;
 }
 
-/* 1 if doc's root equals the value of the JSON text (jansson's equality:
- * same types, reals compared exactly). */
+/* 1 if doc's root equals the value of the JSON text (value_eq.h: same
+ * types, reals compared exactly, members in any order). */
 static int same_value(const sdui_json_doc *doc, const char *text)
 {
     sdui_json_doc *want = doc_of(text);
     int same = doc && want &&
-               json_equal((json_t *)sdui_json_doc_root(doc),
-                          (json_t *)sdui_json_doc_root(want));
+               value_equal(sdui_json_doc_root(doc), sdui_json_doc_root(want));
     sdui_json_doc_free(want);
     return same;
+}
+
+/* The document {"s": s[0, n)}, built value by value, or NULL (a failed
+ * check). */
+static sdui_json_doc *doc_with_s(const char *s, size_t n)
+{
+    sdui_json_builder *b = NULL;
+    sdui_json_doc *doc = NULL;
+    sdui_error err;
+    if (!CHECK_STATUS(sdui_json_builder_open(&b, &err), SDUI_OK))
+        return NULL;
+    sdui_json_builder_begin_object(b);
+    sdui_json_builder_key(b, "s", 1);
+    sdui_json_builder_string(b, s, n);
+    sdui_json_builder_end_object(b);
+    CHECK_STATUS(sdui_json_builder_finish(b, &doc, &err), SDUI_OK);
+    sdui_json_builder_free(b);
+    return doc;
 }
 
 /* The whole file at p (malloc'd, NUL-terminated) and its length, or NULL. */
@@ -202,8 +220,8 @@ static void test_round_trip(void)
         CHECK_STATUS(sdui_json_doc_parse(file, len, 64, &whole, &err), SDUI_OK);
         if (whole) {
             sdui_json_doc *want = doc_of(value);
-            CHECK(want && json_equal((json_t *)sdui_value_get(sdui_json_doc_root(whole), "data"),
-                                     (json_t *)sdui_json_doc_root(want)));
+            CHECK(want && value_equal(sdui_value_get(sdui_json_doc_root(whole), "data"),
+                                      sdui_json_doc_root(want)));
             sdui_json_doc_free(want);
         }
         sdui_json_doc_free(whole);
@@ -880,22 +898,25 @@ static void test_size_bound(void)
         size_t n = SDUI_SNAPSHOT_MAX_BYTES, fits;
         size_t frame = DATA_LEN_OF_FRAME + strlen("{\"s\":\"\"}");
         char *big = malloc(n);
-        sdui_json_doc *d = doc_of("{\"s\":\"\"}");
-        json_t *root = d ? (json_t *)sdui_json_doc_root(d) : NULL;
+        sdui_json_doc *d;
         struct stat sb;
-        CHECK(big != NULL && root != NULL);
-        if (!big || !root)
+        size_t got = 0;
+        CHECK(big != NULL);
+        if (!big)
             return;
         memset(big, 'a', n);
         fits = n - frame;
-        CHECK(json_object_set_new(root, "s", json_stringn(big, fits)) == 0);
+        d = doc_with_s(big, fits);
+        CHECK(d != NULL);
         CHECK_STATUS(sdui_snapshot_write(p, d, &err), SDUI_OK);
+        sdui_json_doc_free(d);
         CHECK(stat(p, &sb) == 0 && (size_t)sb.st_size == n);
         doc = read_snap(p, SDUI_OK, 0, NULL);
-        CHECK(doc && json_string_length(json_object_get(
-                         (const json_t *)sdui_json_doc_root(doc), "s")) == fits);
+        CHECK(doc && sdui_value_string(sdui_value_get(sdui_json_doc_root(doc), "s"), &got) &&
+              got == fits);
         sdui_json_doc_free(doc);
-        CHECK(json_object_set_new(root, "s", json_stringn(big, fits + 1)) == 0);
+        d = doc_with_s(big, fits + 1);
+        CHECK(d != NULL);
         free(big);
         CHECK_STATUS(sdui_snapshot_write(p, d, &err), SDUI_LIMIT);
         CHECK_MSG_HAS("more than 67108864 bytes");
@@ -1070,25 +1091,62 @@ static void test_lock(void)
     sdui_snapshot_lock_free(NULL);
 }
 
+/* The document {"k": 1, <name>: <string>} laid out from a draft by hand
+ * (value_tree.h), so it may hold what no builder lets in, as a builder
+ * bug could; NULL on a failed check. */
+static sdui_json_doc *doc_by_hand(const char *name, size_t name_len,
+                                  const char *str, size_t str_len)
+{
+    char bytes[64];
+    sdui_node draft[5];
+    sdui_json_doc *doc = NULL;
+    sdui_error err;
+    memset(draft, 0, sizeof draft);
+    memcpy(bytes, "k", 2);
+    memcpy(bytes + 2, name, name_len);
+    bytes[2 + name_len] = '\0';
+    memcpy(bytes + 3 + name_len, str, str_len);
+    bytes[3 + name_len + str_len] = '\0';
+    draft[0].kind = SDUI_NODE_OBJECT;
+    draft[0].n = 2;
+    draft[0].size = 5;
+    draft[1].kind = SDUI_NODE_KEY;
+    draft[1].n = 1;
+    draft[1].u.at = 0;
+    draft[2].kind = SDUI_NODE_INT;
+    draft[2].u.i = 1;
+    draft[3].kind = SDUI_NODE_KEY;
+    draft[3].n = name_len;
+    draft[3].u.at = 2;
+    draft[4].kind = SDUI_NODE_STRING;
+    draft[4].n = str_len;
+    draft[4].u.at = 3 + name_len;
+    for (int i = 0; i < 5; i++)
+        draft[i].size = i ? 1 : 5;
+    CHECK_STATUS(sdui__json_doc_from_draft(draft, 5, bytes, 4 + name_len + str_len, 0,
+                                           &doc, &err), SDUI_OK);
+    return doc;
+}
+
 /* A tree the reader would refuse is refused by the writer before the disk
- * is touched: a NUL in a member name, invalid UTF-8 (both put in through
- * jansson, as a builder bug could). */
+ * is touched: a NUL in a member name, invalid UTF-8 (both put in by hand
+ * below the builder, as a builder bug could). */
 static void test_unreadable_trees_refused(void)
 {
     const char *p = path_for("refused.json");
-    sdui_json_doc *doc = doc_of("{\"k\":1}");
+    sdui_json_doc *doc = doc_by_hand("a\0b", 3, "x", 1);
     sdui_error err;
-    json_t *root = doc ? (json_t *)sdui_json_doc_root(doc) : NULL;
     unlink(p);
-    if (!root)
+    if (!doc)
         return;
-    CHECK(json_object_setn_new(root, "a\0b", 3, json_integer(2)) == 0);
     CHECK_STATUS(sdui_snapshot_write(p, doc, &err), SDUI_JSON);
     CHECK_MSG_HAS("would not read back");
     CHECK_MSG_HAS(p);
     CHECK(access(p, F_OK) != 0);
-    CHECK(json_object_deln(root, "a\0b", 3) == 0);
-    CHECK(json_object_set_new(root, "bad", json_stringn_nocheck("\xff", 1)) == 0);
+    sdui_json_doc_free(doc);
+    doc = doc_by_hand("bad", 3, "\xff", 1);
+    if (!doc)
+        return;
     CHECK_STATUS(sdui_snapshot_write(p, doc, &err), SDUI_JSON);
     CHECK(access(p, F_OK) != 0);
     CHECK_EQ_INT(count_tmp(dir), 0);
@@ -1402,8 +1460,7 @@ static void test_allocation_failures(void)
                 if (bad++ < 3)
                     CHECKF(0, "read failing at %ld: bad OOM answer", n);
         } else if (st != SDUI_OK || rec != 0 ||
-                   !json_equal((json_t *)sdui_json_doc_root(out),
-                               (json_t *)sdui_json_doc_root(two))) {
+                   !value_equal(sdui_json_doc_root(out), sdui_json_doc_root(two))) {
             if (bad++ < 3)
                 CHECKF(0, "read failing at %ld: %s %s", n, sdui_status_name(st), err.message);
         }

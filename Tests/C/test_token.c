@@ -714,9 +714,11 @@ static void counting_free(void *ctx, void *p)
 
 /* A token is one block of memory: the token, its tree and its copy of the
  * text come from one allocation, however many values, strings and escapes
- * the tree holds, and one free releases it.  A large object (its keys are
- * checked for duplicates in a table) and a long number (copied for strtod)
- * take one more each, freed before the parse returns. */
+ * the tree holds, and one free releases it.  A long number (copied for
+ * strtod) takes one more, freed before the parse returns; a large object
+ * (more than 16 members: its keys go in the tree's member index, where
+ * duplicates are found and lookups go) takes one more that the token
+ * keeps and its release frees. */
 static void test_one_block(void)
 {
     static const char *const one[] = {
@@ -753,7 +755,8 @@ static void test_one_block(void)
         CHECK_STATUS(parse(json, &tok, &err), SDUI_OK);
         mallocs = counted_mallocs;
         frees = counted_frees;
-        CHECKF(mallocs == (i < 2 ? 1u : 2u) && frees == mallocs - 1,
+        CHECKF(mallocs == (i < 2 ? 1u : 2u) &&
+                   frees == (i == 3 ? 0u : mallocs - 1),
                "token %zu: %lu allocations, %lu frees while parsing", i,
                mallocs, frees);
         CHECK(sdui_value_type_of(sdui_token_props(tok)) == SDUI_VALUE_OBJECT);

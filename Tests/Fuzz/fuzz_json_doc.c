@@ -4,7 +4,7 @@
  *
  * Each input is parsed twice: with the default depth (128) and with the
  * value of its first byte as max_depth (0 to 255).  A parse that succeeds
- * is walked whole through the sdui_value_* accessors of token.h, and these
+ * is walked whole through the sdui_value_* accessors of value.h, and these
  * must hold:
  *   - err is clear, the root is never NULL and its type is the one the
  *     text's first non-blank byte opens;
@@ -18,7 +18,10 @@
  *   - a scalar answers no element, member or iteration; an integer reads
  *     as the same double; a real is finite;
  *   - every value takes at least one byte of the input, and the strings
- *     and keys together no more bytes than the input.
+ *     and keys together no more bytes than the input;
+ *   - the tree fed to a builder (json_build.h) comes back the same tree,
+ *     member order and number kinds included (the builder's layout and
+ *     the parser's are one).
  * A parse that fails returns no document and fills err (status as
  * returned, a message, offset -1 or within the input).  Where
  * sdui_json_validate also fails, the two error records are the same;
@@ -27,6 +30,14 @@
  * past the double range, a NUL in a member name), reported as SDUI_JSON.
  * The two depths must agree: a tree of depth D parses exactly at every
  * max_depth >= D and fails with SDUI_LIMIT below.
+ * And each outcome is jansson's (Tests/C/json_oracle.h, oracle_check_doc):
+ * a document the core reads, jansson reads into an equal tree (decimals
+ * bit for bit, members in the same order, a repeated name at its first
+ * place with its last value); a document the core refuses, jansson
+ * refuses, in the same words at the same place when the refusal is the
+ * tree's, except for the documented differences listed in one place,
+ * json_oracle.h's table (here: the scan's max_depth, and a raw NUL byte
+ * that jansson takes for the end of the text).
  * A broken invariant aborts, which libFuzzer reports as a crash.
  *
  * Seeds: Tests/Fuzz/seeds/json_doc/ (repeated names, deep nesting, big
@@ -39,6 +50,7 @@
 #include <string.h>
 
 #include "sdui/sdui.h"
+#include "../C/json_oracle.h"
 
 /* The fixed depth of the first parse. */
 #define FIXED_DEPTH SDUI_DEFAULT_MAX_DEPTH
@@ -211,6 +223,104 @@ static void walk_object(const sdui_value *v, unsigned level, walk_totals *t)
     free(keys);
 }
 
+/* 1 if a and b are the same tree: types, numbers bit for bit, strings
+ * byte for byte, members in the same order under the same names. */
+static int same_tree(const sdui_value *a, const sdui_value *b)
+{
+    size_t i, la, lb;
+    sdui_value_type t = sdui_value_type_of(a);
+    const void *ia, *ib;
+    if (t != sdui_value_type_of(b) || sdui_value_count(a) != sdui_value_count(b))
+        return 0;
+    switch (t) {
+    case SDUI_VALUE_NULL: return 1;
+    case SDUI_VALUE_BOOL: return sdui_value_bool(a) == sdui_value_bool(b);
+    case SDUI_VALUE_INT: return sdui_value_int(a) == sdui_value_int(b);
+    case SDUI_VALUE_REAL: {
+        double x = sdui_value_real(a), y = sdui_value_real(b);
+        return memcmp(&x, &y, sizeof x) == 0;
+    }
+    case SDUI_VALUE_STRING: {
+        const char *sa = sdui_value_string(a, &la), *sb = sdui_value_string(b, &lb);
+        return la == lb && memcmp(sa, sb, la) == 0;
+    }
+    case SDUI_VALUE_ARRAY:
+        for (i = 0; i < sdui_value_count(a); i++)
+            if (!same_tree(sdui_value_at(a, i), sdui_value_at(b, i)))
+                return 0;
+        return 1;
+    case SDUI_VALUE_OBJECT:
+        for (ia = sdui_value_next(a, NULL), ib = sdui_value_next(b, NULL); ia && ib;
+             ia = sdui_value_next(a, ia), ib = sdui_value_next(b, ib)) {
+            const char *ka = sdui_value_iter_key(ia, &la), *kb = sdui_value_iter_key(ib, &lb);
+            if (la != lb || memcmp(ka, kb, la) != 0 ||
+                sdui_value_get(b, kb) != sdui_value_iter_value(ib) ||
+                !same_tree(sdui_value_iter_value(ia), sdui_value_iter_value(ib)))
+                return 0;
+        }
+        return !ia && !ib;
+    }
+    return 0;
+}
+
+/* Feeds v to a builder, depth first. */
+static void feed(sdui_json_builder *b, const sdui_value *v)
+{
+    size_t n, i, len;
+    const char *s;
+    const void *it;
+    switch (sdui_value_type_of(v)) {
+    case SDUI_VALUE_NULL: sdui_json_builder_null(b); break;
+    case SDUI_VALUE_BOOL: sdui_json_builder_bool(b, sdui_value_bool(v)); break;
+    case SDUI_VALUE_INT: sdui_json_builder_int(b, sdui_value_int(v)); break;
+    case SDUI_VALUE_REAL: sdui_json_builder_real(b, sdui_value_real(v)); break;
+    case SDUI_VALUE_STRING:
+        s = sdui_value_string(v, &len);
+        sdui_json_builder_string(b, s, len);
+        break;
+    case SDUI_VALUE_ARRAY:
+        sdui_json_builder_begin_array(b);
+        n = sdui_value_count(v);
+        for (i = 0; i < n; i++)
+            feed(b, sdui_value_at(v, i));
+        sdui_json_builder_end_array(b);
+        break;
+    case SDUI_VALUE_OBJECT:
+        sdui_json_builder_begin_object(b);
+        for (it = sdui_value_next(v, NULL); it; it = sdui_value_next(v, it)) {
+            s = sdui_value_iter_key(it, &len);
+            sdui_json_builder_key(b, s, len);
+            feed(b, sdui_value_iter_value(it));
+        }
+        sdui_json_builder_end_object(b);
+        break;
+    }
+}
+
+/* Copies doc's tree through a builder and checks the copy is the same
+ * tree (the builder's nesting bound is the default: deeper trees are
+ * refused there, as json_build.h says). */
+static void check_copy(const sdui_json_doc *doc, unsigned depth)
+{
+    sdui_json_builder *b = NULL;
+    sdui_json_doc *copy = NULL;
+    sdui_error err;
+    sdui_status st;
+    if (sdui_json_builder_open(&b, &err) != SDUI_OK)
+        return; /* out of memory */
+    feed(b, sdui_json_doc_root(doc));
+    st = sdui_json_builder_finish(b, &copy, &err);
+    sdui_json_builder_free(b);
+    if (depth > SDUI_JSON_BUILD_MAX_DEPTH) {
+        REQUIRE(st == SDUI_LIMIT);
+        return;
+    }
+    REQUIRE(st == SDUI_OK || st == SDUI_OOM);
+    if (st == SDUI_OK)
+        REQUIRE(same_tree(sdui_json_doc_root(doc), sdui_json_doc_root(copy)));
+    sdui_json_doc_free(copy);
+}
+
 /* The value type the first non-blank byte of text opens, or -1. */
 static int type_opened(const char *text, size_t len)
 {
@@ -250,11 +360,17 @@ static sdui_status parse_and_check(const char *text, size_t len,
     sdui_json_doc *doc = (sdui_json_doc *)&doc; /* must be overwritten */
     sdui_error err, verr;
     sdui_status st, vst;
+    char why[600];
 
     memset(&err, 0x5A, sizeof err);
     st = sdui_json_doc_parse(text, len, max_depth, &doc, &err);
     vst = sdui_json_validate(text, len, max_depth, &verr);
     REQUIRE(vst == verr.status);
+    if (!oracle_check_doc(text, len, max_depth, st, st == SDUI_OK ? doc : NULL, &err, why,
+                          sizeof why)) {
+        fprintf(stderr, "fuzz_json_doc: against jansson: %s\n", why);
+        REQUIRE(!"the core and jansson differ beyond the documented differences");
+    }
     if (st == SDUI_OK) {
         const sdui_value *root;
         walk_totals t;
@@ -275,6 +391,7 @@ static sdui_status parse_and_check(const char *text, size_t len,
         REQUIRE(t.values <= len);
         REQUIRE(t.string_bytes <= len);
         *depth = t.depth;
+        check_copy(doc, t.depth);
         sdui_json_doc_free(doc);
         return st;
     }

@@ -9,29 +9,32 @@
  * what jansson accepts the scanner accepts, and what the scanner accepts
  * jansson accepts unless one of jansson's own limits is in the way.
  *
- * The token's tree (token_tree.c) is compared with jansson's, the reference
- * parser the token path used to call, on every text the scan accepts: when
+ * The token's tree (value.c) is compared with jansson's, the reference
+ * parser (Tests/C/json_oracle.h), on every text the scan accepts: when
  * jansson builds a tree (duplicates refused, \u0000 allowed, any value),
  * the token is made or refused by the schema exactly when jansson's tree
- * is, and a token made holds the same values (types, integers, reals bit
- * for bit, strings byte for byte, member order, counts); when jansson
- * refuses, the token is refused as the old path mapped jansson's error: a
- * duplicate key or a key holding \u0000 is SDUI_SCHEMA at the key, a
- * number out of range SDUI_LIMIT at the number, anything else SDUI_JSON
- * with jansson's words at jansson's place, each with the same message.  A
- * broken invariant aborts, which libFuzzer reports as a crash.
+ * is, and a token made holds the same values (oracle_same: types,
+ * integers, reals bit for bit, strings byte for byte, member order,
+ * counts); when jansson refuses, the token is refused with jansson's error
+ * mapped as the token rules report it: a duplicate key or a key holding
+ * \u0000 is SDUI_SCHEMA at the key, a number out of range SDUI_LIMIT at
+ * the number, anything else SDUI_JSON with jansson's words at jansson's
+ * place, each with the same message.  Nothing else may differ: these are
+ * the documented differences 1 to 3 and 5 of json_oracle.h's table (the
+ * scan's limits: the comparison runs where the scan accepts; the token's
+ * words; the schema; a raw NUL byte, left out of the scanner's comparison
+ * below).  A broken invariant aborts, which libFuzzer reports as a crash.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "sdui/sdui.h"
+#include "../C/json_oracle.h"
 
 /* jansson's own nesting limit; the comparison uses the same one. */
-#define JANSSON_DEPTH 2048u
+#define JANSSON_DEPTH ORACLE_MAX_DEPTH
 
 /* Reports a broken invariant and aborts. */
 static void broken(const char *what, int line)
@@ -105,65 +108,14 @@ static void check_nodes(const sdui_value *props)
     }
 }
 
-/* Compares a token's value tree with jansson's, through every accessor. */
+/* Compares a token's value tree with jansson's, through every accessor
+ * (json_oracle.h). */
 static void same_tree(const sdui_value *v, json_t *j)
 {
-    size_t len = 0, i, n;
-    REQUIRE(v != NULL);
-    switch (json_typeof(j)) {
-    case JSON_NULL:
-        REQUIRE(sdui_value_type_of(v) == SDUI_VALUE_NULL);
-        break;
-    case JSON_TRUE:
-    case JSON_FALSE:
-        REQUIRE(sdui_value_type_of(v) == SDUI_VALUE_BOOL);
-        REQUIRE(sdui_value_bool(v) == json_is_true(j));
-        break;
-    case JSON_INTEGER:
-        REQUIRE(sdui_value_type_of(v) == SDUI_VALUE_INT);
-        REQUIRE(sdui_value_int(v) == (int64_t)json_integer_value(j));
-        break;
-    case JSON_REAL: {
-        double a = sdui_value_real(v), b = json_real_value(j);
-        REQUIRE(sdui_value_type_of(v) == SDUI_VALUE_REAL);
-        REQUIRE(memcmp(&a, &b, sizeof a) == 0);
-        break;
-    }
-    case JSON_STRING: {
-        const char *s = sdui_value_string(v, &len);
-        REQUIRE(sdui_value_type_of(v) == SDUI_VALUE_STRING && s != NULL);
-        REQUIRE(len == json_string_length(j) &&
-                memcmp(s, json_string_value(j), len) == 0 && s[len] == 0);
-        break;
-    }
-    case JSON_ARRAY:
-        n = json_array_size(j);
-        REQUIRE(sdui_value_type_of(v) == SDUI_VALUE_ARRAY);
-        REQUIRE(sdui_value_count(v) == n);
-        for (i = 0; i < n; i++)
-            same_tree(sdui_value_at(v, i), json_array_get(j, i));
-        REQUIRE(sdui_value_at(v, n) == NULL);
-        break;
-    case JSON_OBJECT: {
-        const void *it;
-        void *jt = json_object_iter(j);
-        REQUIRE(sdui_value_type_of(v) == SDUI_VALUE_OBJECT);
-        REQUIRE(sdui_value_count(v) == json_object_size(j));
-        for (it = sdui_value_next(v, NULL); it;
-             it = sdui_value_next(v, it), jt = json_object_iter_next(j, jt)) {
-            const char *key = sdui_value_iter_key(it, &len);
-            REQUIRE(jt != NULL && key != NULL);
-            REQUIRE(len == json_object_iter_key_len(jt) &&
-                    memcmp(key, json_object_iter_key(jt), len) == 0 &&
-                    key[len] == 0);
-            REQUIRE(sdui_value_get(v, key) == sdui_value_iter_value(it));
-            same_tree(sdui_value_iter_value(it), json_object_iter_value(jt));
-        }
-        REQUIRE(jt == NULL);
-        break;
-    }
-    default:
-        REQUIRE(!"unknown jansson type");
+    const char *where = "";
+    if (!oracle_same(v, j, &where)) {
+        fprintf(stderr, "fuzz_token_parse: the trees differ (%s)\n", where);
+        REQUIRE(!"the token's tree differs from jansson's");
     }
 }
 
@@ -311,9 +263,7 @@ static void against_jansson(const char *text, size_t len,
         return;
     if (st == SDUI_OOM)
         return;
-    j = json_loadb(len ? text : "", len,
-                   JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL | JSON_DECODE_ANY,
-                   &jerr);
+    j = json_loadb(len ? text : "", len, ORACLE_TOKEN_FLAGS, &jerr);
     if (!j) {
         REQUIRE(json_error_code(&jerr) != json_error_out_of_memory);
         REQUIRE(st != SDUI_OK);
@@ -430,8 +380,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * places (it accepts "[1\0]"), which the grammar does not allow. */
     if (!memchr(data, 0, size)) {
         json_error_t jerr;
-        json_t *j = json_loadb(text, size, JSON_DECODE_ANY | JSON_ALLOW_NUL,
-                               &jerr);
+        json_t *j = json_loadb(text, size, ORACLE_DOC_FLAGS, &jerr);
         sdui_status deep =
             sdui_json_validate(text, size, JANSSON_DEPTH, &err);
         if (j && deep != SDUI_OK) {

@@ -200,7 +200,7 @@ extension PostgresRegistryStoreTests {
         /// nil when the store migrated over TLS; otherwise why it failed.
         func attempt(_ host: String, _ query: String) async throws -> String? {
             let store = try PostgresRegistryStore(url: "postgres://sdui:sdui@\(host):\(port)/sdui_test?\(query)",
-                                                  startupTimeout: .seconds(2), logger: quiet)
+                                                  startupTimeout: .seconds(15), logger: quiet)
             defer { Task { try? await store.close() } }
             do {
                 try await store.migrate()

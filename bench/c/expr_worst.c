@@ -17,7 +17,7 @@
  * Each case has an expression and a data maker that takes a size in bytes
  * of JSON; the sizes run from 64 KiB up by doubling to MAX_MIB (default
  * 64).  The data is parsed once per size (sdui_json_doc_parse, as the CLI
- * and the Swift modules give the evaluator jansson documents), the
+ * and the Swift modules give the evaluator documents), the
  * expression compiled once, and the evaluation (sdui_expr_eval_json, the
  * result's text included) timed RUNS times (default 5; once when a run
  * takes over 0.2 s); the median CPU time of the evaluating thread is kept

@@ -1,9 +1,9 @@
 /*
  * alloc.h - the single allocator hook of the SDUIKit core.
  *
- * Every allocation the core makes, including those of jansson and libdeflate
- * on its behalf, goes through this hook, so a test can fail allocation n and
- * check that the core answers SDUI_OOM without leaking or crashing.
+ * Every allocation the core makes, including libdeflate's on its behalf,
+ * goes through this hook, so a test can fail allocation n and check that
+ * the core answers SDUI_OOM without leaking or crashing.
  *
  * One exception, on purpose: SQLite's own memory (connections, prepared
  * statements, the page cache of the disk cache, disk.h).  What the core
@@ -47,7 +47,7 @@ typedef struct sdui_allocator {
 
 /*
  * Installs an allocator (copied), or restores malloc/realloc/free when a is
- * NULL.  Also routes jansson's and libdeflate's process-wide allocators here.
+ * NULL.  Also routes libdeflate's process-wide allocator here.
  * NOT thread-safe: call it before any other sdui call, or when no sdui object
  * is alive, since memory must be freed by the allocator that made it.
  */

@@ -3,7 +3,7 @@
  * a small, strictly typed language over scenario data, parsed once into an
  * immutable program and evaluated many times against a lookup callback.
  *
- * Data is the core's one value tree (token.h's sdui_value, e.g. the root of
+ * Data is the core's one value tree (value.h's sdui_value, e.g. the root of
  * an sdui_json_doc); the lookup callback maps a root name (`cart` in
  * `cart.total`) to such a tree, owned by the caller, and the evaluator walks
  * members, indices, quoted keys and wildcards itself.  A path to nothing is
@@ -61,7 +61,7 @@
 
 #include "error.h"
 #include "json_doc.h"
-#include "token.h"
+#include "value.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,6 @@
 /*
  * json_build.h - builds the core's value tree (an sdui_json_doc, read with
- * token.h's sdui_value_* accessors) one value at a time, so a host that
+ * value.h's sdui_value_* accessors) one value at a time, so a host that
  * already holds a JSON value (a Swift dictionary, a decoded answer) hands
  * it to the core without writing it as text for the core to parse again.
  *

@@ -37,9 +37,9 @@ typedef struct sdui_limits {
  *   - any other document (sdui_json_validate): from its root.
  * So a token that passes sdui_token_parse is accepted in a pack and in an
  * answer under the same limits, and one that is too deep alone is refused
- * in both, at the same bracket.  (Token parsing also meets jansson's own
- * nesting limit of about 2048 levels, reported as SDUI_JSON; a max_depth
- * above 2000 does not make deeper tokens parse.)
+ * in both, at the same bracket.  (The value tree a token or a document
+ * is read into has a nesting bound of its own, 2048 levels, reported as
+ * SDUI_JSON; a max_depth above 2000 does not make deeper values parse.)
  */
 #define SDUI_DEFAULT_MAX_COMPRESSED_BYTES ((size_t)16 << 20)
 #define SDUI_DEFAULT_MAX_INFLATED_BYTES   ((size_t)64 << 20)

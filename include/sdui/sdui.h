@@ -22,9 +22,9 @@
  * Not handles: an sdui_error pointer is optional everywhere (NULL: no
  * details); an sdui_limits or sdui_disk_options pointer may be NULL for
  * the defaults where a function says so; an sdui_value is a borrowed place
- * in a token's tree where NULL means "absent", which every sdui_value_*
- * function accepts and answers as for a missing value, so that lookups
- * chain: sdui_value_get(sdui_value_get(root, "a"), "b").
+ * in a value tree (value.h) where NULL means "absent", which every
+ * sdui_value_* function accepts and answers as for a missing value, so
+ * that lookups chain: sdui_value_get(sdui_value_get(root, "a"), "b").
  */
 #ifndef SDUI_SDUI_H
 #define SDUI_SDUI_H
@@ -35,6 +35,7 @@
 #include "limits.h"
 #include "json.h"
 #include "gzip.h"
+#include "value.h"
 #include "token.h"
 #include "json_doc.h"
 #include "pack.h"

@@ -1,10 +1,10 @@
 /*
- * token.h - design tokens and read access to their props tree.
+ * token.h - design tokens: parsing, the schema check, the fields.
  *
  * A token is immutable and reference-counted; every function here may be
- * called from many threads at once on the same token.  Its props tree is
- * reached through sdui_value handles, which are borrowed: valid as long as the
- * token they came from is alive.
+ * called from many threads at once on the same token.  Its content is a
+ * value tree (value.h), reached through sdui_value handles, which are
+ * borrowed: valid as long as the token they came from is alive.
  *
  * NULL handles follow the rule of sdui.h; a NULL sdui_value is "absent".
  *
@@ -23,23 +23,13 @@
 #include <stdint.h>
 #include "error.h"
 #include "limits.h"
+#include "value.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct sdui_token sdui_token;
-typedef struct sdui_value sdui_value;
-
-typedef enum sdui_value_type {
-    SDUI_VALUE_NULL,
-    SDUI_VALUE_BOOL,
-    SDUI_VALUE_INT,
-    SDUI_VALUE_REAL,
-    SDUI_VALUE_STRING,
-    SDUI_VALUE_ARRAY,
-    SDUI_VALUE_OBJECT
-} sdui_value_type;
 
 /*
  * Parses and schema-checks one token from json[0, len) (copied).  limits may
@@ -93,33 +83,6 @@ const sdui_value *sdui_token_props(const sdui_token *tok);
 
 /* The whole token object (borrowed, valid while tok is alive). */
 const sdui_value *sdui_token_root(const sdui_token *tok);
-
-/* Type of a value; NULL counts as SDUI_VALUE_NULL. */
-sdui_value_type sdui_value_type_of(const sdui_value *v);
-
-/* Scalars; 0 / 0.0 / NULL when v is of another type, except that
- * sdui_value_real also converts an integer to a double. */
-int sdui_value_bool(const sdui_value *v);
-int64_t sdui_value_int(const sdui_value *v);
-double sdui_value_real(const sdui_value *v);
-/* Borrowed UTF-8 bytes (may contain NUL); *len may be NULL. */
-const char *sdui_value_string(const sdui_value *v, size_t *len);
-
-/* Element count of an array or member count of an object, else 0. */
-size_t sdui_value_count(const sdui_value *v);
-/* Array element i (borrowed), or NULL. */
-const sdui_value *sdui_value_at(const sdui_value *v, size_t i);
-/* Object member by NUL-terminated key (borrowed), or NULL. */
-const sdui_value *sdui_value_get(const sdui_value *v, const char *key);
-
-/*
- * Object members in document order.  it starts at NULL:
- *   for (it = sdui_value_next(obj, NULL); it; it = sdui_value_next(obj, it))
- * Returns NULL at the end or when obj is not an object.
- */
-const void *sdui_value_next(const sdui_value *obj, const void *it);
-const char *sdui_value_iter_key(const void *it, size_t *len);
-const sdui_value *sdui_value_iter_value(const void *it);
 
 #ifdef __cplusplus
 }
