@@ -15,11 +15,18 @@
 # removed afterwards unless SDUI_CONSUMER_WORK names one to keep (its builds
 # are then incremental on the next run).
 #
-#     bash scripts/check-consumer.sh PATH/TO/sdui
+#     bash scripts/check-consumer.sh PATH/TO/sdui [SCRATCH]
+#
+# SCRATCH, when given, is the build folder of this checkout built with the
+# trait on (test.sh passes .build): the registry host is built there, so it
+# reuses the server stack already compiled instead of building it again
+# (the host adds one module).  The client app always builds in its own
+# folder: it must show that the server stack is not built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-sdui=${1:?usage: check-consumer.sh PATH/TO/sdui}
+sdui=${1:?usage: check-consumer.sh PATH/TO/sdui [SCRATCH]}
+shared=${2:-}
 keep=${SDUI_CONSUMER_WORK:-}
 if [ -n "$keep" ]; then mkdir -p "$keep"; work=$(cd "$keep" && pwd); else work=$(mktemp -d); fi
 host_pid=
@@ -65,10 +72,15 @@ echo "client app: built without the server stack; $out"
 
 # --- 2. a service hosting the registry ---------------------------------------
 copy Examples/registry-host host
-swift package --package-path "$work/host" resolve >/dev/null 2>&1 || fail "Examples/registry-host did not resolve"
+host_build=(--package-path "$work/host")
+if [ -n "$shared" ]; then
+    [ -d "$shared" ] || fail "$shared: no such build folder"
+    host_build+=(--scratch-path "$(cd "$shared" && pwd)")
+fi
+swift package "${host_build[@]}" resolve >/dev/null 2>&1 || fail "Examples/registry-host did not resolve"
 echo "registry host: $(pins "$work/host" | wc -l) packages fetched (trait \"Server\" on)"
-swift build --package-path "$work/host" >"$work/host.log" 2>&1 || fail "Examples/registry-host did not build: $(grep -E 'error:' "$work/host.log" | head -5)"
-host=$(swift build --package-path "$work/host" --show-bin-path)/RegistryHost
+swift build "${host_build[@]}" >"$work/host.log" 2>&1 || fail "Examples/registry-host did not build: $(grep -E 'error:' "$work/host.log" | head -5)"
+host=$(swift build "${host_build[@]}" --show-bin-path)/RegistryHost
 
 db="$work/registry.db"
 rm -f "$db" "$db-wal" "$db-shm"

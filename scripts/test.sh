@@ -25,8 +25,9 @@ export SDUI_TEST_POSTGRES_URL
 swift test --traits Server
 sdui="$(swift build --traits Server --show-bin-path)/sdui"
 # SDUIKit as a dependency: a client-only app (no server stack fetched or
-# built) and Examples/registry-host, a service mounting the registry.
-bash scripts/check-consumer.sh "$sdui"
+# built) and Examples/registry-host, a service mounting the registry, built
+# in .build beside the server stack the tests just compiled.
+bash scripts/check-consumer.sh "$sdui" .build
 # The OpenAPI document against the server: a client generated from it, and
 # schemathesis (PyPI) with every check against a live `sdui serve`.
 bash scripts/check-openapi.sh "$sdui"

@@ -7,9 +7,14 @@
 # NAME picks harnesses from HARNESSES below (default: all); the harness NAME
 # is Tests/Fuzz/fuzz_NAME.c, except the Swift harness payload (the
 # normalized-payload decoder), which Tests/Fuzz/run-swift.sh builds and runs; and a listed harness whose file is missing is
-# an error, not skipped.  Each harness is compiled together with csrc/*.c
-# (not the .a) under -fsanitize=fuzzer,address,undefined.  Work files live
-# in build/fuzz/:
+# an error, not skipped.  The core's csrc/*.c are compiled once, under the
+# harnesses' sanitizers and coverage (-fsanitize=fuzzer-no-link,address,
+# undefined; not the .a), into build/fuzz/obj/, and each harness is linked
+# with them under -fsanitize=fuzzer,address,undefined.  The harnesses run
+# FUZZ_JOBS at a time (default: the number of processors; each libFuzzer
+# run is one process on one core), each for SECONDS_EACH, and report in
+# the order they are listed.  Work files live in build/fuzz/:
+#   obj/<file>.o       the core, instrumented (and obj/build-<file>.log)
 #   fuzz_<name>        the harness binaries (and build-<name>.log)
 #   seeds/<name>/      seed inputs: Tests/Fuzz/seeds/<name>/ (pack_open and
 #                      token_parse: seeds/pack/, seeds/token/ plus Examples/;
@@ -107,9 +112,12 @@ if [ -n "$CC_PATH" ] && [ -x "$(dirname "$CC_PATH")/ld.lld" ]; then
     LDFLAG="-fuse-ld=lld"
 fi
 
-CFLAGS="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude \
--fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
--fno-omit-frame-pointer"
+BASE_CFLAGS="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude \
+-fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+CORE_CFLAGS="$BASE_CFLAGS -fsanitize=fuzzer-no-link,address,undefined"
+CFLAGS="$BASE_CFLAGS -fsanitize=fuzzer,address,undefined"
+JOBS="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}"
+case "$JOBS" in '' | *[!0-9]* | 0) JOBS=1 ;; esac
 
 mkdir -p "$WORK"
 
@@ -121,10 +129,31 @@ libs_for() {
 }
 
 # Builds one harness; prints the compiler output only when it fails.
+# Compiles one core file into $WORK/obj/ (for xargs -P: $CC and the flags
+# come from the environment).
+build_core_file() {
+    local src="$1" obj
+    obj="$WORK/obj/$(basename "$src" .c).o"
+    if ! $CC $CORE_CFLAGS -c "$src" -o "$obj" >"$obj.log" 2>&1; then
+        echo "fuzz: $src did not build:" >&2
+        cat "$obj.log" >&2
+        return 1
+    fi
+}
+
+# The instrumented core, once for every harness, JOBS files at a time.
+build_core() {
+    rm -rf "$WORK/obj"
+    mkdir -p "$WORK/obj"
+    export CC CORE_CFLAGS WORK
+    export -f build_core_file
+    printf '%s\0' csrc/*.c | xargs -0 -n 1 -P "$JOBS" bash -c 'build_core_file "$1"' _
+}
+
 build_harness() {
     local name="$1"
     # shellcheck disable=SC2046 # the libraries are words
-    if ! $CC $CFLAGS $LDFLAG csrc/*.c "Tests/Fuzz/fuzz_$name.c" \
+    if ! $CC $CFLAGS $LDFLAG "$WORK"/obj/*.o "Tests/Fuzz/fuzz_$name.c" \
         -ljansson -ldeflate -lsqlite3 -lpthread $(libs_for "$name") -o "$WORK/fuzz_$name" \
         >"$WORK/build-$name.log" 2>&1; then
         echo "fuzz_$name: build failed:" >&2
@@ -482,24 +511,46 @@ dict_for() {
 }
 
 failed=0
+if [ -n "$SELECTED" ]; then
+    build_core || exit 1
+fi
 for name in $SELECTED; do
     build_harness "$name" || failed=1
 done
 [ "$failed" = 0 ] || exit 1
 make_seeds || exit 1
 
-for name in $SELECTED; do
-    corpus="$WORK/corpus/$name"
-    artifacts="$WORK/artifacts/$name"
-    log="$WORK/$name.log"
+# One harness's run; its exit status goes to $WORK/<name>.rc.
+fuzz_one() {
+    local name="$1" corpus="$WORK/corpus/$1" artifacts="$WORK/artifacts/$1"
     mkdir -p "$corpus" "$artifacts"
-    echo "fuzz_$name: running for ${SECONDS_EACH}s ..."
     # shellcheck disable=SC2046 # the dictionary option is one word or none
     "$WORK/fuzz_$name" -max_total_time="$SECONDS_EACH" -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 $(dict_for "$name") \
         -artifact_prefix="$artifacts/" \
-        "$corpus" "$WORK/seeds/$name" >"$log" 2>&1
-    rc=$?
+        "$corpus" "$WORK/seeds/$name" >"$WORK/$name.log" 2>&1
+    echo $? >"$WORK/$name.rc"
+}
+
+# Runs JOBS harnesses at a time: a new one starts when one ends.
+running=0
+for name in $SELECTED; do
+    rm -f "$WORK/$name.rc"
+    echo "fuzz_$name: running for ${SECONDS_EACH}s ..."
+    fuzz_one "$name" &
+    running=$((running + 1))
+    if [ "$running" -ge "$JOBS" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+done
+wait
+
+for name in $SELECTED; do
+    corpus="$WORK/corpus/$name"
+    artifacts="$WORK/artifacts/$name"
+    log="$WORK/$name.log"
+    rc="$(cat "$WORK/$name.rc" 2>/dev/null || echo "?")"
     runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
     speed="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)"
     files="$(ls "$corpus" | wc -l)"
