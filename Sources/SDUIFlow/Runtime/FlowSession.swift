@@ -65,7 +65,7 @@ public enum FlowStep: Sendable, Hashable {
 ///
 /// Thread-safe: every step takes the session's lock (hence `@unchecked
 /// Sendable`), so steps from many tasks apply one at a time.
-public final class FlowSession: @unchecked Sendable {
+public final class FlowSession: @unchecked Sendable, ActionHost {
     /// What a session needs from its host.
     public struct Configuration: Sendable {
         /// The user; progress is kept per flow key and user.
@@ -423,16 +423,12 @@ public final class FlowSession: @unchecked Sendable {
     public func perform(json action: JSONValue) async throws -> FlowStep {
         switch FlowAction.parse(action) {
         case .success(let a):
-            let name: String
-            switch a {
-            case .set: name = "set"
-            case .openURL: name = "open_url"
-            case .submit: name = "submit"
-            default: return try await perform(a)
-            }
+            let spec = FlowActions.spec(for: a)
+            guard spec.refusable else { return try await spec.run(a, self) }
+            let name = spec.name
             _ = try locked { try running() }
             do {
-                return try await perform(a)
+                return try await spec.run(a, self)
             } catch let e as SDUIError where !Self.journalFailure(e) {
                 // "set: …" for every refusal, once.
                 let why = e.message.hasPrefix(name + ": ") ? String(e.message.dropFirst(name.count + 2)) : e.message
@@ -443,80 +439,17 @@ public final class FlowSession: @unchecked Sendable {
         }
     }
 
-    /// Runs `action`.
+    /// Runs `action` with its row's handler (``FlowActions``).
     ///
     /// - Throws: `SDUIError`: `.argument` when the flow is not running;
-    ///   `set`: an expression error; `open_url`: the link policy's refusal
-    ///   (`.schema`); `submit`: `.argument` without an endpoint, `.schema`
-    ///   for an endpoint that is not an absolute http(s) URL, `.network`,
-    ///   or `.http` for a status other than 2xx.
+    ///   `set`: an expression error; `toggle`: `.argument` when the key
+    ///   holds something other than a boolean; `open_url`: the link
+    ///   policy's refusal (`.schema`); `submit`: `.argument` without an
+    ///   endpoint, `.schema` for an endpoint that is not an absolute
+    ///   http(s) URL, `.network`, or `.http` for a status other than 2xx.
     @discardableResult
     public func perform(_ action: FlowAction) async throws -> FlowStep {
-        switch action {
-        case .next: return try next()
-        case .back: return try back()
-        case .exit: return try exit()
-        case .set(let key, let source):
-            return try locked {
-                let (p0, screen, _) = try running()
-                var p = p0
-                let value: JSONValue
-                switch source {
-                case .value(let v): value = v
-                case .expression(let text): value = try CompiledExpression(text).evaluate(in: store)
-                }
-                let path = try KeyPath(key)
-                guard path.components.first != .key("attributes") else {
-                    throw SDUIError(.argument, "set: \"attributes\" belong to the host", input: key)
-                }
-                var root = JSONValue.object(p.data)
-                try path.set(value, in: &root)
-                p.data = root.objectValue ?? [:]
-                try commit(p, [])
-                return .screen(screen.id)
-            }
-        case .openURL(let text):
-            let screen = try locked { try running().screen.id }
-            let url = try configuration.linkPolicy.check(text)
-            configuration.openURL(url)
-            return .screen(screen)
-        case .submit(let endpoint):
-            let (p, screen) = try locked { () throws -> (FlowProgress, String) in
-                let r = try running()
-                return (r.progress, r.screen.id)
-            }
-            let url: URL
-            if let endpoint {
-                do {
-                    url = try LinkPolicy.endpoints.check(endpoint)
-                } catch let e as SDUIError {
-                    throw SDUIError(.schema, "submit: endpoint refused: "
-                                    + e.message.replacingOccurrences(of: "link refused: ", with: ""), input: endpoint)
-                }
-            } else if let configured = configuration.submitEndpoint,
-                      configured.scheme == "https" || configured.scheme == "http" {
-                url = configured
-            } else {
-                throw SDUIError(.argument, "submit: no endpoint (configure one, or give an absolute http(s) \"endpoint\")",
-                                input: definition.id)
-            }
-            let body = JSONValue.object(["flowId": .string(definition.id), "flowVersion": .string(definition.version),
-                                         "userId": .string(configuration.userID), "answers": .object(p.answers)])
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let response = try await configuration.httpClient.post(url, body: try encoder.encode(body),
-                                                                  headers: ["Content-Type": "application/json"])
-            guard (200..<300).contains(response.status) else {
-                throw SDUIError(.http, "submit: HTTP \(response.status)", input: url.absoluteString)
-            }
-            return .screen(screen)
-        case .track(let event, let properties):
-            return try locked {
-                let r = try running()
-                try commit(r.progress, [(event, r.screen.id, properties)])
-                return .screen(r.screen.id)
-            }
-        }
+        try await FlowActions.spec(for: action).run(action, self)
     }
 
     /// Commits a `render_error` for an action that could not be used, and
@@ -547,6 +480,55 @@ public final class FlowSession: @unchecked Sendable {
             store.replaceAll(with: ["attributes": StoreValue(.object(configuration.attributes))])
         }
     }
+
+    // MARK: Action host
+
+    /// The screen shown (the flow is running).
+    func shownScreen() throws -> String {
+        try locked { try running().screen.id }
+    }
+
+    /// Commits `change` to the flow's data; the screen stays.
+    func updateData(_ change: (inout JSONValue, ScenarioStore) throws -> Void) throws -> FlowStep {
+        try locked {
+            let (p0, screen, _) = try running()
+            var p = p0
+            var root = JSONValue.object(p.data)
+            try change(&root, store)
+            p.data = root.objectValue ?? [:]
+            try commit(p, [])
+            return .screen(screen.id)
+        }
+    }
+
+    /// Commits `event` on the screen shown; the screen stays.
+    func record(event: String, properties: [String: JSONValue]) throws -> FlowStep {
+        try locked {
+            let r = try running()
+            try commit(r.progress, [(event, r.screen.id, properties)])
+            return .screen(r.screen.id)
+        }
+    }
+
+    /// The configuration's link policy.
+    var linkPolicy: LinkPolicy { configuration.linkPolicy }
+
+    /// Hands `url` to the configuration's `openURL`.
+    func open(_ url: URL) { configuration.openURL(url) }
+
+    /// The answers as `submit` posts them, the screen, the configured endpoint.
+    func submission() throws -> (body: JSONValue, screen: String, endpoint: URL?, input: String) {
+        let (p, screen) = try locked { () throws -> (FlowProgress, String) in
+            let r = try running()
+            return (r.progress, r.screen.id)
+        }
+        let body = JSONValue.object(["flowId": .string(definition.id), "flowVersion": .string(definition.version),
+                                     "userId": .string(configuration.userID), "answers": .object(p.answers)])
+        return (body, screen, configuration.submitEndpoint, definition.id)
+    }
+
+    /// The configuration's HTTP client.
+    var httpClient: HTTPClient { configuration.httpClient }
 
     // MARK: Rendering
 
