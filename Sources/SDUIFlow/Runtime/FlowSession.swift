@@ -231,9 +231,9 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
                     let note = "saved progress \"\(progressKey)\" in \(journal.path) does not decode (\(why)); "
                         + "moved aside to the key \"\(key)\", the flow starts afresh"
                     repairs.append(note)
-                    configuration.logger.warning("flow_resume_mismatch", metadata: [
+                    configuration.logger.warning("\(EventKind.flowResumeMismatch.name)", metadata: [
                         "flow": "\(definition.id)", "policy": "restart", "detail": "\(note)"])
-                    events.append(("flow_resume_mismatch", nil, [
+                    events.append((EventKind.flowResumeMismatch.name, nil, [
                         "policy": "restart", "reason": "the saved progress does not decode",
                         "detail": .string(why), "movedTo": .string(key)]))
                 }
@@ -244,7 +244,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
                 if let old = saved {
                     repairs.append("saved progress \"\(progressKey)\" belongs to flow \"\(old.flowId)\"; "
                                    + "the flow starts afresh")
-                    events.append(("flow_resume_mismatch", old.screen, [
+                    events.append((EventKind.flowResumeMismatch.name, old.screen, [
                         "savedFlowId": .string(old.flowId), "policy": "restart",
                         "reason": "the saved progress belongs to another flow"]))
                 }
@@ -252,8 +252,8 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
                                          contentHash: definition.contentHash, screen: definition.start,
                                          backStack: [], data: [:], status: .inProgress,
                                          eventSeq: saved?.eventSeq ?? 0, updatedAt: 0)
-                events.append(("flow_start", definition.start, [:]))
-                events.append(("screen_view", definition.start, [:]))
+                events.append((EventKind.flowStart.name, definition.start, [:]))
+                events.append((EventKind.screenView.name, definition.start, [:]))
                 try commit(fresh, events, states: aside)
                 return .screen(definition.start)
             }
@@ -293,10 +293,10 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
                 let resumed = p.screen ?? definition.start
                 repairs.append("saved progress \"\(progressKey)\" does not match flow \"\(definition.id)\" "
                                + "(\(reason)): resumed on \"\(resumed)\" (policy \(policy))")
-                configuration.logger.notice("flow_resume_mismatch", metadata: [
+                configuration.logger.notice("\(EventKind.flowResumeMismatch.name)", metadata: [
                     "flow": "\(definition.id)", "policy": "\(policy)", "reason": "\(reason)",
                     "savedScreen": "\(savedScreen ?? "-")", "resumedScreen": "\(resumed)"])
-                events.append(("flow_resume_mismatch", resumed, [
+                events.append((EventKind.flowResumeMismatch.name, resumed, [
                     "savedHash": .string(p.contentHash), "hash": .string(definition.contentHash),
                     "savedVersion": .string(p.flowVersion), "savedScreen": savedScreen.map { .string($0) } ?? .null,
                     "resumedScreen": .string(resumed), "policy": .string(policy), "reason": .string(reason)]))
@@ -305,7 +305,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
             }
             let screen = p.screen ?? definition.start
             p.screen = screen
-            events.append(("screen_view", screen, ["resumed": true]))
+            events.append((EventKind.screenView.name, screen, ["resumed": true]))
             try commit(p, events, states: aside)
             return .screen(screen)
         }
@@ -325,7 +325,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
             var answers = p.answers
             answers[key] = value
             p.data["answers"] = .object(answers)
-            try commit(p, [("answer", screen.id, ["key": .string(key), "value": value])])
+            try commit(p, [(EventKind.answer.name, screen.id, ["key": .string(key), "value": value])])
         }
     }
 
@@ -345,7 +345,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
                 p.backStack.append(screen.id)
                 p.screen = nil
                 p.status = .completed
-                try commit(p, [("flow_complete", screen.id, [:])])
+                try commit(p, [(EventKind.flowComplete.name, screen.id, [:])])
                 return .completed
             }
             var renderErrors: [Event] = []
@@ -361,10 +361,10 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
                     if b { target = t.to; break }
                 } catch {
                     let e = error as? SDUIError
-                    configuration.logger.warning("render_error", metadata: [
+                    configuration.logger.warning("\(EventKind.renderError.name)", metadata: [
                         "flow": "\(definition.id)", "screen": "\(screen.id)", "path": "\(t.jsonPath).when",
                         "error": "\(error)"])
-                    renderErrors.append(("render_error", screen.id, [
+                    renderErrors.append((EventKind.renderError.name, screen.id, [
                         "path": .string("\(t.jsonPath).when"),
                         "detail": .string("condition \(t.when ?? ""): " + (e.map { "\($0.category.rawValue): \($0.message)" } ?? "\(error)"))]))
                 }
@@ -377,7 +377,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
             }
             p.backStack.append(screen.id)
             p.screen = to
-            try commit(p, renderErrors + [("screen_view", to, [:])])
+            try commit(p, renderErrors + [(EventKind.screenView.name, to, [:])])
             return .screen(to)
         }
     }
@@ -392,7 +392,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
                 return .stayed("there is no previous screen")
             }
             p.screen = previous
-            try commit(p, [("screen_view", previous, ["back": true])])
+            try commit(p, [(EventKind.screenView.name, previous, ["back": true])])
             return .screen(previous)
         }
     }
@@ -405,7 +405,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
             let screen = p.screen
             p.screen = nil
             p.status = .exited
-            try commit(p, [("flow_exit", screen, [:])])
+            try commit(p, [(EventKind.flowExit.name, screen, [:])])
             return .exited
         }
     }
@@ -455,11 +455,11 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
     /// Commits a `render_error` for an action that could not be used, and
     /// stays.
     private func refuse(_ action: JSONValue, _ detail: String) throws -> FlowStep {
-        configuration.logger.warning("render_error", metadata: [
+        configuration.logger.warning("\(EventKind.renderError.name)", metadata: [
             "flow": "\(definition.id)", "action": "\(action)", "error": "\(detail)"])
         try locked {
             let r = try running()
-            try commit(r.progress, [("render_error", r.screen.id, ["detail": .string(detail)])])
+            try commit(r.progress, [(EventKind.renderError.name, r.screen.id, ["detail": .string(detail)])])
         }
         return .stayed(detail)
     }
@@ -553,12 +553,12 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
             blocks.blocks.append(.object(["type": "footer", "text": .string("⚠ \(reason)")]))
         }
         let tree = ScreenResolver(context).resolve(blocks)
-        let errors = tree.events.filter { $0.name == "render_error" }
+        let errors = tree.events.filter { $0.name == EventKind.renderError.name }
         if !errors.isEmpty {
             try locked {
                 guard reportedRenderFor != view, viewSeq == view, let p = current,
                       p.screen == screen.id else { return }
-                try commit(p, errors.map { ("render_error", screen.id, ["block": .string($0.token ?? ""),
+                try commit(p, errors.map { (EventKind.renderError.name, screen.id, ["block": .string($0.token ?? ""),
                                                                          "detail": .string($0.detail)]) })
                 reportedRenderFor = view
             }
@@ -658,7 +658,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
         }
         try journal.commit(states: states + [(progressKey, next.json)], events: encoded)
         if next.screen != current?.screen { blockedReason = nil }
-        if let i = events.lastIndex(where: { $0.0 == "screen_view" }) {
+        if let i = events.lastIndex(where: { $0.0 == EventKind.screenView.name }) {
             viewSeq = next.eventSeq - (events.count - 1 - i)
         }
         emittedNames += events.map(\.0)
