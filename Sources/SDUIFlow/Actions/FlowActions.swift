@@ -22,7 +22,10 @@ public enum FlowActions {
     static func spec(for action: FlowAction) -> ActionSpec {
         // Every case has its row: FlowActionsTests parses each row's example
         // and finds the row again by the action's name.
-        byName[action.name]!
+        guard let spec = byName[action.name] else {
+            preconditionFailure("FlowAction.\(action.name) has no row in FlowActions.all")
+        }
+        return spec
     }
 
     /// The names, sorted: the "known:" list of an unknown action.
