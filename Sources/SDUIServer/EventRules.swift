@@ -25,8 +25,9 @@ import SDUI
 /// as `\u0000`, which both stores take.)
 public enum EventRules {
     /// Most Unicode scalars (JSON Schema's characters) in an event's `id`
-    /// and `name`.
-    public static let maxIDLength = 128
+    /// and `name`: the bound of every event name, ``EventKind/maxNameLength``,
+    /// which the SDK's kinds and the docs share.
+    public static let maxIDLength = EventKind.maxNameLength
 
     /// One member of an event the registry reads: its JSON name, whether
     /// every event has it, what it must hold (in words, for the refusal),

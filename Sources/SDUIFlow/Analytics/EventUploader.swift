@@ -223,7 +223,7 @@ public final class EventUploader: Sendable {
     private func reportDropped() throws -> Int {
         let dropped = try journal.stats().dropped
         guard dropped > 0 else { return 0 }
-        let event = FlowEvent(name: "events_dropped", flowId: "", flowVersion: "", screen: nil,
+        let event = FlowEvent(name: EventKind.eventsDropped.name, flowId: "", flowVersion: "", screen: nil,
                               timestamp: Int64((now().timeIntervalSince1970 * 1000).rounded()), seq: 0,
                               userId: "", properties: ["count": .int(Int64(dropped))])
         try journal.commit(events: [event.json], droppedReported: dropped)

@@ -1,18 +1,11 @@
-// FlowAction.swift - what a button does: the seven actions of a flow.
+// FlowAction.swift - what a button does: an action of the action table
+// (Actions/FlowActions.swift) as a typed value.
 import SDUICore
 
 /// What a button does.  In JSON an action is a name (`"next"`) or an
-/// object with a string `type` and that type's fields:
-///
-/// | action | fields | does |
-/// |---|---|---|
-/// | `next` | | leaves the screen by its first transition whose condition holds (waits for required answers) |
-/// | `back` | | returns to the previous screen of the back stack |
-/// | `exit` | | ends the flow (`flow_exit`) |
-/// | `set` | `key`, and `value` or `expr` | writes a store key (a value, or an expression's result) |
-/// | `open_url` | `url` | checks the URL against the policy and hands it to the host |
-/// | `submit` | `endpoint`? | POSTs the answers to the configured endpoint |
-/// | `track` | `event`, `properties`? | records a custom analytics event |
+/// object with a string `type` and that type's fields.  The actions, their
+/// fields, parsers and handlers are the rows of ``FlowActions``; the table
+/// of docs/flows.md lists what each does.
 public enum FlowAction: Sendable, Hashable {
     case next, back, exit
     /// Writes `key` (a key path in the flow's store) to a value or to an
@@ -22,6 +15,22 @@ public enum FlowAction: Sendable, Hashable {
     /// POSTs the answers; `endpoint` overrides the session's configured one.
     case submit(endpoint: String?)
     case track(event: String, properties: [String: JSONValue])
+    /// Flips the boolean at `key` (a key path in the flow's store).
+    case toggle(key: String)
+
+    /// The action's name: its row in ``FlowActions``.
+    public var name: String {
+        switch self {
+        case .next: "next"
+        case .back: "back"
+        case .exit: "exit"
+        case .set: "set"
+        case .openURL: "open_url"
+        case .submit: "submit"
+        case .track: "track"
+        case .toggle: "toggle"
+        }
+    }
 
     /// What a `set` writes.
     public enum FlowValueSource: Sendable, Hashable {
@@ -50,50 +59,9 @@ public enum FlowAction: Sendable, Hashable {
         default:
             return .failure(Invalid(message: "an action must be a name or an object with a string \"type\""))
         }
-        switch type {
-        case "next": return .success(.next)
-        case "back": return .success(.back)
-        case "exit": return .success(.exit)
-        case "set":
-            guard let key = o["key"]?.stringValue, !key.isEmpty, let path = try? KeyPath(key) else {
-                return .failure(Invalid(message: "set needs \"key\", a key path"))
-            }
-            guard path.components.first != .key("attributes") else {
-                return .failure(Invalid(message: "set: \"attributes\" belong to the host"))
-            }
-            if let e = o["expr"] {
-                guard let text = e.stringValue else { return .failure(Invalid(message: "set: \"expr\" must be a string")) }
-                do {
-                    _ = try CompiledExpression(text)
-                } catch let err as SDUIError {
-                    return .failure(Invalid(message: "set: \"expr\" does not parse: " + FlowValidator.exprMessage(err)))
-                } catch {
-                    return .failure(Invalid(message: "set: \"expr\" does not parse: \(error)"))
-                }
-                return .success(.set(key: key, .expression(text)))
-            }
-            guard let v = o["value"] else { return .failure(Invalid(message: "set needs \"value\" or \"expr\"")) }
-            return .success(.set(key: key, .value(v)))
-        case "open_url":
-            guard let url = o["url"]?.stringValue, !url.isEmpty else {
-                return .failure(Invalid(message: "open_url needs a string \"url\""))
-            }
-            return .success(.openURL(url))
-        case "submit":
-            if let e = o["endpoint"], e.stringValue == nil {
-                return .failure(Invalid(message: "submit: \"endpoint\" must be a string"))
-            }
-            return .success(.submit(endpoint: o["endpoint"]?.stringValue))
-        case "track":
-            guard let event = o["event"]?.stringValue, !event.isEmpty else {
-                return .failure(Invalid(message: "track needs a string \"event\""))
-            }
-            if let p = o["properties"], p.objectValue == nil {
-                return .failure(Invalid(message: "track: \"properties\" must be an object"))
-            }
-            return .success(.track(event: event, properties: o["properties"]?.objectValue ?? [:]))
-        default:
-            return .failure(Invalid(message: "unknown action \"\(type)\" (known: back, exit, next, open_url, set, submit, track)"))
+        guard let spec = FlowActions.spec(named: type) else {
+            return .failure(Invalid(message: "unknown action \"\(type)\" (known: \(FlowActions.names.joined(separator: ", ")))"))
         }
+        return spec.parse(o)
     }
 }

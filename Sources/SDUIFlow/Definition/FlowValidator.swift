@@ -9,8 +9,8 @@
 //     reachable screen not reached this way can never complete the flow;
 //   - a condition on screen S that reads `answers.K` needs some screen
 //     that can come before S (a reachable screen with a path to S), or S
-//     itself, to write K (a block with that key, or a `set` action on
-//     `answers.K`); otherwise the key is read before any screen can write
+//     itself, to write K (a block with that key, or an action that writes
+//     `answers.K`, `set` or `toggle`); otherwise the key is read before any screen can write
 //     it, and the condition tests `null` on every run.
 //
 // The first two are breadth-first walks, each edge followed once.  The
@@ -84,8 +84,8 @@ public struct FlowValidator: Sendable {
     public var endpoints: LinkPolicy
     /// The sizes a flow may reach.
     public var limits: FlowLimits
-    /// The actions a button may name.
-    public static let actions: Set<String> = ["next", "back", "exit", "set", "open_url", "submit", "track"]
+    /// The actions a button may name: the names of ``FlowActions/all``.
+    public static var actions: Set<String> { Set(FlowActions.names) }
 
     /// A validator that knows `blocks`' types and checks URLs with `links`
     /// and `endpoints`.
@@ -157,17 +157,10 @@ public struct FlowValidator: Sendable {
                 for (path, action) in Self.actions(in: b, at: "\(s.jsonPath).blocks[\(j)]") {
                     switch FlowAction.parse(action) {
                     case .failure(let why): add(.badAction, s.id, path, why.message)
-                    case .success(.set(let key, _)):
-                        if let k = Self.answerKey(key) { written[i].insert(k) }
-                    case .success(.openURL(let url)):
-                        if let why = links.reason(for: url) {
-                            add(.badURL, s.id, "\(path).url", "open_url: link refused: \(why)")
-                        }
-                    case .success(.submit(let endpoint?)):
-                        if let why = endpoints.reason(for: endpoint) {
-                            add(.badURL, s.id, "\(path).endpoint", "submit: endpoint refused: \(why)")
-                        }
-                    case .success: break
+                    case .success(let a):
+                        let spec = FlowActions.spec(for: a)
+                        if let key = spec.writes(a), let k = Self.answerKey(key) { written[i].insert(k) }
+                        if let (member, why) = spec.checkLinks(a, self) { add(.badURL, s.id, "\(path).\(member)", why) }
                     }
                 }
             }

@@ -3,9 +3,8 @@
 import Foundation
 import SDUICore
 
-/// One analytics event (`flow_start`, `screen_view`, `answer`,
-/// `flow_complete`, `flow_exit`, `render_error`; `flow_resume_mismatch`;
-/// `events_dropped`; and the names of `track` actions).
+/// One analytics event: one of the kinds the SDK emits (``EventKind``), or
+/// the event of a `track` action.
 ///
 /// In JSON (schemas/events.json), members sorted:
 /// `{"flowId", "flowVersion", "id", "name", "properties", "screen", "seq",
@@ -13,7 +12,7 @@ import SDUICore
 public struct FlowEvent: Sendable, Hashable, Codable {
     /// A unique id (a UUID): the server keeps an event seen twice once.
     public var id: String
-    /// The event's name (`screen_view`, `answer`, a `track` action's event…).
+    /// The event's name: an ``EventKind``'s, or a `track` action's event.
     public var name: String
     /// The id of the flow the event happened in.
     public var flowId: String

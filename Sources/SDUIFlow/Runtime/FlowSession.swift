@@ -65,7 +65,7 @@ public enum FlowStep: Sendable, Hashable {
 ///
 /// Thread-safe: every step takes the session's lock (hence `@unchecked
 /// Sendable`), so steps from many tasks apply one at a time.
-public final class FlowSession: @unchecked Sendable {
+public final class FlowSession: @unchecked Sendable, ActionHost {
     /// What a session needs from its host.
     public struct Configuration: Sendable {
         /// The user; progress is kept per flow key and user.
@@ -231,9 +231,9 @@ public final class FlowSession: @unchecked Sendable {
                     let note = "saved progress \"\(progressKey)\" in \(journal.path) does not decode (\(why)); "
                         + "moved aside to the key \"\(key)\", the flow starts afresh"
                     repairs.append(note)
-                    configuration.logger.warning("flow_resume_mismatch", metadata: [
+                    configuration.logger.warning("\(EventKind.flowResumeMismatch.name)", metadata: [
                         "flow": "\(definition.id)", "policy": "restart", "detail": "\(note)"])
-                    events.append(("flow_resume_mismatch", nil, [
+                    events.append((EventKind.flowResumeMismatch.name, nil, [
                         "policy": "restart", "reason": "the saved progress does not decode",
                         "detail": .string(why), "movedTo": .string(key)]))
                 }
@@ -244,7 +244,7 @@ public final class FlowSession: @unchecked Sendable {
                 if let old = saved {
                     repairs.append("saved progress \"\(progressKey)\" belongs to flow \"\(old.flowId)\"; "
                                    + "the flow starts afresh")
-                    events.append(("flow_resume_mismatch", old.screen, [
+                    events.append((EventKind.flowResumeMismatch.name, old.screen, [
                         "savedFlowId": .string(old.flowId), "policy": "restart",
                         "reason": "the saved progress belongs to another flow"]))
                 }
@@ -252,8 +252,8 @@ public final class FlowSession: @unchecked Sendable {
                                          contentHash: definition.contentHash, screen: definition.start,
                                          backStack: [], data: [:], status: .inProgress,
                                          eventSeq: saved?.eventSeq ?? 0, updatedAt: 0)
-                events.append(("flow_start", definition.start, [:]))
-                events.append(("screen_view", definition.start, [:]))
+                events.append((EventKind.flowStart.name, definition.start, [:]))
+                events.append((EventKind.screenView.name, definition.start, [:]))
                 try commit(fresh, events, states: aside)
                 return .screen(definition.start)
             }
@@ -293,10 +293,10 @@ public final class FlowSession: @unchecked Sendable {
                 let resumed = p.screen ?? definition.start
                 repairs.append("saved progress \"\(progressKey)\" does not match flow \"\(definition.id)\" "
                                + "(\(reason)): resumed on \"\(resumed)\" (policy \(policy))")
-                configuration.logger.notice("flow_resume_mismatch", metadata: [
+                configuration.logger.notice("\(EventKind.flowResumeMismatch.name)", metadata: [
                     "flow": "\(definition.id)", "policy": "\(policy)", "reason": "\(reason)",
                     "savedScreen": "\(savedScreen ?? "-")", "resumedScreen": "\(resumed)"])
-                events.append(("flow_resume_mismatch", resumed, [
+                events.append((EventKind.flowResumeMismatch.name, resumed, [
                     "savedHash": .string(p.contentHash), "hash": .string(definition.contentHash),
                     "savedVersion": .string(p.flowVersion), "savedScreen": savedScreen.map { .string($0) } ?? .null,
                     "resumedScreen": .string(resumed), "policy": .string(policy), "reason": .string(reason)]))
@@ -305,7 +305,7 @@ public final class FlowSession: @unchecked Sendable {
             }
             let screen = p.screen ?? definition.start
             p.screen = screen
-            events.append(("screen_view", screen, ["resumed": true]))
+            events.append((EventKind.screenView.name, screen, ["resumed": true]))
             try commit(p, events, states: aside)
             return .screen(screen)
         }
@@ -325,7 +325,7 @@ public final class FlowSession: @unchecked Sendable {
             var answers = p.answers
             answers[key] = value
             p.data["answers"] = .object(answers)
-            try commit(p, [("answer", screen.id, ["key": .string(key), "value": value])])
+            try commit(p, [(EventKind.answer.name, screen.id, ["key": .string(key), "value": value])])
         }
     }
 
@@ -345,7 +345,7 @@ public final class FlowSession: @unchecked Sendable {
                 p.backStack.append(screen.id)
                 p.screen = nil
                 p.status = .completed
-                try commit(p, [("flow_complete", screen.id, [:])])
+                try commit(p, [(EventKind.flowComplete.name, screen.id, [:])])
                 return .completed
             }
             var renderErrors: [Event] = []
@@ -361,10 +361,10 @@ public final class FlowSession: @unchecked Sendable {
                     if b { target = t.to; break }
                 } catch {
                     let e = error as? SDUIError
-                    configuration.logger.warning("render_error", metadata: [
+                    configuration.logger.warning("\(EventKind.renderError.name)", metadata: [
                         "flow": "\(definition.id)", "screen": "\(screen.id)", "path": "\(t.jsonPath).when",
                         "error": "\(error)"])
-                    renderErrors.append(("render_error", screen.id, [
+                    renderErrors.append((EventKind.renderError.name, screen.id, [
                         "path": .string("\(t.jsonPath).when"),
                         "detail": .string("condition \(t.when ?? ""): " + (e.map { "\($0.category.rawValue): \($0.message)" } ?? "\(error)"))]))
                 }
@@ -377,7 +377,7 @@ public final class FlowSession: @unchecked Sendable {
             }
             p.backStack.append(screen.id)
             p.screen = to
-            try commit(p, renderErrors + [("screen_view", to, [:])])
+            try commit(p, renderErrors + [(EventKind.screenView.name, to, [:])])
             return .screen(to)
         }
     }
@@ -392,7 +392,7 @@ public final class FlowSession: @unchecked Sendable {
                 return .stayed("there is no previous screen")
             }
             p.screen = previous
-            try commit(p, [("screen_view", previous, ["back": true])])
+            try commit(p, [(EventKind.screenView.name, previous, ["back": true])])
             return .screen(previous)
         }
     }
@@ -405,7 +405,7 @@ public final class FlowSession: @unchecked Sendable {
             let screen = p.screen
             p.screen = nil
             p.status = .exited
-            try commit(p, [("flow_exit", screen, [:])])
+            try commit(p, [(EventKind.flowExit.name, screen, [:])])
             return .exited
         }
     }
@@ -423,16 +423,12 @@ public final class FlowSession: @unchecked Sendable {
     public func perform(json action: JSONValue) async throws -> FlowStep {
         switch FlowAction.parse(action) {
         case .success(let a):
-            let name: String
-            switch a {
-            case .set: name = "set"
-            case .openURL: name = "open_url"
-            case .submit: name = "submit"
-            default: return try await perform(a)
-            }
+            let spec = FlowActions.spec(for: a)
+            guard spec.refusable else { return try await spec.run(a, self) }
+            let name = spec.name
             _ = try locked { try running() }
             do {
-                return try await perform(a)
+                return try await spec.run(a, self)
             } catch let e as SDUIError where !Self.journalFailure(e) {
                 // "set: …" for every refusal, once.
                 let why = e.message.hasPrefix(name + ": ") ? String(e.message.dropFirst(name.count + 2)) : e.message
@@ -443,90 +439,27 @@ public final class FlowSession: @unchecked Sendable {
         }
     }
 
-    /// Runs `action`.
+    /// Runs `action` with its row's handler (``FlowActions``).
     ///
     /// - Throws: `SDUIError`: `.argument` when the flow is not running;
-    ///   `set`: an expression error; `open_url`: the link policy's refusal
-    ///   (`.schema`); `submit`: `.argument` without an endpoint, `.schema`
-    ///   for an endpoint that is not an absolute http(s) URL, `.network`,
-    ///   or `.http` for a status other than 2xx.
+    ///   `set`: an expression error; `toggle`: `.argument` when the key
+    ///   holds something other than a boolean; `open_url`: the link
+    ///   policy's refusal (`.schema`); `submit`: `.argument` without an
+    ///   endpoint, `.schema` for an endpoint that is not an absolute
+    ///   http(s) URL, `.network`, or `.http` for a status other than 2xx.
     @discardableResult
     public func perform(_ action: FlowAction) async throws -> FlowStep {
-        switch action {
-        case .next: return try next()
-        case .back: return try back()
-        case .exit: return try exit()
-        case .set(let key, let source):
-            return try locked {
-                let (p0, screen, _) = try running()
-                var p = p0
-                let value: JSONValue
-                switch source {
-                case .value(let v): value = v
-                case .expression(let text): value = try CompiledExpression(text).evaluate(in: store)
-                }
-                let path = try KeyPath(key)
-                guard path.components.first != .key("attributes") else {
-                    throw SDUIError(.argument, "set: \"attributes\" belong to the host", input: key)
-                }
-                var root = JSONValue.object(p.data)
-                try path.set(value, in: &root)
-                p.data = root.objectValue ?? [:]
-                try commit(p, [])
-                return .screen(screen.id)
-            }
-        case .openURL(let text):
-            let screen = try locked { try running().screen.id }
-            let url = try configuration.linkPolicy.check(text)
-            configuration.openURL(url)
-            return .screen(screen)
-        case .submit(let endpoint):
-            let (p, screen) = try locked { () throws -> (FlowProgress, String) in
-                let r = try running()
-                return (r.progress, r.screen.id)
-            }
-            let url: URL
-            if let endpoint {
-                do {
-                    url = try LinkPolicy.endpoints.check(endpoint)
-                } catch let e as SDUIError {
-                    throw SDUIError(.schema, "submit: endpoint refused: "
-                                    + e.message.replacingOccurrences(of: "link refused: ", with: ""), input: endpoint)
-                }
-            } else if let configured = configuration.submitEndpoint,
-                      configured.scheme == "https" || configured.scheme == "http" {
-                url = configured
-            } else {
-                throw SDUIError(.argument, "submit: no endpoint (configure one, or give an absolute http(s) \"endpoint\")",
-                                input: definition.id)
-            }
-            let body = JSONValue.object(["flowId": .string(definition.id), "flowVersion": .string(definition.version),
-                                         "userId": .string(configuration.userID), "answers": .object(p.answers)])
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let response = try await configuration.httpClient.post(url, body: try encoder.encode(body),
-                                                                  headers: ["Content-Type": "application/json"])
-            guard (200..<300).contains(response.status) else {
-                throw SDUIError(.http, "submit: HTTP \(response.status)", input: url.absoluteString)
-            }
-            return .screen(screen)
-        case .track(let event, let properties):
-            return try locked {
-                let r = try running()
-                try commit(r.progress, [(event, r.screen.id, properties)])
-                return .screen(r.screen.id)
-            }
-        }
+        try await FlowActions.spec(for: action).run(action, self)
     }
 
     /// Commits a `render_error` for an action that could not be used, and
     /// stays.
     private func refuse(_ action: JSONValue, _ detail: String) throws -> FlowStep {
-        configuration.logger.warning("render_error", metadata: [
+        configuration.logger.warning("\(EventKind.renderError.name)", metadata: [
             "flow": "\(definition.id)", "action": "\(action)", "error": "\(detail)"])
         try locked {
             let r = try running()
-            try commit(r.progress, [("render_error", r.screen.id, ["detail": .string(detail)])])
+            try commit(r.progress, [(EventKind.renderError.name, r.screen.id, ["detail": .string(detail)])])
         }
         return .stayed(detail)
     }
@@ -547,6 +480,55 @@ public final class FlowSession: @unchecked Sendable {
             store.replaceAll(with: ["attributes": StoreValue(.object(configuration.attributes))])
         }
     }
+
+    // MARK: Action host
+
+    /// The screen shown (the flow is running).
+    func shownScreen() throws -> String {
+        try locked { try running().screen.id }
+    }
+
+    /// Commits `change` to the flow's data; the screen stays.
+    func updateData(_ change: (inout JSONValue, ScenarioStore) throws -> Void) throws -> FlowStep {
+        try locked {
+            let (p0, screen, _) = try running()
+            var p = p0
+            var root = JSONValue.object(p.data)
+            try change(&root, store)
+            p.data = root.objectValue ?? [:]
+            try commit(p, [])
+            return .screen(screen.id)
+        }
+    }
+
+    /// Commits `event` on the screen shown; the screen stays.
+    func record(event: String, properties: [String: JSONValue]) throws -> FlowStep {
+        try locked {
+            let r = try running()
+            try commit(r.progress, [(event, r.screen.id, properties)])
+            return .screen(r.screen.id)
+        }
+    }
+
+    /// The configuration's link policy.
+    var linkPolicy: LinkPolicy { configuration.linkPolicy }
+
+    /// Hands `url` to the configuration's `openURL`.
+    func open(_ url: URL) { configuration.openURL(url) }
+
+    /// The answers as `submit` posts them, the screen, the configured endpoint.
+    func submission() throws -> (body: JSONValue, screen: String, endpoint: URL?, input: String) {
+        let (p, screen) = try locked { () throws -> (FlowProgress, String) in
+            let r = try running()
+            return (r.progress, r.screen.id)
+        }
+        let body = JSONValue.object(["flowId": .string(definition.id), "flowVersion": .string(definition.version),
+                                     "userId": .string(configuration.userID), "answers": .object(p.answers)])
+        return (body, screen, configuration.submitEndpoint, definition.id)
+    }
+
+    /// The configuration's HTTP client.
+    var httpClient: HTTPClient { configuration.httpClient }
 
     // MARK: Rendering
 
@@ -571,12 +553,12 @@ public final class FlowSession: @unchecked Sendable {
             blocks.blocks.append(.object(["type": "footer", "text": .string("⚠ \(reason)")]))
         }
         let tree = ScreenResolver(context).resolve(blocks)
-        let errors = tree.events.filter { $0.name == "render_error" }
+        let errors = tree.events.filter { $0.name == EventKind.renderError.name }
         if !errors.isEmpty {
             try locked {
                 guard reportedRenderFor != view, viewSeq == view, let p = current,
                       p.screen == screen.id else { return }
-                try commit(p, errors.map { ("render_error", screen.id, ["block": .string($0.token ?? ""),
+                try commit(p, errors.map { (EventKind.renderError.name, screen.id, ["block": .string($0.token ?? ""),
                                                                          "detail": .string($0.detail)]) })
                 reportedRenderFor = view
             }
@@ -676,7 +658,7 @@ public final class FlowSession: @unchecked Sendable {
         }
         try journal.commit(states: states + [(progressKey, next.json)], events: encoded)
         if next.screen != current?.screen { blockedReason = nil }
-        if let i = events.lastIndex(where: { $0.0 == "screen_view" }) {
+        if let i = events.lastIndex(where: { $0.0 == EventKind.screenView.name }) {
             viewSeq = next.eventSeq - (events.count - 1 - i)
         }
         emittedNames += events.map(\.0)

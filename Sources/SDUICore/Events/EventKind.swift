@@ -1,0 +1,41 @@
+// EventKind.swift - the analytics events the SDK itself emits: one list that
+// the flow session, the outbox's uploader, the registry's POST /events and
+// the docs read.
+//
+// Here, in the ground floor both the client modules and the registry
+// import, so the server reads the same list without a client module, and a
+// client without the server.  A `track` action's event is any other name;
+// a name of either sort is 1 to ``EventKind/maxNameLength`` characters.
+// EventKindTests checks that docs/flows.md's analytics table and the
+// `name` member of schemas/events.json (and the OpenAPI bundle made from
+// it) list exactly these, in this order, with this bound.
+
+/// An analytics event the SDK emits (its JSON `name`).
+public enum EventKind: String, CaseIterable, Sendable {
+    /// A flow started afresh.
+    case flowStart = "flow_start"
+    /// A screen is shown (`resumed` or `back` when so).
+    case screenView = "screen_view"
+    /// An answer was recorded (`key`, `value`).
+    case answer
+    /// `next` on a screen without transitions completed the flow.
+    case flowComplete = "flow_complete"
+    /// `exit` ended the flow early.
+    case flowExit = "flow_exit"
+    /// A block that cannot be drawn, a condition that fails, an action that
+    /// does not parse or is refused (`detail`, with `block` or `path`).
+    case renderError = "render_error"
+    /// A resume over progress that does not match the definition, belongs
+    /// to another flow or does not decode, and what the policy did.
+    case flowResumeMismatch = "flow_resume_mismatch"
+    /// The outbox dropped events (`count`).
+    case eventsDropped = "events_dropped"
+
+    /// The event's JSON `name`.
+    public var name: String { rawValue }
+
+    /// Most characters (Unicode scalars, as JSON Schema's `maxLength`
+    /// counts them) in any event's `name`, these or a `track` action's:
+    /// `POST /events` refuses a longer one.
+    public static let maxNameLength = 128
+}
