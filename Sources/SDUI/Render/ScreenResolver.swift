@@ -67,16 +67,14 @@ public struct ScreenResolver: Sendable {
         var issues: [RenderIssue] = []
         var shown = screen
         var lookups = lookups
-        let offline = screen.tokenIDs.contains { if case .offline = lookups[$0] { true } else { false } }
-        if offline, let fallback = context.fallbackPack?.screen(for: screen.id) {
+        if let pack = context.fallbackPack,
+           let fallback = FallbackSubstitution(for: screen, lookups: lookups, pack: pack)?.screen {
             issues.append(RenderIssue(.fallbackScreen, token: nil, path: "screen",
                                       "offline with tokens missing; showing fallback screen \"\(fallback.id)\""))
             context.logger.notice("switching to fallback screen",
                                   metadata: ["screen": "\(screen.id)", "fallback": "\(fallback.id)"])
             shown = fallback.screenItems
-            for id in shown.tokenIDs where lookups[id]?.token == nil {
-                lookups[id] = Self.lookup(id, in: context.fallbackPack!.pack) ?? .offline
-            }
+            lookups = FallbackSubstitution.lookups(for: shown, lookups, pack: pack)
         }
         let chosen = theme(screenThemeID: shown.themeId ?? screen.themeId)
         issues += chosen.issues
