@@ -113,19 +113,18 @@ struct RenderCommand: ParsableCommand {
         let resolver = ScreenResolver(context)
 
         let data = try readFile(screen, limit: FileInput.documentLimit)
-        // One parse with the core's scanner tells the formats apart and is
-        // the normalized payload's value (a second parse of a large payload
-        // cost more than the bounded render).  Text the core's parser
-        // refuses is refused here, with its line and column, whatever the
-        // format: guessing one from broken text only misnamed the fault.
-        // Block screens nest deepest (BlockScreen.maxDepth), so that bound
-        // lets every format through to its own checks.
-        let probe = try JSONValue(json: data, source: inputName(screen), maxDepth: BlockScreen.maxDepth)
-        if ScreenModel.matches(probe) {
+        // One parse with the core's scanner tells the formats apart
+        // (ScreenFormat) and is the value the block and normalized formats
+        // decode from (a second parse of a large payload cost more than the
+        // bounded render).
+        let (format, probe) = try ScreenFormat.probe(data, source: inputName(screen))
+        switch format {
+        case .normalizedPayload:
             return resolver.resolve(try ScreenModel(value: probe, source: inputName(screen)))
-        }
-        if probe["blocks"] != nil {
+        case .blockScreen:
             return resolver.resolve(try BlockScreen(value: probe, source: inputName(screen)))
+        case .tokenPayload:
+            break
         }
         let payload = try ScreenPayload(json: data, source: inputName(screen))
         guard let pack else {

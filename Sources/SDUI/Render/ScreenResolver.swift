@@ -28,7 +28,9 @@ import SDUICore
 public struct ScreenResolver: Sendable {
     /// Primitives, themes, mode, bindings and fallbacks every resolve uses.
     public let context: RenderContext
-    private let themeCache = ThemeCache()
+    /// Flattened themes by the ids that chose them, so a screen pays for
+    /// theme merging and colour formatting once, not on every resolve.
+    private let themeCache = Locked<[String: (ResolvedTheme, ThemeSource, [RenderIssue])]>([:])
 
     /// A resolver over `context` (by default built-in primitives, the SDK
     /// fallback theme, light mode).  Safe to share between tasks: each theme
@@ -37,25 +39,17 @@ public struct ScreenResolver: Sendable {
         self.context = context
     }
 
-    /// Flattened themes by the ids that chose them, so a screen pays for
-    /// theme merging and colour formatting once, not on every resolve.
-    /// `@unchecked Sendable`: `entries` is only touched under `lock`.
-    private final class ThemeCache: @unchecked Sendable {
-        let lock = NSLock()
-        var entries: [String: (ResolvedTheme, ThemeSource, [RenderIssue])] = [:]
-    }
-
     /// The theme for a screen by ``ThemeCatalog``'s order, flattened for the mode.
     private func theme(screenThemeID: String?) -> (theme: ResolvedTheme, source: ThemeSource, issues: [RenderIssue]) {
         let key = "\(screenThemeID ?? "")\u{0}\(context.flowThemeID ?? "")"
-        themeCache.lock.lock()
-        defer { themeCache.lock.unlock() }
-        if let hit = themeCache.entries[key] { return hit }
-        let chosen = context.themes.resolve(screenThemeID: screenThemeID, flowThemeID: context.flowThemeID)
-        let resolved = ResolvedTheme(chosen.theme, mode: context.mode, textScale: context.textScale,
-                                     spacingScale: context.spacingScale)
-        themeCache.entries[key] = (resolved, chosen.source, chosen.issues)
-        return (resolved, chosen.source, chosen.issues)
+        return themeCache.withLock { entries in
+            if let hit = entries[key] { return hit }
+            let chosen = context.themes.resolve(screenThemeID: screenThemeID, flowThemeID: context.flowThemeID)
+            let resolved = ResolvedTheme(chosen.theme, mode: context.mode, textScale: context.textScale,
+                                         spacingScale: context.spacingScale)
+            entries[key] = (resolved, chosen.source, chosen.issues)
+            return (resolved, chosen.source, chosen.issues)
+        }
     }
 
     /// Resolves `screen` with its tokens already looked up: the one entry
@@ -73,16 +67,14 @@ public struct ScreenResolver: Sendable {
         var issues: [RenderIssue] = []
         var shown = screen
         var lookups = lookups
-        let offline = screen.tokenIDs.contains { if case .offline = lookups[$0] { true } else { false } }
-        if offline, let fallback = context.fallbackPack?.screen(for: screen.id) {
+        if let pack = context.fallbackPack,
+           let fallback = FallbackSubstitution(for: screen, lookups: lookups, pack: pack)?.screen {
             issues.append(RenderIssue(.fallbackScreen, token: nil, path: "screen",
                                       "offline with tokens missing; showing fallback screen \"\(fallback.id)\""))
             context.logger.notice("switching to fallback screen",
                                   metadata: ["screen": "\(screen.id)", "fallback": "\(fallback.id)"])
             shown = fallback.screenItems
-            for id in shown.tokenIDs where lookups[id]?.token == nil {
-                lookups[id] = Self.lookup(id, in: context.fallbackPack!.pack) ?? .offline
-            }
+            lookups = FallbackSubstitution.lookups(for: shown, lookups, pack: pack)
         }
         let chosen = theme(screenThemeID: shown.themeId ?? screen.themeId)
         issues += chosen.issues

@@ -76,11 +76,9 @@ public struct ScreenLoader: Sendable {
         let items = fetched.payload.screenItems
         let ids = items.tokenIDs
         var lookups = await repository.get(ids)
-        if fetched.source == .fallbackPack, let pack = resolver.context.fallbackPack?.pack {
+        if fetched.source == .fallbackPack, let pack = resolver.context.fallbackPack {
             // A Fallback Pack screen draws from its own pack's tokens.
-            for id in ids where lookups[id]?.token == nil {
-                if let l = ScreenResolver.lookup(id, in: pack) { lookups[id] = l }
-            }
+            lookups = FallbackSubstitution.lookups(for: items, lookups, pack: pack)
         }
         return LoadedScreen(requested: fetched.requested, payload: fetched.payload, source: fetched.source,
                             tree: resolver.resolve(items, lookups: lookups), lookups: lookups)
@@ -157,8 +155,8 @@ public struct ScreenLoader: Sendable {
                                metadata: ["screen": "\(id)", "error": "\(error)"])
             }
         }
-        if let fallback = resolver.context.fallbackPack?.screen(for: id) {
-            return (fallback, .fallbackPack)
+        if let fallback = FallbackSubstitution(noPayloadFor: id, pack: resolver.context.fallbackPack) {
+            return (fallback.screen, .fallbackPack)
         }
         throw SDUIError(.network, "screen \"\(id)\" is not cached and the registry cannot be reached (\(error.message))",
                         input: id)

@@ -83,13 +83,9 @@ public final class DesignToken: @unchecked Sendable {
     /// handle to it (a cache hands out a new one per lookup) shares it: the
     /// props as Swift values, and memos other layers attach (a render plan,
     /// say) without this layer knowing what they are.
-    ///
-    /// `@unchecked Sendable`: `props` is immutable; `memos` is only touched
-    /// under `lock`.
-    private final class Derived: @unchecked Sendable {
+    private final class Derived: Sendable {
         let props: JSONValue
-        let lock = NSLock()
-        var memos: [ObjectIdentifier: any Sendable] = [:]
+        let memos = Locked<[ObjectIdentifier: any Sendable]>([:])
         init(props: JSONValue) { self.props = props }
     }
 
@@ -117,11 +113,11 @@ public final class DesignToken: @unchecked Sendable {
     package func memo<T: Sendable>(_ type: T.Type, _ make: (DesignToken) -> T) -> T {
         let d = derived
         let key = ObjectIdentifier(type)
-        if let hit = d.lock.withLock({ d.memos[key] }) as? T { return hit }
+        if let hit = d.memos.withLock({ $0[key] }) as? T { return hit }
         let made = make(self)
-        return d.lock.withLock {
-            if let first = d.memos[key] as? T { return first }
-            d.memos[key] = made
+        return d.memos.withLock { memos in
+            if let first = memos[key] as? T { return first }
+            memos[key] = made
             return made
         }
     }

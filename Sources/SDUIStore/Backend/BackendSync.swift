@@ -237,16 +237,3 @@ final class BackendSync: StorePersistence, @unchecked Sendable {
         }
     }
 }
-
-/// A value behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    // Every access goes through withLock.
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
