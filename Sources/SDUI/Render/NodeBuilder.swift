@@ -188,7 +188,7 @@ struct NodeBuilder {
     private mutating func blockFailure(_ kind: RenderIssue.Kind, _ label: String, _ message: String,
                                        type: String = "") -> RenderNode {
         issues.append(RenderIssue(kind, token: label, path: "root", message))
-        events.append(RenderEvent(name: "render_error", token: label, appVersion: context.appVersion,
+        events.append(RenderEvent(name: EventKind.renderError.name, token: label, appVersion: context.appVersion,
                                   detail: message))
         context.logger.warning("render_error", metadata: ["block": "\(label)", "detail": "\(message)"])
         return RenderNode.placeholder(kind, primitive: type, token: nil)

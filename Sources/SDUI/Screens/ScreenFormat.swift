@@ -7,8 +7,8 @@ import SDUICore
 /// top-level object.
 ///
 /// The rule, in order: an object with both `screenName` and `templates` is
-/// a normalized payload (seed 002); else one with `blocks` is a block screen
-/// (seed 001); anything else is read as a token payload (``ScreenPayload``),
+/// a normalized payload (SDUIFlow's `ScreenModel`); else one with `blocks`
+/// is a block screen (``BlockScreen``); anything else is read as a token payload (``ScreenPayload``),
 /// whose own decoder names what is missing or wrong.
 public enum ScreenFormat: String, Sendable, CaseIterable {
     /// A normalized payload: `screenName`, `templates`, `components`, `body`.

@@ -83,11 +83,11 @@ public final class EventUploader: Sendable {
     private let logger: Logger
     private let gate = FlushGate()
     private let now: @Sendable () -> Date
-    private let rejected = RejectedCount()
+    private let rejected = Locked(0)
 
     /// Events the server refused for good since this uploader was made,
     /// taken off the queue (each also logged as an error).  Thread-safe.
-    public var rejectedTotal: Int { rejected.value }
+    public var rejectedTotal: Int { rejected.withLock { $0 } }
 
     /// An uploader of `journal`'s events.
     public init(journal: FlowJournal, configuration: Configuration,
@@ -138,7 +138,7 @@ public final class EventUploader: Sendable {
                     }
                     try journal.acknowledge(named.map { batch[$0].seq })
                     report.rejected += named.count
-                    rejected.add(named.count)
+                    rejected.withLock { $0 += named.count }
                     continue
                 }
                 if batch.count > 1 {
@@ -150,7 +150,7 @@ public final class EventUploader: Sendable {
                                         "event": "\(String(decoding: batch[0].json.prefix(300), as: UTF8.self))"])
                 try journal.acknowledge([batch[0].seq])
                 report.rejected += 1
-                rejected.add(1)
+                rejected.withLock { $0 += 1 }
                 continue
             }
             limit = configuration.maxEvents
@@ -230,15 +230,6 @@ public final class EventUploader: Sendable {
         logger.warning("the event queue dropped events", metadata: ["count": "\(dropped)"])
         return dropped
     }
-}
-
-/// A count shared by flushes: reads and additions take its lock.
-private final class RejectedCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    var value: Int { lock.withLock { count } }
-    func add(_ n: Int) { lock.withLock { count += n } }
 }
 
 /// Lets one flush run at a time.

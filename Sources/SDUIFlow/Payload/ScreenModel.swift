@@ -109,9 +109,9 @@ public struct ScreenModel: Sendable, Hashable {
     }
 
     /// Whether `value` looks like a normalized payload (it has the members
-    /// `screenName` and `templates`), to tell it from other screen formats.
+    /// `screenName` and `templates`), by ``ScreenFormat``'s rule.
     public static func matches(_ value: JSONValue) -> Bool {
-        value["screenName"] != nil && value["templates"] != nil
+        ScreenFormat(of: value) == .normalizedPayload
     }
 }
 

@@ -119,36 +119,21 @@ public final class FlowJournal: @unchecked Sendable {
                        droppedReported: Int = 0) throws -> Int64 {
         var err = sdui_error()
         var first: Int64 = 0
-        // One buffer holds every value and event, one the keys (each
-        // NUL-terminated), so a single pinning covers the C call.
-        var blob = Data()
-        var spans: [(offset: Int, count: Int)?] = []
-        for v in states.map(\.value) + events.map(Optional.init) {
-            guard let v else { spans.append(nil); continue }
-            spans.append((blob.count, v.count))
-            blob.append(v)
-        }
-        var keyBytes: [CChar] = []
-        var keyOffsets: [Int] = []
-        for s in states {
-            keyOffsets.append(keyBytes.count)
-            keyBytes += s.key.utf8CString
-        }
-        if blob.isEmpty { blob.append(0) }      // a valid base even when every value is empty
-        let status: sdui_status = blob.withUnsafeBytes { raw in
-            keyBytes.withUnsafeBufferPointer { keys in
-                let base = raw.baseAddress!
-                let cStates = states.indices.map { i in
-                    sdui_outbox_state(key: keys.baseAddress! + keyOffsets[i],
-                                      value: spans[i].map { base + $0.offset }, len: spans[i]?.count ?? 0)
-                }
-                let cItems = events.indices.map { j in
-                    let span = spans[states.count + j]!
-                    return sdui_outbox_item(bytes: base + span.offset, len: span.count)
-                }
-                return sdui_outbox_commit(handle, cStates, cStates.count, cItems, cItems.count,
-                                          UInt64(max(0, droppedReported)), &first, &err)
+        // One buffer holds every key, value and event (withCBytes: each
+        // NUL-terminated, none NULL), so a single pinning covers the C call;
+        // a nil value is passed as NULL, which deletes its row.
+        let n = states.count
+        let parts = states.map { Data($0.key.utf8) } + states.map { $0.value ?? Data() } + events
+        let status: sdui_status = withCBytes(parts) { ps, lens in
+            let cStates = states.indices.map { i in
+                sdui_outbox_state(key: ps[i], value: states[i].value == nil ? nil : UnsafeRawPointer(ps[n + i]),
+                                  len: lens[n + i])
             }
+            let cItems = events.indices.map { j in
+                sdui_outbox_item(bytes: UnsafeRawPointer(ps[2 * n + j]), len: lens[2 * n + j])
+            }
+            return sdui_outbox_commit(handle, cStates, cStates.count, cItems, cItems.count,
+                                      UInt64(max(0, droppedReported)), &first, &err)
         }
         try SDUIError.check(status, err, input: path)
         return first
