@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "check.h"
+#include "value_eq.h"
 
 /* The lookup callback of the tests: ctx is the data object's tree. */
 static const sdui_value *lookup_root(void *ctx, const char *name, size_t len)
@@ -45,54 +46,6 @@ static sdui_status kind_status(const char *kind)
 }
 
 static unsigned long vectors_run;
-
-/* 1 if a and b are the same tree: same types, integers, decimals (bit for
- * bit, so -0.0 is not 0.0), string bytes, items, and members in the same
- * order with the same names. */
-static int same_tree(const sdui_value *a, const sdui_value *b)
-{
-    sdui_value_type t = sdui_value_type_of(a);
-    if (t != sdui_value_type_of(b))
-        return 0;
-    switch (t) {
-    case SDUI_VALUE_NULL:
-        return 1;
-    case SDUI_VALUE_BOOL:
-        return sdui_value_bool(a) == sdui_value_bool(b);
-    case SDUI_VALUE_INT:
-        return sdui_value_int(a) == sdui_value_int(b);
-    case SDUI_VALUE_REAL: {
-        double x = sdui_value_real(a), y = sdui_value_real(b);
-        return memcmp(&x, &y, sizeof x) == 0;
-    }
-    case SDUI_VALUE_STRING: {
-        size_t la, lb;
-        const char *sa = sdui_value_string(a, &la), *sb = sdui_value_string(b, &lb);
-        return la == lb && memcmp(sa, sb, la) == 0;
-    }
-    case SDUI_VALUE_ARRAY:
-        if (sdui_value_count(a) != sdui_value_count(b))
-            return 0;
-        for (size_t i = 0; i < sdui_value_count(a); i++)
-            if (!same_tree(sdui_value_at(a, i), sdui_value_at(b, i)))
-                return 0;
-        return 1;
-    case SDUI_VALUE_OBJECT: {
-        const void *ia = sdui_value_next(a, NULL), *ib = sdui_value_next(b, NULL);
-        if (sdui_value_count(a) != sdui_value_count(b))
-            return 0;
-        for (; ia && ib; ia = sdui_value_next(a, ia), ib = sdui_value_next(b, ib)) {
-            size_t la, lb;
-            const char *ka = sdui_value_iter_key(ia, &la), *kb = sdui_value_iter_key(ib, &lb);
-            if (la != lb || memcmp(ka, kb, la) != 0 ||
-                !same_tree(sdui_value_iter_value(ia), sdui_value_iter_value(ib)))
-                return 0;
-        }
-        return !ia && !ib;
-    }
-    }
-    return 0;
-}
 
 /*
  * sdui_expr_eval against sdui_expr_eval_json of the same program and data:
@@ -123,7 +76,7 @@ static void check_eval_matches_text(const sdui_expr *prog, const sdui_value *dat
     }
     if (CHECKF(sdui_json_doc_parse(json, len, 100000, &back, &err) == SDUI_OK,
                "%s: eval_json's text does not read back: %s", where, err.message))
-        CHECKF(same_tree(sdui_json_doc_root(res), sdui_json_doc_root(back)),
+        CHECKF(value_same(sdui_json_doc_root(res), sdui_json_doc_root(back)),
                "%s: eval's tree is not eval_json's %s", where, json);
     sdui_json_doc_free(back);
     sdui_json_doc_free(res);

@@ -13,55 +13,8 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "value_eq.h"
 #include "sdui/json_build.h"
-
-/* 1 if a and b are the same tree: same types, integers, decimals (bit for
- * bit, so -0.0 is not 0.0), string bytes, items, and members in the same
- * order with the same names. */
-static int same_tree(const sdui_value *a, const sdui_value *b)
-{
-    sdui_value_type t = sdui_value_type_of(a);
-    if (t != sdui_value_type_of(b))
-        return 0;
-    switch (t) {
-    case SDUI_VALUE_NULL:
-        return 1;
-    case SDUI_VALUE_BOOL:
-        return sdui_value_bool(a) == sdui_value_bool(b);
-    case SDUI_VALUE_INT:
-        return sdui_value_int(a) == sdui_value_int(b);
-    case SDUI_VALUE_REAL: {
-        double x = sdui_value_real(a), y = sdui_value_real(b);
-        return memcmp(&x, &y, sizeof x) == 0;
-    }
-    case SDUI_VALUE_STRING: {
-        size_t la, lb;
-        const char *sa = sdui_value_string(a, &la), *sb = sdui_value_string(b, &lb);
-        return la == lb && memcmp(sa, sb, la) == 0;
-    }
-    case SDUI_VALUE_ARRAY:
-        if (sdui_value_count(a) != sdui_value_count(b))
-            return 0;
-        for (size_t i = 0; i < sdui_value_count(a); i++)
-            if (!same_tree(sdui_value_at(a, i), sdui_value_at(b, i)))
-                return 0;
-        return 1;
-    case SDUI_VALUE_OBJECT: {
-        const void *ia = sdui_value_next(a, NULL), *ib = sdui_value_next(b, NULL);
-        if (sdui_value_count(a) != sdui_value_count(b))
-            return 0;
-        for (; ia && ib; ia = sdui_value_next(a, ia), ib = sdui_value_next(b, ib)) {
-            size_t la, lb;
-            const char *ka = sdui_value_iter_key(ia, &la), *kb = sdui_value_iter_key(ib, &lb);
-            if (la != lb || memcmp(ka, kb, la) != 0 ||
-                !same_tree(sdui_value_iter_value(ia), sdui_value_iter_value(ib)))
-                return 0;
-        }
-        return !ia && !ib;
-    }
-    }
-    return 0;
-}
 
 /* Finishes b and checks the document equals sdui_json_doc_parse(text). */
 static void check_built(sdui_json_builder *b, const char *text, size_t len, int line)
@@ -73,7 +26,7 @@ static void check_built(sdui_json_builder *b, const char *text, size_t len, int 
     st = sdui_json_doc_parse(text, len, SDUI_DEFAULT_MAX_DEPTH, &parsed, &err);
     CHECKF(st == SDUI_OK, "line %d: parse: %s", line, err.message);
     if (built && parsed)
-        CHECKF(same_tree(sdui_json_doc_root(built), sdui_json_doc_root(parsed)),
+        CHECKF(value_same(sdui_json_doc_root(built), sdui_json_doc_root(parsed)),
                "line %d: built tree differs from %.*s", line, (int)len, text);
     sdui_json_doc_free(built);
     sdui_json_doc_free(parsed);
@@ -204,7 +157,7 @@ static void test_nesting(void)
         sdui_json_builder_end_array(b);
         CHECK_STATUS(sdui_json_builder_finish(b, &built, &err), SDUI_OK);
         CHECK_STATUS(sdui_json_doc_parse("[2.0]", 5, 8, &parsed, &err), SDUI_OK);
-        CHECK(!same_tree(sdui_json_doc_root(built), sdui_json_doc_root(parsed)));
+        CHECK(!value_same(sdui_json_doc_root(built), sdui_json_doc_root(parsed)));
         sdui_json_doc_free(built);
         sdui_json_doc_free(parsed);
     }

@@ -51,6 +51,7 @@
 
 #include "sdui/sdui.h"
 #include "../C/json_oracle.h"
+#include "../C/value_eq.h"
 
 /* The fixed depth of the first parse. */
 #define FIXED_DEPTH SDUI_DEFAULT_MAX_DEPTH
@@ -223,46 +224,6 @@ static void walk_object(const sdui_value *v, unsigned level, walk_totals *t)
     free(keys);
 }
 
-/* 1 if a and b are the same tree: types, numbers bit for bit, strings
- * byte for byte, members in the same order under the same names. */
-static int same_tree(const sdui_value *a, const sdui_value *b)
-{
-    size_t i, la, lb;
-    sdui_value_type t = sdui_value_type_of(a);
-    const void *ia, *ib;
-    if (t != sdui_value_type_of(b) || sdui_value_count(a) != sdui_value_count(b))
-        return 0;
-    switch (t) {
-    case SDUI_VALUE_NULL: return 1;
-    case SDUI_VALUE_BOOL: return sdui_value_bool(a) == sdui_value_bool(b);
-    case SDUI_VALUE_INT: return sdui_value_int(a) == sdui_value_int(b);
-    case SDUI_VALUE_REAL: {
-        double x = sdui_value_real(a), y = sdui_value_real(b);
-        return memcmp(&x, &y, sizeof x) == 0;
-    }
-    case SDUI_VALUE_STRING: {
-        const char *sa = sdui_value_string(a, &la), *sb = sdui_value_string(b, &lb);
-        return la == lb && memcmp(sa, sb, la) == 0;
-    }
-    case SDUI_VALUE_ARRAY:
-        for (i = 0; i < sdui_value_count(a); i++)
-            if (!same_tree(sdui_value_at(a, i), sdui_value_at(b, i)))
-                return 0;
-        return 1;
-    case SDUI_VALUE_OBJECT:
-        for (ia = sdui_value_next(a, NULL), ib = sdui_value_next(b, NULL); ia && ib;
-             ia = sdui_value_next(a, ia), ib = sdui_value_next(b, ib)) {
-            const char *ka = sdui_value_iter_key(ia, &la), *kb = sdui_value_iter_key(ib, &lb);
-            if (la != lb || memcmp(ka, kb, la) != 0 ||
-                sdui_value_get(b, kb) != sdui_value_iter_value(ib) ||
-                !same_tree(sdui_value_iter_value(ia), sdui_value_iter_value(ib)))
-                return 0;
-        }
-        return !ia && !ib;
-    }
-    return 0;
-}
-
 /* Feeds v to a builder, depth first. */
 static void feed(sdui_json_builder *b, const sdui_value *v)
 {
@@ -317,7 +278,7 @@ static void check_copy(const sdui_json_doc *doc, unsigned depth)
     }
     REQUIRE(st == SDUI_OK || st == SDUI_OOM);
     if (st == SDUI_OK)
-        REQUIRE(same_tree(sdui_json_doc_root(doc), sdui_json_doc_root(copy)));
+        REQUIRE(value_same(sdui_json_doc_root(doc), sdui_json_doc_root(copy)));
     sdui_json_doc_free(copy);
 }
 

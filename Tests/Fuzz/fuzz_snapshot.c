@@ -114,6 +114,7 @@ enum kind { ABSENT = 0, FILE_AS_IS = 1, FILE_CRC_SET = 2, DIRECTORY = 3 };
 /* ------------------------------------------------------------------ */
 
 #include "fuzz_folder.h"
+#include "../C/value_eq.h"
 
 static char snap_path[320], prev_path[320], back_path[320], back_prev[320];
 
@@ -255,76 +256,15 @@ static void expect_one(enum kind kind, const char *text, size_t len,
 /* Trees                                                                */
 /* ------------------------------------------------------------------ */
 
-/* 1 if a and b are the same value: same types, the same booleans,
- * integers, doubles (bit for bit, so -0.0 is not 0.0) and strings (NUL
- * bytes included), arrays element by element, objects with the same
- * members, in the same order when ordered is 1, by name otherwise. */
-static int same_value(const sdui_value *a, const sdui_value *b, int ordered)
-{
-    size_t i, n, la, lb;
-    const char *sa, *sb;
-    double da, db;
-    const void *ia, *ib;
-
-    if (!a || !b)
-        return a == b;
-    if (sdui_value_type_of(a) != sdui_value_type_of(b))
-        return 0;
-    switch (sdui_value_type_of(a)) {
-    case SDUI_VALUE_NULL:
-        return 1;
-    case SDUI_VALUE_BOOL:
-        return sdui_value_bool(a) == sdui_value_bool(b);
-    case SDUI_VALUE_INT:
-        return sdui_value_int(a) == sdui_value_int(b);
-    case SDUI_VALUE_REAL:
-        da = sdui_value_real(a);
-        db = sdui_value_real(b);
-        return memcmp(&da, &db, sizeof da) == 0;
-    case SDUI_VALUE_STRING:
-        sa = sdui_value_string(a, &la);
-        sb = sdui_value_string(b, &lb);
-        return sa && sb && la == lb && memcmp(sa, sb, la) == 0;
-    case SDUI_VALUE_ARRAY:
-        n = sdui_value_count(a);
-        if (n != sdui_value_count(b))
-            return 0;
-        for (i = 0; i < n; i++)
-            if (!same_value(sdui_value_at(a, i), sdui_value_at(b, i), ordered))
-                return 0;
-        return 1;
-    case SDUI_VALUE_OBJECT:
-        if (sdui_value_count(a) != sdui_value_count(b))
-            return 0;
-        ib = sdui_value_next(b, NULL);
-        for (ia = sdui_value_next(a, NULL); ia; ia = sdui_value_next(a, ia)) {
-            const char *key = sdui_value_iter_key(ia, &la);
-            const sdui_value *other;
-            if (ordered) {
-                if (!ib)
-                    return 0;
-                sb = sdui_value_iter_key(ib, &lb);
-                if (la != lb || memcmp(key, sb, la) != 0)
-                    return 0;
-                other = sdui_value_iter_value(ib);
-                ib = sdui_value_next(b, ib);
-            } else {
-                other = sdui_value_get(b, key);
-            }
-            if (!same_value(sdui_value_iter_value(ia), other, ordered))
-                return 0;
-        }
-        return !ordered || ib == NULL;
-    }
-    return 0;
-}
-
-/* 1 if two documents (either may be NULL) hold the same tree. */
+/* 1 if two documents (either may be NULL) hold the same tree: decimals bit
+ * for bit, members in the same order when ordered is 1, by name otherwise
+ * (value_eq.h). */
 static int same_doc(const sdui_json_doc *a, const sdui_json_doc *b, int ordered)
 {
     if (!a || !b)
         return a == b;
-    return same_value(sdui_json_doc_root(a), sdui_json_doc_root(b), ordered);
+    return value_match(sdui_json_doc_root(a), sdui_json_doc_root(b),
+                       VALUE_BITS | (ordered ? VALUE_ORDER : 0));
 }
 
 /* ------------------------------------------------------------------ */
