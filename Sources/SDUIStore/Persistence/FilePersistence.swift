@@ -59,6 +59,8 @@ final class FilePersistence: StorePersistence, @unchecked Sendable {
     /// records or bytes.
     static let compactRecords = 1_000
     static let compactBytes = 4 << 20
+    /// The core's bound on a snapshot file (SDUI_SNAPSHOT_MAX_BYTES).
+    static let snapshotBound = 64 << 20
 
     /// A snapshot file at `url`, stamped with `version`.
     init(url: URL, version: SemanticVersion?) {
@@ -242,7 +244,13 @@ final class FilePersistence: StorePersistence, @unchecked Sendable {
     private func save(_ state: [String: StoreValue], members: Set<String>,
                       stats: (records: Int, bytes: Int, nextSeq: Int64), folding: [Int64]?) throws {
         let record = try JournalRecord(members: members, of: state).encoded()
-        if stats.records + 1 > Self.compactRecords || stats.bytes + record.count > Self.compactBytes {
+        // Near the snapshot's size bound, compact: the snapshot writer then
+        // refuses a state that would pass it (`.limit`), as before the
+        // journal.  The snapshot and the records together are at least
+        // the state's size, give or take the envelope.
+        let snapshotBytes = Int(FileStamp(path: file.url.path)?.size ?? 0)
+        if stats.records + 1 > Self.compactRecords || stats.bytes + record.count > Self.compactBytes
+            || snapshotBytes + stats.bytes + record.count > Self.snapshotBound {
             try compact(state, folding: folding)
             return
         }
