@@ -134,6 +134,33 @@ import Testing
         #expect(records.count == 2, "b's record and the bad one: nothing was added")
     }
 
+    /// When neither the snapshot nor its .prev reads, the next write keeps
+    /// them aside and the journal's records with them, one record a line:
+    /// starting afresh loses none, and no record of the old generation is
+    /// replayed over the new state.
+    @Test func anUnreadableSnapshotKeepsItsJournalRecordsAside() throws {
+        let dir = Fixtures.temporaryDirectory()
+        let url = dir.appendingPathComponent("gone.json")
+        let keep = DefaultStore(appID: "app").store(.file(url: url))   // open: nothing folded
+        keep.set("a", 1)
+        keep.set("b", 2)
+        keep.set("c", .url("https://example.com/c"))
+        try Data("{".utf8).write(to: url)
+        try Data("[".utf8).write(to: URL(fileURLWithPath: url.path + ".prev"))
+        let s = DefaultStore(appID: "app").store(.file(url: url))
+        #expect(s.loadError?.category == .corrupt, "\(String(describing: s.loadError))")
+        s.set("n", 1)
+        #expect(s.lastPersistenceError == nil, "\(String(describing: s.lastPersistenceError))")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        let aside = try #require(names.first { $0.hasPrefix("gone.json.journal.unreadable-") }, "\(names)")
+        let lines = try String(contentsOf: dir.appendingPathComponent(aside), encoding: .utf8)
+            .split(separator: "\n").map { try JournalRecord(bytes: Array($0.utf8), source: aside) }
+        #expect(lines.map(\.set) == [["b": 2], ["c": .url("https://example.com/c")]], "b's and c's records")
+        #expect(names.contains { $0.hasPrefix("gone.json.unreadable-") } && names.contains { $0.hasPrefix("gone.json.prev.unreadable-") })
+        #expect(try StoreJournal(path: url.path + ".journal").stats().records == 0)
+        #expect(DefaultStore(appID: "app").store(.file(url: url)).snapshot() == ["n": 1])
+    }
+
     #if Server
     /// The built `sdui` (next to this test bundle).
     static func sduiExecutable() -> URL {

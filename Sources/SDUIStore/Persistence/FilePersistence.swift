@@ -31,11 +31,19 @@
 // A commit that cannot be saved (the file cannot be read, the disk is
 // full) keeps its steps; the next commit replays them before its own, so a
 // change made while the file was unreadable is saved once it is readable
-// again, into what the file holds then.  A journal record that cannot be
+// again, into what the file holds then.  When neither PATH nor PATH.prev
+// reads, the next write keeps them aside and the journal's records with
+// them (PATH.journal.unreadable-<time>, one record a line) before it
+// starts afresh.  A journal record that cannot be
 // read is an error naming the journal and the record: the store starts
 // empty and nothing is written until the journal is fixed or moved away.
 import Foundation
 import SDUICore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Saves a store's state as a snapshot file and a journal of changes.
 final class FilePersistence: StorePersistence, @unchecked Sendable {
@@ -145,8 +153,10 @@ final class FilePersistence: StorePersistence, @unchecked Sendable {
                 // Read what the files hold now and replay the steps on it.
                 guard let now = try current() else {
                     // Neither snapshot reads: the store's own state, whole
-                    // (the write keeps the unreadable files aside).
-                    try compact(state, folding: nil)
+                    // (the write keeps the unreadable files aside, and the
+                    // journal's records, which belong to them, go aside too).
+                    let aside = try keepJournalAside()
+                    try compact(state, folding: aside)
                     return nil
                 }
                 let merged = SavedMerge.apply(steps, to: now.state, own: state)
@@ -269,6 +279,36 @@ final class FilePersistence: StorePersistence, @unchecked Sendable {
         let j = try openJournal()
         try j.remove(try folding ?? j.records().map(\.seq))
         journalSeen = try j.stats().nextSeq
+    }
+
+    /// Copies the journal's records, when there are any, to a file no file
+    /// has the name of, `PATH.journal.unreadable-<seconds>.<nanoseconds>-<pid>`
+    /// (one record's JSON text a line, oldest first), before the snapshots
+    /// they were written on are kept aside and the records deleted; their
+    /// seqs.  Starting afresh so loses none of them.
+    private func keepJournalAside() throws -> [Int64] {
+        guard journal != nil || FileManager.default.fileExists(atPath: journalPath) else { return [] }
+        let records = try openJournal().records()
+        guard !records.isEmpty else { return [] }
+        var text: [UInt8] = []
+        for r in records { text += r.bytes + [0x0A] }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let stamp = "\(now.tv_sec).\(String(format: "%09ld", Int(now.tv_nsec)))-\(getpid())"
+        var name = "\(journalPath).unreadable-\(stamp)"
+        var attempt = 0
+        while true {
+            do {
+                try Data(text).write(to: URL(fileURLWithPath: name), options: .withoutOverwriting)
+                break
+            } catch CocoaError.fileWriteFileExists where attempt < 1000 {
+                attempt += 1
+                name = "\(journalPath).unreadable-\(stamp)-\(attempt)"
+            } catch {
+                throw SDUIError(.io, "cannot keep the journal's records aside as \(name): \(error)", input: journalPath)
+            }
+        }
+        return records.map(\.seq)
     }
 
     /// The journal, opened on first use.
