@@ -75,6 +75,23 @@ import Testing
         #expect(state["added"] == "yes" && state["k1"]?.pathObject?["n"] == .integer(-1) && state.count == 10_001)
     }
 
+    /// A store that only reads writes nothing when it goes away (`sdui
+    /// store inspect` on a file whose writer was killed leaves it as it is).
+    @Test func aStoreThatOnlyReadWritesNothing() throws {
+        let url = Fixtures.temporaryDirectory().appendingPathComponent("read.json")
+        let writer = DefaultStore(appID: "app").store(.file(url: url))   // open: nothing folded
+        writer.set("a", 1)
+        writer.set("b", 2)
+        let before = try Self.identity(url.path)
+        do {
+            let reader = DefaultStore(appID: "app").store(.file(url: url))
+            #expect(reader.snapshot() == ["a": 1, "b": 2])
+        }
+        let after = try Self.identity(url.path)
+        #expect(after.0 == before.0 && after.1 == before.1, "the reader rewrote the snapshot")
+        #expect(try StoreJournal(path: url.path + ".journal").stats().records == 1)
+    }
+
     /// The journal is folded into the snapshot when it passes its bound, so
     /// it never grows without end (and the queue's own bounds never drop a
     /// record).

@@ -10,9 +10,10 @@
 // appends one record; it does not rewrite the state.  The journal is
 // folded into the snapshot ("compaction": the state written as the
 // snapshot, then the records it holds deleted) when it passes
-// `compactRecords` records or `compactBytes` bytes, when the store goes
-// away (so a store at rest is a snapshot file alone, in the form older
-// versions wrote and read), when there is no snapshot yet, when the
+// `compactRecords` records or `compactBytes` bytes, when a store that
+// saved something goes away (so a store at rest is a snapshot file alone,
+// in the form older versions wrote and read; a store that only read
+// writes nothing), when there is no snapshot yet, when the
 // snapshot had to be recovered from PATH.prev or kept aside, and for a
 // change that touched the whole state.  A kill between writing the
 // snapshot and deleting its records leaves records the snapshot holds:
@@ -62,6 +63,9 @@ final class FilePersistence: StorePersistence, @unchecked Sendable {
     /// top-level members they touch (nil: a step touched the whole state).
     private var unsaved: [SavedMerge.Step] = []
     private var unsavedMembers: Set<String>? = []
+    /// Whether this store saved a commit (then it folds the journal when
+    /// it goes away).
+    private var wrote = false
 
     /// Fold the journal into the snapshot before it passes this many
     /// records or bytes.
@@ -81,7 +85,8 @@ final class FilePersistence: StorePersistence, @unchecked Sendable {
     /// snapshot file (the essay).  Nothing is written when the files cannot
     /// be read.
     deinit {
-        guard let journal, (try? journal.stats().records) ?? 0 > 0 else { return }
+        // A store that only read writes nothing (`sdui store inspect`).
+        guard wrote, let journal, (try? journal.stats().records) ?? 0 > 0 else { return }
         _ = try? file.withLock { () throws -> Void in
             guard let now = try current() else { return }
             try compact(now.state, folding: now.seqs)
@@ -169,6 +174,7 @@ final class FilePersistence: StorePersistence, @unchecked Sendable {
             }
             unsaved = []
             unsavedMembers = []
+            wrote = true
             return saved
         } catch {
             unsaved = steps
