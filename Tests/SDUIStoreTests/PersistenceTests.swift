@@ -130,7 +130,7 @@ import Testing
         let prev = url.path + ".prev"
         DefaultStore(appID: "app").named(.file(url: url)).set("a", 1)
         DefaultStore(appID: "app").named(.file(url: url)).set("a", 2)
-        try Unprivileged.own(dir, url.path, prev, url.path + ".lock")
+        try Unprivileged.own(dir, url.path, prev, url.path + ".lock", url.path + ".journal")
         #expect(chmod(url.path, 0) == 0)
         let bytes = try Data(contentsOf: url), prevBytes = try Data(contentsOf: URL(fileURLWithPath: prev))
 

@@ -24,6 +24,11 @@ import SDUIStore
 ///    user.flags`, compiled once and evaluated by the C core against the
 ///    store's documents, against the same condition as a Swift closure over
 ///    `JSONValue`.
+/// 4. **file set**: `fileSets` calls of `set("k<i>.n", n)` on a file-scope
+///    store holding 10,000 top-level keys (each `{"n": i, "t": "value i"}`),
+///    every call saved before it returns: what a persisted write costs as
+///    the store grows.  The figure is the round's time over its sets, so
+///    the occasional compaction of the store's journal is in it.
 ///
 /// Every method runs in every round, round-robin, after warm-up rounds;
 /// the figures are medians over rounds.
@@ -36,6 +41,7 @@ public struct StoreBenchmark {
         case resolve = "resolve_whole_screen"
         case exprC = "expression_c_core"
         case exprSwift = "expression_swift_closure"
+        case fileSet10k = "file_store_set_10000_keys"
     }
 
     public struct Result: Sendable {
@@ -46,6 +52,7 @@ public struct StoreBenchmark {
         public var nodes: Int
         public var changedNodes: Int
         public var evaluations: Int
+        public var fileSets: Int
     }
 
     public init() {}
@@ -91,6 +98,19 @@ public struct StoreBenchmark {
         return (ScreenPayload(id: "bench_1000", tokens: items), lookups, store)
     }
 
+    /// A file-scope store in a fresh temporary folder holding `keys`
+    /// top-level keys, saved; the folder (remove it when done).
+    static func fileFixture(keys: Int) throws -> (ScenarioStore, URL) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sdui-bench-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let store = DefaultStore(appID: "bench.file").store(.file(url: dir.appendingPathComponent("store.json")))
+        var root: [String: StoreValue] = [:]
+        for i in 0..<keys { root["k\(i)"] = ["n": .integer(i), "t": .string("value \(i)")] }
+        store.replaceAll(with: root)
+        if let e = store.lastPersistenceError { throw e }
+        return (store, dir)
+    }
+
     /// The condition as a Swift closure over the same values.
     static func swiftCondition(_ cart: SDUICore.JSONValue, _ user: SDUICore.JSONValue) -> Bool {
         guard let total = cart["total"]?.doubleValue, let age = user["age"]?.doubleValue,
@@ -99,8 +119,11 @@ public struct StoreBenchmark {
     }
 
     /// Medians of every method over `rounds` rounds (after two warm-up rounds).
-    public func measure(rounds: Int, sets: Int = 100_000, evaluations: Int = 100_000) throws -> Result {
+    public func measure(rounds: Int, sets: Int = 100_000, evaluations: Int = 100_000,
+                        fileSets: Int = 200) throws -> Result {
         let fixtures = try [0, 1_000, 10_000].map { try Self.setFixture(unrelated: $0) }
+        let (file, fileDir) = try Self.fileFixture(keys: 10_000)
+        defer { try? FileManager.default.removeItem(at: fileDir) }
         let (screen, lookups, store) = try Self.screenFixture()
         var context = RenderContext()
         context.store = store
@@ -137,6 +160,11 @@ public struct StoreBenchmark {
                 }
                 if round >= 0 { samples[method, default: []].append(t.milliseconds * 1e6 / Double(sets)) }
             }
+            let fs = clock.measure {
+                for n in 0..<fileSets { _ = file.set("k\((n &* 37 &+ (round &+ 2) &* 11) % 10_000).n", .integer(n &+ round)) }
+            }
+            if let e = file.lastPersistenceError { throw e }
+            if round >= 0 { samples[.fileSet10k, default: []].append(fs.milliseconds * 1e6 / Double(fileSets)) }
             store.set("rows.r50.title", .string("Row 50, round \(round)"))
             var changes: [RenderNodeChange] = []
             let u = clock.measure { changes = resolver.update(&render, changed: changed) }
@@ -160,7 +188,7 @@ public struct StoreBenchmark {
         }
         precondition(sink > 0)
         return Result(medians: samples.mapValues { FirstPaintBenchmark.median($0) }, sets: sets, nodes: nodes,
-                      changedNodes: changedNodes, evaluations: evaluations)
+                      changedNodes: changedNodes, evaluations: evaluations, fileSets: fileSets)
     }
 }
 #endif
