@@ -11,8 +11,8 @@
  * and its events, or neither: an event is never sent for progress that
  * was lost, and progress is never kept without its events.  A sender
  * reads the oldest items (sdui_outbox_peek), delivers them, and deletes
- * them by seq (sdui_outbox_ack).  The store's offline pushes can use the
- * same file shape later.
+ * them by seq (sdui_outbox_ack).  A file-scope store keeps its journal in
+ * one too (Sources/SDUIStore/Persistence/StoreJournal.swift).
  *
  * The file.  PRAGMA user_version is the schema version
  * (SDUI_OUTBOX_SCHEMA_VERSION); version 1 holds three tables:
