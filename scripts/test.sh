@@ -5,11 +5,18 @@
 # Tests/Fuzz/run.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+# Each step prints its wall-clock time ("test.sh: STEP took N s").
+step() {
+    local name=$1 start=$SECONDS
+    shift
+    "$@"
+    echo "test.sh: $name took $((SECONDS - start)) s"
+}
+step setup bash scripts/setup.sh
 # A machine with only the Swift toolchain has clang but maybe no `cc`.
 command -v "${CC:-cc}" >/dev/null 2>&1 || export CC=clang
-make -s test
-bash scripts/check-c-install.sh
+step "make test" make -s test
+step check-c-install bash scripts/check-c-install.sh
 # Text becomes a JSONValue through the core's parser only, in every client module.
 bash scripts/check-client-json.sh
 # The registry tests run against SQLite and a real PostgreSQL; this starts
@@ -22,19 +29,19 @@ fi
 export SDUI_TEST_POSTGRES_URL
 # The package trait "Server" brings in the server, the CLI and their tests
 # (Package.swift); an app's build leaves it out.
-swift test --traits Server
+step "swift test" swift test --traits Server
 sdui="$(swift build --traits Server --show-bin-path)/sdui"
 # SDUIKit as a dependency: a client-only app (no server stack fetched or
 # built) and Examples/registry-host, a service mounting the registry, built
 # in .build beside the server stack the tests just compiled.
-bash scripts/check-consumer.sh "$sdui" .build
+step check-consumer bash scripts/check-consumer.sh "$sdui" .build
 # The OpenAPI document against the server: a client generated from it, and
 # schemathesis (PyPI) with every check against a live `sdui serve`.
-bash scripts/check-openapi.sh "$sdui"
+step check-openapi bash scripts/check-openapi.sh "$sdui"
 # Debian's python3 has python3-jsonschema (setup.sh); another python3 first
 # on PATH may not.
 py=python3
 for c in /usr/bin/python3 python3; do
     if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import jsonschema' 2>/dev/null; then py=$c; break; fi
 done
-"$py" scripts/check-schemas.py "$sdui"
+step check-schemas "$py" scripts/check-schemas.py "$sdui"

@@ -568,7 +568,11 @@ done
 # render of what it decodes (Tests/Fuzz/run-swift.sh).
 for name in $SWIFT_SELECTED; do
     case "$name" in
-    payload) bash Tests/Fuzz/run-swift.sh "$SECONDS_EACH" || failed=1 ;;
+    payload)
+        start=$SECONDS
+        bash Tests/Fuzz/run-swift.sh "$SECONDS_EACH" || failed=1
+        echo "run.sh: the payload harness (build and run) took $((SECONDS - start)) s"
+        ;;
     esac
 done
 exit "$failed"
