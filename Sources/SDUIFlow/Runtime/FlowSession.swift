@@ -9,6 +9,24 @@
 // next session resumes exactly at the last committed step, with its events
 // queued once.
 //
+// Data.  The flow's data lives once: the journal's progress is its durable
+// truth, the session's ``FlowSession/store`` its working copy, which flow
+// code reads (conditions, `set` expressions, bound screens) and the host may
+// write.  A step starts from the store's data (the host's writes included),
+// computes its change as patches (FlowDataPatch: a set or a remove at a key
+// path), commits the progress with the patched data, and then applies only
+// those patches to the store, so answering `answers.email` reaches only the
+// observers of `answers.email`.  A write the host makes to the store is
+// therefore journaled by the session's next commit (any step, answer,
+// action or event) and survives it; until then it is in memory only, as the
+// host wrote it, and a kill before that commit loses it: after a kill the
+// data is exactly what was last committed, never half of a step.  Only
+// ``FlowSession/start()`` puts the journal's data into the store wholesale
+// (what the store held before is not the flow's), and ``FlowSession/reset()``
+// removes it.  `attributes` belong to the host: never journaled, set from
+// the configuration by `start()` (and whenever the store has none), and the
+// host's writes under them are left alone.
+//
 // Resume policy.  A session started over saved progress that does not
 // match the definition (made with another definition, its content hash
 // differs; or naming a screen, or back-stack screens, the definition does
@@ -254,11 +272,11 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
                                          eventSeq: saved?.eventSeq ?? 0, updatedAt: 0)
                 events.append((EventKind.flowStart.name, definition.start, [:]))
                 events.append((EventKind.screenView.name, definition.start, [:]))
-                try commit(fresh, events, states: aside)
+                try commit(fresh, events, states: aside, from: nil)
                 return .screen(definition.start)
             }
             guard p.status == .inProgress else {
-                apply(p)
+                apply(p, from: nil)
                 return Self.step(p)
             }
             let known = { (id: String) in self.screenIndex[id] != nil }
@@ -306,7 +324,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
             let screen = p.screen ?? definition.start
             p.screen = screen
             events.append((EventKind.screenView.name, screen, ["resumed": true]))
-            try commit(p, events, states: aside)
+            try commit(p, events, states: aside, from: nil)
             return .screen(screen)
         }
     }
@@ -322,10 +340,11 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
                 throw SDUIError(.argument, "screen \"\(screen.id)\" has no input with key \"\(key)\" (it has: "
                                 + screen.inputs.map(\.key).joined(separator: ", ") + ")", input: definition.id)
             }
+            let base = p.data
             var answers = p.answers
             answers[key] = value
             p.data["answers"] = .object(answers)
-            try commit(p, [(EventKind.answer.name, screen.id, ["key": .string(key), "value": value])])
+            try commit(p, [(EventKind.answer.name, screen.id, ["key": .string(key), "value": value])], from: base)
         }
     }
 
@@ -345,7 +364,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
                 p.backStack.append(screen.id)
                 p.screen = nil
                 p.status = .completed
-                try commit(p, [(EventKind.flowComplete.name, screen.id, [:])])
+                try commit(p, [(EventKind.flowComplete.name, screen.id, [:])], from: p.data)
                 return .completed
             }
             var renderErrors: [Event] = []
@@ -371,13 +390,13 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
             }
             guard let to = target else {
                 let why = "no transition's condition holds on screen \"\(screen.id)\""
-                if !renderErrors.isEmpty { try commit(p, renderErrors) }
+                if !renderErrors.isEmpty { try commit(p, renderErrors, from: p.data) }
                 blockedReason = why
                 return .stayed(why)
             }
             p.backStack.append(screen.id)
             p.screen = to
-            try commit(p, renderErrors + [(EventKind.screenView.name, to, [:])])
+            try commit(p, renderErrors + [(EventKind.screenView.name, to, [:])], from: p.data)
             return .screen(to)
         }
     }
@@ -392,7 +411,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
                 return .stayed("there is no previous screen")
             }
             p.screen = previous
-            try commit(p, [(EventKind.screenView.name, previous, ["back": true])])
+            try commit(p, [(EventKind.screenView.name, previous, ["back": true])], from: p.data)
             return .screen(previous)
         }
     }
@@ -405,7 +424,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
             let screen = p.screen
             p.screen = nil
             p.status = .exited
-            try commit(p, [(EventKind.flowExit.name, screen, [:])])
+            try commit(p, [(EventKind.flowExit.name, screen, [:])], from: p.data)
             return .exited
         }
     }
@@ -459,7 +478,8 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
             "flow": "\(definition.id)", "action": "\(action)", "error": "\(detail)"])
         try locked {
             let r = try running()
-            try commit(r.progress, [(EventKind.renderError.name, r.screen.id, ["detail": .string(detail)])])
+            try commit(r.progress, [(EventKind.renderError.name, r.screen.id, ["detail": .string(detail)])],
+                       from: r.progress.data)
         }
         return .stayed(detail)
     }
@@ -477,7 +497,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
             try journal.commit(states: [(progressKey, nil)])
             current = nil
             blockedReason = nil
-            store.replaceAll(with: ["attributes": StoreValue(.object(configuration.attributes))])
+            apply(nil, from: nil)
         }
     }
 
@@ -496,7 +516,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
             var root = JSONValue.object(p.data)
             try change(&root, store)
             p.data = root.objectValue ?? [:]
-            try commit(p, [])
+            try commit(p, [], from: p0.data)
             return .screen(screen.id)
         }
     }
@@ -505,7 +525,7 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
     func record(event: String, properties: [String: JSONValue]) throws -> FlowStep {
         try locked {
             let r = try running()
-            try commit(r.progress, [(event, r.screen.id, properties)])
+            try commit(r.progress, [(event, r.screen.id, properties)], from: r.progress.data)
             return .screen(r.screen.id)
         }
     }
@@ -556,10 +576,12 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
         let errors = tree.events.filter { $0.name == EventKind.renderError.name }
         if !errors.isEmpty {
             try locked {
-                guard reportedRenderFor != view, viewSeq == view, let p = current,
+                guard reportedRenderFor != view, viewSeq == view, var p = current,
                       p.screen == screen.id else { return }
-                try commit(p, errors.map { (EventKind.renderError.name, screen.id, ["block": .string($0.token ?? ""),
-                                                                         "detail": .string($0.detail)]) })
+                p.data = storeData()
+                let events = errors.map { (EventKind.renderError.name, screen.id, ["block": JSONValue.string($0.token ?? ""),
+                                                                                 "detail": .string($0.detail)]) }
+                try commit(p, events, from: p.data)
                 reportedRenderFor = view
             }
         }
@@ -607,7 +629,17 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
             // start() resumes only on screens of the definition.
             throw SDUIError(.corrupt, "the flow's screen \"\(id)\" is not in the definition", input: definition.id)
         }
-        return (p, definition.screens[i], i)
+        var live = p
+        live.data = storeData()
+        return (live, definition.screens[i], i)
+    }
+
+    /// The flow's data as the store holds it now: every top-level member but
+    /// the host's `attributes`.
+    private func storeData() -> [String: JSONValue] {
+        var data = store.snapshot().mapValues(\.jsonValue)
+        data["attributes"] = nil
+        return data
     }
 
     /// Refuses saved progress whose event counter no run can reach.
@@ -637,12 +669,16 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
     }
 
     /// Commits `p` with `events` (name, screen, properties) and the extra
-    /// `states` rows in one transaction, then makes it the session's state.
+    /// `states` rows in one transaction, then makes it the session's state
+    /// and publishes its data's change from `base` (the data the step
+    /// started from; nil: what the store holds now) to the store.
     ///
     /// - Throws: `.corrupt` when the event counter would pass
     ///   FlowProgress.maxEventSeq; the journal's errors.
-    private func commit(_ p: FlowProgress, _ events: [Event], states: [(key: String, value: Data?)] = []) throws {
+    private func commit(_ p: FlowProgress, _ events: [Event], states: [(key: String, value: Data?)] = [],
+                        from base: [String: JSONValue]?) throws {
         var next = p
+        next.data["attributes"] = nil
         let now = Self.milliseconds(configuration.now())
         next.updatedAt = now
         guard next.eventSeq >= 0, events.count <= FlowProgress.maxEventSeq - next.eventSeq else {
@@ -662,17 +698,25 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
             viewSeq = next.eventSeq - (events.count - 1 - i)
         }
         emittedNames += events.map(\.0)
-        apply(next)
+        apply(next, from: base)
     }
 
-    /// Makes `p` the session's state and its data the store's.
-    private func apply(_ p: FlowProgress) {
-        let changedData = current?.data != p.data
+    /// Makes `p` the session's state (nil: none, after a reset) and
+    /// publishes the change of its data (none: empty) from `base` (nil: what
+    /// the store holds now) to the store, with the host's attributes when
+    /// the store has none (or `base` is nil: the store is taken over).
+    private func apply(_ p: FlowProgress?, from base: [String: JSONValue]?) {
         current = p
-        if changedData || store.get("attributes") == nil {
-            var root = p.data.mapValues(StoreValue.init)
-            root["attributes"] = StoreValue(.object(configuration.attributes))
-            store.replaceAll(with: root)
+        var (patches, unnamed) = FlowDataPatch.diff(from: base ?? storeData(), to: p?.data ?? [:], skipping: ["attributes"])
+        let attributes = JSONValue.object(configuration.attributes)
+        if base == nil ? store.get("attributes")?.jsonValue != attributes : store.get("attributes") == nil,
+           let path = try? KeyPath(components: [.key("attributes")]) {
+            patches.append(FlowDataPatch(path: path, op: .set(attributes)))
+        }
+        let refused = FlowDataPatch.publish(patches, to: store)
+        for why in refused + unnamed.map({ "the key \"\($0.prefix(64))…\" cannot be named as a key path" }) {
+            configuration.logger.warning("the flow's store did not take a change of its data", metadata: [
+                "flow": "\(definition.id)", "detail": "\(why)"])
         }
     }
 
