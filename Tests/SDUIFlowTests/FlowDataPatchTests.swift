@@ -107,3 +107,47 @@ import Testing
         #expect(s.progress?.data == [:])
     }
 }
+
+/// Saved data that no key path can name still reaches the store and the journal.
+@Suite struct FlowDataPatchSavedDataTests {
+    /// A top-level key past KeyPath's text bound (a journal edited on disk)
+    /// is loaded into the store and kept by the next steps, as are members
+    /// nested deeper than a key path reaches.
+    @Test func dataNoKeyPathCanNameIsKept() throws {
+        let long = String(repeating: "k", count: KeyPath.maxTextBytes + 10)
+        var deep: JSONValue = "bottom"
+        for _ in 0..<(KeyPath.maxComponents + 6) { deep = ["d": deep] }
+        let data: JSONValue = [long: 1, "deep": deep, "answers": ["goal": "strength"]]
+        let hash = try FlowFixtures.flow().contentHash
+        let text = String(decoding: try JSONEncoder().encode(data), as: UTF8.self)
+        let row = #"{"flowId": "onboarding", "flowVersion": "1", "contentHash": "\#(hash)", "screen": "goal", "#
+            + #""backStack": ["welcome"], "data": \#(text), "status": "in_progress", "eventSeq": 2, "updatedAt": 0}"#
+        let j = try FlowFixtures.journal()
+        try j.commit(states: [("flow/onboarding/u1", Data(row.utf8))])
+        let s = try FlowSession(definition: try FlowFixtures.flow(), journal: j, configuration: .init(userID: "u1"))
+        #expect(try s.start() == .screen("goal"))
+        #expect(s.store.snapshot()[long] == 1)
+        #expect(s.store.snapshot()["deep"]?.jsonValue == deep)
+        try s.answer("goal", "muscles")
+        #expect(try s.next() == .screen("name"))
+        #expect(s.progress?.data[long] == 1)
+        #expect(s.progress?.data["deep"] == deep)
+        #expect(s.progress?.answers == ["goal": "muscles"])
+        let saved = try JSONDecoder().decode(FlowProgress.self, from: try #require(try j.state("flow/onboarding/u1")))
+        #expect(saved.data == s.progress?.data)
+    }
+
+    /// A store whose validation refuses a committed value still ends up
+    /// holding what was committed, so the next step keeps it in the journal.
+    @Test func aValueTheStoreRefusesIsStillKept() throws {
+        let j = try FlowFixtures.journal()
+        let s = try FlowSession(definition: try FlowFixtures.flow(), journal: j, configuration: .init(userID: "u1"))
+        try s.start()
+        s.store.configureValidation(.init(mode: .strict, schema: ["answers.goal": Rule(kind: .integer)]))
+        #expect(try s.next() == .screen("goal"))
+        try s.answer("goal", "strength")
+        #expect(s.store.get("answers.goal") == .string("strength"))
+        #expect(try s.next() == .screen("strength"))
+        #expect(s.progress?.answers["goal"] == .string("strength"))
+    }
+}

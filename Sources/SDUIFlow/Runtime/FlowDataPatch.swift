@@ -6,13 +6,14 @@
 // sides are compared inside, so answering `answers.email` is one patch at
 // `answers.email`, and the store's observers of `answers.name` are not
 // reached; a new object is written member by member too (the store creates
-// the objects on the way), an empty one whole.  Arrays and scalars are leaves (a changed array is one `set` of
-// the whole array: an element's index is no identity).  A member whose path
-// cannot be written as a key path (past KeyPath's component or text bound)
-// is covered by setting its nearest parent that can; a top-level member
-// that cannot be named at all is reported to the caller, which logs it.
-// The walk visits each value of both trees at most once, so its work is
-// bounded by the data's size.
+// the objects on the way), an empty one whole.  Arrays and scalars are
+// leaves (a changed array is one `set` of the whole array: an element's
+// index is no identity).  A member whose path cannot be written as a key
+// path (past KeyPath's component or text bound) is covered by setting its
+// nearest parent that can; a top-level member that cannot be named at all
+// (saved progress may hold one) is reported to the caller, which then
+// replaces the store's data whole.  The walk visits each value of both trees
+// at most once, so its work is bounded by the data's size.
 import SDUICore
 import SDUIStore
 

@@ -22,9 +22,12 @@
 // data is exactly what was last committed, never half of a step.  Only
 // ``FlowSession/start()`` puts the journal's data into the store wholesale
 // (what the store held before is not the flow's), and ``FlowSession/reset()``
-// removes it.  `attributes` belong to the host: never journaled, set from
-// the configuration by `start()` (and whenever the store has none), and the
-// host's writes under them are left alone.
+// removes it.  When the store cannot take a patch (its validation refuses
+// it, or saved data holds a key no key path names), its data is replaced
+// whole, unvalidated, so that it still holds what was committed and the next
+// step does not drop it.  `attributes` belong to the host: never
+// journaled, set from the configuration by `start()` (and whenever the store
+// has none), and the host's writes under them are left alone.
 
 import Foundation
 import Logging
@@ -93,16 +96,27 @@ extension FlowSession {
     /// the store has none (or `base` is nil: the store is taken over).
     func apply(_ p: FlowProgress?, from base: [String: JSONValue]?) {
         current = p
-        var (patches, unnamed) = FlowDataPatch.diff(from: base ?? storeData(), to: p?.data ?? [:], skipping: ["attributes"])
+        let data = p?.data ?? [:]
+        var (patches, unnamed) = FlowDataPatch.diff(from: base ?? storeData(), to: data, skipping: ["attributes"])
         let attributes = JSONValue.object(configuration.attributes)
-        if base == nil ? store.get("attributes")?.jsonValue != attributes : store.get("attributes") == nil,
+        let held = store.get("attributes")
+        if base == nil ? held?.jsonValue != attributes : held == nil,
            let path = try? KeyPath(components: [.key("attributes")]) {
             patches.append(FlowDataPatch(path: path, op: .set(attributes)))
         }
-        let refused = FlowDataPatch.publish(patches, to: store)
-        for why in refused + unnamed.map({ "the key \"\($0.prefix(64))…\" cannot be named as a key path" }) {
-            configuration.logger.warning("the flow's store did not take a change of its data", metadata: [
-                "flow": "\(definition.id)", "detail": "\(why)"])
+        let refused = unnamed.isEmpty ? FlowDataPatch.publish(patches, to: store) : []
+        guard !unnamed.isEmpty || !refused.isEmpty else { return }
+        // A top-level key no key path can name (saved progress may hold
+        // one), or a patch the store's validation refused: only a
+        // replacement of the whole data (not validated) makes the store hold
+        // what was committed, as it must, or the next step would drop it
+        // from the journal.
+        for why in refused {
+            configuration.logger.warning("the flow's store refused a change of its data; its data is replaced whole",
+                                         metadata: ["flow": "\(definition.id)", "detail": "\(why)"])
         }
+        var root = data.mapValues(StoreValue.init)
+        root["attributes"] = base == nil ? StoreValue(attributes) : store.get("attributes") ?? StoreValue(attributes)
+        store.replaceAll(with: root)
     }
 }
