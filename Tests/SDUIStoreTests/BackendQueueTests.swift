@@ -126,4 +126,25 @@ import Testing
         s.set("y", 2)
         #expect(try StoreJournal(path: queue).records().contains { $0.seq == seq })
     }
+
+    /// Past `compactRecords` the records are folded into the state file;
+    /// the unpushed patches stay queued, and a reopen has both.
+    @Test func foldingTheRecordsKeepsTheQueuedPatches() throws {
+        let dir = Fixtures.temporaryDirectory()
+        let (state, queue) = Self.files(dir)
+        let n = BackendSync.compactRecords + 5
+        do {
+            let s = DefaultStore(appID: "app", directory: dir).store(.backend(namespace: "n"))
+            for i in 0..<n { s.set("c", .integer(i)) }
+            #expect(s.lastPersistenceError == nil)
+        }
+        let items = try StoreJournal(path: queue).records().map { String(decoding: $0.bytes, as: UTF8.self) }
+        #expect(items.filter { $0.contains("\"patch\"") }.count == n)
+        #expect(items.filter { !$0.contains("\"patch\"") }.count < BackendSync.compactRecords)
+        let saved = try #require(try SnapshotFile(url: state).read().value)
+        #expect(saved["values"]?["c"] != nil, "the state file was written by the fold")
+        let s = DefaultStore(appID: "app", directory: dir).store(.backend(namespace: "n"))
+        #expect(s.get("c") == .integer(n - 1))
+        #expect(s.queuedBackendPatches == n)
+    }
 }
