@@ -14,6 +14,8 @@ final class LoopbackStoreBackend: Sendable {
         var seen: Set<String> = []
         var failing = false
         var pushes = 0
+        /// The id of every patch pushed, in order, repeats included.
+        var received: [String] = []
     }
 
     let state = NIOLockedValueBox(State())
@@ -88,6 +90,7 @@ final class LoopbackStoreBackend: Sendable {
             for p in request["patches"]?.arrayValue ?? [] {
                 guard let id = p["id"]?.stringValue, let text = p["keyPath"]?.stringValue,
                       let path = try? KeyPath(text), let t = p["timestamp"]?.intValue else { continue }
+                s.received.append(id)
                 if s.seen.contains(id) { accepted.append(.string(id)); continue }
                 let serverTime = s.updatedAt.filter { (try? KeyPath($0.key))?.intersects(path) == true }.values.max() ?? 0
                 if t < serverTime {

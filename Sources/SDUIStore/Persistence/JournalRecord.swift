@@ -66,7 +66,8 @@ struct JournalRecord: Equatable {
 
     /// `v` as compact JSON text.  A double keeps a decimal point (so `3.0`
     /// reads back as a decimal, not the integer 3).
-    private static func write(_ v: JSONValue, to out: inout String) throws {
+    /// (BackendSync writes its queue items with it too.)
+    static func write(_ v: JSONValue, to out: inout String) throws {
         switch v {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"

@@ -29,13 +29,15 @@ final class StoreJournal: @unchecked Sendable {
     ///
     /// - Throws: ``SDUIError`` naming `path`: `.sqlite` for a file that is
     ///   not a journal (left untouched) or that cannot be opened.
-    init(path: String) throws {
+    /// `maxItems` and `maxBytes` bound the queue (the outbox drops the
+    /// oldest records past them, so a user keeps them out of reach).
+    init(path: String, maxItems: Int = StoreJournal.maxItems, maxBytes: Int = StoreJournal.maxBytes) throws {
         self.path = path
         var opts = sdui_outbox_options()
         sdui_outbox_options_default(&opts)
-        opts.max_items = Self.maxItems
-        opts.max_bytes = Self.maxBytes
-        opts.max_item_bytes = Self.maxBytes
+        opts.max_items = maxItems
+        opts.max_bytes = maxBytes
+        opts.max_item_bytes = maxBytes
         var err = sdui_error()
         var out: OpaquePointer?
         try SDUIError.check(sdui_outbox_open(path, &opts, &out, &err), err, input: path)
@@ -72,6 +74,26 @@ final class StoreJournal: @unchecked Sendable {
         let status = record.withUnsafeBytes { raw in
             var item = sdui_outbox_item(bytes: raw.baseAddress, len: raw.count)
             return sdui_outbox_commit(handle, nil, 0, &item, 1, 0, &seq, &err)
+        }
+        try SDUIError.check(status, err, input: path)
+        return seq
+    }
+
+    /// Appends `records` in order in one transaction (all or none); the
+    /// seq of the first (the others follow it one by one).
+    @discardableResult
+    func append(all records: [[UInt8]]) throws -> Int64 {
+        var err = sdui_error()
+        var seq: Int64 = 0
+        // One buffer holds every record, so one pinned pointer covers all.
+        let joined = records.flatMap { $0 }
+        let status = joined.withUnsafeBytes { raw -> sdui_status in
+            var offset = 0
+            let items = records.map { r -> sdui_outbox_item in
+                defer { offset += r.count }
+                return sdui_outbox_item(bytes: raw.baseAddress.map { $0 + offset }, len: r.count)
+            }
+            return sdui_outbox_commit(handle, nil, 0, items, items.count, 0, &seq, &err)
         }
         try SDUIError.check(status, err, input: path)
         return seq
