@@ -7,14 +7,20 @@ import SDUICore
 import SDUITestSupport
 import Testing
 
-/// Waits (polling) until `condition` holds or about 10 s pass.
+/// Waits (polling) until `condition` holds or about 30 s pass (a loaded
+/// machine running the whole suite is slow to retry).
 func eventually(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<1000 {
+    for _ in 0..<3000 {
         if condition() { return true }
         try await Task.sleep(for: .milliseconds(10))
     }
     return condition()
 }
+
+/// A client that waits 30 s for an answer the test expects: the loopback
+/// server answers at once, but a loaded 2-core machine running the whole
+/// suite once took longer than the adapter's default 10 s.
+let patientClient = HTTPClient(timeout: 30, maxBodyBytes: 8 << 20)
 
 @Suite struct BackendScopeTests {
     @Test func changesMadeOfflineAreKeptAndPushedWhenTheServerReturns() async throws {
@@ -49,7 +55,7 @@ func eventually(_ condition: () -> Bool) async throws -> Bool {
         try await server.start()
         defer { Task { await server.stop() } }
         server.state.withLockedValue { $0.failing = true }
-        let adapter = HTTPBackendAdapter(baseURL: server.baseURL)
+        let adapter = HTTPBackendAdapter(baseURL: server.baseURL, client: patientClient)
         let s = DefaultStore(appID: "app", directory: Fixtures.temporaryDirectory(), backend: adapter)
             .store(.backend(namespace: "cart", scenarioID: "checkout"))
         s.set("cart.total", 12)
@@ -66,7 +72,7 @@ func eventually(_ condition: () -> Bool) async throws -> Bool {
         try await server.start()
         defer { Task { await server.stop() } }
         server.state.withLockedValue { $0.failing = true }
-        let adapter = HTTPBackendAdapter(baseURL: server.baseURL)
+        let adapter = HTTPBackendAdapter(baseURL: server.baseURL, client: patientClient)
         let s = DefaultStore(appID: "app", directory: Fixtures.temporaryDirectory(), backend: adapter)
             .store(.backend(namespace: "n"))
         s.set("title", "mine (older)")
@@ -96,7 +102,7 @@ func eventually(_ condition: () -> Bool) async throws -> Bool {
         let server = LoopbackStoreBackend()
         try await server.start()
         defer { Task { await server.stop() } }
-        let adapter = HTTPBackendAdapter(baseURL: server.baseURL)
+        let adapter = HTTPBackendAdapter(baseURL: server.baseURL, client: patientClient)
         // No flusher interference: push by hand with the adapter.
         let old = BackendPatch(op: .set, keyPath: "x", value: "old", timestamp: 10)
         try server.write("x", "new", at: 20)
