@@ -4,6 +4,7 @@
 // of the old form (the queue inside PATH) loads and is moved over, and an
 // item that cannot be read is an error naming the file and the record.
 import Foundation
+import Logging
 import SDUICore
 @testable import SDUIStore
 import SDUITestSupport
@@ -22,7 +23,26 @@ import Testing
         try await server.start()
         let url = server.baseURL
         await server.stop()
-        return HTTPBackendAdapter(baseURL: url, client: HTTPClient(timeout: 2, maxBodyBytes: 1 << 20))
+        return HTTPBackendAdapter(baseURL: url, client: patientClient)
+    }
+
+    /// A store given up while its server cannot be reached goes away: its
+    /// flusher holds it only while it pushes, not while it waits to retry.
+    /// Before, the waiting flusher kept it alive for ever, and once the
+    /// server came back it pushed the same patches as the store opened next
+    /// on the file (each patch sent twice).
+    @Test func aStoreGivenUpWhileOfflineStopsItsFlusher() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        weak var gone: BackendSync?
+        do {
+            let sync = BackendSync(namespace: "n", scenarioID: nil, adapter: try await Self.offlineAdapter(),
+                                   queue: Self.files(dir).state, version: nil, logger: Logger(label: "test"))
+            gone = sync
+            let s = ScenarioStore(scope: .backend(namespace: "n"), persistence: sync, logger: Logger(label: "test"))
+            s.set("a", 1)
+            #expect(s.queuedBackendPatches == 1)
+        }
+        #expect(try await eventually { gone == nil }, "the flusher keeps the backend sync alive")
     }
 
     @Test func aCommitAppendsToTheQueueAndDoesNotRewriteTheStateFile() async throws {
@@ -54,7 +74,7 @@ import Testing
         let port = server.port
         await server.stop()
         let dir = Fixtures.temporaryDirectory()
-        let adapter = HTTPBackendAdapter(baseURL: server.baseURL, client: HTTPClient(timeout: 2, maxBodyBytes: 1 << 20))
+        let adapter = HTTPBackendAdapter(baseURL: server.baseURL, client: patientClient)
         do {
             let s = DefaultStore(appID: "app", directory: dir, backend: adapter).store(.backend(namespace: "n"))
             for i in 0..<5 { s.set("k\(i)", .integer(i)) }
@@ -105,7 +125,7 @@ import Testing
         let server = LoopbackStoreBackend()
         try await server.start()
         defer { Task { await server.stop() } }
-        let s = DefaultStore(appID: "app", directory: dir, backend: HTTPBackendAdapter(baseURL: server.baseURL))
+        let s = DefaultStore(appID: "app", directory: dir, backend: HTTPBackendAdapter(baseURL: server.baseURL, client: patientClient))
             .store(.backend(namespace: "n"))
         #expect(s.queuedBackendPatches == 2)
         #expect(try await eventually { s.queuedBackendPatches == 0 })

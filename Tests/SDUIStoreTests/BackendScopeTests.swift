@@ -29,7 +29,7 @@ let patientClient = HTTPClient(timeout: 30, maxBodyBytes: 8 << 20)
         let port = server.port
         await server.stop()                               // offline: connections refused
         let dir = Fixtures.temporaryDirectory()
-        let adapter = HTTPBackendAdapter(baseURL: server.baseURL, client: HTTPClient(timeout: 2, maxBodyBytes: 1 << 20))
+        let adapter = HTTPBackendAdapter(baseURL: server.baseURL, client: patientClient)
         do {
             let s = DefaultStore(appID: "app", directory: dir, backend: adapter).store(.backend(namespace: "prefs"))
             s.set("theme", "dark")

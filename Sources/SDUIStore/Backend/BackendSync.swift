@@ -336,34 +336,43 @@ final class BackendSync: StorePersistence, @unchecked Sendable {
                 flushAgain = true
                 return
             }
-            flusher = Task { [weak self] in await self?.flushLoop() }
+            // The loop holds the sync only while it pushes: during a wait it
+            // has a weak reference, so a store given up while offline goes
+            // away (deinit cancels the loop) instead of retrying for ever
+            // and pushing the same patches as the next store opened on the
+            // file.
+            flusher = Task { [weak self] in
+                var attempt = 0
+                var rng = SystemRandomNumberGenerator()
+                while !Task.isCancelled {
+                    guard let wait = await self?.flushOnce(attempt: &attempt, random: &rng) else { return }
+                    do { try await Task.sleep(for: wait) } catch { break }
+                }
+                if let sync = self { sync.locked { sync.flusher = nil } }
+            }
         }
     }
 
-    /// Pushes until the queue is empty, waiting by the retry policy while
-    /// the server cannot be reached.
-    private func flushLoop() async {
-        var attempt = 0
-        var rng = SystemRandomNumberGenerator()
-        while !Task.isCancelled {
-            do {
-                _ = try await push()
-                attempt = 0
-                let more = locked { () -> Bool in
-                    let again = flushAgain || !queue.isEmpty
-                    flushAgain = false
-                    if !again { flusher = nil }
-                    return again
-                }
-                if !more { return }
-            } catch {
-                attempt += 1
-                logger.debug("backend \(namespace): push failed (attempt \(attempt)), will retry: \(error)")
-                let wait = retry.delay(forAttempt: attempt, random: &rng) ?? .seconds(30)
-                do { try await Task.sleep(for: wait) } catch { break }
+    /// One round of the flusher: pushes the queue; returns nil when it is
+    /// empty and nothing more was asked (the flusher is then cleared), no
+    /// wait when more came meanwhile, and the retry policy's wait after a
+    /// failure.
+    private func flushOnce(attempt: inout Int, random rng: inout SystemRandomNumberGenerator) async -> Duration? {
+        do {
+            _ = try await push()
+            attempt = 0
+            let more = locked { () -> Bool in
+                let again = flushAgain || !queue.isEmpty
+                flushAgain = false
+                if !again { flusher = nil }
+                return again
             }
+            return more ? .zero : nil
+        } catch {
+            attempt += 1
+            logger.debug("backend \(namespace): push failed (attempt \(attempt)), will retry: \(error)")
+            return retry.delay(forAttempt: attempt, random: &rng) ?? .seconds(30)
         }
-        locked { flusher = nil }
     }
 
     /// Pushes the queue once: accepted and conflicting patches leave it,
