@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "strbuf.h"
+#include "value_feed.h"
 
 /* Parses text (NUL-terminated) with the default depth. */
 static sdui_status parse(const char *text, sdui_json_doc **doc, sdui_error *err)
@@ -187,38 +188,6 @@ static void test_one_block(void)
     free(wide.b);
 }
 
-/* Feeds v to a builder, depth first. */
-static void feed(sdui_json_builder *b, const sdui_value *v)
-{
-    size_t len;
-    const char *s;
-    switch (sdui_value_type_of(v)) {
-    case SDUI_VALUE_NULL: sdui_json_builder_null(b); break;
-    case SDUI_VALUE_BOOL: sdui_json_builder_bool(b, sdui_value_bool(v)); break;
-    case SDUI_VALUE_INT: sdui_json_builder_int(b, sdui_value_int(v)); break;
-    case SDUI_VALUE_REAL: sdui_json_builder_real(b, sdui_value_real(v)); break;
-    case SDUI_VALUE_STRING:
-        s = sdui_value_string(v, &len);
-        sdui_json_builder_string(b, s, len);
-        break;
-    case SDUI_VALUE_ARRAY:
-        sdui_json_builder_begin_array(b);
-        for (size_t i = 0; i < sdui_value_count(v); i++)
-            feed(b, sdui_value_at(v, i));
-        sdui_json_builder_end_array(b);
-        break;
-    case SDUI_VALUE_OBJECT:
-        sdui_json_builder_begin_object(b);
-        for (const void *it = sdui_value_next(v, NULL); it; it = sdui_value_next(v, it)) {
-            s = sdui_value_iter_key(it, &len);
-            sdui_json_builder_key(b, s, len);
-            feed(b, sdui_value_iter_value(it));
-        }
-        sdui_json_builder_end_object(b);
-        break;
-    }
-}
-
 /*
  * Checks the object at root of the text that big_object wrote: members in
  * the order of each name's first appearance, each holding the value of
@@ -309,7 +278,7 @@ static void test_repeats_small_and_large(void)
         sdui_json_doc_free(built);
         /* A tree read back into a builder is the same tree. */
         if (doc) {
-            feed(b, sdui_json_doc_root(doc));
+            value_feed(b, sdui_json_doc_root(doc));
             CHECK(sdui_json_builder_finish(b, &built, &err) == SDUI_OK);
             snprintf(what, sizeof what, "copied, %d members", sizes[n]);
             if (built)

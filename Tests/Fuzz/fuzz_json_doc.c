@@ -52,6 +52,7 @@
 #include "sdui/sdui.h"
 #include "../C/json_oracle.h"
 #include "../C/value_eq.h"
+#include "../C/value_feed.h"
 
 /* The fixed depth of the first parse. */
 #define FIXED_DEPTH SDUI_DEFAULT_MAX_DEPTH
@@ -224,40 +225,6 @@ static void walk_object(const sdui_value *v, unsigned level, walk_totals *t)
     free(keys);
 }
 
-/* Feeds v to a builder, depth first. */
-static void feed(sdui_json_builder *b, const sdui_value *v)
-{
-    size_t n, i, len;
-    const char *s;
-    const void *it;
-    switch (sdui_value_type_of(v)) {
-    case SDUI_VALUE_NULL: sdui_json_builder_null(b); break;
-    case SDUI_VALUE_BOOL: sdui_json_builder_bool(b, sdui_value_bool(v)); break;
-    case SDUI_VALUE_INT: sdui_json_builder_int(b, sdui_value_int(v)); break;
-    case SDUI_VALUE_REAL: sdui_json_builder_real(b, sdui_value_real(v)); break;
-    case SDUI_VALUE_STRING:
-        s = sdui_value_string(v, &len);
-        sdui_json_builder_string(b, s, len);
-        break;
-    case SDUI_VALUE_ARRAY:
-        sdui_json_builder_begin_array(b);
-        n = sdui_value_count(v);
-        for (i = 0; i < n; i++)
-            feed(b, sdui_value_at(v, i));
-        sdui_json_builder_end_array(b);
-        break;
-    case SDUI_VALUE_OBJECT:
-        sdui_json_builder_begin_object(b);
-        for (it = sdui_value_next(v, NULL); it; it = sdui_value_next(v, it)) {
-            s = sdui_value_iter_key(it, &len);
-            sdui_json_builder_key(b, s, len);
-            feed(b, sdui_value_iter_value(it));
-        }
-        sdui_json_builder_end_object(b);
-        break;
-    }
-}
-
 /* Copies doc's tree through a builder and checks the copy is the same
  * tree (the builder's nesting bound is the default: deeper trees are
  * refused there, as json_build.h says). */
@@ -269,7 +236,7 @@ static void check_copy(const sdui_json_doc *doc, unsigned depth)
     sdui_status st;
     if (sdui_json_builder_open(&b, &err) != SDUI_OK)
         return; /* out of memory */
-    feed(b, sdui_json_doc_root(doc));
+    value_feed(b, sdui_json_doc_root(doc));
     st = sdui_json_builder_finish(b, &copy, &err);
     sdui_json_builder_free(b);
     if (depth > SDUI_JSON_BUILD_MAX_DEPTH) {

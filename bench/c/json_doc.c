@@ -37,6 +37,7 @@
 #include <jansson.h>
 
 #include "sdui/sdui.h"
+#include "../../Tests/C/value_feed.h"
 
 /* Stops with a message. */
 static void die(const char *what)
@@ -162,40 +163,6 @@ static void gen_store(text *t)
     putf(t, "}");
 }
 
-/* Feeds v to the builder, depth first. */
-static void feed(sdui_json_builder *b, const sdui_value *v)
-{
-    size_t n, i, len;
-    const char *s;
-    const void *it;
-    switch (sdui_value_type_of(v)) {
-    case SDUI_VALUE_NULL: sdui_json_builder_null(b); break;
-    case SDUI_VALUE_BOOL: sdui_json_builder_bool(b, sdui_value_bool(v)); break;
-    case SDUI_VALUE_INT: sdui_json_builder_int(b, sdui_value_int(v)); break;
-    case SDUI_VALUE_REAL: sdui_json_builder_real(b, sdui_value_real(v)); break;
-    case SDUI_VALUE_STRING:
-        s = sdui_value_string(v, &len);
-        sdui_json_builder_string(b, s, len);
-        break;
-    case SDUI_VALUE_ARRAY:
-        sdui_json_builder_begin_array(b);
-        n = sdui_value_count(v);
-        for (i = 0; i < n; i++)
-            feed(b, sdui_value_at(v, i));
-        sdui_json_builder_end_array(b);
-        break;
-    case SDUI_VALUE_OBJECT:
-        sdui_json_builder_begin_object(b);
-        for (it = sdui_value_next(v, NULL); it; it = sdui_value_next(v, it)) {
-            s = sdui_value_iter_key(it, &len);
-            sdui_json_builder_key(b, s, len);
-            feed(b, sdui_value_iter_value(it));
-        }
-        sdui_json_builder_end_object(b);
-        break;
-    }
-}
-
 /* Reads every value of the tree; returns a sum so nothing is optimised
  * away. */
 static uint64_t walk(const sdui_value *v)
@@ -267,7 +234,7 @@ static double run(doc *d, int m)
             sdui_json_doc *x = NULL;
             if (sdui_json_builder_open(&b, &err) != SDUI_OK)
                 die(err.message);
-            feed(b, sdui_json_doc_root(d->parsed));
+            value_feed(b, sdui_json_doc_root(d->parsed));
             if (sdui_json_builder_finish(b, &x, &err) != SDUI_OK)
                 die(err.message);
             sdui_json_builder_free(b);
