@@ -77,7 +77,8 @@ final class RefusingEvents: Sendable {
         try await server.start()
         defer { Task { await server.stop() } }
         let (j, ids) = try journal(events: 250)
-        let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, retry: Self.fast))
+        let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, retry: Self.fast),
+                               client: patientClient)
         let report = try await up.flush()
         #expect(report.events == ids.count)
         #expect(report.batches == 3)
@@ -93,7 +94,8 @@ final class RefusingEvents: Sendable {
         try await server.start()
         defer { Task { await server.stop() } }
         let (j, ids) = try journal(events: 60)
-        let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, maxBytes: 4096, retry: Self.fast))
+        let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, maxBytes: 4096, retry: Self.fast),
+                               client: patientClient)
         try await up.flush()
         let s = server.state.withLockedValue { $0 }
         #expect(s.ids == ids)
@@ -130,7 +132,8 @@ final class RefusingEvents: Sendable {
         let (j, ids) = try journal(events: 10)
         server.state.withLockedValue { $0.modes = Array(repeating: .unavailable, count: 3) }
         let policy = RetryPolicy(initialDelay: .milliseconds(1), maxDelay: .milliseconds(2), maxAttempts: 3, jitter: .none)
-        let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, retry: policy))
+        let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, retry: policy),
+                               client: patientClient)
         await #expect(throws: SDUIError.self) { try await up.flush() }
         #expect(try j.stats().events == ids.count)
         try await up.flush()
@@ -155,7 +158,8 @@ final class RefusingEvents: Sendable {
         let server = RefusingEvents(refusing: refusing)
         try await server.start()
         defer { Task { await server.stop() } }
-        let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, retry: Self.fast))
+        let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, retry: Self.fast),
+                               client: patientClient)
         let report = try await up.flush()
         #expect(report.rejected == 3 && up.rejectedTotal == 3)
         #expect(report.events == 37 && report.batches == 1)
@@ -177,7 +181,8 @@ final class RefusingEvents: Sendable {
         let server = RefusingEvents(refusing: [ids[5]], naming: false)
         try await server.start()
         defer { Task { await server.stop() } }
-        let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, retry: Self.fast))
+        let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, retry: Self.fast),
+                               client: patientClient)
         let report = try await up.flush()
         #expect(report.rejected == 1 && up.rejectedTotal == 1)
         #expect(server.stored.withLockedValue { $0 } == ids.filter { $0 != ids[5] })
@@ -197,7 +202,8 @@ final class RefusingEvents: Sendable {
         let kept = try FlowFixtures.queued(j)
         #expect(kept.count == 20)
         #expect(kept.first?.seq == 23)                              // the oldest went first
-        let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, retry: Self.fast))
+        let up = EventUploader(journal: j, configuration: .init(endpoint: server.url, retry: Self.fast),
+                               client: patientClient)
         let report = try await up.flush()
         // The report itself may push the oldest kept event out; that drop
         // is reported too, so every drop ends up counted at the server.

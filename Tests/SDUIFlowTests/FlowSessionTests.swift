@@ -122,7 +122,8 @@ import Testing
         try await server.start()
         defer { Task { await server.stop() } }
         let s = try FlowSession(definition: try FlowFixtures.flow(), journal: try FlowFixtures.journal(),
-                                configuration: .init(userID: "u7", submitEndpoint: server.submitURL))
+                                configuration: .init(userID: "u7", submitEndpoint: server.submitURL,
+                                                     httpClient: patientClient))
         try s.start()
         try s.next()
         try s.answer("goal", "strength")

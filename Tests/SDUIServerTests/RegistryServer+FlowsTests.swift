@@ -41,7 +41,7 @@ import Testing
             _ = try await RegistryImporter(imagePolicy: .anyHTTPSHost).importInto(store, from: Self.examples)
             let server = try await startServer(store)
             let journal = try FlowJournal(path: Fixtures.temporaryDirectory().appendingPathComponent("j.sqlite").path)
-            let loader = FlowLoader(registry: server.baseURL, journal: journal)
+            let loader = FlowLoader(registry: server.baseURL, journal: journal, client: patientClient)
             let (a, sa) = try await loader.load("onboarding")
             #expect(sa == .network && a.id == "onboarding")
             let (b, sb) = try await loader.load("onboarding")
@@ -264,7 +264,7 @@ import Testing
             let up = EventUploader(journal: journal, configuration: .init(
                 endpoint: URL(string: "events", relativeTo: server.baseURL)!.absoluteURL,
                 retry: RetryPolicy(initialDelay: .milliseconds(5), maxDelay: .milliseconds(20), maxAttempts: 3, jitter: .none)),
-                client: HTTPClient(timeout: 30, maxBodyBytes: 1 << 20), logger: log.logger)
+                client: patientClient, logger: log.logger)
             let report = try await up.flush()
             #expect(report.rejected == 2 && up.rejectedTotal == 2, "\(report)")
             #expect(report.events == 28 && report.batches == 1, "\(report)")
@@ -300,7 +300,7 @@ import Testing
                 try JSONDecoder().decode(FlowEvent.self, from: $0.json).id
             }
             let up = EventUploader(journal: journal, configuration: .init(
-                endpoint: URL(string: "events", relativeTo: server.baseURL)!.absoluteURL))
+                endpoint: URL(string: "events", relativeTo: server.baseURL)!.absoluteURL), client: patientClient)
             let report = try await up.flush()
             #expect(report.events == ids.count && report.batches == 2)
             #expect(try await store.events(limit: 10_000).map(\.id) == ids)

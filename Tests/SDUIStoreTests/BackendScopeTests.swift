@@ -17,11 +17,6 @@ func eventually(_ condition: () -> Bool) async throws -> Bool {
     return condition()
 }
 
-/// A client that waits 30 s for an answer the test expects: the loopback
-/// server answers at once, but a loaded 2-core machine running the whole
-/// suite once took longer than the adapter's default 10 s.
-let patientClient = HTTPClient(timeout: 30, maxBodyBytes: 8 << 20)
-
 @Suite struct BackendScopeTests {
     @Test func changesMadeOfflineAreKeptAndPushedWhenTheServerReturns() async throws {
         let server = LoopbackStoreBackend()
