@@ -32,93 +32,44 @@
  * library from before a change to the evaluator (a before/after on one
  * machine).
  */
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#define BENCH_NAME "bench-expr"
+#include "bench.h"
 
 #include "sdui/sdui.h"
 
-/* Stops with a message. */
-static void die(const char *what)
-{
-    fprintf(stderr, "bench-expr: %s\n", what);
-    exit(1);
-}
-
-/* Monotonic time in seconds. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The CPU time of this thread in seconds: on a shared machine the
- * figure that does not count the time other processes held the CPU. */
-static double cpu_now(void)
+ * figure that does not count the time other processes held the CPU.
+ * (bench_cpu_now counts the whole process; this program keeps the
+ * evaluating thread's clock.) */
+static double thread_cpu_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* ---- A growing text. */
-
-typedef struct buf {
-    char *s;
-    size_t n, cap;
-} buf;
-
-/* Appends n bytes. */
-static void put(buf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        b->cap = (b->n + n + 1) * 2;
-        b->s = realloc(b->s, b->cap);
-        if (!b->s)
-            die("out of memory");
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = 0;
-}
+/* ---- Appending to a growing text (bench_text). */
 
 /* Appends a NUL-terminated text. */
-static void puts_(buf *b, const char *s)
+static void puts_(bench_text *b, const char *s)
 {
-    put(b, s, strlen(s));
-}
-
-/* Appends printf-style text. */
-static void putf(buf *b, const char *fmt, ...)
-{
-    char tmp[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof tmp)
-        die("format too long");
-    put(b, tmp, (size_t)n);
+    bench_put(b, s, strlen(s));
 }
 
 /* Appends byte c n times. */
-static void putn(buf *b, char c, size_t n)
+static void putn(bench_text *b, char c, size_t n)
 {
     while (n) {
         char tmp[4096];
         size_t k = n < sizeof tmp ? n : sizeof tmp;
         memset(tmp, c, k);
-        put(b, tmp, k);
+        bench_put(b, tmp, k);
         n -= k;
     }
 }
 
 /* Appends the text s n times. */
-static void putrep(buf *b, const char *s, size_t n)
+static void putrep(bench_text *b, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         puts_(b, s);
@@ -127,7 +78,7 @@ static void putrep(buf *b, const char *s, size_t n)
 /* ---- Data makers: the JSON of the roots, about `size` bytes. */
 
 /* "s" and "t": two equal strings of 'a', half the size each. */
-static void data_two_strings(buf *b, size_t size)
+static void data_two_strings(bench_text *b, size_t size)
 {
     puts_(b, "{\"s\":\"");
     putn(b, 'a', size / 2);
@@ -138,7 +89,7 @@ static void data_two_strings(buf *b, size_t size)
 
 /* "s": 'a' times size; "t": 'a' times size/4, then 'b' (the needle a
  * quadratic search tries at every place). */
-static void data_needle_long(buf *b, size_t size)
+static void data_needle_long(bench_text *b, size_t size)
 {
     puts_(b, "{\"s\":\"");
     putn(b, 'a', size);
@@ -148,7 +99,7 @@ static void data_needle_long(buf *b, size_t size)
 }
 
 /* "s": 'a' times size; "t": 999 'a' and a 'b'. */
-static void data_needle_short(buf *b, size_t size)
+static void data_needle_short(bench_text *b, size_t size)
 {
     puts_(b, "{\"s\":\"");
     putn(b, 'a', size);
@@ -159,7 +110,7 @@ static void data_needle_short(buf *b, size_t size)
 
 /* "s": 'ab' repeated; "t": a periodic needle 'ab'... then 'c' (the
  * periodic branch of a two-way search). */
-static void data_needle_periodic(buf *b, size_t size)
+static void data_needle_periodic(bench_text *b, size_t size)
 {
     puts_(b, "{\"s\":\"");
     putrep(b, "ab", size / 2);
@@ -169,7 +120,7 @@ static void data_needle_periodic(buf *b, size_t size)
 }
 
 /* "s": spaces. */
-static void data_spaces(buf *b, size_t size)
+static void data_spaces(bench_text *b, size_t size)
 {
     puts_(b, "{\"s\":\"");
     putn(b, ' ', size);
@@ -178,43 +129,43 @@ static void data_spaces(buf *b, size_t size)
 
 /* "o": an object whose keys (a 2-byte prefix and a number) come in
  * descending order. */
-static void data_keys_short(buf *b, size_t size)
+static void data_keys_short(bench_text *b, size_t size)
 {
     size_t n = size / 16;
     puts_(b, "{\"o\":{");
     for (size_t i = 0; i < n; i++)
-        putf(b, "%s\"k_%09zu\":0", i ? "," : "", n - i);
+        bench_putf(b, "%s\"k_%09zu\":0", i ? "," : "", n - i);
     puts_(b, "}}");
 }
 
 /* "o": as data_keys_short with a 1000-byte common prefix. */
-static void data_keys_long(buf *b, size_t size)
+static void data_keys_long(bench_text *b, size_t size)
 {
     size_t n = size / 1016;
     puts_(b, "{\"o\":{");
     for (size_t i = 0; i < n; i++) {
         puts_(b, i ? ",\"" : "\"");
         putn(b, 'k', 1000);
-        putf(b, "%09zu\":0", n - i);
+        bench_putf(b, "%09zu\":0", n - i);
     }
     puts_(b, "}}");
 }
 
 /* "o" and "p": the same members in opposite orders. */
-static void data_two_objects(buf *b, size_t size)
+static void data_two_objects(bench_text *b, size_t size)
 {
     size_t n = size / 32;
     puts_(b, "{\"o\":{");
     for (size_t i = 0; i < n; i++)
-        putf(b, "%s\"k%zu\":%zu", i ? "," : "", i, i);
+        bench_putf(b, "%s\"k%zu\":%zu", i ? "," : "", i, i);
     puts_(b, "},\"p\":{");
     for (size_t i = n; i-- > 0;)
-        putf(b, "%s\"k%zu\":%zu", i + 1 < n ? "," : "", i, i);
+        bench_putf(b, "%s\"k%zu\":%zu", i + 1 < n ? "," : "", i, i);
     puts_(b, "}}");
 }
 
 /* "a" and "b": two equal arrays of zeros (size/4 items each). */
-static void data_two_arrays(buf *b, size_t size)
+static void data_two_arrays(bench_text *b, size_t size)
 {
     size_t n = size / 4;
     puts_(b, "{\"a\":[");
@@ -228,7 +179,7 @@ static void data_two_arrays(buf *b, size_t size)
 
 /* Arrays just inside the step bound whatever the size: "c" of 999,000
  * zeros (one step an item), "a" and "b" of 499,000 (two a pair). */
-static void data_bound_arrays(buf *b, size_t size)
+static void data_bound_arrays(bench_text *b, size_t size)
 {
     (void)size;
     puts_(b, "{\"c\":[0");
@@ -241,7 +192,7 @@ static void data_bound_arrays(buf *b, size_t size)
 }
 
 /* "a": an array of small objects; "k": a key of a quarter of the size. */
-static void data_spread_key(buf *b, size_t size)
+static void data_spread_key(bench_text *b, size_t size)
 {
     size_t n = size / 2 / 8 + 1;
     puts_(b, "{\"a\":[");
@@ -253,7 +204,7 @@ static void data_spread_key(buf *b, size_t size)
 }
 
 /* "a": strings of 'a' of 4096 bytes each (min/max compare them whole). */
-static void data_string_array(buf *b, size_t size)
+static void data_string_array(bench_text *b, size_t size)
 {
     size_t n = size / 4100 + 2;
     puts_(b, "{\"a\":[");
@@ -267,7 +218,7 @@ static void data_string_array(buf *b, size_t size)
 
 /* "s": the subject 'a' times size; "p".."w": patterns (the same in every
  * size) that make a state-set simulation work hard on each character. */
-static void data_regex(buf *b, size_t size)
+static void data_regex(bench_text *b, size_t size)
 {
     puts_(b, "{\"s\":\"");
     putn(b, 'a', size);
@@ -282,7 +233,7 @@ static void data_regex(buf *b, size_t size)
         unsigned cp = 0x100 + 2u * (unsigned)i;
         u[0] = (char)(0xC0 | (cp >> 6));
         u[1] = (char)(0x80 | (cp & 0x3F));
-        put(b, u, 2);
+        bench_put(b, u, 2);
     }
     puts_(b, "]");
     /* 340 optional a's: every state live on every character. */
@@ -298,7 +249,7 @@ static void data_regex(buf *b, size_t size)
 
 /* "e": the empty string; "p": 'a|a|...' (1023 bytes), a pattern whose
  * compilation is the work. */
-static void data_pattern(buf *b, size_t size)
+static void data_pattern(bench_text *b, size_t size)
 {
     (void)size;
     puts_(b, "{\"e\":\"\",\"p\":\"a");
@@ -314,7 +265,7 @@ static void data_pattern(buf *b, size_t size)
  * when past 256 items, the limit of one list). */
 static char *repeat_expr(const char *item, int times)
 {
-    buf b = {0};
+    bench_text b = {0};
     if (times <= 1) {
         puts_(&b, item);
         return b.s;
@@ -335,7 +286,7 @@ typedef struct bcase {
     const char *name;
     const char *item;    /* the expression, repeated `times` times */
     int times;
-    void (*data)(buf *, size_t);
+    void (*data)(bench_text *, size_t);
     size_t max;          /* the largest size in MiB (0: MAX_MIB; -1: the
                             data does not depend on it, one size) */
 } bcase;
@@ -390,23 +341,12 @@ static const sdui_value *lookup(void *ctx, const char *name, size_t len)
     return sdui_value_get((const sdui_value *)ctx, name);
 }
 
-/* Sorts t[0,n) (a few numbers). */
-static void sort_times(double *t, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
-            double x = t[j];
-            t[j] = t[j - 1];
-            t[j - 1] = x;
-        }
-}
-
 /* Runs one case at one size; returns the median CPU time in seconds,
  * sets *st and *wall (the median wall-clock time). */
 static double run_size(const bcase *c, size_t size, int runs, sdui_status *st,
                        double *wall)
 {
-    buf data = {0};
+    bench_text data = {0};
     sdui_json_doc *doc = NULL;
     sdui_expr *prog = NULL;
     sdui_error err;
@@ -415,20 +355,18 @@ static double run_size(const bcase *c, size_t size, int runs, sdui_status *st,
     int n = 0;
 
     c->data(&data, size);
-    if (sdui_json_doc_parse(data.s, data.n, 64, &doc, &err) != SDUI_OK)
-        die(err.message);
+    if (sdui_json_doc_parse(data.s, data.len, 64, &doc, &err) != SDUI_OK)
+        bench_die("%s", err.message);
     free(data.s);
-    if (sdui_expr_compile(src, strlen(src), &prog, &err) != SDUI_OK) {
-        fprintf(stderr, "bench-expr: %s: %s\n", c->name, err.message);
-        exit(1);
-    }
+    if (sdui_expr_compile(src, strlen(src), &prog, &err) != SDUI_OK)
+        bench_die("%s: %s", c->name, err.message);
     while (n < runs && n < 64) {
         char *json = NULL;
-        double w0 = now(), t0 = cpu_now();
+        double w0 = bench_now(), t0 = thread_cpu_now();
         *st = sdui_expr_eval_json(prog, lookup, (void *)sdui_json_doc_root(doc),
                                   &json, NULL, &err);
-        t[n] = cpu_now() - t0;
-        w[n++] = now() - w0;
+        t[n] = thread_cpu_now() - t0;
+        w[n++] = bench_now() - w0;
         sdui_free(json);
         if (w[n - 1] > 0.2)
             break;
@@ -436,8 +374,9 @@ static double run_size(const bcase *c, size_t size, int runs, sdui_status *st,
     sdui_expr_free(prog);
     sdui_json_doc_free(doc);
     free(src);
-    sort_times(t, n);
-    sort_times(w, n);
+    /* The upper middle for an even n (not bench_median's mean of the two). */
+    qsort(t, (size_t)n, sizeof *t, bench_cmp_double);
+    qsort(w, (size_t)n, sizeof *w, bench_cmp_double);
     *wall = w[n / 2];
     return t[n / 2];
 }
@@ -467,7 +406,7 @@ int main(int argc, char **argv)
     const char *worst_name = "";
 
     if (max_mib == 0 || runs <= 0)
-        die("usage: bench-expr [MAX_MIB [RUNS [CASE...]]]");
+        bench_die("usage: bench-expr [MAX_MIB [RUNS [CASE...]]]");
     printf("%-22s %10s %8s %10s %10s\n", "case", "data", "status", "cpu ms", "wall ms");
     for (size_t c = 0; c < ncases; c++) {
         int chosen = argc <= 3;

@@ -27,140 +27,91 @@
  * milliseconds.  Only the public API is used, so the same file builds
  * against any version of the core (a before/after on one machine).
  */
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#define BENCH_NAME "bench-doc"
+#include "bench.h"
 
 #include <jansson.h>
 
 #include "sdui/sdui.h"
 #include "../../Tests/C/value_feed.h"
 
-/* Stops with a message. */
-static void die(const char *what)
-{
-    fprintf(stderr, "bench-doc: %s\n", what);
-    exit(1);
-}
-
-/* Monotonic time in seconds. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
+/* The generator's state (SplitMix64, bench_splitmix). */
 static uint64_t state = 0x5D0C;
 
-/* SplitMix64. */
-static uint64_t next(void)
-{
-    uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 /* A random number below n. */
-static int below(int n) { return (int)(next() % (uint64_t)n); }
-
-/* A growing text. */
-typedef struct text {
-    char *p;
-    size_t len, cap;
-} text;
-
-/* Appends printf-formatted text. */
-static void putf(text *t, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    for (;;) {
-        va_start(ap, fmt);
-        n = vsnprintf(t->p + t->len, t->cap - t->len, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-            die("vsnprintf");
-        if ((size_t)n < t->cap - t->len)
-            break;
-        t->cap = (t->cap + (size_t)n + 1) * 2;
-        t->p = realloc(t->p, t->cap);
-        if (!t->p)
-            die("out of memory");
-    }
-    t->len += (size_t)n;
-}
+static int below(int n) { return (int)(bench_splitmix(&state) % (uint64_t)n); }
 
 static const char *const words[] = {"Continue", "Your plan", "Settings",
                                     "caf\\u00e9", "Order #", "Total",
                                     "line\\nbreak", "Checkout", "Save"};
 
 /* A string of a few words. */
-static void words_(text *t)
+static void words_(bench_text *t)
 {
     int n = 1 + below(4);
-    putf(t, "\"");
+    bench_putf(t, "\"");
     for (int i = 0; i < n; i++)
-        putf(t, "%s%s", i ? " " : "", words[below(9)]);
-    putf(t, "\"");
+        bench_putf(t, "%s%s", i ? " " : "", words[below(9)]);
+    bench_putf(t, "\"");
 }
 
 /* The header document. */
-static void gen_header(text *t)
+static void gen_header(bench_text *t)
 {
-    putf(t, "{\"alg\":\"HS256\",\"typ\":\"JWT\",\"kid\":\"key-%d\",\"iat\":%d,"
-            "\"exp\":%d,\"scope\":[\"read\",\"write\"]}",
-         below(100), 1700000000 + below(1000000), 1800000000 + below(1000000));
+    bench_putf(t,
+               "{\"alg\":\"HS256\",\"typ\":\"JWT\",\"kid\":\"key-%d\","
+               "\"iat\":%d,\"exp\":%d,\"scope\":[\"read\",\"write\"]}",
+               below(100), 1700000000 + below(1000000),
+               1800000000 + below(1000000));
 }
 
 /* A node of the screen document, depth levels at most. */
-static void gen_node(text *t, int depth)
+static void gen_node(bench_text *t, int depth)
 {
     int n = 2 + below(4);
-    putf(t, "{\"type\":\"%s\",\"id\":\"n%d\",\"visible\":%s,\"padding\":%d.%d",
-         depth ? "stack" : "text", below(100000), below(5) ? "true" : "false",
-         below(32), below(10));
+    bench_putf(t,
+               "{\"type\":\"%s\",\"id\":\"n%d\",\"visible\":%s,"
+               "\"padding\":%d.%d",
+               depth ? "stack" : "text", below(100000),
+               below(5) ? "true" : "false", below(32), below(10));
     if (depth == 0) {
-        putf(t, ",\"text\":");
+        bench_putf(t, ",\"text\":");
         words_(t);
-        putf(t, ",\"size\":%d,\"weight\":null}", 10 + below(20));
+        bench_putf(t, ",\"size\":%d,\"weight\":null}", 10 + below(20));
         return;
     }
-    putf(t, ",\"children\":[");
+    bench_putf(t, ",\"children\":[");
     for (int i = 0; i < n; i++) {
         if (i)
-            putf(t, ",");
+            bench_putf(t, ",");
         gen_node(t, depth - 1);
     }
-    putf(t, "]}");
+    bench_putf(t, "]}");
 }
 
 /* The screen document: sections until about 20 KB. */
-static void gen_screen(text *t)
+static void gen_screen(bench_text *t)
 {
-    putf(t, "{\"screen\":\"home\",\"version\":3,\"sections\":[");
+    bench_putf(t, "{\"screen\":\"home\",\"version\":3,\"sections\":[");
     for (int i = 0; t->len < 20000; i++) {
         if (i)
-            putf(t, ",");
+            bench_putf(t, ",");
         gen_node(t, 3);
     }
-    putf(t, "]}");
+    bench_putf(t, "]}");
 }
 
 /* The store document: 10,000 members. */
-static void gen_store(text *t)
+static void gen_store(bench_text *t)
 {
-    putf(t, "{");
+    bench_putf(t, "{");
     for (int i = 0; i < 10000; i++)
-        putf(t, "%s\"key%05d\":{\"n\":%d,\"s\":\"value %d\",\"f\":%d.%02d,"
-                "\"on\":%s}",
-             i ? "," : "", i, below(1000000), below(1000), below(1000),
-             below(100), below(2) ? "true" : "false");
-    putf(t, "}");
+        bench_putf(t,
+                   "%s\"key%05d\":{\"n\":%d,\"s\":\"value %d\",\"f\":%d.%02d,"
+                   "\"on\":%s}",
+                   i ? "," : "", i, below(1000000), below(1000), below(1000),
+                   below(100), below(2) ? "true" : "false");
+    bench_putf(t, "}");
 }
 
 /* Reads every value of the tree; returns a sum so nothing is optimised
@@ -200,7 +151,7 @@ static const char *const names[M_COUNT] = {"parse", "jansson", "build",
 /* One document under test. */
 typedef struct doc {
     const char *name;
-    text t;
+    bench_text t;
     int reps;                /* parses per measure */
     sdui_json_doc *parsed;   /* for build, walk and get */
 } doc;
@@ -210,22 +161,22 @@ static volatile uint64_t sink;
 /* Runs measure m once on d; returns seconds. */
 static double run(doc *d, int m)
 {
-    double t0 = now();
+    double t0 = bench_now();
     sdui_error err;
     for (int r = 0; r < d->reps; r++) {
         switch (m) {
         case M_PARSE: {
             sdui_json_doc *x = NULL;
-            if (sdui_json_doc_parse(d->t.p, d->t.len, 128, &x, &err) != SDUI_OK)
-                die(err.message);
+            if (sdui_json_doc_parse(d->t.s, d->t.len, 128, &x, &err) != SDUI_OK)
+                bench_die("%s", err.message);
             sdui_json_doc_free(x);
             break;
         }
         case M_JANSSON: {
             json_error_t je;
-            json_t *j = json_loadb(d->t.p, d->t.len, 0, &je);
+            json_t *j = json_loadb(d->t.s, d->t.len, 0, &je);
             if (!j)
-                die(je.text);
+                bench_die("%s", je.text);
             json_decref(j);
             break;
         }
@@ -233,10 +184,10 @@ static double run(doc *d, int m)
             sdui_json_builder *b = NULL;
             sdui_json_doc *x = NULL;
             if (sdui_json_builder_open(&b, &err) != SDUI_OK)
-                die(err.message);
+                bench_die("%s", err.message);
             value_feed(b, sdui_json_doc_root(d->parsed));
             if (sdui_json_builder_finish(b, &x, &err) != SDUI_OK)
-                die(err.message);
+                bench_die("%s", err.message);
             sdui_json_builder_free(b);
             sdui_json_doc_free(x);
             break;
@@ -250,22 +201,17 @@ static double run(doc *d, int m)
             for (int i = 0; i < 10000; i++) {
                 snprintf(key, sizeof key, "key%05d", i);
                 if (!sdui_value_get(root, key))
-                    die("a member is missing");
+                    bench_die("a member is missing");
             }
             break;
         }
         }
     }
-    return now() - t0;
+    return bench_now() - t0;
 }
 
-/* Sorts doubles. */
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
+/* Generates the documents, runs every measure RUNS times in turn on
+ * each, prints the medians and the fastest. */
 int main(int argc, char **argv)
 {
     int runs = argc > 1 ? atoi(argv[1]) : 41;
@@ -274,7 +220,7 @@ int main(int argc, char **argv)
                    {"store", {0}, 1, NULL}};
     sdui_error err;
     if (runs < 1)
-        die("RUNS must be at least 1");
+        bench_die("RUNS must be at least 1");
     gen_header(&docs[0].t);
     gen_screen(&docs[1].t);
     gen_store(&docs[2].t);
@@ -283,22 +229,23 @@ int main(int argc, char **argv)
         double *times = malloc((size_t)runs * M_COUNT * sizeof *times);
         int measures = i == 2 ? M_COUNT : M_GET;
         if (!times)
-            die("out of memory");
-        if (sdui_json_doc_parse(d->t.p, d->t.len, 128, &d->parsed, &err) != SDUI_OK)
-            die(err.message);
+            bench_die("out of memory");
+        if (sdui_json_doc_parse(d->t.s, d->t.len, 128, &d->parsed, &err) != SDUI_OK)
+            bench_die("%s", err.message);
         for (int r = 0; r < runs; r++)
             for (int m = 0; m < measures; m++)
                 times[m * runs + r] = run(d, m);
         printf("%s: %zu bytes, x%d a run, %d runs\n", d->name, d->t.len,
                d->reps, runs);
         for (int m = 0; m < measures; m++) {
-            qsort(times + m * runs, (size_t)runs, sizeof *times, cmp_double);
+            qsort(times + m * runs, (size_t)runs, sizeof *times,
+                  bench_cmp_double);
             printf("  %-8s median %9.3f ms  fastest %9.3f ms\n", names[m],
                    times[m * runs + runs / 2] * 1e3, times[m * runs] * 1e3);
         }
         free(times);
         sdui_json_doc_free(d->parsed);
-        free(d->t.p);
+        free(d->t.s);
     }
     return 0;
 }

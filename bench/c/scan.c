@@ -21,12 +21,10 @@
  * measure, so the same file builds against a core from before
  * sdui_scan_config.portable (a before/after on one machine).
  */
+#define BENCH_NAME "bench-scan"
+#include "bench.h"
+
 #include <libdeflate.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include "sdui/sdui.h"
 #include "../../csrc/pack_scan.h"
@@ -35,21 +33,6 @@
 /* The longest measure list. */
 #define MAX_MEASURES 8
 
-/* Stops with a message. */
-static void die(const char *what)
-{
-    fprintf(stderr, "bench-scan: %s\n", what);
-    exit(1);
-}
-
-/* Monotonic time in seconds. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Reads a whole file; *len gets its size. */
 static unsigned char *read_file(const char *path, size_t *len)
 {
@@ -57,14 +40,14 @@ static unsigned char *read_file(const char *path, size_t *len)
     unsigned char *b = NULL;
     size_t cap = 0, n = 0;
     if (!f)
-        die("cannot open the input");
+        bench_die("cannot open the input");
     for (;;) {
         size_t got;
         if (n == cap) {
             cap = cap ? cap * 2 : 1 << 16;
             b = realloc(b, cap);
             if (!b)
-                die("out of memory");
+                bench_die("out of memory");
         }
         got = fread(b + n, 1, cap - n, f);
         if (!got)
@@ -94,25 +77,11 @@ static char *input_json(const char *path, size_t *len)
     if (!out || !d ||
         libdeflate_gzip_decompress(d, raw, n, out, out_len, NULL) !=
             LIBDEFLATE_SUCCESS)
-        die("cannot inflate the input");
+        bench_die("cannot inflate the input");
     libdeflate_free_decompressor(d);
     free(raw);
     *len = out_len;
     return out;
-}
-
-/* Appends n bytes to the growing buffer *b (size *len, room *cap). */
-static void put(char **b, size_t *len, size_t *cap, const char *s, size_t n)
-{
-    if (*len + n + 1 > *cap) {
-        *cap = (*len + n + 1) * 2;
-        *b = realloc(*b, *cap);
-        if (!*b)
-            die("out of memory");
-    }
-    memcpy(*b + *len, s, n);
-    *len += n;
-    (*b)[*len] = '\0';
 }
 
 /*
@@ -124,10 +93,9 @@ static char *make_pack(const char *src, size_t src_len, size_t want,
 {
     static const char head[] = "{\"formatVersion\":1,\"tokens\":[\n";
     const char *lines[4096];
-    size_t lens[4096], nlines = 0, cap = 0, copy, i;
+    size_t lens[4096], nlines = 0, copy, i;
     const char *p = src, *end = src + src_len;
-    char *out = NULL;
-    *len = 0;
+    bench_text out = {0};
     *tokens = 0;
     while (p < end && nlines < 4096) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -143,24 +111,25 @@ static char *make_pack(const char *src, size_t src_len, size_t want,
         p = e + 1;
     }
     if (!nlines)
-        die("no token lines ({\"id\":\" at a line's start) in the input");
-    put(&out, len, &cap, head, sizeof head - 1);
-    for (copy = 0; *len < want; copy++)
-        for (i = 0; i < nlines && *len < want; i++) {
+        bench_die("no token lines ({\"id\":\" at a line's start) in the input");
+    bench_put(&out, head, sizeof head - 1);
+    for (copy = 0; out.len < want; copy++)
+        for (i = 0; i < nlines && out.len < want; i++) {
             const char *l = lines[i], *q = memchr(l + 7, '"', lens[i] - 7);
             char suffix[32];
             int sn = snprintf(suffix, sizeof suffix, "_%zu", copy);
             if (!q)
-                die("a token line with no id");
+                bench_die("a token line with no id");
             if (*tokens)
-                put(&out, len, &cap, ",\n", 2);
-            put(&out, len, &cap, l, (size_t)(q - l));
-            put(&out, len, &cap, suffix, (size_t)sn);
-            put(&out, len, &cap, q, lens[i] - (size_t)(q - l));
+                bench_put(&out, ",\n", 2);
+            bench_put(&out, l, (size_t)(q - l));
+            bench_put(&out, suffix, (size_t)sn);
+            bench_put(&out, q, lens[i] - (size_t)(q - l));
             (*tokens)++;
         }
-    put(&out, len, &cap, "\n]}", 3);
-    return out;
+    bench_put(&out, "\n]}", 3);
+    *len = out.len;
+    return out.s;
 }
 
 /* What one measure runs. */
@@ -198,7 +167,7 @@ static double run_once(const measure *m, const inputs *in)
     sdui_limits_default(&lim);
     if (m->what == PACK_ONE || m->what == OPEN_ONE)
         lim.parallel_scan_bytes = SIZE_MAX;
-    t0 = now();
+    t0 = bench_now();
     switch (m->what) {
     case SCAN_FAST:
     case SCAN_PORTABLE: {
@@ -230,20 +199,10 @@ static double run_once(const measure *m, const inputs *in)
         break;
     }
     }
-    t0 = now() - t0;
-    if (st != SDUI_OK) {
-        fprintf(stderr, "bench-scan: %s: %s: %s\n", m->name,
-                sdui_status_name(st), err.message);
-        exit(1);
-    }
+    t0 = bench_now() - t0;
+    if (st != SDUI_OK)
+        bench_die("%s: %s: %s", m->name, sdui_status_name(st), err.message);
     return t0;
-}
-
-/* Orders doubles, for qsort. */
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* Builds the pack, runs every measure runs times in turn, prints medians. */
@@ -257,7 +216,7 @@ int main(int argc, char **argv)
     char *src;
     inputs in;
     if (argc < 2)
-        die("usage: bench-scan PACK.json[.gz] [BYTES [RUNS]]");
+        bench_die("usage: bench-scan PACK.json[.gz] [BYTES [RUNS]]");
     runs = argc > 3 ? (size_t)strtoull(argv[3], NULL, 10) : 41;
     if (!runs)
         runs = 1;
@@ -267,7 +226,7 @@ int main(int argc, char **argv)
     c = libdeflate_alloc_compressor(6);
     gz = malloc(libdeflate_gzip_compress_bound(c, in.len));
     if (!c || !gz)
-        die("out of memory");
+        bench_die("out of memory");
     in.gz_len = libdeflate_gzip_compress(
         c, in.json, in.len, gz, libdeflate_gzip_compress_bound(c, in.len));
     libdeflate_free_compressor(c);
@@ -287,7 +246,7 @@ int main(int argc, char **argv)
     for (i = 0; i < nm; i++) {
         ms[i].t = malloc(runs * sizeof *ms[i].t);
         if (!ms[i].t)
-            die("out of memory");
+            bench_die("out of memory");
         run_once(&ms[i], &in); /* warm-up */
     }
     for (r = 0; r < runs; r++)
@@ -295,7 +254,7 @@ int main(int argc, char **argv)
             ms[i].t[r] = run_once(&ms[i], &in);
     for (i = 0; i < nm; i++) {
         double med, best;
-        qsort(ms[i].t, runs, sizeof *ms[i].t, cmp_double);
+        qsort(ms[i].t, runs, sizeof *ms[i].t, bench_cmp_double);
         med = ms[i].t[runs / 2];
         best = ms[i].t[0];
         printf("%-28s median %8.3f ms (%7.1f MB/s), fastest %8.3f ms\n",
