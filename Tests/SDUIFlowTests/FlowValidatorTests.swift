@@ -131,6 +131,25 @@ import Testing
         #expect(i.contains { $0.kind == .badAction && $0.message.contains("attributes") })
     }
 
+    /// A track event the registry would refuse (over the name bound) or
+    /// count as the SDK's own (a built-in kind's name) is a bad action at
+    /// validation, with its place; a name at the bound is fine.
+    @Test func trackEventsNeedANameOfTheirOwnWithinTheBound() throws {
+        func track(_ event: String) -> String {
+            #"{"type":"cta","primary":{"label":"x","action":{"type":"track","event":"\#(event)"}}}"#
+        }
+        let atBound = String(repeating: "é", count: EventKind.maxNameLength)
+        let over = String(repeating: "e", count: EventKind.maxNameLength + 1)
+        let i = try issues(screens(#"{"id":"a","blocks":[\#(track(atBound)),\#(track(over)),\#(track("screen_view")),\#(track("answer"))]}"#))
+        let bad = i.filter { $0.kind == .badAction }
+        #expect(bad.map(\.path) == ["$.screens[0].blocks[1].primary.action", "$.screens[0].blocks[2].primary.action",
+                                    "$.screens[0].blocks[3].primary.action"], "\(bad)")
+        #expect(bad.first?.message.contains("is 129 characters; an event name has at most 128") == true, "\(bad)")
+        #expect(bad.dropFirst().allSatisfy { $0.message.contains("is an event the SDK emits") }, "\(bad)")
+        #expect(EventKind.allCases.allSatisfy { EventKind.refusal(ofTrackName: $0.name) != nil })
+        #expect(EventKind.refusal(ofTrackName: "") != nil && EventKind.refusal(ofTrackName: "skip_tapped") == nil)
+    }
+
     /// Decoding refuses a flow over its limits, naming the bound, the value
     /// and the place; the validator does too for a flow built in code.
     @Test func limitsAreClearErrors() throws {

@@ -38,4 +38,22 @@ public enum EventKind: String, CaseIterable, Sendable {
     /// counts them) in any event's `name`, these or a `track` action's:
     /// `POST /events` refuses a longer one.
     public static let maxNameLength = 128
+
+    /// Why `name` cannot be a `track` action's event, or nil when it can:
+    /// empty, longer than ``maxNameLength`` (which `POST /events` would
+    /// refuse, dropping the event after it was queued), or the name of a
+    /// kind the SDK emits (which the registry would count with that kind's
+    /// events).  The flow validator refuses such an action when the flow
+    /// is imported or loaded, naming its place.
+    public static func refusal(ofTrackName name: String) -> String? {
+        let length = name.unicodeScalars.count
+        if length == 0 { return "is empty" }
+        if length > maxNameLength {
+            return "is \(length) characters; an event name has at most \(maxNameLength)"
+        }
+        if let kind = EventKind(rawValue: name) {
+            return "\"\(kind.name)\" is an event the SDK emits; a track event needs a name of its own"
+        }
+        return nil
+    }
 }

@@ -176,6 +176,9 @@ public enum FlowActions {
             guard let event = o["event"]?.stringValue, !event.isEmpty else {
                 return .failure(.init(message: "track needs a string \"event\""))
             }
+            if let why = EventKind.refusal(ofTrackName: event) {
+                return .failure(.init(message: "track: \"event\" \(why)"))
+            }
             if let p = o["properties"], p.objectValue == nil {
                 return .failure(.init(message: "track: \"properties\" must be an object"))
             }

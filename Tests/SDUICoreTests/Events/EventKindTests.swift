@@ -57,6 +57,33 @@ import Testing
         #expect(bundled?["properties"]?["name"]?["maxLength"] == .int(Int64(EventKind.maxNameLength)))
     }
 
+    /// The flow schema refuses a `track` event named like a kind, or
+    /// longer than the bound, as the flow validator does.
+    @Test func theFlowSchemaKeepsTrackEventsOffTheKinds() throws {
+        let event = try #require(Self.trackEvent(in: try Self.json("schemas/flow.json")), "schemas/flow.json: no track event")
+        #expect(event["not"]?["enum"]?.arrayValue?.compactMap(\.stringValue) == Self.names)
+        #expect(event["maxLength"] == .int(Int64(EventKind.maxNameLength)))
+        let bundled = try #require(Self.trackEvent(in: try Self.json("schemas/openapi.json")), "schemas/openapi.json: no track event")
+        #expect(bundled == event)
+    }
+
+    /// The schema of a `track` action's `event` in a flow schema: the
+    /// `then` of the `if` whose `type` is the const "track".
+    static func trackEvent(in schema: JSONValue) -> JSONValue? {
+        func walk(_ v: JSONValue) -> JSONValue? {
+            if let o = v.objectValue {
+                if o["if"]?["properties"]?["type"]?["const"] == .string("track") {
+                    return o["then"]?["properties"]?["event"]
+                }
+                for (_, child) in o { if let found = walk(child) { return found } }
+            } else if let a = v.arrayValue {
+                for child in a { if let found = walk(child) { return found } }
+            }
+            return nil
+        }
+        return walk(schema)
+    }
+
     /// The comparison sees a kind missing from the docs or the schema.
     @Test func aMissingKindIsSeen() throws {
         let docs = try Self.read("docs/flows.md")
