@@ -18,10 +18,13 @@
 #     bash scripts/check-consumer.sh PATH/TO/sdui [SCRATCH]
 #
 # SCRATCH, when given, is the build folder of this checkout built with the
-# trait on (test.sh passes .build): the registry host is built there, so it
-# reuses the server stack already compiled instead of building it again
-# (the host adds one module).  The client app always builds in its own
-# folder: it must show that the server stack is not built.
+# trait on (test.sh passes .build): both packages are built there, so they
+# reuse the modules already compiled instead of building them again (the
+# client app and the host each add one module).  What the client app's
+# build needs is then read from its build plan (description.json, which
+# SwiftPM writes for the graph it builds): no server module may be in it.
+# Without SCRATCH the client app builds in a folder of its own, and the
+# modules it produced are checked as well.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -61,22 +64,50 @@ echo "client app: $(echo "$client_pins" | wc -l) packages fetched: $(echo $clien
 if echo "$client_pins" | grep -Eq "$server_stack"; then
     fail "the client app fetched server packages: $(echo "$client_pins" | grep -E "$server_stack" | tr '\n' ' ')"
 fi
-swift build --package-path "$work/client" >"$work/client.log" 2>&1 || fail "the client app did not build: $(grep -E 'error:' "$work/client.log" | head -5)"
-bin=$(swift build --package-path "$work/client" --show-bin-path)
-for m in Hummingbird NIOCore PostgresNIO SDUIServer; do
-    [ -e "$bin/Modules/$m.swiftmodule" ] || [ -e "$bin/$m.swiftmodule" ] && fail "the client app built $m"
+client_build=(--package-path "$work/client")
+if [ -n "$shared" ]; then
+    [ -d "$shared" ] || fail "$shared: no such build folder"
+    client_build+=(--scratch-path "$(cd "$shared" && pwd)")
+fi
+swift build "${client_build[@]}" >"$work/client.log" 2>&1 || fail "the client app did not build: $(grep -E 'error:' "$work/client.log" | head -5)"
+bin=$(swift build "${client_build[@]}" --show-bin-path)
+# The build plan: every target the client app depends on, directly or not
+# (description.json, which SwiftPM writes for the graph it builds, maps
+# each target to those it depends on).
+plan="$bin/description.json"
+[ -f "$plan" ] || fail "$plan: the client app's build plan is missing"
+modules=$(python3 - "$plan" <<'PY'
+import json, sys
+deps = json.load(open(sys.argv[1]))["targetDependencyMap"]
+seen, todo = set(), ["ClientApp"]
+while todo:
+    t = todo.pop()
+    if t not in seen:
+        seen.add(t)
+        todo += deps.get(t, [])
+print("\n".join(sorted(seen)))
+PY
+) || fail "$plan: not a build description"
+for m in ClientApp SDUI SDUICore CSDUI; do
+    echo "$modules" | grep -qx "$m" || fail "the client app's build plan $plan has no target $m: it is not the client app's"
 done
+server_modules='^(Hummingbird.*|NIO.*|PostgresNIO|SQLiteNIO|Prometheus|ServiceLifecycle|AsyncHTTPClient|ArgumentParser|SDUIServer|sdui)$'
+if echo "$modules" | grep -Eq "$server_modules"; then
+    fail "the client app's build needs $(echo "$modules" | grep -E "$server_modules" | tr '\n' ' ')"
+fi
+if [ -z "$shared" ]; then
+    for m in Hummingbird NIOCore PostgresNIO SDUIServer; do
+        [ -e "$bin/Modules/$m.swiftmodule" ] || [ -e "$bin/$m.swiftmodule" ] && fail "the client app built $m"
+    done
+fi
 out=$("$bin/ClientApp" Examples/core-pack.json.gz login_logo)
 [[ "$out" == *"login_logo@"* ]] || fail "ClientApp printed '$out'"
-echo "client app: built without the server stack; $out"
+echo "client app: built without the server stack ($(echo "$modules" | wc -l) targets in its build plan); $out"
 
 # --- 2. a service hosting the registry ---------------------------------------
 copy Examples/registry-host host
 host_build=(--package-path "$work/host")
-if [ -n "$shared" ]; then
-    [ -d "$shared" ] || fail "$shared: no such build folder"
-    host_build+=(--scratch-path "$(cd "$shared" && pwd)")
-fi
+[ -n "$shared" ] && host_build+=(--scratch-path "$(cd "$shared" && pwd)")
 swift package "${host_build[@]}" resolve >/dev/null 2>&1 || fail "Examples/registry-host did not resolve"
 echo "registry host: $(pins "$work/host" | wc -l) packages fetched (trait \"Server\" on)"
 swift build "${host_build[@]}" >"$work/host.log" 2>&1 || fail "Examples/registry-host did not build: $(grep -E 'error:' "$work/host.log" | head -5)"
