@@ -122,8 +122,19 @@ public struct StoreBenchmark {
     public func measure(rounds: Int, sets: Int = 100_000, evaluations: Int = 100_000,
                         fileSets: Int = 200) throws -> Result {
         let fixtures = try [0, 1_000, 10_000].map { try Self.setFixture(unrelated: $0) }
-        let (file, fileDir) = try Self.fileFixture(keys: 10_000)
-        defer { try? FileManager.default.removeItem(at: fileDir) }
+        // The only reference to the store, dropped before its folder is
+        // removed: a store folds its journal into the snapshot when it goes
+        // away, which would make the folder again.
+        var fileStore: ScenarioStore?
+        let fileDir: URL
+        do {
+            let fixture = try Self.fileFixture(keys: 10_000)
+            (fileStore, fileDir) = (fixture.0, fixture.1)
+        }
+        defer {
+            fileStore = nil
+            try? FileManager.default.removeItem(at: fileDir)
+        }
         let (screen, lookups, store) = try Self.screenFixture()
         var context = RenderContext()
         context.store = store
@@ -160,6 +171,7 @@ public struct StoreBenchmark {
                 }
                 if round >= 0 { samples[method, default: []].append(t.milliseconds * 1e6 / Double(sets)) }
             }
+            let file = fileStore!
             let fs = clock.measure {
                 for n in 0..<fileSets { _ = file.set("k\((n &* 37 &+ (round &+ 2) &* 11) % 10_000).n", .integer(n &+ round)) }
             }
