@@ -31,7 +31,7 @@ import Testing
             var config = TokenRepository.Configuration()
             config.verifier = try TokenVerifier(key: signer.verificationKey)
             let repo = TokenRepository(memory: try TokenCache(),
-                                       transport: HTTPRegistryTransport(baseURL: r.baseURL, primitives: Self.modern, bearerToken: good),
+                                       transport: HTTPRegistryTransport(baseURL: r.baseURL, primitives: Self.modern, bearerToken: good, timeout: 30),
                                        configuration: config)
             #expect(await repo.get("card").token?.version == 2)
 

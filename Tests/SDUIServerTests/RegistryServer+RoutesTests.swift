@@ -47,7 +47,7 @@ import Testing
             #expect(c.json?["tokens"] as? [String] == ["future"])
             #expect(c.header("Cache-Control") == "no-store" && c.header("Vary") == "X-Primitives")
             // The client's transport turns it into the fallback id.
-            let t = HTTPRegistryTransport(baseURL: r.baseURL, primitives: Self.modern)
+            let t = HTTPRegistryTransport(baseURL: r.baseURL, primitives: Self.modern, timeout: 30)
             #expect(try await t.fetchScreen("lab") == .incompatible(fallbackScreenId: "home",
                                                                      message: "Incompatible-Primitives"))
             await r.stop()

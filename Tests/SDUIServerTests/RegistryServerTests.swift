@@ -71,7 +71,7 @@ import Testing
             config.coalescingWindow = .milliseconds(1)
             let disk = try DiskCache(path: Fixtures.temporaryDirectory().appendingPathComponent("c.db").path, durable: false)
             let repo = TokenRepository(memory: try TokenCache(maxEntries: 1), disk: disk,
-                                       transport: HTTPRegistryTransport(baseURL: r.baseURL, primitives: Self.old),
+                                       transport: HTTPRegistryTransport(baseURL: r.baseURL, primitives: Self.old, timeout: 30),
                                        configuration: config)
             func source(_ l: TokenLookup) -> TokenSource? { if case .found(_, let s) = l { s } else { nil } }
             // First fetch: network, the downgraded card for a Text@4 client.
