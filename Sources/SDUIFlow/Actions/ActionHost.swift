@@ -23,6 +23,11 @@ protocol ActionHost: AnyObject, Sendable {
     /// the store to evaluate expressions in; what it leaves is committed.
     /// Returns the step (the screen stays).
     func updateData(_ change: (inout JSONValue, ScenarioStore) throws -> Void) throws -> FlowStep
+    /// Whether the expression `condition` holds in the host's store.
+    ///
+    /// - Throws: `SDUIError`: the expression's error; `.exprType` when it
+    ///   gives anything but a boolean.
+    func holds(_ condition: String) throws -> Bool
     /// Commits an analytics event on the screen shown.
     func record(event: String, properties: [String: JSONValue]) throws -> FlowStep
     /// What links the host lets an action open.

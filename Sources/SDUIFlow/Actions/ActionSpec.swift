@@ -44,8 +44,13 @@ public struct ActionSpec: Sendable {
     let parse: @Sendable (_ members: [String: JSONValue]) -> Result<FlowAction, FlowAction.Invalid>
     /// Runs the action in a session.
     let run: @Sendable (_ action: FlowAction, _ host: any ActionHost) async throws -> FlowStep
-    /// The key path of the flow's data the action writes, if any (the
-    /// validator counts `answers.K` as written by the screen).
+    /// How a `sequence` or an `if` reads its members: with the budget of
+    /// nesting and actions its inner actions share (nil: `parse`).
+    let parseNested: (@Sendable (_ members: [String: JSONValue], _ budget: inout FlowAction.Budget)
+        -> Result<FlowAction, FlowAction.Invalid>)?
+    /// The key path of the flow's data the action itself writes, if any
+    /// (the validator counts `answers.K` as written by the screen; it asks
+    /// every action a `sequence` or an `if` holds).
     let writes: @Sendable (_ action: FlowAction) -> String?
     /// A URL of the action the validator's policies refuse: the member
     /// holding it and the message; nil when there is none or it is fine.
@@ -53,6 +58,8 @@ public struct ActionSpec: Sendable {
 
     init(name: String, fields: [Field] = [], standalone: Bool? = nil, example: JSONValue, refusable: Bool = false,
          parse: @escaping @Sendable ([String: JSONValue]) -> Result<FlowAction, FlowAction.Invalid>,
+         parseNested: (@Sendable ([String: JSONValue], inout FlowAction.Budget)
+             -> Result<FlowAction, FlowAction.Invalid>)? = nil,
          run: @escaping @Sendable (FlowAction, any ActionHost) async throws -> FlowStep,
          writes: @escaping @Sendable (FlowAction) -> String? = { _ in nil },
          checkLinks: @escaping @Sendable (FlowAction, FlowValidator) -> (member: String, message: String)? = { _, _ in nil }) {
@@ -62,6 +69,7 @@ public struct ActionSpec: Sendable {
         self.example = example
         self.refusable = refusable
         self.parse = parse
+        self.parseNested = parseNested
         self.run = run
         self.writes = writes
         self.checkLinks = checkLinks

@@ -13,7 +13,15 @@ import SDUIStore
 /// The action table (see the file's essay).
 public enum FlowActions {
     /// Every action, one row each.
-    public static let all: [ActionSpec] = [next, back, exit, set, toggle, openURL, submit, track]
+    public static let all: [ActionSpec] = [next, back, exit, set, toggle, openURL, submit, track, sequence, condition]
+
+    /// The most actions one `sequence` runs.
+    public static let maxSequence = 16
+    /// The most `sequence` and `if` levels one action nests.
+    public static let maxDepth = 4
+    /// The most actions one action holds, itself and all it nests included:
+    /// what reading, validating or running one action costs at most.
+    public static let maxActions = 32
 
     /// The row named `name`, if any.
     public static func spec(named name: String) -> ActionSpec? { byName[name] }
@@ -188,6 +196,98 @@ public enum FlowActions {
             guard case .track(let event, let properties) = action else { throw ActionSpec.mismatch("track", action) }
             return try host.record(event: event, properties: properties)
         })
+
+    /// Runs actions in order; stops at the first that cannot apply
+    /// (`.stayed`, the step the sequence returns) or ends the flow, and at
+    /// the first that is refused (a `render_error` naming it; the actions
+    /// before it keep their effect).
+    static let sequence = ActionSpec(
+        name: "sequence", fields: [.init("actions", required: true)],
+        example: ["type": "sequence", "actions": ["next"]], refusable: true,
+        parse: { _ in .failure(.init(message: "sequence is read with its budget")) },
+        parseNested: { o, budget in
+            guard let items = o["actions"]?.arrayValue, !items.isEmpty else {
+                return .failure(.init(message: "sequence needs \"actions\", an array of 1 to \(maxSequence) actions"))
+            }
+            guard items.count <= maxSequence else {
+                return .failure(.init(message: "sequence: \(items.count) actions; at most \(maxSequence)"))
+            }
+            var actions: [FlowAction] = []
+            for (i, item) in items.enumerated() {
+                switch FlowAction.parse(item, &budget) {
+                case .success(let a): actions.append(a)
+                case .failure(let why): return .failure(.init(message: "sequence: actions[\(i)]: \(why.message)"))
+                }
+            }
+            return .success(.sequence(actions))
+        },
+        run: { action, host in
+            guard case .sequence(let actions) = action else { throw ActionSpec.mismatch("sequence", action) }
+            var step = FlowStep.screen(try host.shownScreen())
+            for (i, a) in actions.enumerated() {
+                step = try await inner(a, host, at: "actions[\(i)]")
+                if case .screen = step { continue }
+                break
+            }
+            return step
+        })
+
+    /// Runs `then` when the expression `when` holds in the flow's store,
+    /// else `else`, if given (else the screen stays).  A condition that
+    /// fails or gives anything but a boolean refuses the action.
+    static let condition = ActionSpec(
+        name: "if", fields: [.init("when", required: true), .init("then", required: true), .init("else", required: false)],
+        example: ["type": "if", "when": "true", "then": "next"], refusable: true,
+        parse: { _ in .failure(.init(message: "if is read with its budget")) },
+        parseNested: { o, budget in
+            guard let when = o["when"]?.stringValue, !when.isEmpty else {
+                return .failure(.init(message: "if needs \"when\", a condition"))
+            }
+            do {
+                _ = try CompiledExpression(when)
+            } catch let err as SDUIError {
+                return .failure(.init(message: "if: \"when\" does not parse: " + FlowValidator.exprMessage(err)))
+            } catch {
+                return .failure(.init(message: "if: \"when\" does not parse: \(error)"))
+            }
+            guard let thenJSON = o["then"] else { return .failure(.init(message: "if needs \"then\", an action")) }
+            let then: FlowAction
+            switch FlowAction.parse(thenJSON, &budget) {
+            case .success(let a): then = a
+            case .failure(let why): return .failure(.init(message: "if: then: \(why.message)"))
+            }
+            var otherwise: FlowAction?
+            if let elseJSON = o["else"] {
+                switch FlowAction.parse(elseJSON, &budget) {
+                case .success(let a): otherwise = a
+                case .failure(let why): return .failure(.init(message: "if: else: \(why.message)"))
+                }
+            }
+            return .success(.condition(when: when, then: then, otherwise: otherwise))
+        },
+        run: { action, host in
+            guard case .condition(let when, let then, let otherwise) = action else { throw ActionSpec.mismatch("if", action) }
+            let holds: Bool
+            do {
+                holds = try host.holds(when)
+            } catch let e as SDUIError {
+                throw SDUIError(e.category, "condition \(when): \(e.message)", input: e.input)
+            }
+            guard let chosen = holds ? then : otherwise else { return .screen(try host.shownScreen()) }
+            return try await inner(chosen, host, at: holds ? "then" : "else")
+        })
+
+    /// Runs `action`, held by a `sequence` or an `if` at `member`; a refusal
+    /// names the member and the action (`actions[1]: open_url: …`), while
+    /// the journal's failures pass unchanged.
+    static func inner(_ action: FlowAction, _ host: any ActionHost, at member: String) async throws -> FlowStep {
+        do {
+            return try await spec(for: action).run(action, host)
+        } catch let e as SDUIError where ![.sqlite, .io, .oom, .corrupt].contains(e.category) {
+            let named = e.message.hasPrefix(action.name + ": ") ? e.message : "\(action.name): \(e.message)"
+            throw SDUIError(e.category, "\(member): \(named)", input: e.input)
+        }
+    }
 
     // MARK: Shared by rows
 

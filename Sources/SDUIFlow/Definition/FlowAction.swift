@@ -17,6 +17,12 @@ public enum FlowAction: Sendable, Hashable {
     case track(event: String, properties: [String: JSONValue])
     /// Flips the boolean at `key` (a key path in the flow's store).
     case toggle(key: String)
+    /// Runs `actions` in order, stopping at the first that cannot apply or
+    /// ends the flow (``FlowActions/maxSequence`` at most).
+    indirect case sequence([FlowAction])
+    /// Runs `then` when the expression `when` holds in the flow's store,
+    /// else `otherwise` (JSON `else`), if any.
+    indirect case condition(when: String, then: FlowAction, otherwise: FlowAction?)
 
     /// The action's name: its row in ``FlowActions``.
     public var name: String {
@@ -29,6 +35,21 @@ public enum FlowAction: Sendable, Hashable {
         case .submit: "submit"
         case .track: "track"
         case .toggle: "toggle"
+        case .sequence: "sequence"
+        case .condition: "if"
+        }
+    }
+
+    /// This action and the actions it holds, depth first, each with its
+    /// JSON path under `path` (`$.….action.actions[1].then`).
+    func walk(at path: String) -> [(path: String, action: FlowAction)] {
+        switch self {
+        case .sequence(let actions):
+            [(path, self)] + actions.enumerated().flatMap { $0.element.walk(at: "\(path).actions[\($0.offset)]") }
+        case .condition(_, let then, let otherwise):
+            [(path, self)] + then.walk(at: path + ".then") + (otherwise?.walk(at: path + ".else") ?? [])
+        default:
+            [(path, self)]
         }
     }
 
@@ -45,8 +66,28 @@ public enum FlowAction: Sendable, Hashable {
         public var message: String
     }
 
-    /// The action `json` stands for, or why it stands for none.
+    /// How much of an action's nesting is used up while it is read: the
+    /// `sequence` and `if` levels above, and the actions read so far.
+    struct Budget {
+        var depth = 0
+        var actions = 0
+    }
+
+    /// The action `json` stands for, or why it stands for none.  A
+    /// `sequence` or `if` reads its inner actions with the same rule, within
+    /// ``FlowActions/maxDepth`` levels and ``FlowActions/maxActions``
+    /// actions in all, so reading one costs at most that many actions.
     public static func parse(_ json: JSONValue) -> Result<FlowAction, Invalid> {
+        var budget = Budget()
+        return parse(json, &budget)
+    }
+
+    /// `parse(_:)` within `budget` (a `sequence`'s or an `if`'s inner action).
+    static func parse(_ json: JSONValue, _ budget: inout Budget) -> Result<FlowAction, Invalid> {
+        budget.actions += 1
+        guard budget.actions <= FlowActions.maxActions else {
+            return .failure(Invalid(message: "more than \(FlowActions.maxActions) actions in one action"))
+        }
         let type: String
         let o: [String: JSONValue]
         switch json {
@@ -62,6 +103,12 @@ public enum FlowAction: Sendable, Hashable {
         guard let spec = FlowActions.spec(named: type) else {
             return .failure(Invalid(message: "unknown action \"\(type)\" (known: \(FlowActions.names.joined(separator: ", ")))"))
         }
-        return spec.parse(o)
+        guard let nested = spec.parseNested else { return spec.parse(o) }
+        guard budget.depth < FlowActions.maxDepth else {
+            return .failure(Invalid(message: "sequence and if nest more than \(FlowActions.maxDepth) deep"))
+        }
+        budget.depth += 1
+        defer { budget.depth -= 1 }
+        return nested(o, &budget)
     }
 }

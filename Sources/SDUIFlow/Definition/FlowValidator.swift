@@ -10,8 +10,10 @@
 //   - a condition on screen S that reads `answers.K` needs some screen
 //     that can come before S (a reachable screen with a path to S), or S
 //     itself, to write K (a block with that key, or an action that writes
-//     `answers.K`, `set` or `toggle`); otherwise the key is read before any screen can write
-//     it, and the condition tests `null` on every run.
+//     `answers.K`, `set` or `toggle`, also inside a `sequence` or an `if`);
+//     otherwise the key is read before any screen can write it, and the
+//     condition tests `null` on every run.  An `if` action's condition
+//     counts as one on its screen.
 //
 // The first two are breadth-first walks, each edge followed once.  The
 // third asks, for every (screen, key) a condition reads, whether a writer
@@ -147,6 +149,7 @@ public struct FlowValidator: Sendable {
 
         // Blocks and actions; the answer keys each screen writes.
         var written = inputs.map { Set($0.map(\.key)) }
+        var actionConditions: [(screen: Int, path: String, when: String)] = []
         for (i, s) in flow.screens.enumerated() {
             for (j, b) in s.blocks.enumerated() {
                 let type = b["type"]?.stringValue ?? ""
@@ -157,10 +160,14 @@ public struct FlowValidator: Sendable {
                 for (path, action) in Self.actions(in: b, at: "\(s.jsonPath).blocks[\(j)]") {
                     switch FlowAction.parse(action) {
                     case .failure(let why): add(.badAction, s.id, path, why.message)
-                    case .success(let a):
-                        let spec = FlowActions.spec(for: a)
-                        if let key = spec.writes(a), let k = Self.answerKey(key) { written[i].insert(k) }
-                        if let (member, why) = spec.checkLinks(a, self) { add(.badURL, s.id, "\(path).\(member)", why) }
+                    case .success(let top):
+                        // A sequence's or an if's actions each count.
+                        for (at, a) in top.walk(at: path) {
+                            let spec = FlowActions.spec(for: a)
+                            if let key = spec.writes(a), let k = Self.answerKey(key) { written[i].insert(k) }
+                            if let (member, why) = spec.checkLinks(a, self) { add(.badURL, s.id, "\(at).\(member)", why) }
+                            if case .condition(let when, _, _) = a { actionConditions.append((i, "\(at).when", when)) }
+                        }
                     }
                 }
             }
@@ -229,6 +236,15 @@ public struct FlowValidator: Sendable {
                 for key in Self.answerKeys(read: expr) where seen.insert(key).inserted {
                     reads.append(Read(screen: i, key: key, path: "\(t.jsonPath).when"))
                 }
+            }
+        }
+        // An if's condition reads keys as a transition's does (it parsed
+        // when its action did).
+        for c in actionConditions where firstIndex[flow.screens[c.screen].id] == c.screen {
+            guard let expr = try? CompiledExpression(c.when) else { continue }
+            var seen = Set<String>()
+            for key in Self.answerKeys(read: expr) where seen.insert(key).inserted {
+                reads.append(Read(screen: c.screen, key: key, path: c.path))
             }
         }
         for r in Self.readsBeforeWritten(reads, written: written, edges: edges, reachable: reachable) {

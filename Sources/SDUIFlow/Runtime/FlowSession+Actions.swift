@@ -91,6 +91,18 @@ extension FlowSession {
         }
     }
 
+    /// Whether `condition` holds in the flow's store (the flow is running).
+    func holds(_ condition: String) throws -> Bool {
+        try locked {
+            _ = try running()
+            let v = try CompiledExpression(condition).evaluate(in: store)
+            guard let b = v.boolValue else {
+                throw SDUIError(.exprType, "the condition gave \(v.scalarText ?? "a non-boolean"), not a boolean")
+            }
+            return b
+        }
+    }
+
     /// Commits `event` on the screen shown; the screen stays.
     func record(event: String, properties: [String: JSONValue]) throws -> FlowStep {
         try locked {
