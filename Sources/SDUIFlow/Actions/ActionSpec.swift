@@ -40,14 +40,13 @@ public struct ActionSpec: Sendable {
     /// rather than thrown.
     let refusable: Bool
     /// The action a JSON object stands for (its members; empty for a bare
-    /// name), or why none.
-    let parse: @Sendable (_ members: [String: JSONValue]) -> Result<FlowAction, FlowAction.Invalid>
+    /// name), or why none.  A row that holds actions (`sequence`, `if`)
+    /// reads them with `FlowAction.parse(_:_:)` and the budget it is given,
+    /// which they share; the other rows leave it alone.
+    let parse: @Sendable (_ members: [String: JSONValue], _ budget: inout FlowAction.Budget)
+        -> Result<FlowAction, FlowAction.Invalid>
     /// Runs the action in a session.
     let run: @Sendable (_ action: FlowAction, _ host: any ActionHost) async throws -> FlowStep
-    /// How a `sequence` or an `if` reads its members: with the budget of
-    /// nesting and actions its inner actions share (nil: `parse`).
-    let parseNested: (@Sendable (_ members: [String: JSONValue], _ budget: inout FlowAction.Budget)
-        -> Result<FlowAction, FlowAction.Invalid>)?
     /// The key path of the flow's data the action itself writes, if any
     /// (the validator counts `answers.K` as written by the screen; it asks
     /// every action a `sequence` or an `if` holds).
@@ -57,9 +56,8 @@ public struct ActionSpec: Sendable {
     let checkLinks: @Sendable (_ action: FlowAction, _ validator: FlowValidator) -> (member: String, message: String)?
 
     init(name: String, fields: [Field] = [], standalone: Bool? = nil, example: JSONValue, refusable: Bool = false,
-         parse: @escaping @Sendable ([String: JSONValue]) -> Result<FlowAction, FlowAction.Invalid>,
-         parseNested: (@Sendable ([String: JSONValue], inout FlowAction.Budget)
-             -> Result<FlowAction, FlowAction.Invalid>)? = nil,
+         parse: @escaping @Sendable ([String: JSONValue], inout FlowAction.Budget)
+             -> Result<FlowAction, FlowAction.Invalid>,
          run: @escaping @Sendable (FlowAction, any ActionHost) async throws -> FlowStep,
          writes: @escaping @Sendable (FlowAction) -> String? = { _ in nil },
          checkLinks: @escaping @Sendable (FlowAction, FlowValidator) -> (member: String, message: String)? = { _, _ in nil }) {
@@ -69,7 +67,6 @@ public struct ActionSpec: Sendable {
         self.example = example
         self.refusable = refusable
         self.parse = parse
-        self.parseNested = parseNested
         self.run = run
         self.writes = writes
         self.checkLinks = checkLinks

@@ -43,13 +43,13 @@ public enum FlowActions {
 
     // MARK: Rows
 
-    static let next = ActionSpec(name: "next", example: "next", parse: { _ in .success(.next) },
+    static let next = ActionSpec(name: "next", example: "next", parse: { _, _ in .success(.next) },
                                  run: { _, host in try host.next() })
 
-    static let back = ActionSpec(name: "back", example: "back", parse: { _ in .success(.back) },
+    static let back = ActionSpec(name: "back", example: "back", parse: { _, _ in .success(.back) },
                                  run: { _, host in try host.back() })
 
-    static let exit = ActionSpec(name: "exit", example: "exit", parse: { _ in .success(.exit) },
+    static let exit = ActionSpec(name: "exit", example: "exit", parse: { _, _ in .success(.exit) },
                                  run: { _, host in try host.exit() })
 
     /// Writes a key path of the flow's data to a value or an expression's
@@ -57,18 +57,12 @@ public enum FlowActions {
     static let set = ActionSpec(
         name: "set", fields: [.init("key", required: true), .init("value", required: false), .init("expr", required: false)],
         example: ["type": "set", "key": "x", "value": 1], refusable: true,
-        parse: { o in
+        parse: { o, _ in
             if case .failure(let why) = dataKey(o, "set") { return .failure(why) }
             let key = o["key"]?.stringValue ?? ""
             if let e = o["expr"] {
                 guard let text = e.stringValue else { return .failure(.init(message: "set: \"expr\" must be a string")) }
-                do {
-                    _ = try CompiledExpression(text)
-                } catch let err as SDUIError {
-                    return .failure(.init(message: "set: \"expr\" does not parse: " + FlowValidator.exprMessage(err)))
-                } catch {
-                    return .failure(.init(message: "set: \"expr\" does not parse: \(error)"))
-                }
+                if let why = unparsed(text, "set: \"expr\"") { return .failure(why) }
                 return .success(.set(key: key, .expression(text)))
             }
             guard let v = o["value"] else { return .failure(.init(message: "set needs \"value\" or \"expr\"")) }
@@ -92,7 +86,7 @@ public enum FlowActions {
     /// true; a value that is not a boolean is refused.
     static let toggle = ActionSpec(
         name: "toggle", fields: [.init("key", required: true)], example: ["type": "toggle", "key": "x"], refusable: true,
-        parse: { o in dataKey(o, "toggle").map { .toggle(key: $0) } },
+        parse: { o, _ in dataKey(o, "toggle").map { .toggle(key: $0) } },
         run: { action, host in
             guard case .toggle(let key) = action else { throw ActionSpec.mismatch("toggle", action) }
             return try host.updateData { root, _ in
@@ -115,7 +109,7 @@ public enum FlowActions {
     static let openURL = ActionSpec(
         name: "open_url", fields: [.init("url", required: true)], example: ["type": "open_url", "url": "https://example.com/"],
         refusable: true,
-        parse: { o in
+        parse: { o, _ in
             guard let url = o["url"]?.stringValue, !url.isEmpty else {
                 return .failure(.init(message: "open_url needs a string \"url\""))
             }
@@ -137,7 +131,7 @@ public enum FlowActions {
     /// or the configured one.
     static let submit = ActionSpec(
         name: "submit", fields: [.init("endpoint", required: false)], example: "submit", refusable: true,
-        parse: { o in
+        parse: { o, _ in
             if let e = o["endpoint"], e.stringValue == nil {
                 return .failure(.init(message: "submit: \"endpoint\" must be a string"))
             }
@@ -180,7 +174,7 @@ public enum FlowActions {
     static let track = ActionSpec(
         name: "track", fields: [.init("event", required: true), .init("properties", required: false)],
         example: ["type": "track", "event": "tap"],
-        parse: { o in
+        parse: { o, _ in
             guard let event = o["event"]?.stringValue, !event.isEmpty else {
                 return .failure(.init(message: "track needs a string \"event\""))
             }
@@ -204,8 +198,7 @@ public enum FlowActions {
     static let sequence = ActionSpec(
         name: "sequence", fields: [.init("actions", required: true)],
         example: ["type": "sequence", "actions": ["next"]], refusable: true,
-        parse: { _ in .failure(.init(message: "sequence is read with its budget")) },
-        parseNested: { o, budget in
+        parse: { o, budget in
             guard let items = o["actions"]?.arrayValue, !items.isEmpty else {
                 return .failure(.init(message: "sequence needs \"actions\", an array of 1 to \(maxSequence) actions"))
             }
@@ -238,18 +231,11 @@ public enum FlowActions {
     static let condition = ActionSpec(
         name: "if", fields: [.init("when", required: true), .init("then", required: true), .init("else", required: false)],
         example: ["type": "if", "when": "true", "then": "next"], refusable: true,
-        parse: { _ in .failure(.init(message: "if is read with its budget")) },
-        parseNested: { o, budget in
+        parse: { o, budget in
             guard let when = o["when"]?.stringValue, !when.isEmpty else {
                 return .failure(.init(message: "if needs \"when\", a condition"))
             }
-            do {
-                _ = try CompiledExpression(when)
-            } catch let err as SDUIError {
-                return .failure(.init(message: "if: \"when\" does not parse: " + FlowValidator.exprMessage(err)))
-            } catch {
-                return .failure(.init(message: "if: \"when\" does not parse: \(error)"))
-            }
+            if let why = unparsed(when, "if: \"when\"") { return .failure(why) }
             guard let thenJSON = o["then"] else { return .failure(.init(message: "if needs \"then\", an action")) }
             let then: FlowAction
             switch FlowAction.parse(thenJSON, &budget) {
@@ -283,13 +269,26 @@ public enum FlowActions {
     static func inner(_ action: FlowAction, _ host: any ActionHost, at member: String) async throws -> FlowStep {
         do {
             return try await spec(for: action).run(action, host)
-        } catch let e as SDUIError where ![.sqlite, .io, .oom, .corrupt].contains(e.category) {
+        } catch let e as SDUIError where !e.isJournalFailure {
             let named = e.message.hasPrefix(action.name + ": ") ? e.message : "\(action.name): \(e.message)"
             throw SDUIError(e.category, "\(member): \(named)", input: e.input)
         }
     }
 
     // MARK: Shared by rows
+
+    /// Why the expression `text` (the member `what`) cannot be used: it
+    /// does not parse, with the parser's offset; nil when it parses.
+    static func unparsed(_ text: String, _ what: String) -> FlowAction.Invalid? {
+        do {
+            _ = try CompiledExpression(text)
+            return nil
+        } catch let err as SDUIError {
+            return .init(message: "\(what) does not parse: " + FlowValidator.exprMessage(err))
+        } catch {
+            return .init(message: "\(what) does not parse: \(error)")
+        }
+    }
 
     /// The `key` member of an action that writes the flow's data: a key
     /// path, not under `attributes` (which belong to the host).

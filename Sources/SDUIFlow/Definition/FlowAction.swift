@@ -66,8 +66,9 @@ public enum FlowAction: Sendable, Hashable {
         public var message: String
     }
 
-    /// How much of an action's nesting is used up while it is read: the
-    /// `sequence` and `if` levels above, and the actions read so far.
+    /// How much of an action's bounds is used up while it is read: the
+    /// levels of actions above the one being read, and the actions read so
+    /// far.
     struct Budget {
         var depth = 0
         var actions = 0
@@ -103,12 +104,12 @@ public enum FlowAction: Sendable, Hashable {
         guard let spec = FlowActions.spec(named: type) else {
             return .failure(Invalid(message: "unknown action \"\(type)\" (known: \(FlowActions.names.joined(separator: ", ")))"))
         }
-        guard let nested = spec.parseNested else { return spec.parse(o) }
-        guard budget.depth < FlowActions.maxDepth else {
-            return .failure(Invalid(message: "sequence and if nest more than \(FlowActions.maxDepth) deep"))
-        }
+        // An action inside maxDepth sequences and ifs is on level maxDepth + 1.
         budget.depth += 1
         defer { budget.depth -= 1 }
-        return nested(o, &budget)
+        guard budget.depth <= FlowActions.maxDepth + 1 else {
+            return .failure(Invalid(message: "sequence and if nest more than \(FlowActions.maxDepth) deep"))
+        }
+        return spec.parse(o, &budget)
     }
 }

@@ -183,3 +183,12 @@ public final class FlowJournal: @unchecked Sendable {
                      dropped: Int(clamping: s.dropped), droppedTotal: Int(clamping: s.dropped_total))
     }
 }
+
+extension SDUIError {
+    /// Whether this is the journal failing (a step cannot be recorded:
+    /// SQLite, I/O, memory, damage), rather than an action being refused;
+    /// a refusal becomes a `render_error`, a journal failure is thrown.
+    var isJournalFailure: Bool {
+        [.sqlite, .io, .oom, .corrupt].contains(category)
+    }
+}

@@ -29,7 +29,7 @@ extension FlowSession {
             _ = try locked { try running() }
             do {
                 return try await spec.run(a, self)
-            } catch let e as SDUIError where !Self.journalFailure(e) {
+            } catch let e as SDUIError where !e.isJournalFailure {
                 // "set: …" for every refusal, once.
                 let why = e.message.hasPrefix(name + ": ") ? String(e.message.dropFirst(name.count + 2)) : e.message
                 return try refuse(action, "\(name): \(why)")
@@ -63,12 +63,6 @@ extension FlowSession {
                        from: r.progress.data)
         }
         return .stayed(detail)
-    }
-
-    /// Whether `e` is the journal failing (the step cannot be recorded),
-    /// rather than the action being refused.
-    private static func journalFailure(_ e: SDUIError) -> Bool {
-        [.sqlite, .io, .oom, .corrupt].contains(e.category)
     }
 
     // MARK: Action host
