@@ -54,12 +54,7 @@ extension FlowSession {
             for (k, t) in screen.next.enumerated() {
                 guard let cond = conditions[index][k] else { target = t.to; break }
                 do {
-                    let expr = try cond.get()
-                    let v = try expr.evaluate(in: store)
-                    guard let b = v.boolValue else {
-                        throw SDUIError(.exprType, "the condition gave \(v.scalarText ?? "a non-boolean"), not a boolean")
-                    }
-                    if b { target = t.to; break }
+                    if try Self.truth(of: try cond.get(), in: store) { target = t.to; break }
                 } catch {
                     let e = error as? SDUIError
                     configuration.logger.warning("\(EventKind.renderError.name)", metadata: [
