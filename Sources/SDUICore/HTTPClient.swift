@@ -122,6 +122,16 @@ public final class HTTPClient: Sendable {
         try await send(url, method: "POST", headers: headers, body: body, timeout: timeout)
     }
 
+    /// `method url` with an optional body and the given header fields:
+    /// what a screen's `request` action sends.  `method` is sent as given
+    /// (the caller checks it).
+    ///
+    /// Any status is an answer; errors as for ``get(_:headers:timeout:)``.
+    public func send(_ url: URL, method: String, body: Data?, headers: [String: String] = [:],
+                     timeout: TimeInterval? = nil) async throws -> HTTPClientResponse {
+        try await send(url, method: method, headers: headers, body: body, timeout: timeout)
+    }
+
     /// How many requests to `url`'s host wait in line for a connection now
     /// (for tests, which must know a request is in line before acting on it).
     func requestsWaiting(for url: URL) -> Int {

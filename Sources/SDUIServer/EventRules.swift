@@ -58,6 +58,7 @@ public enum EventRules {
             if case .null = $0 { return true }
             return $0.stringValue != nil
         },
+        Member(name: "session", required: false, rule: "a string") { $0.stringValue != nil },
         Member(name: "seq", required: false, rule: "a non-negative integer") { (integer($0) ?? -1) >= 0 },
         Member(name: "properties", required: false, rule: "an object") { $0.objectValue != nil },
     ]

@@ -146,6 +146,9 @@ public final class PostgresRegistryStore: RegistryStore, Service {
                                   logger: logger)
                 try await c.query("CREATE INDEX IF NOT EXISTS flow_events_received ON flow_events (received_ms)",
                                   logger: logger)
+                // The usage job reads one kind of event over a time range.
+                try await c.query("CREATE INDEX IF NOT EXISTS flow_events_name_ts ON flow_events (name, ts)",
+                                  logger: logger)
                 try await c.query("CREATE TABLE IF NOT EXISTS registry_meta (key text PRIMARY KEY, value bigint NOT NULL)",
                                   logger: logger)
                 try await c.query("INSERT INTO registry_meta (key, value) VALUES ('seq', 0) ON CONFLICT DO NOTHING",
@@ -406,23 +409,48 @@ public final class PostgresRegistryStore: RegistryStore, Service {
     ///
     /// - Throws: `RegistryError` `.invalid` naming the first event that
     ///   breaks ``EventRules`` (nothing is written); `.store` when the database fails.
-    public func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int) {
+    public func storeEvents(_ events: [StoredEvent]) async throws -> EventStoreResult {
         try EventRules.check(events)
         let received = Int64(SQLiteRegistryStore.milliseconds(Date()))
         return try await RegistryError.wrap(name) {
             try await transaction { c in
-                var accepted = 0
-                for e in events {
+                var stored: [Int] = []
+                for (i, e) in events.enumerated() {
                     let json = String(decoding: e.json, as: UTF8.self)
                     let rows = try await c.query("""
                         INSERT INTO flow_events (id, name, flow_id, user_id, ts, json, received_ms)
                         VALUES (\(e.id), \(e.name), \(e.flowID), \(e.userID), \(e.timestamp), \(json), \(received))
                         ON CONFLICT (id) DO NOTHING RETURNING id
                         """, logger: logger)
-                    for try await _ in rows.decode(String.self) { accepted += 1 }
+                    for try await _ in rows.decode(String.self) { stored.append(i) }
                 }
-                return (accepted, events.count - accepted)
+                return EventStoreResult(stored: stored, of: events.count)
             }
+        }
+    }
+
+    /// How often each token was shown in `[from, to)`: one grouped query
+    /// over the `token_usage` events (index `flow_events_name_ts`), each
+    /// element of `properties.tokens` with a string `id` counted.  The JSON
+    /// is read as `json`, not `jsonb`, which refuses an escaped U+0000; an
+    /// event holding one (`\u0000` in its text) is skipped.
+    ///
+    /// - Throws: `RegistryError` `.store` when the database fails.
+    public func tokenUsage(fromMilliseconds from: Int64, toMilliseconds to: Int64) async throws -> [String: Int] {
+        try await RegistryError.wrap(name) {
+            let rows = try await client.query("""
+                SELECT t->>'id' AS token, count(*) AS shown
+                FROM flow_events AS e,
+                     json_array_elements(CASE WHEN json_typeof(e.json::json -> 'properties' -> 'tokens') = 'array'
+                                              THEN e.json::json -> 'properties' -> 'tokens' ELSE '[]'::json END) AS t
+                WHERE e.name = 'token_usage' AND e.ts >= \(from) AND e.ts < \(to)
+                  AND strpos(e.json, '\\u0000') = 0
+                  AND json_typeof(t -> 'id') = 'string'
+                GROUP BY 1
+                """, logger: logger)
+            var out: [String: Int] = [:]
+            for try await (id, n) in rows.decode((String, Int64).self) { out[id] = Int(n) }
+            return out
         }
     }
 

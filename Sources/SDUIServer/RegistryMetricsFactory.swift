@@ -87,6 +87,9 @@ public enum RegistryMetrics {
         "sdui_event_batches_total": "Event batches POST /events stored.",
         "sdui_event_batches_refused_total": "Event batches POST /events refused as bad (400 bad-events); nothing of them is stored.",
         "sdui_events_refused_total": "Events POST /events refused by name in a bad batch (a NUL in an indexed field, a missing member).",
+        "sdui_client_token_lookups_total": "Token lookups the clients reported in cache_stats events (newly stored ones).",
+        "sdui_client_token_hits_total": "Token lookups the clients reported served from their pack, memory or disk cache (cache_stats hits).",
+        "sdui_client_unknown_primitive_total": "unknown_primitive events the clients reported (newly stored ones).",
         "sdui_events_pruned_total": "Analytics events deleted by the retention (too old, or beyond the most kept).",
     ]
 }

@@ -323,7 +323,7 @@ extension RegistryServer {
         case .success(let b): batch = b
         case .failure(let refusal): return refused(refusal)
         }
-        let result: (accepted: Int, duplicates: Int)
+        let result: EventStoreResult
         do {
             result = try await store.storeEvents(batch)
         } catch let e as RegistryError where e.code == .invalid {
@@ -336,10 +336,43 @@ extension RegistryServer {
         Counter(label: "sdui_events_received_total", factory: metricsFactory).increment(by: result.accepted)
         Counter(label: "sdui_events_duplicate_total", factory: metricsFactory).increment(by: result.duplicates)
         Counter(label: "sdui_event_batches_total", factory: metricsFactory).increment()
+        countClientReports(result.stored.map { batch[$0] })
         let body = #"{"accepted":\#(result.accepted),"duplicates":\#(result.duplicates)}"#
         return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(string: body)))
     }
+
+    /// Adds what newly stored events report about the clients to the
+    /// fleet's counters: a `cache_stats` event's `lookups` and `hits` (each
+    /// a non-negative integer, hits at most lookups, at most
+    /// ``maxReportedLookups``; an event outside that is not counted), and
+    /// each `unknown_primitive` event.  Only events stored now are counted,
+    /// so a batch sent again adds nothing.
+    func countClientReports(_ events: [StoredEvent]) {
+        var lookups = 0, hits = 0, unknown = 0
+        for e in events {
+            switch e.name {
+            case EventKind.cacheStats.name:
+                guard let p = (try? JSONValue(json: e.json))?["properties"],
+                      let l = p["lookups"].flatMap(EventRules.integer), let h = p["hits"].flatMap(EventRules.integer),
+                      l >= 0, h >= 0, h <= l, l <= Self.maxReportedLookups else { continue }
+                lookups += Int(l)
+                hits += Int(h)
+            case EventKind.unknownPrimitive.name:
+                unknown += 1
+            default:
+                continue
+            }
+        }
+        if lookups > 0 { Counter(label: "sdui_client_token_lookups_total", factory: metricsFactory).increment(by: lookups) }
+        if hits > 0 { Counter(label: "sdui_client_token_hits_total", factory: metricsFactory).increment(by: hits) }
+        if unknown > 0 { Counter(label: "sdui_client_unknown_primitive_total", factory: metricsFactory).increment(by: unknown) }
+    }
+
+    /// The most lookups one `cache_stats` event may report and be counted:
+    /// a client reports per screen shown, so more is a broken or hostile
+    /// client, which must not swing the fleet's ratio.
+    static let maxReportedLookups: Int64 = 1_000_000
 
     static let acceptPostField = HTTPField.Name("Accept-Post")!
 

@@ -104,6 +104,11 @@ public final class RegistryServer: Service, Sendable {
             .record(1)
         // The outage metrics exist from the start, at 0.
         _ = Counter(label: "sdui_registry_refresh_failures_total", factory: self.metricsFactory)
+        // The fleet's reports exist from the start, at 0, so the hit-ratio
+        // rules (dashboards/alerts.yml) see the series.
+        for label in ["sdui_client_token_lookups_total", "sdui_client_token_hits_total", "sdui_client_unknown_primitive_total"] {
+            _ = Counter(label: label, factory: self.metricsFactory)
+        }
         recordRefreshAge()
     }
 

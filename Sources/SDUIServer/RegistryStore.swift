@@ -42,7 +42,13 @@ public protocol RegistryStore: Sendable {
     /// Events that break ``EventRules`` (a NUL in an indexed field, say)
     /// are refused with a `.invalid` ``RegistryError`` naming the first,
     /// before anything is written, by every store alike.
-    func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int)
+    func storeEvents(_ events: [StoredEvent]) async throws -> EventStoreResult
+    /// How often each token was shown in the `token_usage` events whose
+    /// client timestamp is in `[from, to)` (ms since the Unix epoch): one
+    /// grouped query in the database, each `{id}` of an event's
+    /// `properties.tokens` counted once per event.  What the usage job
+    /// (`sdui registry usage`) writes and the pack builder ranks by.
+    func tokenUsage(fromMilliseconds from: Int64, toMilliseconds to: Int64) async throws -> [String: Int]
     /// The stored events in the order they were stored, at most `limit`.
     func events(limit: Int) async throws -> [StoredEvent]
     /// The highest sequence number written (0 for an empty registry).
@@ -120,6 +126,24 @@ extension RegistryStore {
         // Closed once: a failure to close after a good body is reported.
         try await close()
         return result
+    }
+}
+
+/// What ``RegistryStore/storeEvents(_:)`` did with a batch.
+public struct EventStoreResult: Sendable, Equatable {
+    /// Events stored now.
+    public var accepted: Int
+    /// Events whose id was stored before (or given twice in the batch).
+    public var duplicates: Int
+    /// The batch indexes of the events stored now, ascending: what the
+    /// registry counts (a resent event is counted once).
+    public var stored: [Int]
+
+    /// A result from the indexes stored out of a batch of `count`.
+    public init(stored: [Int], of count: Int) {
+        self.stored = stored
+        self.accepted = stored.count
+        self.duplicates = count - stored.count
     }
 }
 #endif

@@ -85,6 +85,8 @@ public actor SQLiteRegistryStore: RegistryStore {
                     "ALTER TABLE flow_events ADD COLUMN received_ms INTEGER NOT NULL DEFAULT \(Self.milliseconds(Date()))")
             }
             _ = try await connection.query("CREATE INDEX IF NOT EXISTS flow_events_received ON flow_events (received_ms)")
+            // The usage job reads one kind of event over a time range.
+            _ = try await connection.query("CREATE INDEX IF NOT EXISTS flow_events_name_ts ON flow_events (name, ts)")
             _ = try await connection.query(
                 "INSERT INTO registry_meta (key, value) VALUES ('schema', ?1) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 [.integer(RegistrySchema.version)])
@@ -217,12 +219,12 @@ public actor SQLiteRegistryStore: RegistryStore {
     ///
     /// - Throws: `RegistryError` `.invalid` naming the first event that
     ///   breaks ``EventRules`` (nothing is written); `.store` when SQLite fails.
-    public func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int) {
+    public func storeEvents(_ events: [StoredEvent]) async throws -> EventStoreResult {
         try EventRules.check(events)
         let received = Self.milliseconds(Date())
         return try await write {
-            var accepted = 0
-            for e in events {
+            var stored: [Int] = []
+            for (i, e) in events.enumerated() {
                 let rows = try await connection.query(
                     """
                     INSERT INTO flow_events (id, name, flow_id, user_id, ts, json, received_ms)
@@ -231,9 +233,9 @@ public actor SQLiteRegistryStore: RegistryStore {
                     """,
                     [.text(e.id), .text(e.name), .text(e.flowID), .text(e.userID), .integer(Int(e.timestamp)),
                      .text(String(decoding: e.json, as: UTF8.self)), .integer(received)])
-                accepted += rows.count
+                if !rows.isEmpty { stored.append(i) }
             }
-            return (accepted, events.count - accepted)
+            return EventStoreResult(stored: stored, of: events.count)
         }
     }
 
@@ -303,6 +305,38 @@ public actor SQLiteRegistryStore: RegistryStore {
             total += n
             if n < EventPruner.batch { return total }
         }
+    }
+
+    /// How often each token was shown in `[from, to)`: one grouped query
+    /// over the `token_usage` events (index `flow_events_name_ts`), each
+    /// element of `properties.tokens` with a string `id` counted.  An event
+    /// holding an escaped U+0000 (`\u0000` in its text) is skipped, as the
+    /// PostgreSQL store must skip it, so both stores count alike.
+    ///
+    /// - Throws: `RegistryError` `.store` when SQLite fails.
+    public func tokenUsage(fromMilliseconds from: Int64, toMilliseconds to: Int64) async throws -> [String: Int] {
+        try await exclusive { try await RegistryError.wrap(path) {
+            let rows = try await connection.query(
+                """
+                SELECT json_extract(t.value, '$.id') AS token, count(*) AS shown
+                FROM flow_events AS e,
+                     json_each(CASE WHEN instr(e.json, '\\u0000') = 0 THEN
+                                 CASE WHEN json_valid(e.json) THEN
+                                   CASE WHEN json_type(e.json, '$.properties.tokens') = 'array'
+                                        THEN json_extract(e.json, '$.properties.tokens') ELSE '[]' END
+                                 ELSE '[]' END
+                               ELSE '[]' END) AS t
+                WHERE e.name = 'token_usage' AND e.ts >= ?1 AND e.ts < ?2
+                  AND t.type = 'object' AND json_type(t.value, '$.id') = 'text'
+                GROUP BY token
+                """, [.integer(Int(from)), .integer(Int(to))])
+            var out: [String: Int] = [:]
+            for row in rows {
+                guard let id = row.column("token")?.string, let n = row.column("shown")?.integer else { continue }
+                out[id] = n
+            }
+            return out
+        } }
     }
 
     /// The stored events, oldest first, at most `limit`.

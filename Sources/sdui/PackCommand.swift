@@ -136,6 +136,10 @@ struct PackCommand: AsyncParsableCommand {
         @Option(help: "Usage telemetry (token id → count).")
         var usage: String?
 
+        @Option(name: .customLong("usage-period"),
+                help: "Rank by the token_usage events the registry (--db or --postgres) received in this ISO week, such as 2026-W48.")
+        var usagePeriod: String?
+
         @Option(help: "Largest gzip size of the pack, in bytes.")
         var budget = 600_000
 
@@ -200,6 +204,10 @@ struct PackCommand: AsyncParsableCommand {
                 throw ValidationError("--fallback-screens needs --fallback-out")
             }
             if dir == nil && registryURL == nil { try store.validateGiven() }
+            if usagePeriod != nil {
+                if usage != nil { throw ValidationError("give --usage or --usage-period, not both") }
+                if dir != nil || registryURL != nil { throw ValidationError("--usage-period reads the registry's store: give --db or --postgres") }
+            }
         }
 
         struct Report: Encodable {
@@ -228,7 +236,14 @@ struct PackCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 let map = try primitives.map { try PrimitiveMap.builtIn.merging(PrimitiveMap(parsing: $0)) } ?? .builtIn
-                let telemetry = try usage.map { try UsageTelemetry(data: try readFile($0, limit: FileInput.documentLimit), source: inputName($0)) }
+                var telemetry = try usage.map { try UsageTelemetry(data: try readFile($0, limit: FileInput.documentLimit), source: inputName($0)) }
+                if let usagePeriod {
+                    let span = try UsagePeriod(isoWeek: usagePeriod)
+                    let counts = try await store.with(readOnly: true) {
+                        try await $0.tokenUsage(fromMilliseconds: span.fromMilliseconds, toMilliseconds: span.toMilliseconds)
+                    }
+                    telemetry = UsageTelemetry(counts: counts, period: span.name)
+                }
                 var screens: [String: StoredScreen] = [:]
                 var byID: [String: PackCandidate] = [:]
                 var candidates: [PackCandidate] = []

@@ -21,7 +21,7 @@ struct RegistryCommand: AsyncParsableCommand {
         Example:
           sdui registry import Examples --db registry.db && sdui registry list --db registry.db
         """,
-        subcommands: [Import.self, List.self, Token.self, Migrate.self]
+        subcommands: [Import.self, List.self, Token.self, Migrate.self, Usage.self]
     )
 
     struct Import: AsyncParsableCommand {
@@ -132,6 +132,67 @@ struct RegistryCommand: AsyncParsableCommand {
                 }
                 say("\(rows.count) token(s), \(versions) version(s); \(screens.count) screen(s): "
                       + names.joined(separator: ", "))
+            }
+        }
+    }
+
+    struct Usage: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Count how often each token was shown in a period: the usage file the pack builder ranks by.",
+            discussion: """
+            Aggregates the token_usage events the registry received (POST /events) whose client \
+            timestamp lies in the period, in the database (one grouped query), into an sdui-usage/1 \
+            file: {"format": "sdui-usage/1", "period": "2026-W48", "counts": {"token_id": n, …}}. \
+            The period is an ISO week (UTC, Monday to Sunday) or --from/--to days (UTC, both included).
+
+            Examples:
+              sdui registry usage --db registry.db --period 2026-W48 --out usage.json
+              sdui registry usage --postgres postgres://127.0.0.1/sdui --from 2026-11-01 --to 2026-11-30
+            """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Option(help: "An ISO week, such as 2026-W48.")
+        var period: String?
+
+        @Option(help: "The first day, YYYY-MM-DD (with --to).")
+        var from: String?
+
+        @Option(help: "The last day, YYYY-MM-DD, included (with --from).")
+        var to: String?
+
+        @Option(help: "Where to write the file (default: standard output).")
+        var out: String?
+
+        /// A store, and either --period or both --from and --to.
+        func validate() throws {
+            try store.validateGiven()
+            switch (period, from, to) {
+            case (_?, nil, nil), (nil, _?, _?): break
+            case (_?, _, _): throw ValidationError("give --period or --from/--to, not both")
+            default: throw ValidationError("give --period (an ISO week such as 2026-W48) or both --from and --to")
+            }
+        }
+
+        /// The period the options name.
+        static func period(_ week: String?, from: String?, to: String?) throws -> UsagePeriod {
+            if let week { return try UsagePeriod(isoWeek: week) }
+            return try UsagePeriod(fromDay: from ?? "", toDay: to ?? "")
+        }
+
+        func run() async throws {
+            try await reportingErrors {
+                let span = try Self.period(period, from: from, to: to)
+                let counts = try await store.with(readOnly: true) {
+                    try await $0.tokenUsage(fromMilliseconds: span.fromMilliseconds, toMilliseconds: span.toMilliseconds)
+                }
+                let data = UsageTelemetry(counts: counts, period: span.name).json
+                if let out {
+                    try writeFile(data, to: out)
+                    say("\(counts.count) token(s), \(counts.values.reduce(0, +)) showing(s) in \(span.name) → \(out)")
+                } else {
+                    FileHandle.standardOutput.write(data)
+                }
             }
         }
     }

@@ -32,10 +32,13 @@ import Testing
         func putScreens(_ screens: [StoredScreen]) async throws { try await store().putScreens(screens) }
         func generation() async throws -> Int64 { try await store().generation() }
         func putFlows(_ flows: [StoredFlow]) async throws { try await store().putFlows(flows) }
-        func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int) {
+        func storeEvents(_ events: [StoredEvent]) async throws -> EventStoreResult {
             try await store().storeEvents(events)
         }
         func events(limit: Int) async throws -> [StoredEvent] { try await store().events(limit: limit) }
+        func tokenUsage(fromMilliseconds from: Int64, toMilliseconds to: Int64) async throws -> [String: Int] {
+            try await store().tokenUsage(fromMilliseconds: from, toMilliseconds: to)
+        }
         func changes(after seq: Int64) async throws -> RegistryChanges {
             try await store().changes(after: seq)
         }

@@ -209,7 +209,8 @@ import Testing
         func putScreens(_ screens: [StoredScreen]) async throws {}
         func generation() async throws -> Int64 { 0 }
         func putFlows(_ flows: [StoredFlow]) async throws {}
-        func storeEvents(_ events: [StoredEvent]) async throws -> (accepted: Int, duplicates: Int) { (0, 0) }
+        func storeEvents(_ events: [StoredEvent]) async throws -> EventStoreResult { EventStoreResult(stored: [], of: events.count) }
+        func tokenUsage(fromMilliseconds from: Int64, toMilliseconds to: Int64) async throws -> [String: Int] { [:] }
         func events(limit: Int) async throws -> [StoredEvent] { [] }
         func changes(after seq: Int64) async throws -> RegistryChanges { RegistryChanges() }
         func close() async throws {

@@ -26,6 +26,8 @@ public final class RawHTTPServer: @unchecked Sendable {
         /// A 200 with this body, announced with its true length or sent
         /// chunked (no length known until the end).
         case fixed(Data, chunked: Bool)
+        /// This status line's code with this body (its true length announced).
+        case status(Int, Data)
         /// A 200 with this body (its true length announced), sent only once
         /// a test calls ``release()``: until then the request holds its
         /// connection, however long the machine takes to get to the next step.
@@ -179,6 +181,8 @@ public final class RawHTTPServer: @unchecked Sendable {
             } else {
                 _ = write(c, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n") && write(c, [UInt8](body))
             }
+        case .status(let code, let body):
+            _ = write(c, "HTTP/1.1 \(code) Status\r\nContent-Length: \(body.count)\r\n\r\n") && write(c, [UInt8](body))
         case .held(let body):
             while !isReleased, keepGoing(start) { Thread.sleep(forTimeInterval: 0.01) }
             guard write(c, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n") else { return }

@@ -98,6 +98,12 @@ public struct RenderNodeChange: Sendable, Hashable, CustomStringConvertible {
     /// The node now at `path`, with its children.
     public var node: RenderNode
 
+    /// A change of the node at `path` to `node`.
+    public init(path: [Int], node: RenderNode) {
+        self.path = path
+        self.node = node
+    }
+
     /// `root`, or `root.children[2].children[0]`.
     public var description: String {
         (["root"] + path.map { "children[\($0)]" }).joined(separator: ".")

@@ -73,15 +73,23 @@ public struct ScreenLoader: Sendable {
     /// the repository (one batched request for the misses) and resolves
     /// the render tree.
     public func resolve(_ fetched: FetchedPayload) async -> LoadedScreen {
+        let lookups = await lookups(for: fetched)
+        return LoadedScreen(requested: fetched.requested, payload: fetched.payload, source: fetched.source,
+                            tree: resolver.resolve(fetched.payload.screenItems, lookups: lookups), lookups: lookups)
+    }
+
+    /// The lookups of a fetched payload's tokens: through the repository
+    /// (one batched request for the misses), and for a Fallback Pack
+    /// screen from that pack's own tokens.  A session that keeps the
+    /// ``ScreenRender`` to update it later resolves with these.
+    public func lookups(for fetched: FetchedPayload) async -> [String: TokenLookup] {
         let items = fetched.payload.screenItems
-        let ids = items.tokenIDs
-        var lookups = await repository.get(ids)
+        let lookups = await repository.get(items.tokenIDs)
         if fetched.source == .fallbackPack, let pack = resolver.context.fallbackPack {
             // A Fallback Pack screen draws from its own pack's tokens.
-            lookups = FallbackSubstitution.lookups(for: items, lookups, pack: pack)
+            return FallbackSubstitution.lookups(for: items, lookups, pack: pack)
         }
-        return LoadedScreen(requested: fetched.requested, payload: fetched.payload, source: fetched.source,
-                            tree: resolver.resolve(items, lookups: lookups), lookups: lookups)
+        return lookups
     }
 
     /// A screen's payload as ``fetch(_:)`` found it.

@@ -30,6 +30,19 @@ public enum EventKind: String, CaseIterable, Sendable {
     case flowResumeMismatch = "flow_resume_mismatch"
     /// The outbox dropped events (`count`).
     case eventsDropped = "events_dropped"
+    /// A screen session ran an action (`action`, its name; `node`, the
+    /// node that gave it, when known).
+    case action
+    /// A node named a primitive this app does not know (`primitive`,
+    /// `token`, `appVersion`).
+    case unknownPrimitive = "unknown_primitive"
+    /// The tokens a screen showed (`tokens`: `{id, version, source}` each,
+    /// `source` one of pack, memory, disk, network, revalidated, stale,
+    /// fallback): what the registry's usage job counts.
+    case tokenUsage = "token_usage"
+    /// The token cache's lookups and hits since the last report
+    /// (`lookups`, `hits`): what the registry's hit-ratio counters sum.
+    case cacheStats = "cache_stats"
 
     /// The event's JSON `name`.
     public var name: String { rawValue }

@@ -6,10 +6,12 @@ import SDUIStore
 
 /// The session an action runs in, as the handlers of ``FlowActions`` see it.
 ///
-/// `FlowSession` is one; a screen's session can be another, so flows and
-/// screens share one action table.  Each operation takes the host's lock,
-/// checks that it is running (`.argument` when it is not) and commits what
-/// it changed before it returns.
+/// `FlowSession` and `ScreenSession` are the two, so flows and screens share
+/// one action table.  Each operation takes the host's lock, checks that it
+/// is running (`.argument` when it is not) and commits what it changed
+/// before it returns.  An operation a host has no meaning for (`next` on a
+/// screen outside a flow) throws `.argument` saying so, which the session
+/// reports as a `render_error`.
 protocol ActionHost: AnyObject, Sendable {
     /// Leaves the screen by its first transition whose condition holds.
     func next() throws -> FlowStep
@@ -17,17 +19,23 @@ protocol ActionHost: AnyObject, Sendable {
     func back() throws -> FlowStep
     /// Ends early.
     func exit() throws -> FlowStep
+    /// Shows screen `id`, keeping the one shown on the back stack.
+    func navigate(to id: String) async throws -> FlowStep
     /// The id of the screen shown (the host is running).
     func shownScreen() throws -> String
-    /// Changes the host's data: `change` gets the data as one object and
-    /// the store to evaluate expressions in; what it leaves is committed.
-    /// Returns the step (the screen stays).
-    func updateData(_ change: (inout JSONValue, ScenarioStore) throws -> Void) throws -> FlowStep
+    /// Writes `key` (a key path the row checked) to what `value` computes
+    /// from the host's store and the value `key` holds now; nil removes it.
+    /// The store's rules apply.  Returns the step (the screen stays).
+    func write(_ key: KeyPath, _ value: (ScenarioStore, JSONValue?) throws -> JSONValue?) throws -> FlowStep
     /// Whether the expression `condition` holds in the host's store.
     ///
     /// - Throws: `SDUIError`: the expression's error; `.exprType` when it
     ///   gives anything but a boolean.
     func holds(_ condition: String) throws -> Bool
+    /// Checks `keys` against the store's rules (and the shown screen's
+    /// `required` inputs): `.screen` when all pass, else `.stayed` naming
+    /// the first failure, each failing key's message kept for the screen.
+    func validate(_ keys: [String]) throws -> FlowStep
     /// Commits an analytics event on the screen shown.
     func record(event: String, properties: [String: JSONValue]) throws -> FlowStep
     /// What links the host lets an action open.
@@ -37,6 +45,6 @@ protocol ActionHost: AnyObject, Sendable {
     /// What `submit` posts and where by default: the body, the screen
     /// shown, the configured endpoint, and the name errors give as input.
     func submission() throws -> (body: JSONValue, screen: String, endpoint: URL?, input: String)
-    /// The client `submit` posts with.
+    /// The client `submit` and `request` send with.
     var httpClient: HTTPClient { get }
 }

@@ -13,7 +13,8 @@ import SDUIStore
 /// The action table (see the file's essay).
 public enum FlowActions {
     /// Every action, one row each.
-    public static let all: [ActionSpec] = [next, back, exit, set, toggle, openURL, submit, track, sequence, condition]
+    public static let all: [ActionSpec] = [next, back, exit, set, toggle, openURL, submit, track, sequence, condition,
+                                           navigate, request, validate]
 
     /// The most actions one `sequence` runs.
     public static let maxSequence = 16
@@ -22,6 +23,16 @@ public enum FlowActions {
     /// The most actions one action holds, itself and all it nests included:
     /// what reading, validating or running one action costs at most.
     public static let maxActions = 32
+    /// The most keys one `validate` checks.
+    public static let maxValidateKeys = 32
+    /// The longest a `request` may wait, in seconds.
+    public static let maxRequestTimeout = 60.0
+    /// The methods a `request` may use.
+    public static let requestMethods: [String] = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+    /// Where a failed `request` is recorded in the store: `{"url", "method",
+    /// "status" (null without an answer), "message"}`; removed by the next
+    /// request that succeeds.
+    public static let requestErrorKey = "requestError"
 
     /// The row named `name`, if any.
     public static func spec(named name: String) -> ActionSpec? { byName[name] }
@@ -70,14 +81,11 @@ public enum FlowActions {
         },
         run: { action, host in
             guard case .set(let key, let source) = action else { throw ActionSpec.mismatch("set", action) }
-            return try host.updateData { root, store in
-                let value: JSONValue
+            return try host.write(try writablePath(key, "set")) { store, _ in
                 switch source {
-                case .value(let v): value = v
-                case .expression(let text): value = try CompiledExpression(text).evaluate(in: store)
+                case .value(let v): v
+                case .expression(let text): try CompiledExpression(text).evaluate(in: store)
                 }
-                let path = try writablePath(key, "set")
-                try path.set(value, in: &root)
             }
         },
         writes: { if case .set(let key, _) = $0 { key } else { nil } })
@@ -89,10 +97,9 @@ public enum FlowActions {
         parse: { o, _ in dataKey(o, "toggle").map { .toggle(key: $0) } },
         run: { action, host in
             guard case .toggle(let key) = action else { throw ActionSpec.mismatch("toggle", action) }
-            return try host.updateData { root, _ in
-                let path = try writablePath(key, "toggle")
+            return try host.write(try writablePath(key, "toggle")) { _, held in
                 let now: Bool
-                switch path.get(in: root) {
+                switch held {
                 case nil, .null?: now = true
                 case .bool(let b)?: now = !b
                 case .string?: throw SDUIError(.argument, "toggle: \"\(key)\" holds a string, not a boolean", input: key)
@@ -100,7 +107,7 @@ public enum FlowActions {
                 case .object?: throw SDUIError(.argument, "toggle: \"\(key)\" holds an object, not a boolean", input: key)
                 case .int?, .double?: throw SDUIError(.argument, "toggle: \"\(key)\" holds a number, not a boolean", input: key)
                 }
-                try path.set(.bool(now), in: &root)
+                return .bool(now)
             }
         },
         writes: { if case .toggle(let key) = $0 { key } else { nil } })
@@ -261,6 +268,143 @@ public enum FlowActions {
             }
             guard let chosen = holds ? then : otherwise else { return .screen(try host.shownScreen()) }
             return try await inner(chosen, host, at: holds ? "then" : "else")
+        })
+
+    /// Shows another screen, keeping the one shown on the back stack: in a
+    /// flow, a screen of the flow (the validator checks it); in a screen
+    /// session, any screen the loader can load.
+    static let navigate = ActionSpec(
+        name: "navigate", fields: [.init("to", required: true)], example: ["type": "navigate", "to": "home"],
+        refusable: true,
+        parse: { o, _ in
+            guard let to = o["to"]?.stringValue, !to.isEmpty else {
+                return .failure(.init(message: "navigate needs \"to\", a screen id"))
+            }
+            guard to.unicodeScalars.count <= 256, !to.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+                return .failure(.init(message: "navigate: \"to\" must be a screen id of at most 256 characters, no control characters"))
+            }
+            return .success(.navigate(to: to))
+        },
+        run: { action, host in
+            guard case .navigate(let to) = action else { throw ActionSpec.mismatch("navigate", action) }
+            return try await host.navigate(to: to)
+        })
+
+    /// Sends `method url` (the endpoint policy: absolute http(s)) with an
+    /// optional JSON body; a 2xx JSON answer is written at `into`.  Any
+    /// failure (no answer, a timeout, a status other than 2xx, an answer
+    /// that is not JSON, a store that refuses it) is written at
+    /// ``requestErrorKey``, `onError` runs, and the step stays, which stops
+    /// a `sequence`.
+    static let request = ActionSpec(
+        name: "request",
+        fields: [.init("method", required: true), .init("url", required: true), .init("body", required: false),
+                 .init("into", required: false), .init("onError", required: false), .init("timeout", required: false)],
+        example: ["type": "request", "method": "GET", "url": "https://example.com/api"], refusable: true,
+        parse: { o, budget in
+            guard let method = o["method"]?.stringValue, requestMethods.contains(method) else {
+                return .failure(.init(message: "request needs \"method\", one of " + requestMethods.joined(separator: ", ")))
+            }
+            guard let url = o["url"]?.stringValue, !url.isEmpty else {
+                return .failure(.init(message: "request needs \"url\", an absolute http(s) URL"))
+            }
+            if let why = LinkPolicy.endpoints.reason(for: url) {
+                return .failure(.init(message: "request: url refused: \(why)"))
+            }
+            var into: String?
+            if let i = o["into"] {
+                guard let text = i.stringValue, !text.isEmpty, let path = try? KeyPath(text) else {
+                    return .failure(.init(message: "request: \"into\" must be a key path"))
+                }
+                guard path.components.first != .key("attributes") else {
+                    return .failure(.init(message: "request: \"attributes\" belong to the host"))
+                }
+                into = text
+            }
+            var timeout: Double?
+            if let t = o["timeout"] {
+                guard let d = t.doubleValue, d > 0, d <= maxRequestTimeout else {
+                    return .failure(.init(message: "request: \"timeout\" must be seconds above 0 and at most \(Int(maxRequestTimeout))"))
+                }
+                timeout = d
+            }
+            var onError: FlowAction?
+            if let e = o["onError"] {
+                switch FlowAction.parse(e, &budget) {
+                case .success(let a): onError = a
+                case .failure(let why): return .failure(.init(message: "request: onError: \(why.message)"))
+                }
+            }
+            return .success(.request(.init(method: method, url: url, body: o["body"], into: into, timeout: timeout,
+                                           onError: onError)))
+        },
+        run: { action, host in
+            guard case .request(let r) = action else { throw ActionSpec.mismatch("request", action) }
+            let screen = try host.shownScreen()
+            let url = try LinkPolicy.endpoints.check(r.url)
+            let failure: (status: Int?, message: String)
+            do {
+                var headers = ["Accept": "application/json"]
+                var body: Data?
+                if let b = r.body {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                    body = try encoder.encode(b)
+                    headers["Content-Type"] = "application/json"
+                }
+                let response = try await host.httpClient.send(url, method: r.method, body: body, headers: headers,
+                                                               timeout: r.timeout)
+                if (200..<300).contains(response.status) {
+                    let answer = response.body.isEmpty ? JSONValue.null
+                        : try JSONValue(json: response.body, source: "the answer of \(r.method) \(r.url)")
+                    if let into = r.into {
+                        _ = try host.write(try KeyPath(into)) { _, _ in answer }
+                    }
+                    _ = try host.write(try KeyPath(requestErrorKey)) { _, _ in nil }
+                    return .screen(screen)
+                }
+                failure = (response.status, "HTTP \(response.status)")
+            } catch let e as SDUIError where !e.isJournalFailure {
+                failure = (nil, e.message)
+            }
+            let record: JSONValue = ["url": .string(r.url), "method": .string(r.method),
+                                     "status": failure.status.map { .int(Int64($0)) } ?? .null,
+                                     "message": .string(failure.message)]
+            _ = try host.write(try KeyPath(requestErrorKey)) { _, _ in record }
+            if let onError = r.onError {
+                let step = try await inner(onError, host, at: "onError")
+                if case .screen = step {} else { return step }
+            }
+            return .stayed("request: \(r.method) \(r.url): \(failure.message)")
+        },
+        writes: { if case .request(let r) = $0 { r.into } else { nil } },
+        checkLinks: { action, validator in
+            guard case .request(let r) = action, let why = validator.endpoints.reason(for: r.url) else { return nil }
+            return ("url", "request: url refused: \(why)")
+        })
+
+    /// Checks store keys against the store's rules and the screen's
+    /// `required` inputs; a failure keeps each failing key's message for
+    /// the screen and stays, which stops a `sequence`.
+    static let validate = ActionSpec(
+        name: "validate", fields: [.init("keys", required: true)], example: ["type": "validate", "keys": ["email"]],
+        refusable: true,
+        parse: { o, _ in
+            guard let items = o["keys"]?.arrayValue, !items.isEmpty, items.count <= maxValidateKeys else {
+                return .failure(.init(message: "validate needs \"keys\", an array of 1 to \(maxValidateKeys) key paths"))
+            }
+            var keys: [String] = []
+            for (i, item) in items.enumerated() {
+                guard let k = item.stringValue, !k.isEmpty, (try? KeyPath(k)) != nil else {
+                    return .failure(.init(message: "validate: keys[\(i)] must be a key path"))
+                }
+                keys.append(k)
+            }
+            return .success(.validate(keys: keys))
+        },
+        run: { action, host in
+            guard case .validate(let keys) = action else { throw ActionSpec.mismatch("validate", action) }
+            return try host.validate(keys)
         })
 
     /// Runs `action`, held by a `sequence` or an `if` at `member`; a refusal

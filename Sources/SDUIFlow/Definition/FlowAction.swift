@@ -17,6 +17,13 @@ public enum FlowAction: Sendable, Hashable {
     case track(event: String, properties: [String: JSONValue])
     /// Flips the boolean at `key` (a key path in the flow's store).
     case toggle(key: String)
+    /// Shows screen `to` (a flow's screen in a flow, any screen id in a
+    /// screen session), keeping the one shown on the back stack.
+    case navigate(to: String)
+    /// Sends an HTTP request and writes its JSON answer into the store.
+    indirect case request(Request)
+    /// Checks store keys against the rules; stops a `sequence` on failure.
+    case validate(keys: [String])
     /// Runs `actions` in order, stopping at the first that cannot apply or
     /// ends the flow (``FlowActions/maxSequence`` at most).
     indirect case sequence([FlowAction])
@@ -37,6 +44,9 @@ public enum FlowAction: Sendable, Hashable {
         case .toggle: "toggle"
         case .sequence: "sequence"
         case .condition: "if"
+        case .navigate: "navigate"
+        case .request: "request"
+        case .validate: "validate"
         }
     }
 
@@ -48,9 +58,29 @@ public enum FlowAction: Sendable, Hashable {
             [(path, self)] + actions.enumerated().flatMap { $0.element.walk(at: "\(path).actions[\($0.offset)]") }
         case .condition(_, let then, let otherwise):
             [(path, self)] + then.walk(at: path + ".then") + (otherwise?.walk(at: path + ".else") ?? [])
+        case .request(let r):
+            [(path, self)] + (r.onError?.walk(at: path + ".onError") ?? [])
         default:
             [(path, self)]
         }
+    }
+
+    /// A `request` action's members.
+    public struct Request: Sendable, Hashable {
+        /// GET, POST, PUT, PATCH or DELETE.
+        public var method: String
+        /// An absolute http(s) URL, checked by the endpoint policy.
+        public var url: String
+        /// The JSON body sent (with `Content-Type: application/json`), if any.
+        public var body: JSONValue?
+        /// The key path the JSON answer is written to; nil: the answer is dropped.
+        public var into: String?
+        /// Seconds the request may take (at most ``FlowActions/maxRequestTimeout``);
+        /// nil: the host client's timeout.
+        public var timeout: Double?
+        /// The action run when the request fails (after the failure is
+        /// written to ``FlowActions/requestErrorKey``).
+        public var onError: FlowAction?
     }
 
     /// What a `set` writes.

@@ -150,6 +150,7 @@ public struct FlowValidator: Sendable {
         // Blocks and actions; the answer keys each screen writes.
         var written = inputs.map { Set($0.map(\.key)) }
         var actionConditions: [(screen: Int, path: String, when: String)] = []
+        var navigations: [(screen: Int, path: String, to: String)] = []
         for (i, s) in flow.screens.enumerated() {
             for (j, b) in s.blocks.enumerated() {
                 let type = b["type"]?.stringValue ?? ""
@@ -167,6 +168,7 @@ public struct FlowValidator: Sendable {
                             if let key = spec.writes(a), let k = Self.answerKey(key) { written[i].insert(k) }
                             if let (member, why) = spec.checkLinks(a, self) { add(.badURL, s.id, "\(at).\(member)", why) }
                             if case .condition(let when, _, _) = a { actionConditions.append((i, "\(at).when", when)) }
+                            if case .navigate(let to) = a { navigations.append((i, "\(at).to", to)) }
                         }
                     }
                 }
@@ -186,6 +188,15 @@ public struct FlowValidator: Sendable {
             for t in s.next {
                 guard let j = firstIndex[t.to] else {
                     add(.unknownTarget, s.id, "\(t.jsonPath).to", "no screen \"\(t.to)\" in the flow")
+                    continue
+                }
+                edges[i].append(j)
+                reverse[j].append(i)
+            }
+            // A navigate action is an edge too.
+            for nav in navigations where nav.screen == i {
+                guard let j = firstIndex[nav.to] else {
+                    add(.unknownTarget, s.id, nav.path, "navigate: no screen \"\(nav.to)\" in the flow")
                     continue
                 }
                 edges[i].append(j)

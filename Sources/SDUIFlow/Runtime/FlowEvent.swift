@@ -8,7 +8,10 @@ import SDUICore
 ///
 /// In JSON (schemas/events.json), members sorted:
 /// `{"flowId", "flowVersion", "id", "name", "properties", "screen", "seq",
-/// "timestamp", "userId"}`; `timestamp` is milliseconds since the Unix epoch.
+/// "session", "timestamp", "userId"}`; `timestamp` is milliseconds since the
+/// Unix epoch.  A flow's events leave `session` out (the flow and the user
+/// name their session) and a screen session's events have empty `flowId`
+/// and `flowVersion` and its id in `session`.
 public struct FlowEvent: Sendable, Hashable, Codable {
     /// A unique id (a UUID): the server keeps an event seen twice once.
     public var id: String
@@ -27,12 +30,15 @@ public struct FlowEvent: Sendable, Hashable, Codable {
     public var seq: Int
     /// The user the session runs for (``FlowSession/Configuration/userID``).
     public var userId: String
+    /// The screen session the event happened in (``ScreenSession/sessionID``);
+    /// nil for a flow's events.
+    public var session: String?
     /// What the event carries (`key` and `value` of an answer, say).
     public var properties: [String: JSONValue]
 
     /// An event from its fields; `id` is a fresh lowercase UUID by default.
     public init(id: String = UUID().uuidString.lowercased(), name: String, flowId: String, flowVersion: String,
-                screen: String?, timestamp: Int64, seq: Int, userId: String,
+                screen: String?, timestamp: Int64, seq: Int, userId: String, session: String? = nil,
                 properties: [String: JSONValue] = [:]) {
         self.id = id
         self.name = name
@@ -42,6 +48,7 @@ public struct FlowEvent: Sendable, Hashable, Codable {
         self.timestamp = timestamp
         self.seq = seq
         self.userId = userId
+        self.session = session
         self.properties = properties
     }
 

@@ -72,16 +72,57 @@ extension FlowSession {
         try locked { try running().screen.id }
     }
 
-    /// Commits `change` to the flow's data; the screen stays.
-    func updateData(_ change: (inout JSONValue, ScenarioStore) throws -> Void) throws -> FlowStep {
+    /// Commits the flow's data with `key` set to what `value` computes (nil:
+    /// removed); the screen stays.
+    func write(_ key: KeyPath, _ value: (ScenarioStore, JSONValue?) throws -> JSONValue?) throws -> FlowStep {
         try locked {
             let (p0, screen, _) = try running()
             var p = p0
             var root = JSONValue.object(p.data)
-            try change(&root, store)
+            if let v = try value(store, key.get(in: root)) {
+                try key.set(v, in: &root)
+            } else {
+                key.remove(from: &root)
+            }
             p.data = root.objectValue ?? [:]
             try commit(p, [], from: p0.data)
             return .screen(screen.id)
+        }
+    }
+
+    /// Goes to the flow's screen `id`, the one shown kept on the back stack
+    /// (a `screen_view`); `.argument` when the flow has no such screen.
+    func navigate(to id: String) async throws -> FlowStep {
+        try locked {
+            var p = try running().progress
+            guard screenIndex[id] != nil else {
+                throw SDUIError(.argument, "flow \"\(definition.id)\" has no screen \"\(id)\"", input: id)
+            }
+            if let shown = p.screen { p.backStack.append(shown) }
+            p.screen = id
+            try commit(p, [(EventKind.screenView.name, id, [:])], from: p.data)
+            return .screen(id)
+        }
+    }
+
+    /// Checks `keys` against the flow store's rules and the screen's
+    /// required inputs (an input writes `answers.<key>`); the first failure
+    /// is the step's reason, shown on the screen until it moves.
+    func validate(_ keys: [String]) throws -> FlowStep {
+        try locked {
+            let r = try running()
+            for key in keys {
+                let input = r.screen.inputs.first { "answers.\($0.key)" == key || $0.key == key }
+                if let input, input.required, !Self.answered(store.get("answers.\(input.key)")?.jsonValue) {
+                    blockedReason = "validate: an answer to \"\(input.key)\" is required"
+                    return .stayed(blockedReason!)
+                }
+                if case .failed(let why) = store.validate(key) {
+                    blockedReason = "validate: \(why)"
+                    return .stayed(blockedReason!)
+                }
+            }
+            return .screen(r.screen.id)
         }
     }
 

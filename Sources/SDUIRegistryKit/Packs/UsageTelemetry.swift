@@ -27,6 +27,21 @@ public struct UsageTelemetry: Sendable, Equatable {
         self.period = period
     }
 
+    /// The file form `{"counts", "format": "sdui-usage/1", "period"}`
+    /// (members and counts sorted, `period` left out when nil, pretty-printed):
+    /// what the usage job writes and ``init(data:source:)`` reads.
+    public var json: Data {
+        struct File: Encodable {
+            var format = "sdui-usage/1"
+            var period: String?
+            var counts: [String: Int]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        // A struct of strings and integers always encodes.
+        return ((try? encoder.encode(File(period: period, counts: counts))) ?? Data()) + Data("\n".utf8)
+    }
+
     /// Reads a telemetry file; errors name the file and the line or key.
     ///
     /// The file is read with a 16 MiB bound (`FileInput.documentLimit`).

@@ -464,6 +464,22 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
         }
     }
 
+    /// Whether what `keyPath` holds now meets the rules that touch it,
+    /// without writing: a required key that is missing fails, as does a
+    /// value a rule refuses (in lenient mode only what cannot be coerced or
+    /// defaulted).  A store without rules passes everything.  What a
+    /// `validate` action and an input's message ask.
+    public func validate(_ keyPath: String) -> ValidationResult {
+        let path: KeyPath
+        do { path = try KeyPath(keyPath) } catch { return .failed(reason: "\(error)") }
+        return locked {
+            guard let validator else { return .ok }
+            var proposed = state
+            var warnings: [String] = []
+            return validator.check(&proposed, written: path, warnings: &warnings)
+        }
+    }
+
     // MARK: Observation
 
     /// The value at `keyPath` now and after each change that alters it.

@@ -1,0 +1,329 @@
+// ScreenSession+Actions.swift - a screen session's steps (actions, taps,
+// inputs, back) and what it offers the action table's handlers (ActionHost).
+
+import Foundation
+import Logging
+import SDUI
+import SDUICore
+import SDUIStore
+
+extension ScreenSession: ActionHost {
+    // MARK: Steps
+
+    /// Runs an action as a node gives it (a name or an object; the rows of
+    /// ``FlowActions``), reported as an `action` event.  An action that does
+    /// not parse, or is refused (a URL the policy refuses, a `set` the store
+    /// refuses, `next` outside a flow, a screen that cannot be loaded), is a
+    /// `render_error` event and a `.stayed` step; the screen stays.
+    ///
+    /// - Parameter node: the id of the node that gave the action (see
+    ///   ``RenderNodeID``), for the events and issues.
+    /// - Throws: `.argument` before ``open(_:)``; the journal's errors.
+    @discardableResult
+    public func perform(json action: JSONValue, node: String? = nil) async throws -> ScreenUpdate {
+        _ = try shownScreen()
+        let parsed: FlowAction
+        switch FlowAction.parse(action) {
+        case .success(let a): parsed = a
+        case .failure(let why): return try refuse("action: \(why.message)", node: node)
+        }
+        let name = parsed.name
+        try locked {
+            var properties: [String: JSONValue] = ["action": .string(name)]
+            if let node { properties["node"] = .string(node) }
+            try commit([(EventKind.action.name, properties)])
+        }
+        let step: FlowStep
+        do {
+            step = try await FlowActions.spec(for: parsed).run(parsed, self)
+        } catch let e as SDUIError where !e.isJournalFailure {
+            let why = e.message.hasPrefix(name + ": ") ? String(e.message.dropFirst(name.count + 2)) : e.message
+            return try refuse("\(name): \(why)", node: node)
+        }
+        return try locked { updated(step) }
+    }
+
+    /// Runs the action of the node `target` names: a node id (``RenderNodeID``)
+    /// or the label of a button or the text of a node with an action, the
+    /// first in the tree; a node without an action runs the action of the
+    /// nearest node above it that has one.
+    ///
+    /// - Throws: `.notFound` when no node of the tree shown matches or none
+    ///   above it has an action; as ``perform(json:node:)``.
+    @discardableResult
+    public func tap(_ target: String) async throws -> ScreenUpdate {
+        let (action, id) = try locked { () throws -> (JSONValue, String) in
+            guard let tree = stack.last?.tree else {
+                throw SDUIError(.argument, "no screen is shown (call open(_:))", input: target)
+            }
+            let nodes = RenderNodeID.all(in: tree)
+            let match = nodes.first { $0.id == target }
+                ?? nodes.first { n in
+                    n.node.props["action"] != nil
+                        && (n.node.props["label"]?.stringValue == target || n.node.props["text"]?.stringValue == target)
+                }
+                ?? nodes.first { $0.node.props["label"]?.stringValue == target || $0.node.props["text"]?.stringValue == target }
+            guard let match else {
+                throw SDUIError(.notFound, "no node \"\(target)\" on screen \"\(tree.screen)\" (no id, label or text matches)",
+                                input: target)
+            }
+            // The node's action, else the nearest ancestor's.
+            for depth in stride(from: match.path.count, through: 1, by: -1) {
+                let prefix = Array(match.path.prefix(depth))
+                if let n = nodes.first(where: { $0.path == prefix }), let a = n.node.props["action"] {
+                    return (a, n.id)
+                }
+            }
+            throw SDUIError(.notFound, "node \"\(match.id)\" on screen \"\(tree.screen)\" has no action", input: target)
+        }
+        return try await perform(json: action, node: id)
+    }
+
+    /// Writes an input's value through the store, so the store's rules
+    /// apply; a refused value keeps the store's message for `key` (shown in
+    /// the input's `message`) and is an `input` issue, and an accepted one
+    /// clears it.
+    ///
+    /// - Throws: `.argument` before ``open(_:)``, or when `key` is not a key path.
+    @discardableResult
+    public func input(_ key: String, _ value: JSONValue) throws -> ScreenUpdate {
+        let path = try KeyPath(key)
+        return try locked {
+            guard stack.last != nil else { throw SDUIError(.argument, "no screen is shown (call open(_:))", input: key) }
+            let required = inputNode(key)?.props["required"]?.boolValue == true
+            if required, !Self.filled(value) {
+                messageByKey[key] = "\(key) is required"
+            } else {
+                switch store.set(key, StoreValue(value)) {
+                case .ok: messageByKey[key] = nil
+                case .failed(let why): messageByKey[key] = why
+                }
+            }
+            if let why = messageByKey[key] {
+                issueList.append(ScreenSessionIssue(kind: "input", node: key, message: why))
+            }
+            pending.append(path)
+            return updated(.screen(stack.last!.screen.requested), force: [key])
+        }
+    }
+
+    /// Brings the tree up to date after the host wrote `keys` to the store
+    /// itself (writes made through the session are followed already).
+    public func storeChanged(_ keys: [String]) -> ScreenUpdate? {
+        locked {
+            guard let shown = stack.last else { return nil }
+            pending += keys.compactMap { try? KeyPath($0) }
+            return updated(.screen(shown.screen.requested), force: keys)
+        }
+    }
+
+    /// Goes back to the screen under the one shown, resolved again with
+    /// the store as it is now (`screen_view` with `back`); `.stayed` when
+    /// there is none.
+    @discardableResult
+    public func back() throws -> FlowStep {
+        try locked {
+            guard stack.count > 1 else { return .stayed("there is no previous screen") }
+            stack.removeLast()
+            let previous = stack.removeLast()
+            _ = try show(previous.screen, back: true)
+            return .screen(previous.screen.requested)
+        }
+    }
+
+    /// The update a finished step hands out, under the lock: the whole
+    /// screen when another is shown; else the nodes bound to what was
+    /// written, and the input nodes of `force` (their value or message).
+    func updated(_ step: FlowStep, force: [String] = []) -> ScreenUpdate {
+        // Every step checks that a screen is shown first, and the stack
+        // never empties once one is (open replaces, back keeps one).
+        guard var shown = stack.last else { preconditionFailure("a screen session step ran with no screen shown") }
+        if screenChanged {
+            screenChanged = false
+            pending.removeAll()
+            return ScreenUpdate(step: step, tree: shown.tree, changes: [RenderNodeChange(path: [], node: shown.tree.root)])
+        }
+        let written = pending
+        pending.removeAll()
+        var changes = written.isEmpty ? [] : resolver.update(&shown.render, changed: written)
+        let inputKeys = Set(force + written.map(\.description))
+        var tree = shown.render.tree
+        if changes.isEmpty {
+            tree = shown.tree
+        } else {
+            // The changed nodes come from the render: decorate them as handed out.
+            tree = decorate(tree)
+            changes = changes.map { RenderNodeChange(path: $0.path, node: Self.node(at: $0.path, in: tree.root)) }
+        }
+        // Input nodes whose value or message changed, outside the changes above.
+        for n in RenderNodeID.all(in: tree) where Self.inputPrimitives.contains(n.node.primitive) {
+            guard let key = n.node.props["key"]?.stringValue, Self.touches(inputKeys, key),
+                  !changes.contains(where: { n.path.starts(with: $0.path) }) else { continue }
+            let node = decorate(n.node)
+            if node != n.node {
+                tree.root = Self.replacing(n.path, in: tree.root, with: node)
+                changes.append(RenderNodeChange(path: n.path, node: node))
+            }
+        }
+        shown.tree = tree
+        stack[stack.count - 1] = shown
+        return ScreenUpdate(step: step, tree: tree, changes: changes)
+    }
+
+    /// Commits a `render_error` for an action that could not be used, and stays.
+    private func refuse(_ detail: String, node: String?) throws -> ScreenUpdate {
+        configuration.logger.warning("\(EventKind.renderError.name)", metadata: [
+            "session": "\(sessionID)", "node": "\(node ?? "")", "error": "\(detail)"])
+        return try locked {
+            var properties: [String: JSONValue] = ["detail": .string(detail)]
+            if let node { properties["node"] = .string(node) }
+            try commit([(EventKind.renderError.name, properties)])
+            issueList.append(ScreenSessionIssue(kind: EventKind.renderError.name, node: node, message: detail))
+            return updated(.stayed(detail))
+        }
+    }
+
+    /// The input node of the screen shown that binds `key`, if any.
+    func inputNode(_ key: String) -> RenderNode? {
+        guard let tree = stack.last?.tree else { return nil }
+        return RenderNodeID.all(in: tree).first {
+            Self.inputPrimitives.contains($0.node.primitive) && $0.node.props["key"]?.stringValue == key
+        }?.node
+    }
+
+    /// Whether one of `keys` and `key` name the same value or one holds the other.
+    static func touches(_ keys: Set<String>, _ key: String) -> Bool {
+        guard let path = try? KeyPath(key) else { return false }
+        return keys.contains { (try? KeyPath($0))?.intersects(path) ?? false }
+    }
+
+    /// Whether `v` counts as filled in (not null, "" or []).
+    static func filled(_ v: JSONValue?) -> Bool {
+        switch v {
+        case nil, .null?: return false
+        case .string(let s)?: return !s.trimmingCharacters(in: .whitespaces).isEmpty
+        case .array(let a)?: return !a.isEmpty
+        default: return true
+        }
+    }
+
+    /// The node at `path` under `root`.
+    static func node(at path: [Int], in root: RenderNode) -> RenderNode {
+        var n = root
+        for i in path { n = n.children[i] }
+        return n
+    }
+
+    /// `root` with the node at `path` replaced by `node`.
+    static func replacing(_ path: [Int], in root: RenderNode, with node: RenderNode) -> RenderNode {
+        guard let first = path.first else { return node }
+        var root = root
+        root.children[first] = replacing(Array(path.dropFirst()), in: root.children[first], with: node)
+        return root
+    }
+
+    // MARK: Action host
+
+    /// `next` belongs to flows.
+    func next() throws -> FlowStep {
+        throw SDUIError(.argument, "next: only a flow has a next screen; use navigate", input: sessionID)
+    }
+
+    /// `exit` belongs to flows.
+    func exit() throws -> FlowStep {
+        throw SDUIError(.argument, "exit: only a flow can be exited; use back", input: sessionID)
+    }
+
+    /// Loads screen `id` and shows it over the one shown.
+    func navigate(to id: String) async throws -> FlowStep {
+        _ = try shownScreen()
+        let provided = try await provider.screen(id)
+        return try locked {
+            _ = try show(provided, back: false)
+            return .screen(id)
+        }
+    }
+
+    /// The screen shown.
+    func shownScreen() throws -> String {
+        try locked {
+            guard let s = stack.last else { throw SDUIError(.argument, "no screen is shown (call open(_:))", input: sessionID) }
+            return s.screen.requested
+        }
+    }
+
+    /// Writes `key` through the store (its rules apply; a refusal is thrown
+    /// as `.argument`) and notes it for the next update.
+    func write(_ key: KeyPath, _ value: (ScenarioStore, JSONValue?) throws -> JSONValue?) throws -> FlowStep {
+        try locked {
+            guard let s = stack.last else { throw SDUIError(.argument, "no screen is shown (call open(_:))", input: sessionID) }
+            let text = key.description
+            let result: ValidationResult
+            if let v = try value(store, store.get(text)?.jsonValue) {
+                result = store.set(text, StoreValue(v))
+            } else if store.exists(text) {
+                result = store.remove(text)
+            } else {
+                return .screen(s.screen.requested)
+            }
+            if case .failed(let why) = result {
+                throw SDUIError(.argument, "the store refused \(text): \(why)", input: text)
+            }
+            messageByKey[text] = nil
+            pending.append(key)
+            return .screen(s.screen.requested)
+        }
+    }
+
+    /// Whether `condition` holds in the store.
+    func holds(_ condition: String) throws -> Bool {
+        _ = try shownScreen()
+        return try FlowSession.truth(of: CompiledExpression(condition), in: store)
+    }
+
+    /// Checks each key against the store's rules and the screen's required
+    /// inputs, keeping a message for every key that fails; `.stayed` naming
+    /// the first.
+    func validate(_ keys: [String]) throws -> FlowStep {
+        try locked {
+            guard let s = stack.last else { throw SDUIError(.argument, "no screen is shown (call open(_:))", input: sessionID) }
+            var first: String?
+            for key in keys {
+                var why: String?
+                if inputNode(key)?.props["required"]?.boolValue == true, !Self.filled(store.get(key)?.jsonValue) {
+                    why = "\(key) is required"
+                } else if case .failed(let reason) = store.validate(key) {
+                    why = reason
+                }
+                messageByKey[key] = why
+                if let why { first = first ?? why }
+                pending.append(try KeyPath(key))
+            }
+            if let first { return .stayed("validate: \(first)") }
+            return .screen(s.screen.requested)
+        }
+    }
+
+    /// Commits a `track` event on the screen shown.
+    func record(event: String, properties: [String: JSONValue]) throws -> FlowStep {
+        try locked {
+            guard let s = stack.last else { throw SDUIError(.argument, "no screen is shown (call open(_:))", input: sessionID) }
+            try commit([(event, properties)])
+            return .screen(s.screen.requested)
+        }
+    }
+
+    /// The configuration's link policy.
+    var linkPolicy: LinkPolicy { configuration.linkPolicy }
+
+    /// Hands `url` to the configuration's `openURL`.
+    func open(_ url: URL) { configuration.openURL(url) }
+
+    /// `submit` belongs to flows.
+    func submission() throws -> (body: JSONValue, screen: String, endpoint: URL?, input: String) {
+        throw SDUIError(.argument, "submit: only a flow has answers to submit; use request", input: sessionID)
+    }
+
+    /// The configuration's HTTP client.
+    var httpClient: HTTPClient { configuration.httpClient }
+}
