@@ -164,6 +164,8 @@ struct RegistryCommand: AsyncParsableCommand {
         @Option(help: "Where to write the file (default: standard output).")
         var out: String?
 
+        @OptionGroup var output: OutputOptions
+
         /// A store, and either --period or both --from and --to.
         func validate() throws {
             try store.validateGiven()
@@ -189,7 +191,13 @@ struct RegistryCommand: AsyncParsableCommand {
                 let data = UsageTelemetry(counts: counts, period: span.name).json
                 if let out {
                     try writeFile(data, to: out)
-                    say("\(counts.count) token(s), \(counts.values.reduce(0, +)) showing(s) in \(span.name) → \(out)")
+                    let shown = counts.values.reduce(0, +)
+                    if output.json {
+                        struct Report: Encodable { var out: String; var period: String; var tokens: Int; var shown: Int }
+                        try printJSON(Report(out: out, period: span.name, tokens: counts.count, shown: shown))
+                    } else {
+                        say("\(counts.count) token(s), \(shown) showing(s) in \(span.name) → \(out)")
+                    }
                 } else {
                     FileHandle.standardOutput.write(data)
                 }

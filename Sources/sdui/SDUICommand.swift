@@ -21,7 +21,7 @@ struct SDUICommand: AsyncParsableCommand {
         version: SDUIKitVersion.string,
         subcommands: [PackCommand.self, TokenCommand.self, RenderCommand.self, ThemeCommand.self,
                       RegistryCommand.self, ServeCommand.self, DemoCommand.self, BenchCommand.self,
-                      ExprCommand.self, StoreCommand.self, FlowCommand.self]
+                      ExprCommand.self, StoreCommand.self, FlowCommand.self, ScreenCommand.self]
     )
 
     /// Parses and runs the command.  Errors leave as the README says: a

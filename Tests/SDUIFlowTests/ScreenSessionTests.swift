@@ -161,6 +161,31 @@ import Testing
         #expect(s.issues.filter { $0.kind == "input" }.count == 1)
     }
 
+    /// The toggle block binds a boolean; a required input's message shows
+    /// in the tree and, escaped, in the HTML preview.
+    @Test func theToggleBlockAndMessagesInThePreview() async throws {
+        let screens = Screens(blockScreens: ["prefs": ["id": "prefs", "blocks": [
+            ["type": "toggle", "key": "news", "label": "News", "default": false],
+            ["type": "text_input", "key": "name", "label": "Name", "required": true],
+        ]]])
+        let store = DefaultStore(appID: "test").store(.scenarioSession(id: UUID().uuidString))
+        try store.setValidation(ValidationOptions(mode: .strict, schema: ["news": Rule(kind: .bool)]))
+        let s = ScreenSession(provider: screens, store: store)
+        let tree = try await s.open("prefs")
+        let toggle = { (t: RenderTree) in RenderNodeID.all(in: t).first { $0.node.primitive == "Toggle" }?.node }
+        #expect(toggle(tree)?.props["label"] == "News" && toggle(tree)?.props["value"] == false)
+        var u = try s.input("news", true)
+        #expect(toggle(u.tree)?.props["value"] == true && store.get("news") == .bool(true))
+        u = try s.input("news", "<b>yes</b>")
+        #expect(store.get("news") == .bool(true), "the rule refused a string")
+        #expect(toggle(u.tree)?.props["message"]?.stringValue?.isEmpty == false)
+        u = try s.input("name", "  ")
+        #expect(s.messages["name"] == "name is required")
+        let html = HTMLPreview.render(u.tree, title: "prefs")
+        #expect(html.contains("<span class=\"sdui-field-message\" role=\"alert\">name is required</span>"))
+        #expect(!html.contains("<b>yes</b>"))
+    }
+
     // MARK: request
 
     @Test func aRequestWritesItsAnswerIntoTheStore() async throws {

@@ -136,7 +136,8 @@ public final class RawHTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Reads the request head, then writes the scripted answer.
+    /// Reads the request head (and whatever of a body came with it), then
+    /// writes the scripted answer.
     private func serve(_ c: Int32) {
         lock.withLock { open += 1 }
         defer {
@@ -145,7 +146,8 @@ public final class RawHTTPServer: @unchecked Sendable {
         }
         var head = [UInt8]()
         var buf = [UInt8](repeating: 0, count: 4096)
-        while !head.suffix(4).elementsEqual("\r\n\r\n".utf8), head.count < 65_536 {
+        // The head ends at the first blank line; a body may follow in the same read.
+        while head.firstRange(of: Array("\r\n\r\n".utf8)) == nil, head.count < 65_536 {
             let n = recv(c, &buf, buf.count, 0)
             if n < 0, errno == EINTR { continue }
             if n <= 0 { return }

@@ -32,18 +32,20 @@ extension PrimitiveSpec {
         PrimitiveSpec("TextField", version: 1, props: [
             "key": .required(.string), "label": .optional(.string),
             "placeholder": .optional(.string), "secure": .optional(.bool),
-            "padding": .optional(.length),
+            "padding": .optional(.length), "required": .optional(.bool),
         ], preview: HTMLPreview.textField),
         PrimitiveSpec("Slider", version: 1, props: [
             "key": .required(.string), "min": .required(.number), "max": .required(.number),
             "step": .optional(.number), "tint": .optional(.color), "padding": .optional(.length),
+            "required": .optional(.bool),
         ], preview: HTMLPreview.slider),
         PrimitiveSpec("Choice", version: 1, props: [
             "key": .required(.string), "options": .required(.array), "mode": .optional(.string),
-            "spacing": .optional(.length),
+            "spacing": .optional(.length), "required": .optional(.bool),
         ], preview: HTMLPreview.choice),
         PrimitiveSpec("Toggle", version: 1, props: [
             "key": .required(.string), "value": .optional(.bool), "tint": .optional(.color),
+            "label": .optional(.string), "padding": .optional(.length), "required": .optional(.bool),
         ], preview: HTMLPreview.toggle),
         PrimitiveSpec("Badge", version: 1, props: [
             "text": .required(.string), "color": .optional(.color), "background": .optional(.color),

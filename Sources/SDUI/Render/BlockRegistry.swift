@@ -38,8 +38,8 @@ public struct BlockRegistry: Sendable {
     /// Block types with a renderer, sorted.
     public var types: [String] { renderers.keys.sorted() }
 
-    /// The ten built-in blocks: header, media, choice, text_input, slider,
-    /// benefits_list, testimonial, cta, spacer and footer.
+    /// The eleven built-in blocks: header, media, choice, text_input, slider,
+    /// toggle, benefits_list, testimonial, cta, spacer and footer.
     public static let builtIn: BlockRegistry = {
         var r = BlockRegistry()
         r.register("header", Blocks.header)
@@ -47,6 +47,7 @@ public struct BlockRegistry: Sendable {
         r.register("choice", Blocks.choice)
         r.register("text_input", Blocks.textInput)
         r.register("slider", Blocks.slider)
+        r.register("toggle", Blocks.toggle)
         r.register("benefits_list", Blocks.benefitsList)
         r.register("testimonial", Blocks.testimonial)
         r.register("cta", Blocks.cta)

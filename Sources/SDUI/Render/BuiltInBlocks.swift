@@ -68,9 +68,11 @@ enum Blocks {
             throw SDUIError(.schema, "options[\(i)] needs a string \"label\" and a \"value\"")
         }
         let multi = f["multiple"]?.boolValue ?? (f["mode"]?.stringValue == "multi")
-        return n("Choice", 1, ["key": .string(key), "options": .array(options), "mode": .string(multi ? "multi" : "single"),
-                               "style": .string(try optionalString(f, "style") ?? "list"),
-                               "spacing": "@spacing.sm", "padding": sidePadding])
+        var props: Fields = ["key": .string(key), "options": .array(options), "mode": .string(multi ? "multi" : "single"),
+                             "style": .string(try optionalString(f, "style") ?? "list"),
+                             "spacing": "@spacing.sm", "padding": sidePadding]
+        try required(f, &props)
+        return n("Choice", 1, props)
     }
 
     /// A text field bound to `key`.
@@ -78,6 +80,7 @@ enum Blocks {
         let key = try string(f, "key")
         var props: Fields = ["key": .string(key), "padding": sidePadding]
         for k in ["label", "placeholder", "keyboard"] { if let s = try optionalString(f, k) { props[k] = .string(s) } }
+        try required(f, &props)
         return n("TextField", 1, props)
     }
 
@@ -96,7 +99,29 @@ enum Blocks {
         }
         if let d = try number(f, "default") { props["defaultValue"] = JSONValue.number(min(max(d, lo), hi)) }
         if let label = try optionalString(f, "label") { props["label"] = .string(label) }
+        try required(f, &props)
         return n("Slider", 1, props)
+    }
+
+    /// An on/off switch bound to `key`, with an optional label and default.
+    static func toggle(_ f: Fields) throws -> JSONValue {
+        let key = try string(f, "key")
+        var props: Fields = ["key": .string(key), "tint": "@color.primary", "padding": sidePadding]
+        if let label = try optionalString(f, "label") { props["label"] = .string(label) }
+        if let d = f["default"] {
+            guard let b = d.boolValue else { throw SDUIError(.schema, "\"default\" must be true or false") }
+            props["value"] = .bool(b)
+        }
+        try required(f, &props)
+        return n("Toggle", 1, props)
+    }
+
+    /// Copies an input block's `required: true` to its node, where a screen
+    /// session reads it (a flow reads it from the block).
+    static func required(_ f: Fields, _ props: inout Fields) throws {
+        guard let r = f["required"] else { return }
+        guard let b = r.boolValue else { throw SDUIError(.schema, "\"required\" must be true or false") }
+        if b { props["required"] = true }
     }
 
     /// A list of benefits, each with a check mark or its own icon.

@@ -130,7 +130,7 @@ extension HTMLPreview {
         if let hint = display(n.props["placeholder"]) { input.append(("placeholder", hint)) }
         if let value = display(n.props["value"]) { input.append(("value", value)) }
         r.write(element("label", n, css: css,
-                        content: fieldLabel(n.props["label"], detail: nil) + "<input\(attributes(input))>"))
+                        content: fieldLabel(n.props["label"], detail: nil) + "<input\(attributes(input))>" + fieldMessage(n)))
     }
 
     /// Slider: a label with the current value, over a range input.
@@ -146,7 +146,7 @@ extension HTMLPreview {
         if let key = n.props["key"]?.stringValue { input.append(("name", key)) }
         let unit = display(n.props["unit"]).map { " " + $0 } ?? ""
         let caption = fieldLabel(n.props["label"], detail: format(value) + unit)
-        r.write(element("label", n, css: css, content: caption + "<input\(attributes(input))>"))
+        r.write(element("label", n, css: css, content: caption + "<input\(attributes(input))>" + fieldMessage(n)))
     }
 
     /// Choice: a fieldset of radio buttons (single) or checkboxes (multi),
@@ -166,7 +166,7 @@ extension HTMLPreview {
             "<legend class=\"sdui-field-label\">\(escape($0))</legend>"
         } ?? ""
         let style = n.props["style"]?.stringValue == "list" ? "sdui-choice-list" : "sdui-choice-cards"
-        r.write(element("fieldset", n, extraClass: style, css: css, content: legend + options.joined()))
+        r.write(element("fieldset", n, extraClass: style, css: css, content: legend + options.joined() + fieldMessage(n)))
     }
 
     /// Toggle: a checkbox drawn as a switch, tinted when on.
@@ -178,7 +178,13 @@ extension HTMLPreview {
         if let key = n.props["key"]?.stringValue { input.append(("name", key)) }
         if n.props["value"]?.boolValue == true { input.append(("checked", "")) }
         let label = display(n.props["label"]).map { "<span>\(escape($0))</span>" } ?? ""
-        r.write(element("label", n, css: css, content: "<input\(attributes(input))>" + label))
+        r.write(element("label", n, css: css, content: "<input\(attributes(input))>" + label + fieldMessage(n)))
+    }
+
+    /// An input's validation message (its `message` prop, which a screen
+    /// session sets from the store's rules), escaped; empty without one.
+    static func fieldMessage(_ n: RenderNode) -> String {
+        display(n.props["message"]).map { "<span class=\"sdui-field-message\" role=\"alert\">\(escape($0))</span>" } ?? ""
     }
 
     /// Badge: a short label in a pill (a count, "New", a status) that hugs

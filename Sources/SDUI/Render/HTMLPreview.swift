@@ -101,6 +101,7 @@ public enum HTMLPreview {
           border:1px solid transparent;cursor:pointer}
         .sdui-textfield,.sdui-slider{display:flex;flex-direction:column;gap:6px}
         .sdui-field-label{font-size:14px;font-weight:500;display:flex;justify-content:space-between;gap:8px}
+        .sdui-field-message{display:block;font-size:13px;color:#b3261e;margin-top:4px}
         .sdui-textfield input{font:inherit;height:44px;padding:0 12px;border:1px solid #D1D5DB;
           border-radius:8px;background:#FFFFFF;color:#111827}
         .sdui-slider input{width:100%;margin:0}

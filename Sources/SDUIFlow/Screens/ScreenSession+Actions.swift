@@ -184,6 +184,11 @@ extension ScreenSession: ActionHost {
     }
 
     /// The input node of the screen shown that binds `key`, if any.
+    public func input(for key: String) -> RenderNode? {
+        locked { inputNode(key) }
+    }
+
+    /// ``input(for:)`` under the lock already held.
     func inputNode(_ key: String) -> RenderNode? {
         guard let tree = stack.last?.tree else { return nil }
         return RenderNodeID.all(in: tree).first {

@@ -5,9 +5,10 @@ import SDUITestSupport
 import Testing
 
 @Suite struct BlockRegistryTests: BlockScreenFixtures {
+    /// Seed 001's v1 set, and the toggle input added for screens' inputs.
     @Test func builtInTypesAreSeed001sV1Set() {
         #expect(BlockRegistry.builtIn.types == ["benefits_list", "choice", "cta", "footer", "header", "media",
-                                                "slider", "spacer", "testimonial", "text_input"])
+                                                "slider", "spacer", "testimonial", "text_input", "toggle"])
     }
 
     @Test func anAppRegistersItsOwnBlock() {
