@@ -36,6 +36,9 @@ public struct RegistryContents: Sendable {
     /// Screens by id.
     public var screens: [String: StoredScreen] { snapshot.screens.mapValues(\.stored) }
 
+    /// Flows by id.
+    public var flows: [String: StoredFlow] { snapshot.flows.mapValues(\.stored) }
+
     /// The registry's sequence number when it was read.
     public var generation: Int64 { snapshot.generation }
 }

@@ -111,6 +111,10 @@ struct FlowCommand: AsyncParsableCommand {
         @Option(help: "Fetch the flow from this registry (base URL) instead of a file.")
         var registry: String?
 
+        @Option(name: .customLong("fallback-pack"),
+                help: "A Fallback Pack whose flows start a first run when --registry cannot be reached and no definition is kept.")
+        var fallbackPack: String?
+
         @Option(help: "Send the queued analytics events to this POST /events URL after each step.")
         var events: String?
 
@@ -147,8 +151,14 @@ struct FlowCommand: AsyncParsableCommand {
                 guard let base = URL(string: registry), base.scheme == "http" || base.scheme == "https" else {
                     throw SDUIError(.argument, "expected an http(s) URL", input: "--registry \(registry)")
                 }
-                def = try await FlowLoader(registry: base, journal: journal, headers: authorization,
-                                           validator: FlowValidator(links: links)).load(flow).0
+                let pack = try fallbackPack.map { try FallbackPack(contentsOf: URL(fileURLWithPath: $0)) }
+                let (loaded, source) = try await FlowLoader(registry: base, journal: journal, headers: authorization,
+                                                            validator: FlowValidator(links: links), fallbackPack: pack).load(flow)
+                if source == .fallbackPack || source == .offline {
+                    let from = source == .offline ? "the kept definition" : "the Fallback Pack"
+                    FileHandle.standardError.write(Data("note: the registry cannot be reached; flow \"\(flow)\" from \(from)\n".utf8))
+                }
+                def = loaded
             } else {
                 def = try FlowDefinition(json: try readFile(flow, limit: FileInput.documentLimit), source: inputName(flow))
             }

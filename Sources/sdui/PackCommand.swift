@@ -161,6 +161,14 @@ struct PackCommand: AsyncParsableCommand {
         @Option(name: .customLong("fallback-out"), help: "Where to write the Fallback Pack.")
         var fallbackOut: String?
 
+        @Option(name: .customLong("fallback-flows"),
+                help: "Flows for the Fallback Pack, comma-separated: a first run of them works with no network.")
+        var fallbackFlows: String?
+
+        @Option(name: .customLong("fallback-theme"),
+                help: "A theme file the fallback flows use, put into the Fallback Pack (repeatable).")
+        var fallbackTheme: [String] = []
+
         @Option(name: .customLong("cdn-host"),
                 help: "Hosts image URLs may use (repeatable). Without it any host passes; URLs must be HTTPS either way.")
         var cdnHosts: [String] = []
@@ -202,6 +210,9 @@ struct PackCommand: AsyncParsableCommand {
             guard maxDelta >= 0 else { throw ValidationError("--max-delta must be 0 or more bytes; got \(maxDelta)") }
             if fallbackScreens != nil && fallbackOut == nil {
                 throw ValidationError("--fallback-screens needs --fallback-out")
+            }
+            if (fallbackFlows != nil || !fallbackTheme.isEmpty) && fallbackOut == nil {
+                throw ValidationError("--fallback-flows and --fallback-theme need --fallback-out")
             }
             if dir == nil && registryURL == nil { try store.validateGiven() }
             if usagePeriod != nil {
@@ -246,6 +257,7 @@ struct PackCommand: AsyncParsableCommand {
                 }
                 var screens: [String: StoredScreen] = [:]
                 var byID: [String: PackCandidate] = [:]
+                var flows: [String: StoredFlow] = [:]
                 var candidates: [PackCandidate] = []
                 if let dir {
                     var builder = CorePackBuilder()
@@ -259,6 +271,7 @@ struct PackCommand: AsyncParsableCommand {
                     let contents = try await store.with(readOnly: true) { try await RegistryContents.load($0) }
                     candidates = contents.packCandidates(for: map)
                     screens = contents.screens
+                    flows = contents.flows
                 }
                 for c in candidates { byID[c.id] = c }
                 var planner = CorePackPlanner()
@@ -281,14 +294,44 @@ struct PackCommand: AsyncParsableCommand {
                 if let path = manifest ?? (dir == nil ? out + ".manifest.json" : nil) {
                     try writeFile(manifestData + Data("\n".utf8), to: path)
                 }
-                if let list = fallbackScreens {
-                    guard let fallbackOut else { return }   // validate() requires it
-                    guard !screens.isEmpty else {
-                        throw SDUIError(.argument, "a Fallback Pack needs the registry's screens (--db or --postgres)")
+                if fallbackScreens != nil || fallbackFlows != nil, let fallbackOut {
+                    func list(_ text: String?) -> [String] {
+                        (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                     }
-                    let ids = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                    try writeFile(try planner.fallbackPack(critical: ids, screens: screens, tokens: { byID[$0] }), to: fallbackOut)
-                    if !json { say("wrote \(fallbackOut): Fallback Pack for \(ids.joined(separator: ", "))") }
+                    let ids = list(fallbackScreens), flowIDs = list(fallbackFlows)
+                    guard !(screens.isEmpty && flows.isEmpty) else {
+                        throw SDUIError(.argument, "a Fallback Pack needs the registry's screens and flows (--db or --postgres)")
+                    }
+                    let chosen = try flowIDs.map { id -> StoredFlow in
+                        guard let f = flows[id] else {
+                            throw SDUIError(.notFound, "no flow \"\(id)\" in the registry (it has: "
+                                            + flows.keys.sorted().joined(separator: ", ") + ")", input: "--fallback-flows")
+                        }
+                        return f
+                    }
+                    // Any form a theme file takes, put in the pack as schemas/theme.json's.
+                    let themes = try fallbackTheme.map { path -> (Theme, Data) in
+                        let theme = try Theme(document: try readFile(path, limit: FileInput.documentLimit),
+                                              fileName: URL(fileURLWithPath: path).lastPathComponent, source: inputName(path))
+                        let encoder = JSONEncoder()
+                        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                        return (theme, try encoder.encode(theme.jsonValue))
+                    }
+                    // A theme a flow names but the pack lacks: the flow draws with the app's.
+                    let given = Set(themes.map(\.0.id))
+                    for f in chosen {
+                        let value = try JSONValue(json: f.json, source: "flow \(f.id)")
+                        var used = Set([value["themeId"]?.stringValue].compactMap { $0 })
+                        for s in value["screens"]?.arrayValue ?? [] { if let t = s["themeId"]?.stringValue { used.insert(t) } }
+                        for t in used.subtracting(given).sorted() {
+                            warn("flow \(f.id) uses theme \(t), which no --fallback-theme gives: offline it draws with the app's theme")
+                        }
+                    }
+                    try writeFile(try planner.fallbackPack(critical: ids, screens: screens, tokens: { byID[$0] },
+                                                           flows: chosen, themes: themes.map(\.1)), to: fallbackOut)
+                    if !json {
+                        say("wrote \(fallbackOut): Fallback Pack for " + (ids + flowIDs.map { "flow \($0)" }).joined(separator: ", "))
+                    }
                 }
                 let m = build.manifest
                 // The pack went to stdout: the report must not follow it there.

@@ -128,4 +128,32 @@ import Testing
         #expect(try await sdui(["pack", "build", "--db", db, "--usage-period", "2026-W99", "--out", pack]).status == 1)
         #expect(try await sdui(["registry", "usage", "--db", db]).status == 64)
     }
+
+    /// `pack build --fallback-flows` puts a flow and its theme into the
+    /// Fallback Pack; `flow run` starts it there when the registry cannot
+    /// be reached on a device that was never online.
+    @Test func aFlowsFirstRunWorksOfflineFromTheFallbackPack() async throws {
+        let examples = Fixtures.repositoryRoot.appendingPathComponent("Examples")
+        let dir = Fixtures.temporaryDirectory()
+        let db = dir.appendingPathComponent("r.db").path
+        #expect(try await sdui(["registry", "import", examples.path, "--db", db]).status == 0)
+        let fallback = dir.appendingPathComponent("fallback.json.gz").path
+        let built = try await sdui(["pack", "build", "--db", db, "--out", dir.appendingPathComponent("core.json.gz").path,
+                                    "--fallback-flows", "onboarding", "--fallback-out", fallback,
+                                    "--fallback-theme", examples.appendingPathComponent("themes/theme_mint_dark.json").path])
+        #expect(built.status == 0, "\(built.err)")
+        #expect(built.out.contains("Fallback Pack for flow onboarding"))
+        let steps = try Self.script(#"["next"]"#)
+        let offline = ["flow", "run", "onboarding", "--registry", "http://127.0.0.1:9/", "--script", steps]
+        let run = try await sdui(offline + ["--fallback-pack", fallback, "--state", dir.appendingPathComponent("s.db").path])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.contains("from the Fallback Pack"))
+        #expect(try JSONValue(json: Data(run.out.utf8))["screens"] == ["screen_welcome", "screen_goal"])
+        // Without the pack: nothing to start from.
+        let none = try await sdui(offline + ["--state", dir.appendingPathComponent("t.db").path])
+        #expect(none.status == 1 && none.err.contains("not in a Fallback Pack"), "\(none.err)")
+        let unknown = try await sdui(["pack", "build", "--db", db, "--out", dir.appendingPathComponent("c2.json.gz").path,
+                                      "--fallback-flows", "nope", "--fallback-out", fallback])
+        #expect(unknown.status == 1 && unknown.err.contains("no flow \"nope\""), "\(unknown.err)")
+    }
 }

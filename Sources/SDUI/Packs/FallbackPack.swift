@@ -15,11 +15,21 @@ import SDUICore
 ///
 /// Every token those screens use should be in the same pack, so they draw
 /// with no network at all.
+///
+/// It may also carry whole flows, for a first run with no network (`sdui
+/// pack build --fallback-flows`): a `"flows"` member, a list of flow
+/// definitions (schemas/flow.json), and a `"themes"` member, the themes
+/// they use (schemas/theme.json).  `FlowLoader` starts a flow from here when
+/// the registry cannot be reached and it has never kept one.
 public final class FallbackPack: Sendable {
     /// The underlying pack: the screens' tokens, looked up like any core pack's.
     public let pack: CorePack
     /// Fallback screens by the id of the screen they stand in for.
     public let screens: [String: ScreenPayload]
+    /// Flow definitions by id, as JSON (the flow module decodes them).
+    public let flows: [String: JSONValue]
+    /// The themes the flows use.
+    public let themes: [Theme]
 
     /// Opens a Fallback Pack; errors name the file and the screen at fault.
     public convenience init(contentsOf url: URL, limits: PackLimits = .default) throws {
@@ -48,9 +58,33 @@ public final class FallbackPack: Sendable {
             }
             screens[target] = screen
         }
+        var flows: [String: JSONValue] = [:]
+        for (i, value) in try Self.list(pack, "flows").enumerated() {
+            guard let id = value["id"]?.stringValue, !id.isEmpty else {
+                throw SDUIError(.schema, "flows[\(i)] has no string \"id\"", input: pack.source)
+            }
+            guard flows[id] == nil else { throw SDUIError(.schema, "two flows \"\(id)\"", input: pack.source) }
+            flows[id] = value
+        }
+        self.themes = try Self.list(pack, "themes").enumerated().map { i, value in
+            try Theme(value: value, source: "\(pack.source): themes[\(i)]")
+        }
         self.pack = pack
         self.screens = screens
+        self.flows = flows
     }
+
+    /// The elements of the pack's member `name`, a list (empty when absent).
+    private static func list(_ pack: CorePack, _ name: String) throws -> [JSONValue] {
+        guard let bytes = try pack.member(name) else { return [] }
+        guard let items = try JSONValue(json: bytes, source: "\(pack.source): \(name)").arrayValue else {
+            throw SDUIError(.schema, "\"\(name)\" is not a list", input: pack.source)
+        }
+        return items
+    }
+
+    /// The flow `id`'s definition, as JSON, if the pack carries it.
+    public func flow(_ id: String) -> JSONValue? { flows[id] }
 
     /// The fallback screen for `screenID`, if the pack has one.
     public func screen(for screenID: String) -> ScreenPayload? { screens[screenID] }

@@ -26,12 +26,15 @@ public struct FlowLoader: Sendable {
     /// What a fetched definition must pass before it is kept (give it the
     /// app's link policy when the app allows schemes besides https).
     public var validator: FlowValidator
+    /// The app's Fallback Pack: a flow it carries starts a first run when
+    /// the registry cannot be reached and no definition is kept yet.
+    public var fallbackPack: FallbackPack?
 
     /// A loader of `registry`'s flows that keeps them in `journal`.
     public init(registry: URL, journal: FlowJournal, primitives: PrimitiveMap = .builtIn,
                 client: HTTPClient = HTTPClient(timeout: 10, maxBodyBytes: FileInput.documentLimit),
                 headers: [String: String] = [:], logger: Logger = Logger(label: "sdui.flow.loader"),
-                validator: FlowValidator = FlowValidator()) {
+                validator: FlowValidator = FlowValidator(), fallbackPack: FallbackPack? = nil) {
         self.registry = registry
         self.journal = journal
         self.primitives = primitives
@@ -39,10 +42,15 @@ public struct FlowLoader: Sendable {
         self.headers = headers
         self.logger = logger
         self.validator = validator
+        self.fallbackPack = fallbackPack
     }
 
     /// Where a definition came from.
-    public enum Source: String, Sendable { case network, revalidated, offline }
+    public enum Source: String, Sendable {
+        case network, revalidated, offline
+        /// The Fallback Pack's copy: offline, with nothing kept yet.
+        case fallbackPack = "fallback-pack"
+    }
 
     /// The flow `id`: fetched, revalidated, or (offline) the last good one.
     ///
@@ -63,7 +71,20 @@ public struct FlowLoader: Sendable {
         do {
             response = try await client.get(url, headers: h)
         } catch let e as SDUIError where e.category == .network {
-            guard let def = kept?["json"] else { throw SDUIError(.network, "flow \"\(id)\" is not kept and the registry cannot be reached (\(e.message))", input: url.absoluteString) }
+            guard let def = kept?["json"] else {
+                if let packed = fallbackPack?.flow(id) {
+                    logger.info("registry unreachable and no flow kept; starting the Fallback Pack's", metadata: ["flow": "\(id)"])
+                    let flow = try FlowDefinition(value: packed, source: "\(fallbackPack!.pack.source): flow \(id)")
+                    let errors = validator.errors(flow).filter { $0.kind != .unknownBlock }
+                    guard errors.isEmpty else {
+                        throw SDUIError(.schema, "the Fallback Pack's flow \"\(id)\" does not validate: "
+                                        + errors.map(\.description).joined(separator: "; "), input: fallbackPack!.pack.source)
+                    }
+                    return (flow, .fallbackPack)
+                }
+                throw SDUIError(.network, "flow \"\(id)\" is not kept, not in a Fallback Pack, and the registry cannot be reached (\(e.message))",
+                                input: url.absoluteString)
+            }
             logger.info("registry unreachable; using the kept flow", metadata: ["flow": "\(id)"])
             return (try FlowDefinition(value: def, source: "kept flow \(id)"), .offline)
         }

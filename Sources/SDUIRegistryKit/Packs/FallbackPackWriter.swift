@@ -5,9 +5,12 @@ import SDUI
 extension CorePackPlanner {
     /// A Fallback Pack (a pack with "screens", schemas/pack.json): for each
     /// critical screen, its fallback screen (or the screen itself when it
-    /// names none) with `fallbackFor` set, plus every token those screens use.
+    /// names none) with `fallbackFor` set, plus every token those screens
+    /// use; and `flows` (as stored) with the `themes` they use (theme
+    /// JSON), for a flow's first run offline.
     public func fallbackPack(critical: [String], screens: [String: StoredScreen],
-                             tokens: (String) -> PackCandidate?) throws -> Data {
+                             tokens: (String) -> PackCandidate?,
+                             flows: [StoredFlow] = [], themes: [Data] = []) throws -> Data {
         var builder = CorePackBuilder(limits: limits)
         var added = Set<String>()
         var embedded: [JSONValue] = []
@@ -34,7 +37,12 @@ extension CorePackPlanner {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let screensJSON = try encoder.encode(embedded)
         guard doc.first == UInt8(ascii: "{") else { throw RegistryError(.invalid, "unexpected pack document") }
-        doc.insert(contentsOf: Data("\"screens\":".utf8) + screensJSON + Data(",".utf8), at: doc.startIndex + 1)
+        var members = Data("\"screens\":".utf8) + screensJSON + Data(",".utf8)
+        // Flows and themes as stored: each is JSON the registry checked.
+        for (name, items) in [("flows", flows.map(\.json)), ("themes", themes)] where !items.isEmpty {
+            members += Data("\"\(name)\":[".utf8) + Data(items.joined(separator: Data(",".utf8))) + Data("],".utf8)
+        }
+        doc.insert(contentsOf: members, at: doc.startIndex + 1)
         let pack = try CorePackBuilder.gzip(doc, level: gzipLevel)
         do {
             try CorePackBuilder.verify(pack, tokens: builder.ids.count, limits: limits, source: "the Fallback Pack")
