@@ -189,7 +189,7 @@ let package = Package(
         // Benchmarks and their C peers (zlib and libdeflate inflate, jansson DOM parse).
         .target(
             name: "CSDUIBenchPeers",
-            dependencies: ["CZlib", "CJansson", "CLibDeflate"],
+            dependencies: ["CZlib", "CJansson", "CLibDeflate", "CSQLite3"],
             path: "bench/Sources/CSDUIBenchPeers"
         ),
         // The simdjson peer (Debian's libsimdjson-dev, C++17) behind a C
@@ -208,7 +208,7 @@ let package = Package(
         ),
         .target(
             name: "SDUIBench",
-            dependencies: ["SDUI", "SDUIStore", "SDUIServer", "SDUIRegistryKit", "CSDUIBenchPeers",
+            dependencies: ["SDUI", "SDUIStore", "SDUIFlow", "SDUIServer", "SDUIRegistryKit", "CSDUIBenchPeers",
                            "CSDUIBenchSimdjson", "CSDUI"],
             path: "bench/Sources/SDUIBench"
         ),

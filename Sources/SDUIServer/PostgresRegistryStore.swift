@@ -413,18 +413,27 @@ public final class PostgresRegistryStore: RegistryStore, Service {
         try EventRules.check(events)
         let received = Int64(SQLiteRegistryStore.milliseconds(Date()))
         return try await RegistryError.wrap(name) {
-            try await transaction { c in
+            // One INSERT for the batch, its columns passed as arrays and
+            // unnested in order: one round trip instead of one per event.
+            // RETURNING names the rows stored; an id given twice in a batch
+            // is stored once, at its first place.
+            var first: [String: Int] = [:]
+            for (i, e) in events.enumerated() where first[e.id] == nil { first[e.id] = i }
+            let ids = events.map(\.id), names = events.map(\.name), flows = events.map(\.flowID)
+            let users = events.map(\.userID), stamps = events.map(\.timestamp)
+            let jsons = events.map { String(decoding: $0.json, as: UTF8.self) }
+            return try await transaction { c in
                 var stored: [Int] = []
-                for (i, e) in events.enumerated() {
-                    let json = String(decoding: e.json, as: UTF8.self)
-                    let rows = try await c.query("""
-                        INSERT INTO flow_events (id, name, flow_id, user_id, ts, json, received_ms)
-                        VALUES (\(e.id), \(e.name), \(e.flowID), \(e.userID), \(e.timestamp), \(json), \(received))
-                        ON CONFLICT (id) DO NOTHING RETURNING id
-                        """, logger: logger)
-                    for try await _ in rows.decode(String.self) { stored.append(i) }
-                }
-                return EventStoreResult(stored: stored, of: events.count)
+                let rows = try await c.query("""
+                    INSERT INTO flow_events (id, name, flow_id, user_id, ts, json, received_ms)
+                    SELECT u.id, u.name, u.flow_id, u.user_id, u.ts, u.json, \(received)
+                    FROM unnest(\(ids)::text[], \(names)::text[], \(flows)::text[], \(users)::text[], \(stamps)::bigint[],
+                                \(jsons)::text[]) WITH ORDINALITY AS u(id, name, flow_id, user_id, ts, json, k)
+                    ORDER BY u.k
+                    ON CONFLICT (id) DO NOTHING RETURNING id
+                    """, logger: logger)
+                for try await id in rows.decode(String.self) { if let i = first[id] { stored.append(i) } }
+                return EventStoreResult(stored: stored.sorted(), of: events.count)
             }
         }
     }

@@ -223,21 +223,36 @@ public actor SQLiteRegistryStore: RegistryStore {
         try EventRules.check(events)
         let received = Self.milliseconds(Date())
         return try await write {
+            // One multi-row INSERT per 100 events: one statement's round
+            // trip instead of one per event.  RETURNING names the rows
+            // stored; an id given twice in a batch is stored once, at its
+            // first place.
             var stored: [Int] = []
-            for (i, e) in events.enumerated() {
+            var first: [String: Int] = [:]
+            for (i, e) in events.enumerated() where first[e.id] == nil { first[e.id] = i }
+            for start in stride(from: 0, to: events.count, by: Self.insertBatch) {
+                let chunk = events[start..<min(start + Self.insertBatch, events.count)]
+                var binds: [SQLiteData] = []
+                binds.reserveCapacity(chunk.count * 7)
+                var tuples: [String] = []
+                for (k, e) in chunk.enumerated() {
+                    let b = k * 7
+                    tuples.append("(?\(b + 1), ?\(b + 2), ?\(b + 3), ?\(b + 4), ?\(b + 5), ?\(b + 6), ?\(b + 7))")
+                    binds += [.text(e.id), .text(e.name), .text(e.flowID), .text(e.userID), .integer(Int(e.timestamp)),
+                              .text(String(decoding: e.json, as: UTF8.self)), .integer(received)]
+                }
                 let rows = try await connection.query(
-                    """
-                    INSERT INTO flow_events (id, name, flow_id, user_id, ts, json, received_ms)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-                    ON CONFLICT (id) DO NOTHING RETURNING id
-                    """,
-                    [.text(e.id), .text(e.name), .text(e.flowID), .text(e.userID), .integer(Int(e.timestamp)),
-                     .text(String(decoding: e.json, as: UTF8.self)), .integer(received)])
-                if !rows.isEmpty { stored.append(i) }
+                    "INSERT INTO flow_events (id, name, flow_id, user_id, ts, json, received_ms) VALUES "
+                        + tuples.joined(separator: ", ") + " ON CONFLICT (id) DO NOTHING RETURNING id", binds)
+                for row in rows { if let id = row.column("id")?.string, let i = first[id] { stored.append(i) } }
             }
-            return EventStoreResult(stored: stored, of: events.count)
+            return EventStoreResult(stored: stored.sorted(), of: events.count)
         }
     }
+
+    /// Events per INSERT statement in ``storeEvents(_:)`` (7 values each,
+    /// well below SQLite's 32,766 variables).
+    static let insertBatch = 100
 
     /// Deletes events received before `cutoff`, then all but the newest
     /// `keep` (at most `keep` stay), at most ``EventPruner/batch`` rows per

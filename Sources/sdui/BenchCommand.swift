@@ -14,7 +14,7 @@ struct BenchCommand: ParsableCommand {
         Example:
           swift build -c release --traits Server && .build/release/sdui bench first-paint --json
         """,
-        subcommands: [FirstPaint.self, Disk.self, Resolve.self, Network.self, Store.self]
+        subcommands: [FirstPaint.self, Disk.self, Resolve.self, Network.self, Store.self, Screen.self]
     )
 
     struct FirstPaint: ParsableCommand {
@@ -450,6 +450,56 @@ struct BenchCommand: ParsableCommand {
                 let v = m[method]!
                 print(label.padding(toLength: 44, withPad: " ", startingAt: 0)
                       + String(format: "%10.3f   %6.2f", v, v / floor))
+            }
+        }
+    }
+
+    struct Screen: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A screen session: a tap on the 1,001-node screen vs a whole resolve; events through the outbox, the uploader and the registry vs plain SQLite inserts.",
+            discussion: "Example: sdui bench screen --rounds 20")
+
+        @Option(help: "Rounds.")
+        var rounds = 20
+
+        @Option(help: "Events per round in the event benchmarks.")
+        var events = 2_000
+
+        /// Rounds and events in range before anything is measured.
+        func validate() throws {
+            try checkRange(rounds, in: 1...1_000_000, "--rounds")
+            try checkRange(events, in: 100...1_000_000, "--events")
+        }
+
+        @Flag(help: "Print one JSON object: the medians (ms for taps and resolves, events/s for the rest).")
+        var json = false
+
+        func run() async throws {
+            let r = try await reportingErrors { try await ScreenBenchmark().measure(rounds: rounds, events: events) }
+            let m = r.medians
+            if json {
+                try printJSON(Dictionary(uniqueKeysWithValues: m.map { ($0.key.rawValue, $0.value) }))
+                return
+            }
+            let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?"
+            print("screen session: \(r.nodes) render nodes, \(r.changedNodes) node(s) changed per tap, \(rounds) rounds, "
+                  + "\(r.events) events per round; 1-minute load at the end \(load), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+            print("work                                             median ms   × whole resolve")
+            let whole = m[.resolve]!
+            for (method, label) in [(ScreenBenchmark.Method.resolve, "resolve the whole screen"),
+                                    (.tapMemory, "tap → updated tree, no outbox"),
+                                    (.tapOutbox, "tap → updated tree, action event to the outbox")] {
+                print(label.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%10.4f   %6.3f", m[method]!, m[method]! / whole))
+            }
+            print("events                                            events/s   × SQLite floor")
+            for (method, floor, label) in [(ScreenBenchmark.Method.floorSingle, ScreenBenchmark.Method.floorSingle, "SQLite insert, 1 per tx, FULL (floor)"),
+                                           (.outboxCommit, .floorSingle, "outbox commit, 1 event per step, FULL"),
+                                           (.floorSingleNormal, .floorSingleNormal, "SQLite insert, 1 per tx, NORMAL (floor)"),
+                                           (.outboxCommitNormal, .floorSingleNormal, "outbox commit, 1 event per step, NORMAL"),
+                                           (.floorBatch, .floorBatch, "SQLite insert, 100 per tx, NORMAL (floor)"),
+                                           (.ingest, .floorBatch, "registry ingest (storeEvents, 100 a batch)"),
+                                           (.uploader, .floorBatch, "uploader → POST /events → stored (loopback)")] {
+                print(label.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%10.0f   %6.2f", m[method]!, m[method]! / m[floor]!))
             }
         }
     }

@@ -261,5 +261,27 @@ import Testing
         let block = try await s.perform(json: ["type": "navigate", "to": "address"])
         let blockIDs = RenderNodeID.all(in: block.tree).map(\.id)
         #expect(blockIDs.first == "$/0" && blockIDs.contains("$/0/0"))
+        // find gives what the walk gives, for every node; and nothing else.
+        for t in [tree, block.tree] {
+            for n in RenderNodeID.all(in: t) { #expect(RenderNodeID.find(n.id, in: t) == n, "\(n.id)") }
+        }
+        for bad in ["", "$", "count_label/9", "nope", "count_label/x", "count_label/01", "count_label#2", "$/0/99"] {
+            #expect(RenderNodeID.find(bad, in: tree) == nil, "\(bad)")
+        }
+        #expect(RenderNodeID.find("$/0", in: tree) == nil, "a token's node is named by its token")
+    }
+
+    /// A token shown twice: the second time its ids carry #2.
+    @Test func aTokenShownTwiceIsNumbered() async throws {
+        var screens = Self.screens
+        screens.tokenScreens["twice"] = ["add_button", "static_text", "add_button"]
+        let s = ScreenSession(provider: screens)
+        s.store.set("cart.count", .integer(0))
+        let tree = try await s.open("twice")
+        #expect(RenderNodeID.all(in: tree).map(\.id) == ["add_button", "static_text", "add_button#2"])
+        #expect(RenderNodeID.find("add_button#2", in: tree)?.path == [2])
+        let u = try await s.tap("add_button#2")
+        #expect(s.emittedEvents.contains("action"))
+        #expect(u.step == .screen("twice"))
     }
 }

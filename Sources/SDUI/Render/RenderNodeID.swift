@@ -43,4 +43,65 @@ public struct RenderNodeID: Sendable, Hashable {
         }
         return out
     }
+
+    /// The node `id` names in `tree`, found without naming every node: the
+    /// screen's items are walked to the token the id starts with, then the
+    /// path inside it is followed.  Gives what ``all(in:)`` would for the
+    /// id; nil when there is no such node.
+    public static func find(_ id: String, in tree: RenderTree) -> RenderNodeID? {
+        let parts = id.split(separator: "/", omittingEmptySubsequences: false)
+        guard let base = parts.first, !base.isEmpty else { return nil }
+        var relative: [Int] = []
+        for p in parts.dropFirst() {
+            guard let i = Int(p), i >= 0, String(i) == p else { return nil }
+            relative.append(i)
+        }
+        if base == "$" {
+            // Only nodes no token made are named from the root.
+            var n = tree.root
+            for i in relative {
+                guard i < n.children.count, n.children[i].token == nil else { return nil }
+                n = n.children[i]
+            }
+            return descend(tree.root, from: [], along: relative, id: id)
+        }
+        // `token` or `token#n`: the n-th item (from 1) showing that token.
+        var token = Substring(base), occurrence = 1
+        if let hash = base.lastIndex(of: "#"), let n = Int(base[base.index(after: hash)...]), n >= 2 {
+            token = base[..<hash]
+            occurrence = n
+        }
+        var seen = 0
+        for (i, child) in tree.root.children.enumerated() where child.token.map({ $0 == token }) == true {
+            seen += 1
+            if seen == occurrence { return descend(child, from: [i], along: relative, id: id) }
+        }
+        // A token root below another node (not a screen item): the full walk.
+        return all(in: tree).first { $0.id == id }
+    }
+
+    /// The id of the node at `path`, an ancestor of the node `id` names at
+    /// `idPath`: `id` with the last components dropped when the ancestor
+    /// is inside the same token (or the same block); else found by the walk.
+    public static func ancestorID(of id: String, at idPath: [Int], path: [Int], in tree: RenderTree) -> String? {
+        let drop = idPath.count - path.count
+        var parts = id.split(separator: "/", omittingEmptySubsequences: false)
+        if drop == 0 { return id }
+        if drop > 0, parts.count - 1 >= drop, !(parts[0] == "$" && parts.count - 1 == drop) {
+            parts.removeLast(drop)
+            return parts.joined(separator: "/")
+        }
+        return all(in: tree).first { $0.path == path }?.id
+    }
+
+    /// The node `relative` leads to from `node` (at `path`), named `id`.
+    private static func descend(_ node: RenderNode, from path: [Int], along relative: [Int], id: String) -> RenderNodeID? {
+        var n = node, at = path
+        for i in relative {
+            guard i < n.children.count else { return nil }
+            n = n.children[i]
+            at.append(i)
+        }
+        return at.isEmpty ? nil : RenderNodeID(id: id, path: at, node: n)
+    }
 }

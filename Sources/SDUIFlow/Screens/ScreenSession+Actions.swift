@@ -56,23 +56,33 @@ extension ScreenSession: ActionHost {
             guard let tree = stack.last?.tree else {
                 throw SDUIError(.argument, "no screen is shown (call open(_:))", input: target)
             }
-            let nodes = RenderNodeID.all(in: tree)
-            let match = nodes.first { $0.id == target }
-                ?? nodes.first { n in
+            // An id is found by its path; a label or text by the walk.
+            let match: RenderNodeID
+            if let found = RenderNodeID.find(target, in: tree) {
+                match = found
+            } else {
+                let nodes = RenderNodeID.all(in: tree)
+                guard let byText = nodes.first(where: { n in
                     n.node.props["action"] != nil
                         && (n.node.props["label"]?.stringValue == target || n.node.props["text"]?.stringValue == target)
+                }) ?? nodes.first(where: { $0.node.props["label"]?.stringValue == target || $0.node.props["text"]?.stringValue == target })
+                else {
+                    throw SDUIError(.notFound, "no node \"\(target)\" on screen \"\(tree.screen)\" (no id, label or text matches)",
+                                    input: target)
                 }
-                ?? nodes.first { $0.node.props["label"]?.stringValue == target || $0.node.props["text"]?.stringValue == target }
-            guard let match else {
-                throw SDUIError(.notFound, "no node \"\(target)\" on screen \"\(tree.screen)\" (no id, label or text matches)",
-                                input: target)
+                match = byText
             }
             // The node's action, else the nearest ancestor's.
-            for depth in stride(from: match.path.count, through: 1, by: -1) {
-                let prefix = Array(match.path.prefix(depth))
-                if let n = nodes.first(where: { $0.path == prefix }), let a = n.node.props["action"] {
-                    return (a, n.id)
-                }
+            var chain: [RenderNode] = []
+            var n = tree.root
+            for i in match.path {
+                n = n.children[i]
+                chain.append(n)
+            }
+            for depth in stride(from: chain.count, through: 1, by: -1) {
+                guard let a = chain[depth - 1].props["action"] else { continue }
+                let path = Array(match.path.prefix(depth))
+                return (a, RenderNodeID.ancestorID(of: match.id, at: match.path, path: path, in: tree) ?? match.id)
             }
             throw SDUIError(.notFound, "node \"\(match.id)\" on screen \"\(tree.screen)\" has no action", input: target)
         }
@@ -145,29 +155,53 @@ extension ScreenSession: ActionHost {
         }
         let written = pending
         pending.removeAll()
-        var changes = written.isEmpty ? [] : resolver.update(&shown.render, changed: written)
-        let inputKeys = Set(force + written.map(\.description))
-        var tree = shown.render.tree
-        if changes.isEmpty {
-            tree = shown.tree
-        } else {
-            // The changed nodes come from the render: decorate them as handed out.
-            tree = decorate(tree)
-            changes = changes.map { RenderNodeChange(path: $0.path, node: Self.node(at: $0.path, in: tree.root)) }
+        let resolved = written.isEmpty ? [] : resolver.update(&shown.render, changed: written)
+        // The changed nodes, decorated, put into the tree as handed out: the
+        // rest of it is as it was (an update's changes are outermost).
+        var root = shown.tree.root
+        var changes: [RenderNodeChange] = []
+        for c in resolved {
+            let node = decorate(c.node)
+            root = Self.replacing(c.path, in: root, with: node)
+            changes.append(RenderNodeChange(path: c.path, node: node))
         }
-        // Input nodes whose value or message changed, outside the changes above.
-        for n in RenderNodeID.all(in: tree) where Self.inputPrimitives.contains(n.node.primitive) {
-            guard let key = n.node.props["key"]?.stringValue, Self.touches(inputKeys, key),
-                  !changes.contains(where: { n.path.starts(with: $0.path) }) else { continue }
-            let node = decorate(n.node)
-            if node != n.node {
-                tree.root = Self.replacing(n.path, in: tree.root, with: node)
-                changes.append(RenderNodeChange(path: n.path, node: node))
+        if !changes.isEmpty {
+            shown.inputs.removeAll { i in changes.contains { i.path.starts(with: $0.path) } }
+            for c in changes { shown.inputs += Self.inputs(in: c.node, at: c.path) }
+        }
+        // Input nodes whose key was written (their value) or checked (their
+        // message), outside the changes above.
+        let keys = Set(force + written.map(\.description))
+        if !keys.isEmpty {
+            for i in shown.inputs where Self.touches(keys, i.key) && !changes.contains(where: { i.path.starts(with: $0.path) }) {
+                let old = Self.node(at: i.path, in: root)
+                let node = decorate(old)
+                guard node != old else { continue }
+                root = Self.replacing(i.path, in: root, with: node)
+                changes.append(RenderNodeChange(path: i.path, node: node))
             }
         }
-        shown.tree = tree
-        stack[stack.count - 1] = shown
-        return ScreenUpdate(step: step, tree: tree, changes: changes)
+        if !changes.isEmpty {
+            var tree = shown.render.tree
+            tree.root = root
+            shown.tree = tree
+            stack[stack.count - 1] = shown
+        }
+        return ScreenUpdate(step: step, tree: shown.tree, changes: changes)
+    }
+
+    /// The input nodes (a `key` prop on an input primitive) of `node`'s
+    /// subtree, `node` being at `path`.
+    static func inputs(in node: RenderNode, at path: [Int]) -> [(path: [Int], key: String)] {
+        var out: [(path: [Int], key: String)] = []
+        func visit(_ n: RenderNode, _ p: [Int]) {
+            if inputPrimitives.contains(n.primitive), n.kind == .primitive, let key = n.props["key"]?.stringValue {
+                out.append((p, key))
+            }
+            for (i, c) in n.children.enumerated() { visit(c, p + [i]) }
+        }
+        visit(node, path)
+        return out
     }
 
     /// Commits a `render_error` for an action that could not be used, and stays.
@@ -190,10 +224,8 @@ extension ScreenSession: ActionHost {
 
     /// ``input(for:)`` under the lock already held.
     func inputNode(_ key: String) -> RenderNode? {
-        guard let tree = stack.last?.tree else { return nil }
-        return RenderNodeID.all(in: tree).first {
-            Self.inputPrimitives.contains($0.node.primitive) && $0.node.props["key"]?.stringValue == key
-        }?.node
+        guard let shown = stack.last, let i = shown.inputs.first(where: { $0.key == key }) else { return nil }
+        return Self.node(at: i.path, in: shown.tree.root)
     }
 
     /// Whether one of `keys` and `key` name the same value or one holds the other.

@@ -108,6 +108,8 @@ public final class ScreenSession: @unchecked Sendable {
         var render: ScreenRender
         /// The tree as handed out (inputs carry value and message).
         var tree: RenderTree
+        /// Where the tree's input nodes are, and the key each binds.
+        var inputs: [(path: [Int], key: String)]
     }
 
     let lock = NSLock()
@@ -196,7 +198,8 @@ public final class ScreenSession: @unchecked Sendable {
     /// Resolves `provided`, pushes it, and commits its events; under the lock.
     func show(_ provided: ProvidedScreen, back: Bool) throws -> RenderTree {
         let render = resolver.render(provided.items, lookups: provided.lookups)
-        let shown = Shown(screen: provided, render: render, tree: decorate(render.tree))
+        let tree = decorate(render.tree)
+        let shown = Shown(screen: provided, render: render, tree: tree, inputs: Self.inputs(in: tree.root, at: []))
         try commit(screenEvents(shown, back: back), screen: provided.requested)
         stack.append(shown)
         if stack.count > Self.maxBackStack { stack.removeFirst(stack.count - Self.maxBackStack) }

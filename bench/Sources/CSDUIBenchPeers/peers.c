@@ -1,6 +1,7 @@
 /*
  * peers.c - the benchmark's C peers: zlib and libdeflate inflate, jansson
- * whole-document parse, and resident-memory, page-fault and clock readings.
+ * whole-document parse, a plain SQLite insert loop (the floor of the event
+ * queue), and resident-memory, page-fault and clock readings.
  */
 #include "sdui_bench_peers.h"
 
@@ -12,6 +13,7 @@
 
 #include <jansson.h>
 #include <libdeflate.h>
+#include <sqlite3.h>
 #include <zlib.h>
 
 /* The output buffer's first size: the caller's hint, else the ISIZE of the
@@ -172,4 +174,49 @@ long long sdui_bench_monotonic_ns(void)
     if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
         return -1;
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Copies SQLite's message for db into err, closes db, and fails. */
+static int sqlite_fail(sqlite3 *db, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s", db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_close(db);
+    return -1;
+}
+
+int sdui_bench_sqlite_inserts(const char *path, const char *const *rows, const size_t *lens, size_t n,
+                              size_t batch, int full, char *err, size_t errlen)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *insert = NULL;
+    if (batch == 0) batch = 1;
+    if (sqlite3_open(path, &db) != SQLITE_OK) return sqlite_fail(db, err, errlen);
+    if (sqlite3_exec(db, full ? "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                              : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL, NULL) != SQLITE_OK)
+        return sqlite_fail(db, err, errlen);
+    if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS rows (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, json TEXT NOT NULL)",
+                     NULL, NULL, NULL) != SQLITE_OK)
+        return sqlite_fail(db, err, errlen);
+    if (sqlite3_prepare_v2(db, "INSERT INTO rows (id, json) VALUES (?1, ?2)", -1, &insert, NULL) != SQLITE_OK)
+        return sqlite_fail(db, err, errlen);
+    char id[32];
+    for (size_t i = 0; i < n; i++) {
+        if (i % batch == 0 && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) goto fail;
+        snprintf(id, sizeof id, "e%zu", i);
+        sqlite3_bind_text(insert, 1, id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(insert, 2, rows[i], (int)lens[i], SQLITE_STATIC);
+        if (sqlite3_step(insert) != SQLITE_DONE) goto fail;
+        sqlite3_reset(insert);
+        if ((i + 1) % batch == 0 || i + 1 == n) {
+            if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) goto fail;
+        }
+    }
+    sqlite3_finalize(insert);
+    sqlite3_close(db);
+    return 0;
+fail:
+    snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+    sqlite3_finalize(insert);
+    sqlite3_close(db);
+    return -1;
 }

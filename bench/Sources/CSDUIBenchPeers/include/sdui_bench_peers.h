@@ -43,4 +43,15 @@ long long sdui_bench_minor_faults(void);
 /* CLOCK_MONOTONIC in nanoseconds; -1 on error. */
 long long sdui_bench_monotonic_ns(void);
 
+/*
+ * The floor of a durable event queue: inserts rows[i] (lens[i] bytes) as
+ * (n, id, json) into a fresh table of the SQLite file at path, `batch`
+ * rows per transaction, in WAL mode with synchronous FULL (full != 0, an
+ * fsync per commit) or NORMAL, as the outbox is opened: a prepared INSERT
+ * bound and stepped per row, nothing else.  Returns 0, or -1 with SQLite's
+ * message in err (errlen bytes).
+ */
+int sdui_bench_sqlite_inserts(const char *path, const char *const *rows, const size_t *lens, size_t n,
+                              size_t batch, int full, char *err, size_t errlen);
+
 #endif

@@ -1,0 +1,235 @@
+// ScreenBenchmark.swift - a screen session's two hot paths against their
+// floors: a tap that sets one bound value on the 1,001-node screen against
+// resolving the screen whole, and events through the outbox, the uploader
+// and the registry's ingest against a plain SQLite insert loop.
+#if Server
+import CSDUIBenchPeers
+import Foundation
+import Logging
+import SDUI
+import SDUICore
+import SDUIFlow
+import SDUIServer
+import SDUIStore
+
+/// Issue 25's two benchmarks, every method in every round, medians:
+///
+/// 1. **tap**: the screen of ``StoreBenchmark``'s re-resolve (100 tokens of
+///    10 nodes, 1,001 render nodes) with row 0's last node a Button whose
+///    action is `set rows.r50.qty = rows.r50.qty + 1`, which row 50's
+///    `@{…}` text reads.  `ScreenSession.tap` finds the node by its id, runs
+///    the action (its `action` event committed to an outbox on disk with
+///    synchronous NORMAL, as analytics need, or to none), writes the store
+///    and hands back the changed node; against `ScreenResolver.resolve` of
+///    the whole screen with the same data.
+/// 2. **events**: `events` events of 300 bytes: committed one per step
+///    (`FlowJournal.commit`, what a session does), with synchronous FULL
+///    (the journal's default, what a flow step needs) and NORMAL, each
+///    against the floor with the same setting; sent by `EventUploader`
+///    to an in-process registry on loopback (batches of 100, each stored
+///    in one SQLite transaction: the end-to-end rate); and stored by the
+///    registry's SQLite store directly (`storeEvents`, batches of 100: its
+///    ingest).  The floors: the same rows inserted by a prepared SQLite
+///    statement, one per transaction and 100 per transaction, in WAL mode
+///    with synchronous NORMAL.
+public struct ScreenBenchmark {
+    public enum Method: String, CaseIterable, Sendable {
+        case tapOutbox = "tap_to_updated_tree_outbox"
+        case tapMemory = "tap_to_updated_tree_no_outbox"
+        case resolve = "resolve_whole_screen"
+        case outboxCommit = "outbox_commit_full_events_per_s"
+        case floorSingle = "sqlite_insert_1_per_tx_full_events_per_s"
+        case outboxCommitNormal = "outbox_commit_normal_events_per_s"
+        case floorSingleNormal = "sqlite_insert_1_per_tx_normal_events_per_s"
+        case uploader = "uploader_to_registry_events_per_s"
+        case ingest = "registry_ingest_events_per_s"
+        case floorBatch = "sqlite_insert_100_per_tx_events_per_s"
+    }
+
+    public struct Result: Sendable {
+        /// Milliseconds for the tap and the resolve; events per second for the rest.
+        public var medians: [Method: Double]
+        public var nodes: Int
+        public var changedNodes: Int
+        public var events: Int
+    }
+
+    public init() {}
+
+    /// One screen served to a session as it is.
+    struct Provider: ScreenProvider {
+        let screen: ProvidedScreen
+        func screen(_ id: String) async throws -> ProvidedScreen { screen }
+    }
+
+    /// The 1,001-node screen with its button, its lookups and its store.
+    static func screenFixture() throws -> (ScreenPayload, [String: TokenLookup], ScenarioStore) {
+        let (payload, lookups0, store) = try StoreBenchmark.screenFixture()
+        var lookups = lookups0
+        var children = [#"{"primitive":"Text","props":{"text":"{{rows.r0.title}}"}}"#,
+                        #"{"primitive":"Text","props":{"text":"@{string(rows.r0.qty * 2)}"}}"#]
+        for j in 0..<6 { children.append(#"{"primitive":"Text","props":{"text":"static 0.\#(j)"}}"#) }
+        children.append(#"{"primitive":"Button","props":{"label":"Bump","action":{"type":"set","key":"rows.r50.qty","expr":"rows.r50.qty + 1"}}}"#)
+        let json = #"{"id":"row0","version":1,"primitive":"Column","primitiveVersion":3,"props":{"spacing":8,"children":[\#(children.joined(separator: ","))]}}"#
+        lookups["row0"] = .found(try DesignToken(json: json, source: "row0"), .memory)
+        return (payload, lookups, store)
+    }
+
+    /// A 300-byte event, numbered `i`.
+    static func event(_ i: Int) -> Data {
+        let e = FlowEvent(id: String(format: "%08x-9ddd-4096-b10f-ecd9e6694f75", i), name: "action", flowId: "", flowVersion: "",
+                          screen: "bench_1000", timestamp: 1_795_815_787_815, seq: i + 1, userId: "u",
+                          session: "0b7e5d2c-1f40-4a55-9b1e-6f6a0c8d9e21", properties: ["action": "set", "node": "row0/8"])
+        var json = e.json
+        json.removeLast()
+        let pad = max(0, 300 - json.count - 11)
+        json += Data(#","pad":"\#(String(repeating: " ", count: pad))"}"#.utf8)
+        return json
+    }
+
+    /// Medians of every method over `rounds` rounds (after two warm-up rounds).
+    public func measure(rounds: Int, events: Int = 2_000) async throws -> Result {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sdui-bench-screen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var quiet = Logger(label: "bench")
+        quiet.logLevel = .critical
+
+        // The tap.
+        let (payload, lookups, store) = try Self.screenFixture()
+        var context = RenderContext()
+        context.store = store
+        context.logger = quiet
+        let resolver = ScreenResolver(context)
+        let provided = ProvidedScreen(requested: payload.id, items: payload.screenItems, lookups: lookups)
+        let outbox = try FlowJournal(path: dir.appendingPathComponent("tap-outbox.sqlite").path,
+                                     limits: FlowJournal.Limits(maxEvents: 1_000_000, maxBytes: 1 << 30, fullSync: false))
+        let withOutbox = ScreenSession(provider: Provider(screen: provided), resolver: resolver, store: store, journal: outbox,
+                                       configuration: .init(logger: quiet))
+        // Its own store, so each session's tree follows its own writes.
+        let (_, _, store2) = try Self.screenFixture()
+        var context2 = context
+        context2.store = store2
+        let inMemory = ScreenSession(provider: Provider(screen: provided), resolver: ScreenResolver(context2), store: store2,
+                                     configuration: .init(logger: quiet))
+        let first = try await withOutbox.open(payload.id)
+        _ = try await inMemory.open(payload.id)
+        guard first.issues.isEmpty else { throw SDUIError(.schema, "the benchmark screen degraded: \(first.issues[0])") }
+        let nodes = first.root.allNodes.count
+        guard RenderNodeID.all(in: first).first(where: { $0.id == "row0/8" })?.node.primitive == "Button" else {
+            throw SDUIError(.schema, "the benchmark screen has no button at row0/8")
+        }
+
+        // The rows of the event benchmarks.
+        let rows = (0..<events).map(Self.event)
+        let registryStore = try await SQLiteRegistryStore(path: dir.appendingPathComponent("registry.db").path, logger: quiet)
+        var config = RegistryServerConfiguration()
+        config.port = 0
+        let server = try await RegistryServer(store: registryStore, configuration: config, logger: quiet).start()
+        let outcome: Result
+        do {
+            outcome = try await run(rounds: rounds, events: events, rows: rows, dir: dir, sessions: (withOutbox, inMemory),
+                                    resolver: resolver, payload: payload, lookups: lookups, nodes: nodes,
+                                    registry: server.baseURL, store: registryStore)
+        } catch {
+            await server.stop()
+            try? await registryStore.close()
+            throw error
+        }
+        await server.stop()
+        try await registryStore.close()
+        return outcome
+    }
+
+    /// The measured rounds.
+    private func run(rounds: Int, events: Int, rows: [Data], dir: URL, sessions: (ScreenSession, ScreenSession),
+                     resolver: ScreenResolver, payload: ScreenPayload, lookups: [String: TokenLookup], nodes: Int,
+                     registry: URL, store registryStore: SQLiteRegistryStore) async throws -> Result {
+        let clock = ContinuousClock()
+        var samples: [Method: [Double]] = [:]
+        var changedNodes = 0
+        let client = HTTPClient(timeout: 60, maxBodyBytes: 1 << 20)
+        let cRows: [UnsafeMutablePointer<CChar>?] = rows.map { strdup(String(decoding: $0, as: UTF8.self)) }
+        defer { cRows.forEach { free($0) } }
+        let lens = rows.map(\.count)
+        for round in -2..<rounds {
+            // Tap, with and without an outbox, then the whole resolve.
+            for (method, session) in [(Method.tapOutbox, sessions.0), (.tapMemory, sessions.1)] {
+                var update: ScreenUpdate?
+                let t = try await clock.measure { update = try await session.tap("row0/8") }
+                guard let update, update.step == .screen(payload.id) else {
+                    throw SDUIError(.schema, "the tap did not apply: \(String(describing: update?.step))")
+                }
+                changedNodes = update.changes.count
+                if round >= 0 { samples[method, default: []].append(t.milliseconds) }
+            }
+            var whole: RenderTree?
+            let w = clock.measure { whole = resolver.resolve(payload, lookups: lookups) }
+            guard whole == sessions.0.tree, sessions.1.resolver.resolve(payload, lookups: lookups) == sessions.1.tree else {
+                throw SDUIError(.schema, "the tapped tree and a whole resolve disagree")
+            }
+
+            // Events: the outbox, one per commit.
+            let journal = try FlowJournal(path: dir.appendingPathComponent("outbox-\(round).sqlite").path,
+                                          limits: FlowJournal.Limits(maxEvents: 1_000_000, maxBytes: 1 << 30))
+            let c = try clock.measure { for r in rows.prefix(events / 10) { _ = try journal.commit(events: [r]) } }
+            let normal = try FlowJournal(path: dir.appendingPathComponent("outbox-normal-\(round).sqlite").path,
+                                         limits: FlowJournal.Limits(maxEvents: 1_000_000, maxBytes: 1 << 30, fullSync: false))
+            let cn = try clock.measure { for r in rows { _ = try normal.commit(events: [r]) } }
+            // The uploader to the loopback registry (ids are new each round).
+            let fresh = (0..<events).map { Self.event($0 + (round + 3) * events) }
+            let upJournal = try FlowJournal(path: dir.appendingPathComponent("up-\(round).sqlite").path,
+                                            limits: FlowJournal.Limits(maxEvents: 1_000_000, maxBytes: 1 << 30))
+            _ = try upJournal.commit(events: fresh)
+            let uploader = EventUploader(journal: upJournal, configuration: .init(endpoint: registry.appendingPathComponent("events")),
+                                         client: client)
+            var report: EventUploader.Report?
+            let u = try await clock.measure { report = try await uploader.flush() }
+            guard report?.events == events else { throw SDUIError(.schema, "the uploader sent \(report?.events ?? 0) of \(events)") }
+            // The registry's store directly, batches of 100 (ids new again).
+            let stored = fresh.enumerated().map { i, json in
+                StoredEvent(id: "ingest-\(round)-\(i)", name: "action", flowID: "", userID: "u", timestamp: 1, json: json)
+            }
+            let g = try await clock.measure {
+                for start in stride(from: 0, to: stored.count, by: 100) {
+                    _ = try await registryStore.storeEvents(Array(stored[start..<min(start + 100, stored.count)]))
+                }
+            }
+            // The floors.
+            let tenth = events / 10
+            let f1 = try clock.measure {
+                try Self.sqliteInserts(Array(cRows.prefix(tenth)), Array(lens.prefix(tenth)),
+                                       dir.appendingPathComponent("floor1-\(round).sqlite"), batch: 1, full: true)
+            }
+            let f1n = try clock.measure {
+                try Self.sqliteInserts(cRows, lens, dir.appendingPathComponent("floor1n-\(round).sqlite"), batch: 1, full: false)
+            }
+            let f100 = try clock.measure {
+                try Self.sqliteInserts(cRows, lens, dir.appendingPathComponent("floor100-\(round).sqlite"), batch: 100, full: false)
+            }
+            guard round >= 0 else { continue }
+            let perSecond = { (d: Duration) in Double(events) / (d.milliseconds / 1000) }
+            samples[.resolve, default: []].append(w.milliseconds)
+            samples[.outboxCommit, default: []].append(Double(events / 10) / (c.milliseconds / 1000))
+            samples[.outboxCommitNormal, default: []].append(perSecond(cn))
+            samples[.floorSingleNormal, default: []].append(perSecond(f1n))
+            samples[.uploader, default: []].append(perSecond(u))
+            samples[.ingest, default: []].append(perSecond(g))
+            samples[.floorSingle, default: []].append(Double(events / 10) / (f1.milliseconds / 1000))
+            samples[.floorBatch, default: []].append(perSecond(f100))
+        }
+        return Result(medians: samples.mapValues { FirstPaintBenchmark.median($0) }, nodes: nodes,
+                      changedNodes: changedNodes, events: events)
+    }
+
+    /// The floor: `rows` (NUL-terminated copies, made before the clock
+    /// starts) inserted by a prepared statement, `batch` per transaction,
+    /// synchronous FULL or NORMAL.
+    static func sqliteInserts(_ rows: [UnsafeMutablePointer<CChar>?], _ lens: [Int], _ file: URL, batch: Int, full: Bool) throws {
+        var err = [CChar](repeating: 0, count: 256)
+        let status = sdui_bench_sqlite_inserts(file.path, rows.map { UnsafePointer($0) }, lens, rows.count, batch, full ? 1 : 0,
+                                               &err, err.count)
+        guard status == 0 else { throw SDUIError(.io, String(cString: err), input: file.path) }
+    }
+}
+#endif
