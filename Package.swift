@@ -183,6 +183,7 @@ let package = Package(
                 "SDUIRegistryKit",
                 "SDUIBench",
                 server("ArgumentParser", "swift-argument-parser"),
+                server("Hummingbird", "hummingbird"),
             ],
             path: "Sources/sdui"
         ),

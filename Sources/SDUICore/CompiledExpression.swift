@@ -32,6 +32,28 @@ public final class CompiledExpression: @unchecked Sendable, CustomStringConverti
     /// the core's lookups without making Swift strings.
     public let rootNames: [String]
 
+    /// The compiled `source`, from a process-wide cache of the most recent
+    /// ``cacheCapacity`` expressions: what code that meets the same text
+    /// again and again uses (an action's `set` expression or `if`
+    /// condition is read when the action is, and run at every tap).  A
+    /// source that does not compile is not kept; it throws as ``init(_:)``
+    /// does.  Thread-safe.
+    public static func cached(_ source: String) throws -> CompiledExpression {
+        if let hit = cache.withLock({ $0[source] }) { return hit }
+        let compiled = try CompiledExpression(source)
+        cache.withLock { entries in
+            // Bounded: when full, start again (no order is kept, so no
+            // bookkeeping on a hit).
+            if entries.count >= cacheCapacity { entries.removeAll(keepingCapacity: true) }
+            entries[source] = compiled
+        }
+        return compiled
+    }
+
+    /// Most expressions ``cached(_:)`` keeps.
+    public static let cacheCapacity = 512
+    private static let cache = Locked<[String: CompiledExpression]>([:])
+
     /// Compiles `source`.
     ///
     /// - Throws: ``SDUIError`` `.exprParse` with the byte `offset` (and line

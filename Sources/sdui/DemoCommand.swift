@@ -4,8 +4,11 @@ import ArgumentParser
 import Foundation
 import Logging
 import SDUI
+import SDUICore
 import SDUIFlow
+import SDUIRegistryKit
 import SDUIServer
+import SDUIStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -99,7 +102,13 @@ struct DemoCommand: AsyncParsableCommand {
               + "\(build.pack.count) bytes gzipped (budget \(budget))")
         let byID = Dictionary(uniqueKeysWithValues: candidates.map { ($0.id, $0) })
         let fallbackURL = dir.appendingPathComponent("fallback-pack.json.gz")
-        try planner.fallbackPack(critical: ["checkout", "login"], screens: contents.screens, tokens: { byID[$0] })
+        // The onboarding flow rides along, with its theme, for a first run offline.
+        let flowTheme = try Theme(contentsOf: URL(fileURLWithPath: examples).appendingPathComponent("themes/theme_mint_dark.json"))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try planner.fallbackPack(critical: ["checkout", "login"], screens: contents.screens, tokens: { byID[$0] },
+                                 flows: [contents.flows["onboarding"]].compactMap { $0 },
+                                 themes: [try encoder.encode(flowTheme.jsonValue)])
             .write(to: fallbackURL)
         let fallback = try FallbackPack(contentsOf: fallbackURL)
         say("fallback  \(fallbackURL.path): screens for \(fallback.screens.keys.sorted().joined(separator: ", "))")
@@ -144,6 +153,9 @@ struct DemoCommand: AsyncParsableCommand {
                         repo: try repository(disk: cachePath, online: true), resolver: resolver,
                         previews: previews, prefix: nil)
         try await flowPhase(running: running, store: store, bearer: bearer, dir: dir)
+        try await screensPhase(repository: try repository(disk: cachePath, online: true), resolver: resolver,
+                               running: running, store: store, bearer: bearer, dir: dir, budget: budget,
+                               candidates: candidates)
         await running.stop()
         print("server stopped\n")
         try await phase("3. offline, warm disk cache: payloads and tokens kept from the online runs", screenIDs,
@@ -153,7 +165,119 @@ struct DemoCommand: AsyncParsableCommand {
         try await phase("4. offline, a new device (core pack only): the Fallback Pack's screens", screenIDs,
                         repo: try repository(disk: emptyCache, online: false), resolver: resolver,
                         previews: previews, prefix: "offline-")
+        try await firstRunOffline(fallback: fallback, dir: dir)
         print("HTML previews: \(previews.path)/<screen>.html (online) and offline-<screen>.html")
+    }
+
+    /// 6. The checkout acting and reporting: a tap whose validation fails,
+    /// the promo applied, a request to the app's API written into the
+    /// store, a navigation and back; the events at the registry, the usage
+    /// file the registry makes of them, and a pack ranked by it.
+    func screensPhase(repository: TokenRepository, resolver: ScreenResolver, running: RunningRegistry,
+                      store: SQLiteRegistryStore, bearer: String, dir: URL, budget: Int,
+                      candidates: [PackCandidate]) async throws {
+        print("6. screens act and report: the checkout's buttons, its events at the registry, the usage loop")
+        let api = try await DemoAPI.start(logger: quietLogger("sdui.demo.api"))
+        let outboxPath = dir.appendingPathComponent("screen-outbox.sqlite").path
+        Self.remove(outboxPath)
+        let outbox = try FlowJournal(path: outboxPath, limits: .init(fullSync: false))
+        let data = DefaultStore(appID: "sdui.demo").store(.scenarioSession(id: "demo-checkout"))
+        try data.setValidation(ValidationOptions(mode: .strict, schema: [
+            "promoCode": ValidationRule(kind: .string, pattern: "^[A-Z0-9]{4,12}$")]))
+        let loader = ScreenLoader(repository: repository, resolver: resolver, logger: quietLogger("sdui.screens"))
+        let session = ScreenSession(provider: loader, resolver: resolver, store: data, journal: outbox,
+                                    configuration: .init(userID: "demo", logger: quietLogger("sdui.screen"),
+                                                         apiBase: api.baseURL))
+        func field() -> RenderNode? { session.input(for: "promoCode") }
+        do {
+            _ = try await session.open("checkout")
+            var u = try await session.tap("Apply")
+            print("  tap \"Apply\" (empty code)     → \(Self.describe(u.step)); the field shows \"\(field()?.props["message"]?.stringValue ?? "")\"")
+            u = try session.input("promoCode", "autumn 15")
+            print("  type \"autumn 15\"              → refused by the store's pattern: \"\(field()?.props["message"]?.stringValue ?? "")\"")
+            u = try session.input("promoCode", "AUTUMN15")
+            u = try await session.tap("Apply")
+            print("  type \"AUTUMN15\", tap \"Apply\" → cart.promoCode = \(data.get("cart.promoCode")?.jsonValue.scalarText ?? "-"), "
+                  + "\(u.changes.count) node(s) changed")
+            u = try await session.tap("Add")
+            print("  tap \"Add\"                    → POST \(api.baseURL.absoluteString)cart/items: cart.added = "
+                  + Self.compact(data.get("cart.added")?.jsonValue ?? .null))
+            u = try await session.tap("Change")
+            print("  tap \"Change\"                 → \(Self.describe(u.step)), back stack \(session.backStack)")
+            u = try await session.tap("Use this address")
+            print("  tap \"Use this address\"       → \(Self.describe(u.step))")
+        } catch {
+            await api.stop()
+            throw error
+        }
+        await api.stop()
+        let uploader = EventUploader(journal: outbox, configuration: .init(
+            endpoint: running.baseURL.appendingPathComponent("events"), headers: ["Authorization": "Bearer \(bearer)"]))
+        let sent = try await uploader.flush()
+        let names = session.emittedEvents
+        print("  events: \(names.count) committed (\(Self.tally(names))); sent: \(sent.events) in \(sent.batches) batch(es)")
+        let atServer = try await store.events(limit: 100_000).filter { $0.userID == "demo" && $0.flowID.isEmpty }
+        print("  stored by the registry for this session: \(atServer.count) (\(Set(atServer.map(\.id)).count) distinct ids)")
+        // The usage job over this week, then a pack ranked by it.
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let now = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: Date())
+        let week = String(format: "%04d-W%02d", now.yearForWeekOfYear ?? 0, now.weekOfYear ?? 0)
+        let period = try UsagePeriod(isoWeek: week)
+        let counts = try await store.tokenUsage(fromMilliseconds: period.fromMilliseconds, toMilliseconds: period.toMilliseconds)
+        let usage = UsageTelemetry(counts: counts, period: week)
+        let usageURL = dir.appendingPathComponent("usage-from-events.json")
+        try usage.json.write(to: usageURL)
+        let top = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(3)
+            .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        print("  sdui registry usage --period \(week): \(counts.count) token(s) shown (\(top)…) → \(usageURL.path)")
+        var planner = CorePackPlanner()
+        planner.budgetBytes = budget
+        let build = try planner.build(candidates, usage: usage)
+        let packURL = dir.appendingPathComponent("core-pack-from-usage.json.gz")
+        try build.pack.write(to: packURL)
+        print("  sdui pack build --usage-period \(week): \(build.manifest.tokens.count) of \(candidates.count) tokens, "
+              + "\(build.pack.count) bytes gzipped → \(packURL.path)\n")
+    }
+
+    /// 7. A new device with no network starts the onboarding flow from the
+    /// Fallback Pack (the registry is stopped; nothing is kept).
+    func firstRunOffline(fallback: FallbackPack, dir: URL) async throws {
+        print("7. a new device, no network: onboarding starts from the Fallback Pack")
+        let path = dir.appendingPathComponent("flow-new-device.sqlite").path
+        Self.remove(path)
+        let journal = try FlowJournal(path: path)
+        let loader = FlowLoader(registry: URL(string: "http://127.0.0.1:9/")!, journal: journal,
+                                client: HTTPClient(timeout: 2, maxBodyBytes: 1 << 20), logger: quietLogger("sdui.flow.loader"),
+                                fallbackPack: fallback)
+        let (flow, source) = try await loader.load("onboarding")
+        let session = try FlowSession(definition: flow, journal: journal,
+                                      configuration: .init(userID: "new-device", logger: quietLogger("sdui.flow")))
+        var steps = [try session.start()]
+        steps.append(try session.next())
+        print("  flow \(flow.id) v\(flow.version) from \(source.rawValue) (themes in the pack: "
+              + fallback.themes.map(\.id).joined(separator: ", ") + "): "
+              + steps.map(Self.describe).joined(separator: " → ") + "; events queued for later: \(try journal.stats().events)\n")
+    }
+
+    /// A step in words.
+    static func describe(_ step: FlowStep) -> String {
+        switch step {
+        case .screen(let id): return id
+        case .stayed(let why): return "stayed (\(why))"
+        case .completed: return "completed"
+        case .exited: return "exited"
+        }
+    }
+
+    /// `screen_view ×3, action ×5, …`: names counted in first-seen order.
+    static func tally(_ names: [String]) -> String {
+        var order: [String] = [], n: [String: Int] = [:]
+        for name in names {
+            if n[name] == nil { order.append(name) }
+            n[name, default: 0] += 1
+        }
+        return order.map { n[$0]! > 1 ? "\($0) ×\(n[$0]!)" : $0 }.joined(separator: ", ")
     }
 
     /// 5. The example flow fetched from the registry by a child `sdui flow

@@ -75,6 +75,9 @@ struct ScreenCommand: AsyncParsableCommand {
         @Option(help: "The user the events are reported for.")
         var user = "cli"
 
+        @Option(name: .customLong("api-base"), help: "What a request action's path (/cart/items) is resolved against.")
+        var apiBase: String?
+
         @Option(name: .customLong("allow-scheme"),
                 help: "A URL scheme open_url may use besides https (repeatable); javascript:, file:, intent:, data: and their kin never.")
         var allowScheme: [String] = []
@@ -139,7 +142,8 @@ struct ScreenCommand: AsyncParsableCommand {
                 data.replaceAll(with: object.mapValues(StoreValue.init))
             }
             return ScreenSession(provider: provider, resolver: ScreenResolver(context), store: data, journal: journal,
-                                 configuration: .init(userID: user, linkPolicy: try linkPolicy(allowScheme)))
+                                 configuration: .init(userID: user, linkPolicy: try linkPolicy(allowScheme),
+                                                      apiBase: try apiBase.map { try Self.httpURL($0, "--api-base") }))
         }
 
         func drive() async throws {

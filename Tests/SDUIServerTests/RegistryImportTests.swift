@@ -20,9 +20,9 @@ import Testing
         try await withStore(kind) { store in
             let examples = Fixtures.repositoryRoot.appendingPathComponent("Examples")
             let r = try await importer.importInto(store, from: examples)
-            #expect(r.added == 47 && r.skipped == 0 && r.screens == 8)
+            #expect(r.added == 48 && r.skipped == 0 && r.screens == 9)
             let again = try await importer.importInto(store, from: examples)
-            #expect(again.added == 0 && again.skipped == 47)
+            #expect(again.added == 0 && again.skipped == 48)
             let contents = try await RegistryContents.load(store)
             #expect(contents.screens["checkout"]?.fallbackScreenID == "checkout_offline")
             #expect(contents.screens["team_page"]?.fallbackScreenID == nil)

@@ -68,10 +68,10 @@ final class ServeProcess: @unchecked Sendable {
         let db = dir.appendingPathComponent("r.db").path
         let imported = try await sdui(["registry", "import", examples.path, "--db", db])
         #expect(imported.status == 0, "\(imported.err)")
-        #expect(imported.out.contains("published 47 new token version(s), 0 already there; 8 screen(s)"))
+        #expect(imported.out.contains("published 48 new token version(s), 0 already there; 9 screen(s)"))
         let list = try await sdui(["registry", "list", "--db", db, "--json"])
         let doc = try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [String: Any]
-        #expect((doc?["tokens"] as? [Any])?.count == 47 && (doc?["screens"] as? [Any])?.count == 8)
+        #expect((doc?["tokens"] as? [Any])?.count == 48 && (doc?["screens"] as? [Any])?.count == 9)
         #expect(try await sdui(["registry", "list", "--db", db]).out.contains("checkout (fallback checkout_offline)"))
 
         let key = dir.appendingPathComponent("access.key")
@@ -114,7 +114,7 @@ final class ServeProcess: @unchecked Sendable {
         let r = try await sdui(["pack", "build", "--db", db, "--out", out, "--usage", examples.appendingPathComponent("usage.json").path,
                           "--budget", "3000", "--fallback-screens", "checkout,login", "--fallback-out", fallback])
         #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.contains("of 47 tokens"))
+        #expect(r.out.contains("of 48 tokens"))
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + ".manifest.json"))) as? [String: Any]
         let entries = manifest?["tokens"] as? [[String: Any]] ?? []
         #expect(!entries.isEmpty && entries.count < 47)
@@ -154,7 +154,7 @@ final class ServeProcess: @unchecked Sendable {
         let r = try await sdui(["pack", "build", "--registry-url", plain.baseURL.absoluteString, "--out", out,
                                 "--usage", examples.appendingPathComponent("usage.json").path, "--budget", "600000"])
         #expect(r.status == 0, "\(r.err)")
-        #expect(try CorePack(contentsOf: URL(fileURLWithPath: out)).count == 47)
+        #expect(try CorePack(contentsOf: URL(fileURLWithPath: out)).count == 48)
         let noUsage = try await sdui(["pack", "build", "--registry-url", plain.baseURL.absoluteString, "--out", out])
         #expect(noUsage.status == 1 && noUsage.err.contains("needs --usage"))
         #expect(plain.stop() == 0)

@@ -232,7 +232,8 @@ public struct ImageURLPolicy: Sendable, Equatable {
     /// arrays) is named `url`, `src` or `imageUrl` in any case, or when it
     /// starts, in any case and after leading whitespace, with `http:`,
     /// `https:`, `//` or `data:`.  Strings with `{{binding}}` placeholders are
-    /// checked as templates (see ``rejection(forTemplate:)``).
+    /// checked as templates (see ``rejection(forTemplate:)``).  An `action`
+    /// member is left out: an action's URLs are not images.
     public func violations(in token: DesignToken) -> [Violation] {
         violations(in: token.props, path: "props")
     }
@@ -269,7 +270,10 @@ public struct ImageURLPolicy: Sendable, Equatable {
                 walk(item, path: "\(path)[\(i)]", underURLKey: underURLKey, into: &out)
             }
         case .object(let members):
-            for key in members.keys.sorted() {
+            // A node's `action` is not an image: its URLs are links and
+            // endpoints, which the action rows check (the link policy, the
+            // endpoint policy) when the action is read and when it runs.
+            for key in members.keys.sorted() where key != "action" {
                 let isURLKey = Self.urlKeys.contains(key.lowercased())
                 walk(members[key]!, path: Self.append(key, to: path), underURLKey: isURLKey, into: &out)
             }

@@ -47,4 +47,7 @@ protocol ActionHost: AnyObject, Sendable {
     func submission() throws -> (body: JSONValue, screen: String, endpoint: URL?, input: String)
     /// The client `submit` and `request` send with.
     var httpClient: HTTPClient { get }
+    /// What a `request` whose `url` is a path (`/cart/items`) is resolved
+    /// against: the app's API; nil refuses such a request.
+    var apiBase: URL? { get }
 }

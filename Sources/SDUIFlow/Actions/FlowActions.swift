@@ -84,7 +84,7 @@ public enum FlowActions {
             return try host.write(try writablePath(key, "set")) { store, _ in
                 switch source {
                 case .value(let v): v
-                case .expression(let text): try CompiledExpression(text).evaluate(in: store)
+                case .expression(let text): try CompiledExpression.cached(text).evaluate(in: store)
                 }
             }
         },
@@ -290,8 +290,8 @@ public enum FlowActions {
             return try await host.navigate(to: to)
         })
 
-    /// Sends `method url` (the endpoint policy: absolute http(s)) with an
-    /// optional JSON body; a 2xx JSON answer is written at `into`.  Any
+    /// Sends `method url` (an absolute http(s) URL, or a path on the host's
+    /// API base; the endpoint policy either way) with an optional JSON body; a 2xx JSON answer is written at `into`.  Any
     /// failure (no answer, a timeout, a status other than 2xx, an answer
     /// that is not JSON, a store that refuses it) is written at
     /// ``requestErrorKey``, `onError` runs, and the step stays, which stops
@@ -306,9 +306,9 @@ public enum FlowActions {
                 return .failure(.init(message: "request needs \"method\", one of " + requestMethods.joined(separator: ", ")))
             }
             guard let url = o["url"]?.stringValue, !url.isEmpty else {
-                return .failure(.init(message: "request needs \"url\", an absolute http(s) URL"))
+                return .failure(.init(message: "request needs \"url\", an absolute http(s) URL or a path starting with /"))
             }
-            if let why = LinkPolicy.endpoints.reason(for: url) {
+            if let why = requestURLRefusal(url) {
                 return .failure(.init(message: "request: url refused: \(why)"))
             }
             var into: String?
@@ -341,7 +341,7 @@ public enum FlowActions {
         run: { action, host in
             guard case .request(let r) = action else { throw ActionSpec.mismatch("request", action) }
             let screen = try host.shownScreen()
-            let url = try LinkPolicy.endpoints.check(r.url)
+            let url = try requestURL(r.url, base: host.apiBase)
             let failure: (status: Int?, message: String)
             do {
                 var headers = ["Accept": "application/json"]
@@ -379,9 +379,39 @@ public enum FlowActions {
         },
         writes: { if case .request(let r) = $0 { r.into } else { nil } },
         checkLinks: { action, validator in
-            guard case .request(let r) = action, let why = validator.endpoints.reason(for: r.url) else { return nil }
+            guard case .request(let r) = action, !isPath(r.url), let why = validator.endpoints.reason(for: r.url) else { return nil }
             return ("url", "request: url refused: \(why)")
         })
+
+    /// Whether a request's `url` is a path on the host's API (`/cart`), not
+    /// a URL of its own (`//host/…` is a URL).
+    static func isPath(_ url: String) -> Bool { url.hasPrefix("/") && !url.hasPrefix("//") }
+
+    /// Why a request's `url` can never be used, or nil: a path must be a
+    /// valid URL path (at most 2,048 bytes, no control characters or
+    /// spaces); anything else must pass the endpoint policy.
+    static func requestURLRefusal(_ url: String) -> String? {
+        guard isPath(url) else { return LinkPolicy.endpoints.reason(for: url) }
+        guard url.utf8.count <= 2048 else { return "a path of more than 2048 bytes" }
+        guard !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),
+              URL(string: url, relativeTo: URL(string: "https://api.invalid/")) != nil else {
+            return "not a valid URL path"
+        }
+        return nil
+    }
+
+    /// The URL a request goes to: `url` itself, or a path resolved against
+    /// the host's API base; either must pass the endpoint policy.
+    static func requestURL(_ url: String, base: URL?) throws -> URL {
+        guard isPath(url) else { return try LinkPolicy.endpoints.check(url) }
+        guard let base else {
+            throw SDUIError(.argument, "request: \"\(url)\" is a path and the host gives no API base (configure apiBase)", input: url)
+        }
+        if let why = requestURLRefusal(url) { throw SDUIError(.schema, "request: url refused: \(why)", input: url) }
+        // The base's own path is kept: "/cart" on https://api.example/v1/ is https://api.example/v1/cart.
+        let joined = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) + url : base.absoluteString + url
+        return try LinkPolicy.endpoints.check(joined)
+    }
 
     /// Checks store keys against the store's rules and the screen's
     /// `required` inputs; a failure keeps each failing key's message for
@@ -425,7 +455,7 @@ public enum FlowActions {
     /// does not parse, with the parser's offset; nil when it parses.
     static func unparsed(_ text: String, _ what: String) -> FlowAction.Invalid? {
         do {
-            _ = try CompiledExpression(text)
+            _ = try CompiledExpression.cached(text)
             return nil
         } catch let err as SDUIError {
             return .init(message: "\(what) does not parse: " + FlowValidator.exprMessage(err))

@@ -69,7 +69,8 @@ public enum FlowAction: Sendable, Hashable {
     public struct Request: Sendable, Hashable {
         /// GET, POST, PUT, PATCH or DELETE.
         public var method: String
-        /// An absolute http(s) URL, checked by the endpoint policy.
+        /// An absolute http(s) URL, or a path (`/cart/items`) on the host's
+        /// API base; checked by the endpoint policy.
         public var url: String
         /// The JSON body sent (with `Content-Type: application/json`), if any.
         public var body: JSONValue?

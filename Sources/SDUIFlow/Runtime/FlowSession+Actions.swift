@@ -130,7 +130,7 @@ extension FlowSession {
     func holds(_ condition: String) throws -> Bool {
         try locked {
             _ = try running()
-            return try Self.truth(of: CompiledExpression(condition), in: store)
+            return try Self.truth(of: CompiledExpression.cached(condition), in: store)
         }
     }
 
@@ -172,4 +172,7 @@ extension FlowSession {
 
     /// The configuration's HTTP client.
     var httpClient: HTTPClient { configuration.httpClient }
+
+    /// The configuration's API base.
+    var apiBase: URL? { configuration.apiBase }
 }

@@ -47,8 +47,10 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
         public var attributes: [String: JSONValue]
         /// Where `submit` POSTs the answers (an action's `endpoint` overrides it).
         public var submitEndpoint: URL?
-        /// The client `submit` uses.
+        /// The client `submit` and `request` use.
         public var httpClient: HTTPClient
+        /// What a `request` whose `url` is a path is resolved against.
+        public var apiBase: URL?
         /// What `open_url` accepts (HTTPS to any host by default); the
         /// session's validation checks the flow's `open_url` actions with it.
         public var linkPolicy: LinkPolicy
@@ -68,12 +70,14 @@ public final class FlowSession: @unchecked Sendable, ActionHost {
                     linkPolicy: LinkPolicy = .https,
                     openURL: @escaping @Sendable (URL) -> Void = { _ in },
                     now: @escaping @Sendable () -> Date = { Date() },
-                    logger: Logger = Logger(label: "sdui.flow")) {
+                    logger: Logger = Logger(label: "sdui.flow"),
+                    apiBase: URL? = nil) {
             self.userID = userID
             self.flowKey = flowKey
             self.attributes = attributes
             self.submitEndpoint = submitEndpoint
             self.httpClient = httpClient
+            self.apiBase = apiBase
             self.linkPolicy = linkPolicy
             self.openURL = openURL
             self.now = now

@@ -315,7 +315,7 @@ extension ScreenSession: ActionHost {
     /// Whether `condition` holds in the store.
     func holds(_ condition: String) throws -> Bool {
         _ = try shownScreen()
-        return try FlowSession.truth(of: CompiledExpression(condition), in: store)
+        return try FlowSession.truth(of: CompiledExpression.cached(condition), in: store)
     }
 
     /// Checks each key against the store's rules and the screen's required
@@ -363,4 +363,7 @@ extension ScreenSession: ActionHost {
 
     /// The configuration's HTTP client.
     var httpClient: HTTPClient { configuration.httpClient }
+
+    /// The configuration's API base.
+    var apiBase: URL? { configuration.apiBase }
 }

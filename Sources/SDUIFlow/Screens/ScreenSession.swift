@@ -60,6 +60,9 @@ public final class ScreenSession: @unchecked Sendable {
         public var sessionID: String
         /// The client `request` sends with.
         public var httpClient: HTTPClient
+        /// What a `request` whose `url` is a path (`/cart/items`) is
+        /// resolved against: the app's API.
+        public var apiBase: URL?
         /// What `open_url` accepts (HTTPS to any host by default).
         public var linkPolicy: LinkPolicy
         /// Receives a URL `open_url` accepted.
@@ -75,10 +78,11 @@ public final class ScreenSession: @unchecked Sendable {
                     linkPolicy: LinkPolicy = .https,
                     openURL: @escaping @Sendable (URL) -> Void = { _ in },
                     now: @escaping @Sendable () -> Date = { Date() },
-                    logger: Logger = Logger(label: "sdui.screen")) {
+                    logger: Logger = Logger(label: "sdui.screen"), apiBase: URL? = nil) {
             self.userID = userID
             self.sessionID = sessionID
             self.httpClient = httpClient
+            self.apiBase = apiBase
             self.linkPolicy = linkPolicy
             self.openURL = openURL
             self.now = now
@@ -243,16 +247,18 @@ public final class ScreenSession: @unchecked Sendable {
     func commit(_ events: [(String, [String: JSONValue])], screen: String? = nil) throws {
         guard !events.isEmpty else { return }
         let screen = screen ?? stack.last?.screen.requested
-        let now = Self.milliseconds(configuration.now())
-        var encoded: [Data] = []
-        var next = seq
-        for (name, properties) in events {
-            next += 1
-            encoded.append(FlowEvent(name: name, flowId: "", flowVersion: "", screen: screen, timestamp: now, seq: next,
-                                     userId: configuration.userID, session: sessionID, properties: properties).json)
+        if let journal {
+            let now = Self.milliseconds(configuration.now())
+            var encoded: [Data] = []
+            var next = seq
+            for (name, properties) in events {
+                next += 1
+                encoded.append(FlowEvent(name: name, flowId: "", flowVersion: "", screen: screen, timestamp: now, seq: next,
+                                         userId: configuration.userID, session: sessionID, properties: properties).json)
+            }
+            _ = try journal.commit(events: encoded)
         }
-        if let journal { _ = try journal.commit(events: encoded) }
-        seq = next
+        seq += events.count
         emittedNames += events.map(\.0)
     }
 

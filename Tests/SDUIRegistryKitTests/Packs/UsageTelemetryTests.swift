@@ -17,7 +17,7 @@ import Testing
             #expect(throws: RegistryError.self, "\(bad)") { try UsageTelemetry(data: Data(bad.utf8), source: "u") }
         }
         let example = try UsageTelemetry(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Examples/usage.json"))
-        #expect(example.counts.count == 47 && example.period == "2026-W46")
+        #expect(example.counts.count == 48 && example.period == "2026-W46")
     }
 
     @Test func errorsNameTheFileAndTheLine() {

@@ -223,6 +223,13 @@ import Testing
         // A props tree can be walked without a token, under any root name.
         let tree = JSONValue.object(["src": .array([.string("https://cdn.sdui.example.com/a.png"), .string("http://x.example/b")])])
         #expect(Self.policy.violations(in: tree, path: "root").map(\.path) == ["root.src[1]"])
+
+        // An action's URLs are links and endpoints, not images: the action rows check them.
+        let withAction = JSONValue.object([
+            "action": ["type": "request", "method": "POST", "url": "/cart/items"],
+            "children": [["action": ["type": "open_url", "url": "https://shop.example/terms"], "src": "http://x.example/c"]],
+        ])
+        #expect(Self.policy.violations(in: withAction, path: "props").map(\.path) == ["props.children[0].src"])
     }
 
     @Test func everyExampleTokenPasses() throws {

@@ -113,7 +113,7 @@ import Testing
         ctx.flowThemeID = nord.id
         let dir = Self.examples.appendingPathComponent("screens")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()
-        #expect(files.count == 8)
+        #expect(files.count == 9)
         for file in files {
             let payload = try ScreenPayload(json: Data(contentsOf: dir.appendingPathComponent(file)), source: file)
             for mode in ThemeMode.allCases {
