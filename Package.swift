@@ -276,7 +276,7 @@ let package = Package(
         // Runs the built `sdui` binary as a user would.
         .testTarget(
             name: "sduiTests",
-            dependencies: ["sdui", "SDUIRegistryKit", "SDUIFlow", "SDUITestSupport"],
+            dependencies: ["sdui", "SDUIRegistryKit", "SDUIFlow", "SDUIServer", "SDUITestSupport"],
             path: "Tests/sduiTests"
         ),
     ]

@@ -32,7 +32,8 @@ struct ScreenCommand: AsyncParsableCommand {
             {"input": {KEY: VALUE, …}}, "back") it prints one JSON object: {"screens": [every \
             screen shown, in order], "current": ID, "store": {…}, "events": [names in order], \
             "issues": [{"kind", "node", "message"}, …]}. A step that cannot apply is an issue of \
-            kind "step" and the run goes on. Node ids are the token id and the path inside it \
+            kind "step" and the run goes on. With --events, the queued events (this run's and any an \
+            earlier run with the same --state left) are sent after each step. Node ids are the token id and the path inside it \
             (checkout_pay_button, checkout_pay_button/0; $/2/0 for a block's nodes).
 
             Without --script: the terminal. Commands: tap LABEL_OR_ID, input KEY VALUE, back, \
@@ -77,6 +78,12 @@ struct ScreenCommand: AsyncParsableCommand {
 
         @Option(name: .customLong("api-base"), help: "What a request action's path (/cart/items) is resolved against.")
         var apiBase: String?
+
+        @Flag(help: "Print `ack SEQ SCREEN` on stderr once a step's events are committed (SEQ: the session's events so far).")
+        var trace = false
+
+        @Option(name: .customLong("step-delay-ms"), help: .hidden)
+        var stepDelayMS = 0
 
         @Option(name: .customLong("allow-scheme"),
                 help: "A URL scheme open_url may use besides https (repeatable); javascript:, file:, intent:, data: and their kin never.")
@@ -156,7 +163,15 @@ struct ScreenCommand: AsyncParsableCommand {
                                                                      headers: authorization))
             }
             let session = try await makeSession(journal: journal)
+            /// After each step: `ack` with --trace, then the queued events sent with --events.
+            func stepped() async {
+                if trace {
+                    FileHandle.standardError.write(Data("ack \(session.emittedEvents.count) \(session.currentScreen ?? "-")\n".utf8))
+                }
+                if let uploader { await Self.flush(uploader) }
+            }
             try await session.open(screen)
+            await stepped()
             if let script {
                 let value = try JSONValue(json: try readFile(script, limit: FileInput.documentLimit), source: inputName(script))
                 guard let steps = value.arrayValue else {
@@ -173,9 +188,10 @@ struct ScreenCommand: AsyncParsableCommand {
                 }
                 note(nil)
                 for (i, step) in steps.enumerated() {
+                    if stepDelayMS > 0 { try await Task.sleep(for: .milliseconds(stepDelayMS)) }
                     note(try await apply(step, at: i, to: session))
+                    await stepped()
                 }
-                if let uploader { await Self.flush(uploader) }
                 let out: JSONValue = .object([
                     "screens": .array(session.screensShown.map { .string($0) }),
                     "current": session.currentScreen.map { .string($0) } ?? .null,
@@ -189,7 +205,7 @@ struct ScreenCommand: AsyncParsableCommand {
                 return
             }
             try await interactive(session)
-            if let uploader { await Self.flush(uploader) }
+            await stepped()
         }
 
         /// Sends the queued events; a failure leaves them queued and says so.
