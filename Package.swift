@@ -184,6 +184,7 @@ let package = Package(
                 "SDUIBench",
                 server("ArgumentParser", "swift-argument-parser"),
                 server("Hummingbird", "hummingbird"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ],
             path: "Sources/sdui"
         ),

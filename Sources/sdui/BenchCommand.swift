@@ -491,15 +491,22 @@ struct BenchCommand: ParsableCommand {
                                     (.tapOutbox, "tap → updated tree, action event to the outbox")] {
                 print(label.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%10.4f   %6.3f", m[method]!, m[method]! / whole))
             }
-            print("events                                            events/s   × SQLite floor")
-            for (method, floor, label) in [(ScreenBenchmark.Method.floorSingle, ScreenBenchmark.Method.floorSingle, "SQLite insert, 1 per tx, FULL (floor)"),
-                                           (.outboxCommit, .floorSingle, "outbox commit, 1 event per step, FULL"),
-                                           (.floorSingleNormal, .floorSingleNormal, "SQLite insert, 1 per tx, NORMAL (floor)"),
-                                           (.outboxCommitNormal, .floorSingleNormal, "outbox commit, 1 event per step, NORMAL"),
-                                           (.floorBatch, .floorBatch, "SQLite insert, 100 per tx, NORMAL (floor)"),
-                                           (.ingest, .floorBatch, "registry ingest (storeEvents, 100 a batch)"),
-                                           (.uploader, .floorBatch, "uploader → POST /events → stored (loopback)")] {
-                print(label.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%10.0f   %6.2f", m[method]!, m[method]! / m[floor]!))
+            // The floor the issue names: a plain insert loop, one row per
+            // transaction (with the outbox's WAL and sync setting); the
+            // batched loop is the stricter floor for what sends batches.
+            print("events                                            events/s   × 1-per-tx floor   × 100-per-tx floor")
+            let plain = m[.floorSingleNormal]!, batched = m[.floorBatch]!
+            for (method, label) in [(ScreenBenchmark.Method.floorSingle, "SQLite insert loop, 1 per tx, FULL"),
+                                    (.outboxCommit, "outbox commit, 1 event per step, FULL"),
+                                    (.floorSingleNormal, "SQLite insert loop, 1 per tx, NORMAL (floor)"),
+                                    (.outboxCommitNormal, "outbox commit, 1 event per step, NORMAL"),
+                                    (.floorBatch, "SQLite insert loop, 100 per tx, NORMAL"),
+                                    (.ingest, "registry ingest (storeEvents, 100 a batch)"),
+                                    (.uploader, "uploader → POST /events → stored (loopback)")] {
+                let v = m[method]!
+                let floor = method == .outboxCommit || method == .floorSingle ? m[.floorSingle]! : plain
+                let batch = [.ingest, .uploader, .floorBatch].contains(method) ? String(format: "%18.2f", v / batched) : ""
+                print(label.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%10.0f   %15.2f", v, v / floor) + batch)
             }
         }
     }

@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import Logging
 import SDUICore
+import ServiceLifecycle
 
 /// A stand-in for an app's backend: `POST /cart/items` answers the item it
 /// was given with the cart's new count, `POST /orders` an order number.
@@ -12,10 +13,12 @@ import SDUICore
 final class DemoAPI: Sendable {
     /// Where it listens (`http://127.0.0.1:PORT/`).
     let baseURL: URL
+    private let group: ServiceGroup
     private let task: Task<Void, Error>
 
-    private init(baseURL: URL, task: Task<Void, Error>) {
+    private init(baseURL: URL, group: ServiceGroup, task: Task<Void, Error>) {
         self.baseURL = baseURL
+        self.group = group
         self.task = task
     }
 
@@ -37,17 +40,19 @@ final class DemoAPI: Sendable {
                                   ports.continuation.yield(channel.localAddress?.port ?? 0)
                                   ports.continuation.finish()
                               }, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task {
             defer { ports.continuation.finish() }
-            try await app.runService(gracefulShutdownSignals: [])
+            try await group.run()
         }
         var port = 0
         for await p in ports.stream { port = p }
         guard port > 0 else {
-            task.cancel()
+            await group.triggerGracefulShutdown()
+            _ = await task.result
             throw SDUIError(.io, "the demo API did not start", input: "127.0.0.1")
         }
-        return DemoAPI(baseURL: URL(string: "http://127.0.0.1:\(port)/")!, task: task)
+        return DemoAPI(baseURL: URL(string: "http://127.0.0.1:\(port)/")!, group: group, task: task)
     }
 
     /// A JSON answer.
@@ -59,9 +64,9 @@ final class DemoAPI: Sendable {
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// Stops the API and waits for it.
+    /// Stops the API gracefully and waits for it.
     func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 }

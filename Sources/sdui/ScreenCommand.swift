@@ -4,6 +4,7 @@
 #if Server
 import ArgumentParser
 import Foundation
+import Logging
 import SDUI
 import SDUICore
 import SDUIFlow
@@ -148,8 +149,11 @@ struct ScreenCommand: AsyncParsableCommand {
                 }
                 data.replaceAll(with: object.mapValues(StoreValue.init))
             }
+            // Refusals are in the output's issues (or said at the prompt): the log keeps errors only.
+            var quiet = Logger(label: "sdui.screen")
+            quiet.logLevel = .error
             return ScreenSession(provider: provider, resolver: ScreenResolver(context), store: data, journal: journal,
-                                 configuration: .init(userID: user, linkPolicy: try linkPolicy(allowScheme),
+                                 configuration: .init(userID: user, linkPolicy: try linkPolicy(allowScheme), logger: quiet,
                                                       apiBase: try apiBase.map { try Self.httpURL($0, "--api-base") }))
         }
 

@@ -52,11 +52,16 @@ public struct FlowEvent: Sendable, Hashable, Codable {
         self.properties = properties
     }
 
-    /// The event's JSON, members sorted (what the outbox stores and sends).
+    /// The event's JSON, members sorted (what the outbox stores and sends),
+    /// written by ``JSONValue/jsonText`` (what JSONEncoder would write, as
+    /// JSON, at a fraction of its cost: an event is made on every step).
     public var json: Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a struct of strings, integers and JSON values cannot fail.
-        return (try? encoder.encode(self)) ?? Data()
+        var members: [String: JSONValue] = [
+            "flowId": .string(flowId), "flowVersion": .string(flowVersion), "id": .string(id), "name": .string(name),
+            "properties": .object(properties), "seq": .int(Int64(seq)), "timestamp": .int(timestamp), "userId": .string(userId),
+        ]
+        if let screen { members["screen"] = .string(screen) }
+        if let session { members["session"] = .string(session) }
+        return Data(JSONValue.object(members).jsonText.utf8)
     }
 }
