@@ -1,27 +1,16 @@
 import Foundation
 import SDUICore
+import SDUITestSupport
 import Testing
 
 /// `jsonText`: compact JSON, members sorted, that reads back as the same
 /// value JSONEncoder's text reads back as.
 @Suite struct JSONValueWritingTests {
-    /// SplitMix64, so a failure can be replayed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let texts = ["", "a", "\"quoted\"", "back\\slash", "tab\there", "nl\n", "\u{0}nul", "\u{1F}unit", "\u{7F}del",
                         "€uro", "😀", "\u{2028}ls", "/slash", "é"]
 
     /// A random value, at most `depth` levels deep.
-    static func value(_ r: inout Seeded, depth: Int) -> JSONValue {
+    static func value(_ r: inout SeededGenerator, depth: Int) -> JSONValue {
         switch Int.random(in: 0..<(depth > 0 ? 8 : 6), using: &r) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &r))
@@ -40,7 +29,7 @@ import Testing
     }
 
     @Test func textReadsBackAsTheSameValue() throws {
-        var r = Seeded(state: 0x7E87)
+        var r = SeededGenerator(state: 0x7E87)
         for i in 0..<2000 {
             let v = Self.value(&r, depth: 4)
             let text = v.jsonText

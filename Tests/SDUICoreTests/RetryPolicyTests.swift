@@ -3,6 +3,7 @@
 // hand (retries, sleeps, non-retryable errors, cancellation).
 import Foundation
 import SDUICore
+import SDUITestSupport
 import Testing
 
 /// A clock that moves only when the test says, and records every sleep
@@ -69,18 +70,6 @@ final class TestClock: Clock, @unchecked Sendable {
             return due.map(\.value.continuation)
         }
         for c in due { c.resume() }
-    }
-}
-
-/// A seeded generator (SplitMix64), so draws repeat from run to run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

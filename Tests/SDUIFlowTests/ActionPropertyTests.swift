@@ -5,6 +5,7 @@ import Foundation
 import SDUI
 import SDUICore
 import SDUIFlow
+import SDUITestSupport
 import Testing
 
 @Suite struct ActionPropertyTests {

@@ -1,6 +1,7 @@
 import Foundation
 import SDUICore
 import SDUIFlow
+import SDUITestSupport
 import Testing
 
 @Suite struct FlowValidatorTests {
