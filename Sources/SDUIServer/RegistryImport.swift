@@ -12,6 +12,10 @@ import SDUIFlow
 /// - `schema`: the design-token schema (schemas/design-token.json, checked
 ///   by the C core) and, for screens, schemas/screen-payload.json;
 /// - `image-url`: every image URL is HTTPS on the configured CDN hosts;
+/// - `action`: every `action` in a token's props parses as a row of the
+///   action table and its URLs pass the link and endpoint policies
+///   (``FlowValidator/actionFaults(in:at:limit:)``), so a button whose action can never run is
+///   refused here, not found by a user;
 /// - `duplicate`: an (id, version) given twice in one import;
 /// - `flow`: a flow that does not decode or does not validate
 ///   (``FlowValidator``: targets, reachability, completion, conditions,
@@ -53,7 +57,7 @@ public struct RegistryImporter: Sendable {
         public var subject: String
         /// The name of the file it came from (its last path component).
         public var file: String
-        /// The rule broken: `id`, `size`, `schema`, `image-url` or `duplicate`.
+        /// The rule broken: `id`, `size`, `schema`, `image-url`, `action` or `duplicate`.
         public var rule: String
         /// What exactly is wrong.
         public var detail: String
@@ -154,6 +158,11 @@ public struct RegistryImporter: Sendable {
         guard RegistryID.isValid(token.id) else {
             problems.append(Problem(subject: token.id, file: file, rule: "id",
                                     detail: "ids are 1–128 of A–Z a–z 0–9 _ - . : (no leading '.', no '..')"))
+            return
+        }
+        let faults = FlowValidator().actionFaults(in: token.props, at: "props")
+        guard faults.isEmpty else {
+            for f in faults { problems.append(Problem(subject: token.id, file: file, rule: "action", detail: "\(f.path): \(f.message)")) }
             return
         }
         batch.tokens.append(StoredToken(id: token.id, version: token.version, json: json,

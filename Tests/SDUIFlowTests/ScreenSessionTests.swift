@@ -186,6 +186,18 @@ import Testing
         #expect(!html.contains("<b>yes</b>"))
     }
 
+    /// A screen session's screens go through the screen state machine, as a flow's do.
+    @Test func aPresenterRunsTheStateMachine() async throws {
+        let s = Self.session()
+        let p = s.presenter("cart")
+        #expect(p.machine.state == .start)
+        let tree = try await p.present()
+        #expect(p.machine.state == .present && tree.screen == "cart" && s.currentScreen == "cart")
+        let missing = s.presenter("nowhere")
+        await #expect(throws: SDUIError.self) { _ = try await missing.present() }
+        #expect(missing.machine.state == .error && s.currentScreen == "cart")
+    }
+
     // MARK: request
 
     @Test func aRequestWritesItsAnswerIntoTheStore() async throws {

@@ -65,6 +65,35 @@ import Testing
         }
     }
 
+    /// A token whose action can never run is refused at import, named by
+    /// its JSON path: one that does not parse, and one whose URL a policy
+    /// refuses (inside a sequence too).
+    @Test func actionsThatCannotRunAreRefused() throws {
+        let files = [
+            "unknown.json": Fixtures.token("unknown_action", primitive: "Button",
+                                           props: #"{"label":"Go","action":{"type":"teleport"}}"#),
+            "nested.json": Fixtures.token("nested_link", primitive: "Column", props: #"""
+                {"children":[{"primitive":"Button","primitiveVersion":1,"props":{"label":"Help","action":
+                  {"type":"sequence","actions":[{"type":"track","event":"help"},{"type":"open_url","url":"javascript:alert(1)"}]}}}]}
+                """#),
+            "request.json": Fixtures.token("bad_request", primitive: "Button",
+                                           props: #"{"label":"Add","action":{"type":"request","method":"GET","url":"ftp://x.example/"}}"#),
+            "fine.json": Fixtures.token("fine_action", primitive: "Button",
+                                        props: #"{"label":"Add","action":{"type":"request","method":"POST","url":"/cart/items","into":"cart"}}"#),
+        ]
+        do {
+            _ = try importer.load(try folder(files))
+            Issue.record("tokens with broken actions were imported")
+        } catch let e as RegistryError {
+            let m = e.message
+            #expect(m.hasPrefix("3 problem(s)"), "\(m)")
+            #expect(m.contains(#"unknown_action (unknown.json): action: props.action: unknown action "teleport""#), "\(m)")
+            #expect(m.contains("nested_link (nested.json): action: props.children[0].props.action.actions[1].url: open_url: link refused"), "\(m)")
+            #expect(m.contains("bad_request (request.json): action: props.action: request: url refused"), "\(m)")
+            #expect(!m.contains("fine_action"))
+        }
+    }
+
     @Test func packsImportToo() throws {
         let pack = Fixtures.temporaryDirectory().appendingPathComponent("p.gz")
         try Fixtures.pack(tokens: Fixtures.tokens(3)).write(to: pack)

@@ -1,6 +1,7 @@
 // ScreenCommandTests.swift - `sdui screen run` over a folder and over a
 // running registry, and the usage loop: the events a screen run sends, the
 // usage file `sdui registry usage` makes of them, a pack ranked by them.
+#if Server
 import Foundation
 import SDUICore
 import SDUITestSupport
@@ -157,3 +158,4 @@ import Testing
         #expect(unknown.status == 1 && unknown.err.contains("no flow \"nope\""), "\(unknown.err)")
     }
 }
+#endif

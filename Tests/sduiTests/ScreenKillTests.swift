@@ -1,6 +1,7 @@
 // ScreenKillTests.swift - a screen run and a flow run against one registry,
 // each killed with SIGKILL mid-sequence and run again on its state file:
 // every event either committed reaches the registry exactly once.
+#if Server
 import Foundation
 import SDUICore
 import SDUIFlow
@@ -113,3 +114,4 @@ import Glibc
         #expect(!flowSeqs.isEmpty && flowSeqs == Array(1...Int64(flowSeqs.count)), "\(flowSeqs)")
     }
 }
+#endif

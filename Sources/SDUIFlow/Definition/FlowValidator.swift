@@ -441,6 +441,45 @@ public struct FlowValidator: Sendable {
         return out
     }
 
+    /// Every `action` member in `value` (a token's props, a block screen's
+    /// blocks, at any depth) that cannot run: one that does not parse, or
+    /// that holds a URL the policies refuse, each with its JSON path under
+    /// `path` (`props.children[1].props.action.then.url`).  What the
+    /// registry checks when it imports tokens and screens, as the flow
+    /// validator does for a flow's buttons; at most `limit` faults.
+    public func actionFaults(in value: JSONValue, at path: String, limit: Int = 50) -> [(path: String, message: String)] {
+        var out: [(path: String, message: String)] = []
+        func visit(_ v: JSONValue, _ p: String, depth: Int) {
+            guard out.count < limit, depth <= 256 else { return }
+            switch v {
+            case .object(let members):
+                for key in members.keys.sorted() {
+                    let child = members[key]!
+                    let at = "\(p).\(key)"
+                    if key == "action" {
+                        switch FlowAction.parse(child) {
+                        case .failure(let why): out.append((at, why.message))
+                        case .success(let top):
+                            for (inner, a) in top.walk(at: at) {
+                                if let (member, why) = FlowActions.spec(for: a).checkLinks(a, self) {
+                                    out.append(("\(inner).\(member)", why))
+                                }
+                            }
+                        }
+                    } else {
+                        visit(child, at, depth: depth + 1)
+                    }
+                }
+            case .array(let items):
+                for (i, item) in items.enumerated() { visit(item, "\(p)[\(i)]", depth: depth + 1) }
+            default:
+                return
+            }
+        }
+        visit(value, path, depth: 0)
+        return out
+    }
+
     /// An expression error's message with its offset.
     static func exprMessage(_ e: SDUIError) -> String {
         (e.offset.map { "at byte \($0): " } ?? "") + e.message

@@ -190,13 +190,27 @@ public final class ScreenSession: @unchecked Sendable {
     ///   the journal's errors.
     @discardableResult
     public func open(_ id: String) async throws -> RenderTree {
-        let provided = try await provider.screen(id)
-        return try locked {
+        try open(provided: try await provider.screen(id))
+    }
+
+    /// Shows `provided` as the session's first screen (``open(_:)`` once
+    /// the provider has answered).
+    func open(provided: ProvidedScreen) throws -> RenderTree {
+        try locked {
             stack.removeAll()
             let tree = try show(provided, back: false)
             screenChanged = false   // the host gets this tree whole
             return tree
         }
+    }
+
+    /// A presenter that runs screen `id` through the screen state machine:
+    /// FETCH asks the provider, LOAD shows it as the session's first screen
+    /// (``open(_:)``), so a host watches START → FETCH → LOAD → PRESENT (or
+    /// ERROR, and `present()` again to retry) as a flow's screens go.
+    public func presenter(_ id: String) -> ScreenPresenter<ProvidedScreen, RenderTree> {
+        ScreenPresenter(fetch: { [provider] in try await provider.screen(id) },
+                        load: { [self] provided in try open(provided: provided) })
     }
 
     /// Resolves `provided`, pushes it, and commits its events; under the lock.
