@@ -343,7 +343,7 @@ extension ServeCommandTests {
     }
 
     /// A cap set above what the limit allows: warned at start; when the
-    /// descriptors run out, accepting pauses (logged once), and resumes.
+    /// descriptors run out, accepting pauses (logged once each time), and resumes.
     @Test func runningOutOfDescriptorsPausesAcceptingAndSaysWhy() async throws {
         let db = try await database()
         let server = try LimitedServeProcess(descriptors: Self.limit, ["--db", db, "--max-connections", "100000"])
@@ -352,8 +352,19 @@ extension ServeCommandTests {
         #expect(try await server.waitForLog("out of file descriptors"), "\(server.logText)")
         try await servesAtTheLimitWithoutSpinning(server, idle: idle)
         #expect(try await server.waitForLog("accepting connections again"), "\(server.logText)")
+        // Logged once per time they run out, not at every retry (every
+        // 200 ms): each "out of file descriptors" is followed by its
+        // "accepting connections again" before the next.  A machine under
+        // load may free one descriptor and run out again before the test
+        // closes the idle connections: two such times are two pairs.
         let log = server.logText
-        #expect(log.components(separatedBy: "out of file descriptors: cannot accept").count == 2, "logged once: \(log)")
+        let episodes = log.split(separator: "\n").compactMap { line -> Character? in
+            if line.contains("out of file descriptors: cannot accept") { return "-" }
+            if line.contains("accepting connections again") { return "+" }
+            return nil
+        }
+        #expect(!episodes.isEmpty && String(episodes).replacingOccurrences(of: "-+", with: "").isEmpty,
+                "logged once each time they ran out: \(log)")
         #expect(log.contains("Too many open files"))
         #expect(server.stop() == 0)
     }
