@@ -318,9 +318,9 @@ extension RegistryServer {
             return Self.error(.contentTooLarge, "too-large", "an event batch is at most \(Self.maxEventsBodyBytes) bytes")
         }
         let data = Data(buffer: buffer)
-        let batch: [StoredEvent]
+        let batch: [StoredEvent], reports: [ClientReport]
         switch Self.parseEvents(data) {
-        case .success(let b): batch = b
+        case .success(let b): (batch, reports) = b
         case .failure(let refusal): return refused(refusal)
         }
         let result: EventStoreResult
@@ -336,34 +336,45 @@ extension RegistryServer {
         Counter(label: "sdui_events_received_total", factory: metricsFactory).increment(by: result.accepted)
         Counter(label: "sdui_events_duplicate_total", factory: metricsFactory).increment(by: result.duplicates)
         Counter(label: "sdui_event_batches_total", factory: metricsFactory).increment()
-        countClientReports(result.stored.map { batch[$0] })
+        countClientReports(result.stored.map { reports[$0] })
         let body = #"{"accepted":\#(result.accepted),"duplicates":\#(result.duplicates)}"#
         return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
-    /// Adds what newly stored events report about the clients to the
-    /// fleet's counters: a `cache_stats` event's `lookups` and `hits` (each
-    /// a non-negative integer, hits at most lookups, at most
-    /// ``maxReportedLookups``; an event outside that is not counted), and
-    /// each `unknown_primitive` event.  Only events stored now are counted,
-    /// so a batch sent again adds nothing.
-    func countClientReports(_ events: [StoredEvent]) {
-        var lookups = 0, hits = 0, unknown = 0
-        for e in events {
-            switch e.name {
+    /// What one event reports about its client's token cache, read from
+    /// the event while its batch is parsed (nothing is parsed again): a
+    /// `cache_stats` event's `lookups` and `hits` (each a non-negative
+    /// integer, hits at most lookups, at most ``maxReportedLookups``; an
+    /// event outside that reports nothing), and whether it is an
+    /// `unknown_primitive` event.
+    struct ClientReport {
+        var lookups: Int64 = 0
+        var hits: Int64 = 0
+        var unknownPrimitive = false
+
+        /// The report of the event `name` with members `object`.
+        init(name: String, object: [String: JSONValue]) {
+            switch name {
             case EventKind.cacheStats.name:
-                guard let p = (try? JSONValue(json: e.json))?["properties"],
-                      let l = p["lookups"].flatMap(EventRules.integer), let h = p["hits"].flatMap(EventRules.integer),
-                      l >= 0, h >= 0, h <= l, l <= Self.maxReportedLookups else { continue }
-                lookups += Int(l)
-                hits += Int(h)
+                guard let p = object["properties"], let l = p["lookups"].flatMap(EventRules.integer),
+                      let h = p["hits"].flatMap(EventRules.integer),
+                      l >= 0, h >= 0, h <= l, l <= RegistryServer.maxReportedLookups else { return }
+                (lookups, hits) = (l, h)
             case EventKind.unknownPrimitive.name:
-                unknown += 1
+                unknownPrimitive = true
             default:
-                continue
+                return
             }
         }
+    }
+
+    /// Adds the reports of newly stored events to the fleet's counters.
+    /// Only events stored now are counted, so a batch sent again adds nothing.
+    func countClientReports(_ reports: [ClientReport]) {
+        let lookups = reports.reduce(0) { $0 + Int($1.lookups) }
+        let hits = reports.reduce(0) { $0 + Int($1.hits) }
+        let unknown = reports.filter(\.unknownPrimitive).count
         if lookups > 0 { Counter(label: "sdui_client_token_lookups_total", factory: metricsFactory).increment(by: lookups) }
         if hits > 0 { Counter(label: "sdui_client_token_hits_total", factory: metricsFactory).increment(by: hits) }
         if unknown > 0 { Counter(label: "sdui_client_unknown_primitive_total", factory: metricsFactory).increment(by: unknown) }
@@ -403,9 +414,10 @@ extension RegistryServer {
         return Self.error(.badRequest, "bad-events", refusal.message, extra: ["refused": .array(listed)])
     }
 
-    /// The events of a batch body, each checked, or why the batch is
-    /// refused: every event that breaks a rule, or the fault of the whole.
-    static func parseEvents(_ data: Data) -> Result<[StoredEvent], BatchRefusal> {
+    /// The events of a batch body, each checked, with what each reports
+    /// about its client (``ClientReport``), or why the batch is refused:
+    /// every event that breaks a rule, or the fault of the whole.
+    static func parseEvents(_ data: Data) -> Result<(events: [StoredEvent], reports: [ClientReport]), BatchRefusal> {
         let value: JSONValue
         do {
             value = try JSONValue(json: data, source: "POST /events")
@@ -422,6 +434,7 @@ extension RegistryServer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var out: [StoredEvent] = []
+        var reports: [ClientReport] = []
         var refused: [EventRules.Refusal] = []
         var seen = Set<String>()
         for (i, e) in items.enumerated() {
@@ -446,12 +459,13 @@ extension RegistryServer {
             }
             guard seen.insert(id).inserted else { continue }   // twice in one batch: kept once
             out.append(event)
+            reports.append(ClientReport(name: name, object: object))
         }
         guard refused.isEmpty else {
             let more = refused.count > 1 ? "; \(refused.count) of \(items.count) events refused" : ""
             return .failure(BatchRefusal(message: refused[0].message + more, events: refused))
         }
-        return .success(out)
+        return .success((out, reports))
     }
 
     /// The ids of a `/design-tokens` request, or the 400 message.

@@ -104,11 +104,9 @@ struct DemoCommand: AsyncParsableCommand {
         let fallbackURL = dir.appendingPathComponent("fallback-pack.json.gz")
         // The onboarding flow rides along, with its theme, for a first run offline.
         let flowTheme = try Theme(contentsOf: URL(fileURLWithPath: examples).appendingPathComponent("themes/theme_mint_dark.json"))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         try planner.fallbackPack(critical: ["checkout", "login"], screens: contents.screens, tokens: { byID[$0] },
                                  flows: [contents.flows["onboarding"]].compactMap { $0 },
-                                 themes: [try encoder.encode(flowTheme.jsonValue)])
+                                 themes: [Data(flowTheme.jsonValue.jsonText.utf8)])
             .write(to: fallbackURL)
         let fallback = try FallbackPack(contentsOf: fallbackURL)
         say("fallback  \(fallbackURL.path): screens for \(fallback.screens.keys.sorted().joined(separator: ", "))")

@@ -313,9 +313,7 @@ struct PackCommand: AsyncParsableCommand {
                     let themes = try fallbackTheme.map { path -> (Theme, Data) in
                         let theme = try Theme(document: try readFile(path, limit: FileInput.documentLimit),
                                               fileName: URL(fileURLWithPath: path).lastPathComponent, source: inputName(path))
-                        let encoder = JSONEncoder()
-                        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                        return (theme, try encoder.encode(theme.jsonValue))
+                        return (theme, Data(theme.jsonValue.jsonText.utf8))
                     }
                     // A theme a flow names but the pack lacks: the flow draws with the app's.
                     let given = Set(themes.map(\.0.id))

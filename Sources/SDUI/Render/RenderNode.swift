@@ -65,6 +65,24 @@ public struct RenderNode: Sendable, Hashable, Codable {
                    reason: RenderIssue.Kind.offline.rawValue)
     }
 
+    /// The node at `path` (child indexes) below this one; this node for `[]`.
+    /// Every index must be in range (a path a tree handed out).
+    public func descendant(at path: [Int]) -> RenderNode {
+        var n = self
+        for i in path { n = n.children[i] }
+        return n
+    }
+
+    /// Replaces the node at `path` below this one (this node for `[]`) by
+    /// `node`; every index must be in range.
+    public mutating func replaceDescendant(at path: [Int], with node: RenderNode) {
+        guard let first = path.first else {
+            self = node
+            return
+        }
+        children[first].replaceDescendant(at: Array(path.dropFirst()), with: node)
+    }
+
     /// This node and all its descendants, depth first.
     public var allNodes: [RenderNode] {
         var out: [RenderNode] = []

@@ -58,12 +58,7 @@ public struct RenderNodeID: Sendable, Hashable {
         }
         if base == "$" {
             // Only nodes no token made are named from the root.
-            var n = tree.root
-            for i in relative {
-                guard i < n.children.count, n.children[i].token == nil else { return nil }
-                n = n.children[i]
-            }
-            return descend(tree.root, from: [], along: relative, id: id)
+            return descend(tree.root, from: [], along: relative, id: id, untokened: true)
         }
         // `token` or `token#n`: the n-th item (from 1) showing that token.
         var token = Substring(base), occurrence = 1
@@ -94,11 +89,14 @@ public struct RenderNodeID: Sendable, Hashable {
         return all(in: tree).first { $0.path == path }?.id
     }
 
-    /// The node `relative` leads to from `node` (at `path`), named `id`.
-    private static func descend(_ node: RenderNode, from path: [Int], along relative: [Int], id: String) -> RenderNodeID? {
+    /// The node `relative` leads to from `node` (at `path`), named `id`;
+    /// nil when an index is out of range, or (`untokened`) a node on the
+    /// way belongs to a token.
+    private static func descend(_ node: RenderNode, from path: [Int], along relative: [Int], id: String,
+                                untokened: Bool = false) -> RenderNodeID? {
         var n = node, at = path
         for i in relative {
-            guard i < n.children.count else { return nil }
+            guard i < n.children.count, !untokened || n.children[i].token == nil else { return nil }
             n = n.children[i]
             at.append(i)
         }

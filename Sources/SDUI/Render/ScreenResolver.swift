@@ -149,14 +149,7 @@ public struct ScreenResolver: Sendable {
         places.sort { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }
         var kept: [[Int]] = []
         for p in places where !kept.contains(where: { p.starts(with: $0) }) { kept.append(p) }
-        return kept.map { RenderNodeChange(path: $0, node: Self.node(at: $0, in: render.tree.root)) }
-    }
-
-    /// The node at `path` (child indexes) under `root`.
-    private static func node(at path: [Int], in root: RenderNode) -> RenderNode {
-        var n = root
-        for i in path { n = n.children[i] }
-        return n
+        return kept.map { RenderNodeChange(path: $0, node: render.tree.root.descendant(at: $0)) }
     }
 
     /// ``update(_:changed:)`` for key paths given as text (a store patch's

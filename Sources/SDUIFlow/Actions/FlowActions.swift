@@ -347,9 +347,7 @@ public enum FlowActions {
                 var headers = ["Accept": "application/json"]
                 var body: Data?
                 if let b = r.body {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                    body = try encoder.encode(b)
+                    body = Data(b.jsonText.utf8)
                     headers["Content-Type"] = "application/json"
                 }
                 let response = try await host.httpClient.send(url, method: r.method, body: body, headers: headers,
@@ -444,9 +442,14 @@ public enum FlowActions {
         do {
             return try await spec(for: action).run(action, host)
         } catch let e as SDUIError where !e.isJournalFailure {
-            let named = e.message.hasPrefix(action.name + ": ") ? e.message : "\(action.name): \(e.message)"
-            throw SDUIError(e.category, "\(member): \(named)", input: e.input)
+            throw SDUIError(e.category, "\(member): \(refusal(of: action.name, e))", input: e.input)
         }
+    }
+
+    /// A refusal of the action `name` in words, named once: `set: …`
+    /// whether or not the handler's message already starts with the name.
+    static func refusal(of name: String, _ error: SDUIError) -> String {
+        error.message.hasPrefix(name + ": ") ? error.message : "\(name): \(error.message)"
     }
 
     // MARK: Shared by rows

@@ -75,11 +75,7 @@ public struct FlowLoader: Sendable {
                 if let packed = fallbackPack?.flow(id) {
                     logger.info("registry unreachable and no flow kept; starting the Fallback Pack's", metadata: ["flow": "\(id)"])
                     let flow = try FlowDefinition(value: packed, source: "\(fallbackPack!.pack.source): flow \(id)")
-                    let errors = validator.errors(flow).filter { $0.kind != .unknownBlock }
-                    guard errors.isEmpty else {
-                        throw SDUIError(.schema, "the Fallback Pack's flow \"\(id)\" does not validate: "
-                                        + errors.map(\.description).joined(separator: "; "), input: fallbackPack!.pack.source)
-                    }
+                    try check(flow, "the Fallback Pack's flow \"\(id)\"", input: fallbackPack!.pack.source)
                     return (flow, .fallbackPack)
                 }
                 throw SDUIError(.network, "flow \"\(id)\" is not kept, not in a Fallback Pack, and the registry cannot be reached (\(e.message))",
@@ -97,11 +93,7 @@ public struct FlowLoader: Sendable {
         case 200:
             let value = try JSONValue(json: response.body, source: url.absoluteString)
             let flow = try FlowDefinition(value: value, source: url.absoluteString)
-            let errors = validator.errors(flow).filter { $0.kind != .unknownBlock }
-            guard errors.isEmpty else {
-                throw SDUIError(.schema, "flow \"\(id)\" does not validate: "
-                                + errors.map(\.description).joined(separator: "; "), input: url.absoluteString)
-            }
+            try check(flow, "flow \"\(id)\"", input: url.absoluteString)
             var record: [String: JSONValue] = ["json": value]
             if let etag = response.header("ETag") { record["etag"] = .string(etag) }
             let encoder = JSONEncoder()
@@ -111,6 +103,16 @@ public struct FlowLoader: Sendable {
         default:
             let text = String(decoding: response.body.prefix(300), as: UTF8.self)
             throw SDUIError(.http, "HTTP \(response.status) for flow \"\(id)\": \(text)", input: url.absoluteString)
+        }
+    }
+
+    /// Throws `.schema` listing the validation errors of `flow` (named
+    /// `what`; a block type this app does not know is no error: it draws as
+    /// a placeholder), before a definition is used or kept.
+    private func check(_ flow: FlowDefinition, _ what: String, input: String) throws {
+        let errors = validator.errors(flow).filter { $0.kind != .unknownBlock }
+        guard errors.isEmpty else {
+            throw SDUIError(.schema, "\(what) does not validate: " + errors.map(\.description).joined(separator: "; "), input: input)
         }
     }
 }

@@ -30,9 +30,7 @@ extension FlowSession {
             do {
                 return try await spec.run(a, self)
             } catch let e as SDUIError where !e.isJournalFailure {
-                // "set: …" for every refusal, once.
-                let why = e.message.hasPrefix(name + ": ") ? String(e.message.dropFirst(name.count + 2)) : e.message
-                return try refuse(action, "\(name): \(why)")
+                return try refuse(action, FlowActions.refusal(of: name, e))
             }
         case .failure(let why):
             return try refuse(action, "action: \(why.message)")

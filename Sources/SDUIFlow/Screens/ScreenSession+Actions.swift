@@ -37,8 +37,7 @@ extension ScreenSession: ActionHost {
         do {
             step = try await FlowActions.spec(for: parsed).run(parsed, self)
         } catch let e as SDUIError where !e.isJournalFailure {
-            let why = e.message.hasPrefix(name + ": ") ? String(e.message.dropFirst(name.count + 2)) : e.message
-            return try refuse("\(name): \(why)", node: node)
+            return try refuse(FlowActions.refusal(of: name, e), node: node)
         }
         return try locked { updated(step) }
     }
@@ -53,9 +52,7 @@ extension ScreenSession: ActionHost {
     @discardableResult
     public func tap(_ target: String) async throws -> ScreenUpdate {
         let (action, id) = try locked { () throws -> (JSONValue, String) in
-            guard let tree = stack.last?.tree else {
-                throw SDUIError(.argument, "no screen is shown (call open(_:))", input: target)
-            }
+            let tree = try shownLocked().tree
             // An id is found by its path; a label or text by the walk.
             let match: RenderNodeID
             if let found = RenderNodeID.find(target, in: tree) {
@@ -73,15 +70,9 @@ extension ScreenSession: ActionHost {
                 match = byText
             }
             // The node's action, else the nearest ancestor's.
-            var chain: [RenderNode] = []
-            var n = tree.root
-            for i in match.path {
-                n = n.children[i]
-                chain.append(n)
-            }
-            for depth in stride(from: chain.count, through: 1, by: -1) {
-                guard let a = chain[depth - 1].props["action"] else { continue }
+            for depth in stride(from: match.path.count, through: 1, by: -1) {
                 let path = Array(match.path.prefix(depth))
+                guard let a = tree.root.descendant(at: path).props["action"] else { continue }
                 return (a, RenderNodeID.ancestorID(of: match.id, at: match.path, path: path, in: tree) ?? match.id)
             }
             throw SDUIError(.notFound, "node \"\(match.id)\" on screen \"\(tree.screen)\" has no action", input: target)
@@ -99,10 +90,9 @@ extension ScreenSession: ActionHost {
     public func input(_ key: String, _ value: JSONValue) throws -> ScreenUpdate {
         let path = try KeyPath(key)
         return try locked {
-            guard stack.last != nil else { throw SDUIError(.argument, "no screen is shown (call open(_:))", input: key) }
-            let required = inputNode(key)?.props["required"]?.boolValue == true
-            if required, !Self.filled(value) {
-                messageByKey[key] = "\(key) is required"
+            let shown = try shownLocked()
+            if let why = requiredMessage(key, value) {
+                messageByKey[key] = why
             } else {
                 switch store.set(key, StoreValue(value)) {
                 case .ok: messageByKey[key] = nil
@@ -113,7 +103,7 @@ extension ScreenSession: ActionHost {
                 issueList.append(ScreenSessionIssue(kind: "input", node: key, message: why))
             }
             pending.append(path)
-            return updated(.screen(stack.last!.screen.requested), force: [key])
+            return updated(.screen(shown.screen.requested), force: [key])
         }
     }
 
@@ -162,7 +152,7 @@ extension ScreenSession: ActionHost {
         var changes: [RenderNodeChange] = []
         for c in resolved {
             let node = decorate(c.node)
-            root = Self.replacing(c.path, in: root, with: node)
+            root.replaceDescendant(at: c.path, with: node)
             changes.append(RenderNodeChange(path: c.path, node: node))
         }
         if !changes.isEmpty {
@@ -174,10 +164,10 @@ extension ScreenSession: ActionHost {
         let keys = Set(force + written.map(\.description))
         if !keys.isEmpty {
             for i in shown.inputs where Self.touches(keys, i.key) && !changes.contains(where: { i.path.starts(with: $0.path) }) {
-                let old = Self.node(at: i.path, in: root)
+                let old = root.descendant(at: i.path)
                 let node = decorate(old)
                 guard node != old else { continue }
-                root = Self.replacing(i.path, in: root, with: node)
+                root.replaceDescendant(at: i.path, with: node)
                 changes.append(RenderNodeChange(path: i.path, node: node))
             }
         }
@@ -225,38 +215,13 @@ extension ScreenSession: ActionHost {
     /// ``input(for:)`` under the lock already held.
     func inputNode(_ key: String) -> RenderNode? {
         guard let shown = stack.last, let i = shown.inputs.first(where: { $0.key == key }) else { return nil }
-        return Self.node(at: i.path, in: shown.tree.root)
+        return shown.tree.root.descendant(at: i.path)
     }
 
     /// Whether one of `keys` and `key` name the same value or one holds the other.
     static func touches(_ keys: Set<String>, _ key: String) -> Bool {
         guard let path = try? KeyPath(key) else { return false }
         return keys.contains { (try? KeyPath($0))?.intersects(path) ?? false }
-    }
-
-    /// Whether `v` counts as filled in (not null, "" or []).
-    static func filled(_ v: JSONValue?) -> Bool {
-        switch v {
-        case nil, .null?: return false
-        case .string(let s)?: return !s.trimmingCharacters(in: .whitespaces).isEmpty
-        case .array(let a)?: return !a.isEmpty
-        default: return true
-        }
-    }
-
-    /// The node at `path` under `root`.
-    static func node(at path: [Int], in root: RenderNode) -> RenderNode {
-        var n = root
-        for i in path { n = n.children[i] }
-        return n
-    }
-
-    /// `root` with the node at `path` replaced by `node`.
-    static func replacing(_ path: [Int], in root: RenderNode, with node: RenderNode) -> RenderNode {
-        guard let first = path.first else { return node }
-        var root = root
-        root.children[first] = replacing(Array(path.dropFirst()), in: root.children[first], with: node)
-        return root
     }
 
     // MARK: Action host
@@ -283,17 +248,29 @@ extension ScreenSession: ActionHost {
 
     /// The screen shown.
     func shownScreen() throws -> String {
-        try locked {
-            guard let s = stack.last else { throw SDUIError(.argument, "no screen is shown (call open(_:))", input: sessionID) }
-            return s.screen.requested
-        }
+        try locked { try shownLocked().screen.requested }
+    }
+
+    /// The screen shown, under the lock already held; `.argument` before
+    /// ``open(_:)``.
+    func shownLocked() throws -> Shown {
+        guard let s = stack.last else { throw SDUIError(.argument, "no screen is shown (call open(_:))", input: sessionID) }
+        return s
+    }
+
+    /// The message of a required input at `key` left empty (`value`: what
+    /// it holds or is given), or nil: the one `required` rule of `input`
+    /// and `validate`.
+    func requiredMessage(_ key: String, _ value: JSONValue?) -> String? {
+        guard inputNode(key)?.props["required"]?.boolValue == true, !FlowSession.answered(value) else { return nil }
+        return "\(key) is required"
     }
 
     /// Writes `key` through the store (its rules apply; a refusal is thrown
     /// as `.argument`) and notes it for the next update.
     func write(_ key: KeyPath, _ value: (ScenarioStore, JSONValue?) throws -> JSONValue?) throws -> FlowStep {
         try locked {
-            guard let s = stack.last else { throw SDUIError(.argument, "no screen is shown (call open(_:))", input: sessionID) }
+            let s = try shownLocked()
             let text = key.description
             let result: ValidationResult
             if let v = try value(store, store.get(text)?.jsonValue) {
@@ -323,15 +300,11 @@ extension ScreenSession: ActionHost {
     /// the first.
     func validate(_ keys: [String]) throws -> FlowStep {
         try locked {
-            guard let s = stack.last else { throw SDUIError(.argument, "no screen is shown (call open(_:))", input: sessionID) }
+            let s = try shownLocked()
             var first: String?
             for key in keys {
-                var why: String?
-                if inputNode(key)?.props["required"]?.boolValue == true, !Self.filled(store.get(key)?.jsonValue) {
-                    why = "\(key) is required"
-                } else if case .failed(let reason) = store.validate(key) {
-                    why = reason
-                }
+                var why = requiredMessage(key, store.get(key)?.jsonValue)
+                if why == nil, case .failed(let reason) = store.validate(key) { why = reason }
                 messageByKey[key] = why
                 if let why { first = first ?? why }
                 pending.append(try KeyPath(key))
@@ -344,7 +317,7 @@ extension ScreenSession: ActionHost {
     /// Commits a `track` event on the screen shown.
     func record(event: String, properties: [String: JSONValue]) throws -> FlowStep {
         try locked {
-            guard let s = stack.last else { throw SDUIError(.argument, "no screen is shown (call open(_:))", input: sessionID) }
+            let s = try shownLocked()
             try commit([(event, properties)])
             return .screen(s.screen.requested)
         }

@@ -262,7 +262,7 @@ public final class ScreenSession: @unchecked Sendable {
         guard !events.isEmpty else { return }
         let screen = screen ?? stack.last?.screen.requested
         if let journal {
-            let now = Self.milliseconds(configuration.now())
+            let now = FlowSession.milliseconds(configuration.now())
             var encoded: [Data] = []
             var next = seq
             for (name, properties) in events {
@@ -274,13 +274,6 @@ public final class ScreenSession: @unchecked Sendable {
         }
         seq += events.count
         emittedNames += events.map(\.0)
-    }
-
-    /// Milliseconds since the Unix epoch of `date`, clamped to Int64.
-    static func milliseconds(_ date: Date) -> Int64 {
-        let ms = (date.timeIntervalSince1970 * 1000).rounded()
-        guard ms.isFinite else { return 0 }
-        return Int64(exactly: ms) ?? (ms < 0 ? Int64.min : Int64.max)
     }
 
     // MARK: Inputs in the tree
@@ -298,9 +291,8 @@ public final class ScreenSession: @unchecked Sendable {
         var node = node
         if Self.inputPrimitives.contains(node.primitive), node.kind == .primitive,
            let key = node.props["key"]?.stringValue {
-            if let value = store.get(key)?.jsonValue { node.props["value"] = value } else if node.props["value"] == nil {
-                node.props["value"] = nil
-            }
+            // The store's value wins; without one, what the node was given stays.
+            if let value = store.get(key)?.jsonValue { node.props["value"] = value }
             node.props["message"] = messageByKey[key].map(JSONValue.string)
         }
         if !node.children.isEmpty { node.children = node.children.map(decorate) }

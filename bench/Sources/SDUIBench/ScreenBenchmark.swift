@@ -66,15 +66,8 @@ public struct ScreenBenchmark {
 
     /// The 1,001-node screen with its button, its lookups and its store.
     static func screenFixture() throws -> (ScreenPayload, [String: TokenLookup], ScenarioStore) {
-        let (payload, lookups0, store) = try StoreBenchmark.screenFixture()
-        var lookups = lookups0
-        var children = [#"{"primitive":"Text","props":{"text":"{{rows.r0.title}}"}}"#,
-                        #"{"primitive":"Text","props":{"text":"@{string(rows.r0.qty * 2)}"}}"#]
-        for j in 0..<6 { children.append(#"{"primitive":"Text","props":{"text":"static 0.\#(j)"}}"#) }
-        children.append(#"{"primitive":"Button","props":{"label":"Bump","action":{"type":"set","key":"rows.r50.qty","expr":"rows.r50.qty + 1"}}}"#)
-        let json = #"{"id":"row0","version":1,"primitive":"Column","primitiveVersion":3,"props":{"spacing":8,"children":[\#(children.joined(separator: ","))]}}"#
-        lookups["row0"] = .found(try DesignToken(json: json, source: "row0"), .memory)
-        return (payload, lookups, store)
+        try StoreBenchmark.screenFixture(lastOfRow0:
+            #"{"primitive":"Button","props":{"label":"Bump","action":{"type":"set","key":"rows.r50.qty","expr":"rows.r50.qty + 1"}}}"#)
     }
 
     /// A 300-byte event, numbered `i`.

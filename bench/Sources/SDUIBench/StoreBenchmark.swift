@@ -76,8 +76,10 @@ public struct StoreBenchmark {
     /// store's lock).
     final class Locked: @unchecked Sendable { var count = 0 }
 
-    /// The 100-token screen, its lookups, and the store it reads.
-    static func screenFixture() throws -> (ScreenPayload, [String: TokenLookup], ScenarioStore) {
+    /// The 100-token screen, its lookups, and the store it reads.  With
+    /// `lastOfRow0` (a node's JSON), row 0's last static text is that node
+    /// instead (the screen benchmark's button); the screen stays 1,001 nodes.
+    static func screenFixture(lastOfRow0: String? = nil) throws -> (ScreenPayload, [String: TokenLookup], ScenarioStore) {
         var lookups: [String: TokenLookup] = [:]
         var items: [ScreenPayload.Item] = []
         var rows: [String: StoreValue] = [:]
@@ -87,6 +89,7 @@ public struct StoreBenchmark {
                 #"{"primitive":"Text","props":{"text":"@{string(rows.r\#(i).qty * 2)}"}}"#,
             ]
             for j in 0..<7 { children.append(#"{"primitive":"Text","props":{"text":"static \#(i).\#(j)"}}"#) }
+            if i == 0, let lastOfRow0 { children[children.count - 1] = lastOfRow0 }
             let json = #"{"id":"row\#(i)","version":1,"primitive":"Column","primitiveVersion":3,"props":{"spacing":8,"children":[\#(children.joined(separator: ","))]}}"#
             let token = try DesignToken(json: json, source: "row\(i)")
             lookups[token.id] = .found(token, .memory)
