@@ -8,9 +8,17 @@
  * int64, double, a string (pointer, length), an array built by the
  * evaluator (items in the arena), or a borrowed array/object of the
  * caller's tree.  Every intermediate (joined strings, array literals,
- * wildcard results) lives in one arena per evaluation: its first block is
- * sized from the program and more blocks are added only when a value needs
- * them, so an operation never calls the allocator.  String lengths, array
+ * wildcard results) lives in one arena per evaluation: its first block
+ * (2 KiB) is on the entry point's stack and more blocks are added only
+ * when a value needs them, so an operation never calls the allocator and
+ * a typical evaluation allocates nothing but its result.
+ *
+ * Roots.  A root name reads the caller's data one of two ways: through
+ * the lookup callback (sdui_expr_eval, _json), called at each appearance,
+ * or from an array indexed by the slot the compiler gave the name
+ * (sdui_expr_eval_roots, _bool), which costs a load.  A member step's
+ * name was hashed at compile, so a lookup in a large object hashes
+ * nothing either.  String lengths, array
  * lengths and the arena's bytes are bounded.  A call evaluates its
  * arguments left to right and calls the body its node's table row names
  * (expr_fn.c); this file knows no function by name.
@@ -43,7 +51,8 @@
  * a document result is never text parsed back.  Both walk the value the
  * same way, and the tree walk counts the bytes the text would take (one
  * escape rule, json_esc, serves both), so the bound on a result's text
- * answers the same for either call.
+ * answers the same for either call.  sdui_expr_eval_bool builds no result
+ * at all: a condition's boolean is read off the value.
  */
 #include <assert.h>
 #include <limits.h>
@@ -133,6 +142,9 @@ int sdui__expr_cmp_bytes(sdui_xeval *e, const sdui_xnode *nd, const char *a, con
 static int obj_get(sdui_xeval *e, const sdui_xnode *nd, const sdui_value *o, const char *k,
                    size_t n, const sdui_value **out)
 {
+    /* A member step's name is hashed at compile (expr_parse.c) and holds
+     * no NUL; the same work is counted as for a computed key. */
+    int named = nd->kind == N_MEMBER && k == e->x->pool + nd->b;
     size_t members = sdui_value_count(o);
     unsigned long work = 1 + 3 * (n / SDUI_EXPR_STEP_BYTES);
     *out = NULL;
@@ -142,7 +154,9 @@ static int obj_get(sdui_xeval *e, const sdui_xnode *nd, const sdui_value *o, con
         work += members;
     if (!sdui__expr_step(e, nd, work))
         return 0;
-    if (!memchr(k, 0, n))
+    if (named)
+        *out = sdui__value_member(o, k, n, nd->v.h);
+    else if (!memchr(k, 0, n))
         *out = sdui_value_get(o, k);
     return 1;
 }
@@ -809,7 +823,11 @@ static int eval(sdui_xeval *e, int32_t i, sdui_xval *out)
         return 1;
     }
     case N_ROOT: {
-        const sdui_value *v = e->lookup ? e->lookup(e->ctx, e->x->pool + nd->b, (size_t)nd->c) : NULL;
+        const sdui_value *v;
+        if (e->slots)
+            v = (size_t)nd->a < e->n_slots ? e->slots[nd->a] : NULL;
+        else
+            v = e->lookup ? e->lookup(e->ctx, e->x->pool + nd->b, (size_t)nd->c) : NULL;
         *out = sdui__expr_from_tree(v);
         return 1;
     }
@@ -893,31 +911,52 @@ static int eval(sdui_xeval *e, int32_t i, sdui_xval *out)
     return sdui__expr_fail(e, SDUI_EXPR_TYPE, nd, "bad node");
 }
 
-/* Frees an evaluation's arena. */
+/* Frees an evaluation's arena but its first block, on the stack. */
 static void arena_free(sdui_xeval *e)
 {
-    while (e->arena) {
+    while (e->arena && e->arena != e->stack) {
         sdui_xblock *nb = e->arena->next;
         sdui_free(e->arena);
         e->arena = nb;
     }
 }
 
-/* Runs the program into *r (the public entry points share it): 1 with
- * the arena alive (what *r points into; the caller frees it with
- * arena_free), 0 with it freed and e->st set. */
-static int run(sdui_xeval *e, const sdui_expr *prog, sdui_expr_lookup lookup, void *ctx,
-               sdui_error *err, sdui_xval *r)
+/* Bytes of an evaluation's first arena block, which lives on the entry
+ * point's stack: what a typical condition or binding needs (a few values,
+ * a short joined string), so most evaluations call the allocator for
+ * nothing but their result, and a condition for nothing at all. */
+#define STACK_BLOCK 2048
+
+/* The first arena block's memory, aligned for the block header. */
+typedef struct stack_block {
+    sdui_xblock head;
+    max_align_t data[STACK_BLOCK / sizeof(max_align_t)];
+} stack_block;
+
+/* Runs the program into *r (the public entry points share it), with the
+ * roots from slots[0, n_slots) when slots is non-NULL, else from lookup:
+ * 1 with the arena alive (what *r points into; the caller frees it with
+ * arena_free), 0 with it freed and e->st set.  first is the caller's
+ * stack block, which must outlive *r. */
+static int run(sdui_xeval *e, stack_block *first, const sdui_expr *prog, sdui_expr_lookup lookup,
+               void *ctx, const sdui_value *const *slots, size_t n_slots, sdui_error *err,
+               sdui_xval *r)
 {
     memset(e, 0, sizeof *e);
     e->x = prog;
     e->lookup = lookup;
     e->ctx = ctx;
+    e->slots = slots;
+    e->n_slots = n_slots;
     e->err = err;
     e->st = SDUI_OK;
-    /* The first block, sized from the program. */
-    sdui__expr_alloc(e, &prog->nodes[prog->root], prog->n_nodes * sizeof(sdui_xval) * 2 + 1024);
-    if (e->st == SDUI_OK && eval(e, prog->root, r)) {
+    first->head.next = NULL;
+    first->head.used = 0;
+    first->head.cap = sizeof first->data;
+    e->arena = e->stack = &first->head;
+    e->arena_bytes = sizeof first->data;
+    assert((void *)first->head.data == (void *)first->data);
+    if (eval(e, prog->root, r)) {
         r->spread = 0;
         return 1;
     }
@@ -932,12 +971,13 @@ sdui_status sdui_expr_eval_json(const sdui_expr *prog, sdui_expr_lookup lookup,
 {
     sdui_xtext t = {NULL, 0, 0, 0, NULL, NULL, 0};
     sdui_xeval e;
+    stack_block first;
     sdui_xval r;
     if (!prog || !json)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: eval_json: %s is NULL",
                           prog ? "json" : "prog");
     *json = NULL;
-    if (!run(&e, prog, lookup, ctx, err, &r))
+    if (!run(&e, &first, prog, lookup, ctx, NULL, 0, err, &r))
         return e.st;
     sdui__expr_tx_json(&t, &r);
     if (t.bad == 1)
@@ -957,22 +997,17 @@ sdui_status sdui_expr_eval_json(const sdui_expr *prog, sdui_expr_lookup lookup,
     return SDUI_OK;
 }
 
-/* Evaluates into a value tree (expr.h): the result is built as a tree
- * directly, never written as text and parsed back. */
-sdui_status sdui_expr_eval(const sdui_expr *prog, sdui_expr_lookup lookup,
-                           void *ctx, sdui_json_doc **result, sdui_error *err)
+/* The value of an evaluation that run() left in *r, as a new document
+ * in *result; frees the arena. */
+static sdui_status to_tree(sdui_xeval *ep, const sdui_xval *rp, sdui_json_doc **result)
 {
+    sdui_xeval e = *ep;
+    const sdui_expr *prog = e.x;
+    sdui_error *err = e.err;
     sdui_json_builder *b = NULL;
     sdui_status st;
     size_t len = 0;
-    sdui_xeval e;
-    sdui_xval r;
-    if (!prog || !result)
-        return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: eval: %s is NULL",
-                          prog ? "result" : "prog");
-    *result = NULL;
-    if (!run(&e, prog, lookup, ctx, err, &r))
-        return e.st;
+    sdui_xval r = *rp;
     /* No depth bound of the builder's own: the result's depth is the
      * data's (bounded where the data was read) plus the program's
      * nesting (SDUI_EXPR_MAX_NESTING). */
@@ -995,4 +1030,81 @@ sdui_status sdui_expr_eval(const sdui_expr *prog, sdui_expr_lookup lookup,
     }
     arena_free(&e);
     return st;
+}
+
+/* Evaluates into a value tree (expr.h): the result is built as a tree
+ * directly, never written as text and parsed back. */
+sdui_status sdui_expr_eval(const sdui_expr *prog, sdui_expr_lookup lookup,
+                           void *ctx, sdui_json_doc **result, sdui_error *err)
+{
+    sdui_xeval e;
+    stack_block first;
+    sdui_xval r;
+    if (!prog || !result)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: eval: %s is NULL",
+                          prog ? "result" : "prog");
+    *result = NULL;
+    if (!run(&e, &first, prog, lookup, ctx, NULL, 0, err, &r))
+        return e.st;
+    return to_tree(&e, &r, result);
+}
+
+/* The roots of a slot evaluation given none: every root is absent. */
+static const sdui_value *const no_roots[1] = {NULL};
+
+/* Checks the roots of a slot evaluation; SDUI_OK or SDUI_ARGUMENT naming
+ * what is missing. */
+static sdui_status slot_args(const char *fn, const sdui_expr *prog, const void *out,
+                             const sdui_value *const *roots, size_t n_roots, sdui_error *err)
+{
+    if (!prog || !out)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: %s: %s is NULL", fn,
+                          prog ? "the out-pointer" : "prog");
+    if (!roots && n_roots > 0)
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: %s: roots is NULL with n_roots %zu",
+                          fn, n_roots);
+    return SDUI_OK;
+}
+
+/* Evaluates with the roots by slot into a value tree (expr.h). */
+sdui_status sdui_expr_eval_roots(const sdui_expr *prog, const sdui_value *const *roots,
+                                 size_t n_roots, sdui_json_doc **result, sdui_error *err)
+{
+    sdui_xeval e;
+    stack_block first;
+    sdui_xval r;
+    sdui_status st = slot_args("eval_roots", prog, result, roots, n_roots, err);
+    if (st != SDUI_OK)
+        return st;
+    *result = NULL;
+    if (!run(&e, &first, prog, NULL, NULL, roots ? roots : no_roots, roots ? n_roots : 0, err, &r))
+        return e.st;
+    return to_tree(&e, &r, result);
+}
+
+/* Evaluates a condition with the roots by slot (expr.h): no result to
+ * build, and with the stack block, no allocation at all unless a value
+ * outgrows it. */
+sdui_status sdui_expr_eval_bool(const sdui_expr *prog, const sdui_value *const *roots,
+                                size_t n_roots, int *truth, sdui_error *err)
+{
+    sdui_xeval e;
+    stack_block first;
+    sdui_xval r;
+    sdui_status st = slot_args("eval_bool", prog, truth, roots, n_roots, err);
+    if (st != SDUI_OK)
+        return st;
+    if (!run(&e, &first, prog, NULL, NULL, roots ? roots : no_roots, roots ? n_roots : 0, err, &r))
+        return e.st;
+    if (r.t != V_BOOL) {
+        static const char *const names[] = {"null", "a boolean", "an integer", "a decimal",
+                                            "a string", "an array", "an array", "an object"};
+        char what[64];
+        snprintf(what, sizeof what, "a condition gave %s, not a boolean,", names[r.t]);
+        sdui__expr_fail(&e, SDUI_EXPR_TYPE, &prog->nodes[prog->root], what);
+    } else {
+        *truth = r.u.b != 0;
+    }
+    arena_free(&e);
+    return e.st;
 }

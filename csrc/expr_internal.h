@@ -68,11 +68,13 @@ typedef struct sdui_xnode {
     uint8_t op;          /* N_BIN: a bin_op */
     uint32_t off, len;   /* the sub-expression's bytes in the source */
     int32_t a, b, c;     /* children; for N_STR/N_ROOT/N_MEMBER a string
-                            (b: pool offset, c: length); N_ARRAY/N_CALL:
-                            a = first kid index, b = count */
+                            (b: pool offset, c: length); N_ROOT: a = its
+                            root slot; N_ARRAY/N_CALL: a = first kid
+                            index, b = count */
     union {
         int64_t i;
         double d;
+        uint64_t h;                /* N_MEMBER: sdui__hash of the name */
         const struct sdui_xfn *fn; /* N_CALL: the function's table row */
     } v;
 } sdui_xnode;
@@ -88,6 +90,9 @@ struct sdui_expr {
     size_t src_len;
     char **paths;
     size_t n_paths;
+    int32_t *roots;      /* the distinct root names, in source order: the
+                            first N_ROOT node of each (slot k is roots[k]) */
+    size_t n_roots;
     int32_t root;
 };
 
@@ -123,6 +128,10 @@ typedef struct sdui_xeval {
     const sdui_expr *x;
     sdui_expr_lookup lookup;
     void *ctx;
+    const sdui_value *const *slots; /* non-NULL: the roots by slot, and */
+    size_t n_slots;                 /* lookup is not called             */
+    sdui_xblock *stack;  /* the arena's first block, on the entry point's
+                            stack: never freed */
     sdui_error *err;
     sdui_status st;
     unsigned long steps;

@@ -22,6 +22,11 @@
  * a parse error, and the call's node keeps a pointer to its row, which the
  * evaluator calls.
  *
+ * Slots.  Each distinct root name gets a slot, numbered in source order,
+ * and each member step keeps its name's hash: an evaluation given the
+ * roots by slot (sdui_expr_eval_bool) reads them by index and hashes
+ * nothing.
+ *
  * Paths.  After parsing, the chains of root, member, index and wildcard
  * steps are written in their canonical form (`a.b`, `a[0]`,
  * `a['first name']`, `a[*].b`) and listed once each; a chain whose index
@@ -765,6 +770,44 @@ static int collect_paths(sdui_expr *x, int32_t i)
     }
 }
 
+/*
+ * Gives every root name its slot and every member step its name's hash,
+ * once, so an evaluation neither looks a root up by name nor hashes a
+ * member's name (expr.h, sdui_expr_eval_bool).  Slots follow the first
+ * appearance of each name in the source; nodes are made in source order,
+ * so that is node order.  A source of 4096 bytes holds at most 2048
+ * names, so the search for an equal earlier name is bounded.  0 when
+ * memory runs out.
+ */
+static int assign_slots(sdui_expr *x)
+{
+    for (size_t i = 0; i < x->n_nodes; i++) {
+        sdui_xnode *nd = &x->nodes[i];
+        if (nd->kind == N_MEMBER) {
+            assert(!memchr(x->pool + nd->b, 0, (size_t)nd->c)); /* a name, not a quoted key */
+            nd->v.h = sdui__hash(x->pool + nd->b, (size_t)nd->c);
+            continue;
+        }
+        if (nd->kind != N_ROOT)
+            continue;
+        size_t k = 0;
+        for (; k < x->n_roots; k++) {
+            const sdui_xnode *r = &x->nodes[x->roots[k]];
+            if (r->c == nd->c && !memcmp(x->pool + r->b, x->pool + nd->b, (size_t)nd->c))
+                break;
+        }
+        if (k == x->n_roots) {
+            int32_t *nr = sdui_realloc(x->roots, (x->n_roots + 1) * sizeof *nr);
+            if (!nr)
+                return 0;
+            x->roots = nr;
+            x->roots[x->n_roots++] = (int32_t)i;
+        }
+        nd->a = (int32_t)k;
+    }
+    return 1;
+}
+
 /* Parses src into a program (expr.h). */
 sdui_status sdui_expr_compile(const char *src, size_t len, sdui_expr **out,
                               sdui_error *err)
@@ -825,7 +868,7 @@ sdui_status sdui_expr_compile(const char *src, size_t len, sdui_expr **out,
     x->pool = p.pool;
     x->pool_len = p.pool_len;
     x->root = root;
-    if (!collect_paths(x, root)) {
+    if (!collect_paths(x, root) || !assign_slots(x)) {
         sdui_expr_free(x);
         return sdui__oom(err);
     }
@@ -841,6 +884,7 @@ void sdui_expr_free(sdui_expr *prog)
     for (size_t k = 0; k < prog->n_paths; k++)
         sdui_free(prog->paths[k]);
     sdui_free(prog->paths);
+    sdui_free(prog->roots);
     sdui_free(prog->nodes);
     sdui_free(prog->kids);
     sdui_free(prog->pool);
@@ -864,6 +908,25 @@ const char *sdui_expr_path(const sdui_expr *prog, size_t i, size_t *len)
     if (len)
         *len = strlen(prog->paths[i]);
     return prog->paths[i];
+}
+
+/* The number of distinct root names (expr.h). */
+size_t sdui_expr_root_count(const sdui_expr *prog)
+{
+    assert(prog);
+    return prog->n_roots;
+}
+
+/* The root name of slot i (expr.h). */
+const char *sdui_expr_root(const sdui_expr *prog, size_t i, size_t *len)
+{
+    assert(prog);
+    if (i >= prog->n_roots)
+        return NULL;
+    const sdui_xnode *nd = &prog->nodes[prog->roots[i]];
+    if (len)
+        *len = (size_t)nd->c;
+    return prog->pool + nd->b;
 }
 
 /* The source text (expr.h). */

@@ -274,12 +274,19 @@ struct sdui_tree_index {
     key_slot slots[];
 };
 
+/* The slot hash of a name in object obj, from the name's own hash h
+ * (sdui__hash): the object's address is mixed in, so the members of many
+ * objects share one table. */
+static size_t key_hash_of(const node *obj, uint64_t h)
+{
+    h ^= (uint64_t)(uintptr_t)obj * 0x9E3779B97F4A7C15ULL;
+    return (size_t)(h ^ (h >> 32));
+}
+
 /* The hash of name s[0, n) in object obj. */
 static size_t key_hash(const node *obj, const char *s, size_t n)
 {
-    uint64_t h = sdui__hash(s, n);
-    h ^= (uint64_t)(uintptr_t)obj * 0x9E3779B97F4A7C15ULL;
-    return (size_t)(h ^ (h >> 32));
+    return key_hash_of(obj, sdui__hash(s, n));
 }
 
 /* 1 if key node k holds the name s[0, n). */
@@ -369,11 +376,12 @@ static void index_publish(sdui_tree_index *ix)
             ((node *)ix->slots[i].obj)->u.table = ix;
 }
 
-/* The key node of obj named s[0, n) in the index, or NULL. */
+/* The key node of obj named s[0, n), whose slot hash is h, in the
+ * index, or NULL. */
 static const node *index_get(const sdui_tree_index *ix, const node *obj,
-                             const char *s, size_t n)
+                             const char *s, size_t n, size_t h)
 {
-    size_t h = key_hash(obj, s, n), i = h & ix->mask;
+    size_t i = h & ix->mask;
     for (;; i = (i + 1) & ix->mask) {
         const key_slot *k = &ix->slots[i];
         if (!k->key)
@@ -1125,12 +1133,32 @@ const sdui_value *sdui_value_get(const sdui_value *v, const char *key)
         return NULL;
     len = strlen(key);
     if (nd->flags & F_HASHED) {
-        k = index_get(nd->u.table, nd, key, len);
+        k = index_get(nd->u.table, nd, key, len, key_hash(nd, key, len));
         return k ? VALUE(k + k->size) : NULL;
     }
     k = nd + 1;
     for (i = 0; i < nd->n; i++, k = next_key(k))
         if (key_is(k, key, len))
+            return VALUE(k + k->size);
+    return NULL;
+}
+
+/* The member named key[0, n) of object obj, whose sdui__hash is hash
+ * (value_tree.h): sdui_value_get without measuring or hashing the name,
+ * for a caller that looks the same name up many times. */
+const sdui_value *sdui__value_member(const sdui_value *obj, const char *key, size_t n,
+                                     uint64_t hash)
+{
+    const node *nd = NODE(obj), *k;
+    size_t i;
+    assert(obj && nd->kind == K_OBJECT && key && !memchr(key, 0, n));
+    if (nd->flags & F_HASHED) {
+        k = index_get(nd->u.table, nd, key, n, key_hash_of(nd, hash));
+        return k ? VALUE(k + k->size) : NULL;
+    }
+    k = nd + 1;
+    for (i = 0; i < nd->n; i++, k = next_key(k))
+        if (key_is(k, key, n))
             return VALUE(k + k->size);
     return NULL;
 }

@@ -170,4 +170,11 @@ void sdui__tree_index_free(sdui_tree_index *index);
  * 16), 0 if it goes through the index (expr_eval.c counts the work). */
 int sdui__tree_scans(const sdui_value *obj);
 
+/* The member named key[0, n) (no NUL inside) of object obj, whose
+ * sdui__hash(key, n) is hash, else NULL: sdui_value_get for a caller that
+ * hashed the name once ahead of many lookups (a compiled expression's
+ * member steps).  obj must be an object (asserted). */
+const sdui_value *sdui__value_member(const sdui_value *obj, const char *key, size_t n,
+                                     uint64_t hash);
+
 #endif

@@ -26,10 +26,11 @@ public final class CompiledExpression: @unchecked Sendable, CustomStringConverti
     /// store uses them as the expression's dependencies.
     public let paths: [String]
 
-    /// The distinct root names the paths start with (`cart` of
-    /// `cart.total`), in source order: the top-level values the expression
-    /// reads.  ``evaluate(roots:)`` looks each up once per call and answers
-    /// the core's lookups without making Swift strings.
+    /// The distinct root names the expression reads (`cart` of
+    /// `cart.total`), in the order they first appear: the top-level values
+    /// it needs.  The core numbered them when it compiled the expression,
+    /// so ``evaluate(slots:)`` and ``isTrue(slots:)`` take the values in
+    /// this order, one array, and look nothing up by name.
     public let rootNames: [String]
 
     /// The compiled `source`, from a process-wide cache of the most recent
@@ -76,13 +77,10 @@ public final class CompiledExpression: @unchecked Sendable, CustomStringConverti
             var len = 0
             return String(cBytes: sdui_expr_path(prog, i, &len), count: len)
         }
-        var names: [String] = []
-        for text in paths {
-            guard let path = try? KeyPath(text), case .key(let name) = path.components[0],
-                  !names.contains(name) else { continue }
-            names.append(name)
+        self.rootNames = (0..<sdui_expr_root_count(prog)).map { i in
+            var len = 0
+            return String(cBytes: sdui_expr_root(prog, i, &len), count: len)
         }
-        self.rootNames = names
     }
 
     deinit { sdui_expr_free(program) }
@@ -99,7 +97,9 @@ public final class CompiledExpression: @unchecked Sendable, CustomStringConverti
     ///   byte offset of the failing sub-expression, and a message naming it.
     public func evaluate(_ data: JSONDocument) throws -> JSONValue {
         try withExtendedLifetime(data) {
-            try run { name in data.member(name) }
+            try withSlots(rootNames.map { data.member($0) }) { roots, n in
+                try tree { sdui_expr_eval_roots(program, roots, n, &$0, &$1) }
+            }
         }
     }
 
@@ -107,12 +107,17 @@ public final class CompiledExpression: @unchecked Sendable, CustomStringConverti
     /// `roots["cart"]`'s member `total`; a root not in the dictionary is
     /// absent (null).
     public func evaluate(roots: [String: JSONDocument]) throws -> JSONValue {
-        let values = rootNames.map { roots[$0]?.root }
-        let names = rootNames
-        return try withExtendedLifetime(roots) {
-            try run { name in
-                for i in names.indices where names[i].withCString({ strcmp($0, name) }) == 0 { return values[i] }
-                return nil
+        try evaluate(slots: rootNames.map { roots[$0] })
+    }
+
+    /// Evaluates with the data given by slot: `slots[k]` is the value of
+    /// ``rootNames``[k] (nil, or past the end: absent, so null).  What code
+    /// that runs one expression many times uses: it finds the documents
+    /// once, and each call hands them to the core in one array.
+    public func evaluate(slots: [JSONDocument?]) throws -> JSONValue {
+        try withExtendedLifetime(slots) {
+            try withSlots(slots.map { $0?.root }) { roots, n in
+                try tree { sdui_expr_eval_roots(program, roots, n, &$0, &$1) }
             }
         }
     }
@@ -123,9 +128,68 @@ public final class CompiledExpression: @unchecked Sendable, CustomStringConverti
     /// - Throws: as ``evaluate(roots:)``, and what `data` throws building a
     ///   document.
     public func evaluate(in data: any ScenarioData) throws -> JSONValue {
-        var roots: [String: JSONDocument] = [:]
-        for name in rootNames { roots[name] = try data.document(root: name) }
-        return try evaluate(roots: roots)
+        try evaluate(slots: slots(in: data))
+    }
+
+    /// Whether the condition holds, with the data given by slot as
+    /// ``evaluate(slots:)`` takes it.  The core builds no result and, for a
+    /// typical condition, allocates nothing: the test for `when`, `if`
+    /// and every condition run again and again.
+    ///
+    /// - Throws: as ``evaluate(roots:)``; `.exprType` ("a condition gave a
+    ///   string, not a boolean") when the value is not a boolean.
+    public func isTrue(slots: [JSONDocument?]) throws -> Bool {
+        try withExtendedLifetime(slots) {
+            let count = slots.count
+            return try withUnsafeTemporaryAllocation(of: OpaquePointer?.self, capacity: max(count, 1)) { buffer in
+                for i in 0..<count { buffer[i] = slots[i]?.root }
+                return try truth(buffer.baseAddress, count)
+            }
+        }
+    }
+
+    /// Whether the condition holds in `roots` (by name, as
+    /// ``evaluate(roots:)`` reads them).
+    public func isTrue(roots: [String: JSONDocument]) throws -> Bool {
+        try isTrue(slots: rootNames.map { roots[$0] })
+    }
+
+    /// Whether the condition holds in scenario data (as
+    /// ``evaluate(in:)`` reads it).
+    public func isTrue(in data: any ScenarioData) throws -> Bool {
+        try isTrue(slots: slots(in: data))
+    }
+
+    /// `data`'s document of each root name, by slot.
+    private func slots(in data: any ScenarioData) throws -> [JSONDocument?] {
+        try rootNames.map { try data.document(root: $0) }
+    }
+
+    /// Runs `body` with `values` as the core's array of borrowed roots (on
+    /// the stack); the caller keeps their documents alive.
+    private func withSlots<R>(_ values: [OpaquePointer?],
+                              _ body: (UnsafePointer<OpaquePointer?>?, Int) throws -> R) rethrows -> R {
+        try values.withUnsafeBufferPointer { try body($0.baseAddress, $0.count) }
+    }
+
+    /// The core's condition call over `count` roots at `roots`.
+    private func truth(_ roots: UnsafePointer<OpaquePointer?>?, _ count: Int) throws -> Bool {
+        var truth: Int32 = 0
+        var err = sdui_error()
+        let status = sdui_expr_eval_bool(program, count > 0 ? roots : nil, count, &truth, &err)
+        try SDUIError.check(status, err, input: Self.inputName(source))
+        return truth != 0
+    }
+
+    /// The value of one of the core's tree-making calls, which fills in
+    /// the result document and the error record.
+    private func tree(_ call: (inout OpaquePointer?, inout sdui_error) -> sdui_status) throws -> JSONValue {
+        var err = sdui_error()
+        var result: OpaquePointer?
+        let status = call(&result, &err)
+        try SDUIError.check(status, err, input: Self.inputName(source))
+        defer { sdui_json_doc_free(result) }
+        return JSONValue(sdui_json_doc_root(result))
     }
 
     /// Evaluates and renders the result as JSON text by the core's rule:
@@ -145,21 +209,6 @@ public final class CompiledExpression: @unchecked Sendable, CustomStringConverti
             defer { sdui_free(text) }
             return String(cBytes: text, count: len)
         }
-    }
-
-    /// Evaluates with `lookup` resolving root names to borrowed C values,
-    /// which the caller keeps alive for the call.
-    private func run(_ lookup: @escaping (UnsafePointer<CChar>) -> OpaquePointer?) throws -> JSONValue {
-        let box = LookupBox(lookup)
-        var err = sdui_error()
-        var result: OpaquePointer?
-        let status = withExtendedLifetime(box) {
-            sdui_expr_eval(program, LookupBox.callback, Unmanaged.passUnretained(box).toOpaque(),
-                           &result, &err)
-        }
-        try SDUIError.check(status, err, input: Self.inputName(source))
-        defer { sdui_json_doc_free(result) }
-        return JSONValue(sdui_json_doc_root(result))
     }
 
     /// How errors name the expression: its text, shortened past 80 characters.

@@ -82,6 +82,60 @@ static void check_eval_matches_text(const sdui_expr *prog, const sdui_value *dat
     sdui_json_doc_free(res);
 }
 
+/*
+ * The slot entry points against the lookup's: the roots looked up once by
+ * the names sdui_expr_root lists, sdui_expr_eval_roots gives the same
+ * status, error record and tree as sdui_expr_eval, and sdui_expr_eval_bool
+ * the same boolean, the same error, or SDUI_EXPR_TYPE for any other value.
+ */
+static void check_slots_match(const sdui_expr *prog, const sdui_value *data, const char *where)
+{
+    enum { MAX = 64 };
+    const sdui_value *roots[MAX];
+    size_t n = sdui_expr_root_count(prog);
+    sdui_error err, serr;
+    sdui_json_doc *res = NULL, *sres = NULL;
+    int truth = -1;
+    if (n > MAX)
+        return;
+    for (size_t k = 0; k < n; k++) {
+        size_t len;
+        const char *name = sdui_expr_root(prog, k, &len);
+        CHECKF(name && strlen(name) == len, "%s: root %zu", where, k);
+        roots[k] = data && name ? sdui_value_get(data, name) : NULL;
+    }
+    CHECK(sdui_expr_root(prog, n, NULL) == NULL);
+    sdui_status st = sdui_expr_eval(prog, lookup_root, (void *)data, &res, &err);
+    sdui_status sst = sdui_expr_eval_roots(prog, n ? roots : NULL, n, &sres, &serr);
+    if (CHECKF(sst == st, "%s: eval_roots gave %s, eval %s", where, sdui_status_name(sst),
+               sdui_status_name(st))) {
+        if (st == SDUI_OK)
+            CHECKF(value_same(sdui_json_doc_root(res), sdui_json_doc_root(sres)),
+                   "%s: eval_roots's tree is not eval's", where);
+        else
+            CHECKF(!strcmp(err.message, serr.message) && err.offset == serr.offset,
+                   "%s: eval_roots's error \"%s\" is not eval's \"%s\"", where, serr.message,
+                   err.message);
+    }
+    sst = sdui_expr_eval_bool(prog, n ? roots : NULL, n, &truth, &serr);
+    if (st == SDUI_LIMIT && strstr(err.message, "result longer"))
+        CHECKF(sst == SDUI_EXPR_TYPE, "%s: eval_bool of a long result gave %s", where,
+               sdui_status_name(sst));   /* no condition writes a result */
+    else if (st != SDUI_OK)
+        CHECKF(sst == st && !strcmp(err.message, serr.message),
+               "%s: eval_bool gave %s \"%s\", eval %s \"%s\"", where, sdui_status_name(sst),
+               serr.message, sdui_status_name(st), err.message);
+    else if (sdui_value_type_of(sdui_json_doc_root(res)) == SDUI_VALUE_BOOL)
+        CHECKF(sst == SDUI_OK && truth == sdui_value_bool(sdui_json_doc_root(res)),
+               "%s: eval_bool gave %s %d", where, sdui_status_name(sst), truth);
+    else
+        CHECKF(sst == SDUI_EXPR_TYPE && strstr(serr.message, "not a boolean") &&
+               truth == -1, "%s: eval_bool of a non-boolean gave %s (%s)", where,
+               sdui_status_name(sst), serr.message);
+    sdui_json_doc_free(res);
+    sdui_json_doc_free(sres);
+}
+
 /* Runs one case of file name; reports a failure with the expression. */
 static void run_case(const char *file, size_t idx, json_t *c, json_t *file_data)
 {
@@ -116,6 +170,7 @@ static void run_case(const char *file, size_t idx, json_t *c, json_t *file_data)
         snprintf(where, sizeof where, "%s case %zu: `%.100s`", file, idx, src);
         check_eval_matches_text(prog, data ? sdui_json_doc_root(data) : NULL, st, &err,
                                 json, len, where);
+        check_slots_match(prog, data ? sdui_json_doc_root(data) : NULL, where);
     }
     if (kind) {
         sdui_status ws = kind_status(kind);
@@ -249,6 +304,88 @@ static void test_result_tree(void)
     CHECK_STATUS(sdui_expr_compile(NULL, 3, &prog, &err), SDUI_ARGUMENT);
     sdui_expr_free(prog);
     sdui_expr_free(NULL);
+}
+
+/* Root slots: numbered by first appearance, each name once, NULL or
+ * missing slots absent, member lookups in hashed objects (more than 16
+ * members) by the compiled hash, and the arguments checked. */
+static void test_slots(void)
+{
+    sdui_error err;
+    sdui_expr *prog = NULL;
+    sdui_json_doc *doc = NULL, *res = NULL;
+    size_t len = 0;
+    int truth = -1;
+    const char *src = "user.age >= 18 && 'beta' in user.flags && (cart.total ?? 0) > 0 && cart.n != x";
+    CHECK_STATUS(sdui_expr_compile(src, strlen(src), &prog, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui_expr_root_count(prog), 3);
+    CHECK_EQ_STR(sdui_expr_root(prog, 0, &len), "user");
+    CHECK_EQ_INT(len, 4);
+    CHECK_EQ_STR(sdui_expr_root(prog, 1, NULL), "cart");
+    CHECK_EQ_STR(sdui_expr_root(prog, 2, NULL), "x");
+    CHECK(sdui_expr_root(prog, 3, &len) == NULL);
+
+    /* cart has 40 members, so the core indexes them (a hash lookup). */
+    char data[2048];
+    size_t k = (size_t)sprintf(data, "{\"user\":{\"age\":30,\"flags\":[\"alpha\",\"beta\"]},\"cart\":{");
+    for (int i = 0; i < 40; i++)
+        k += (size_t)sprintf(data + k, "\"m%d\":%d,", i, i);
+    k += (size_t)sprintf(data + k, "\"total\":12.5,\"n\":1}}");
+    CHECK_STATUS(sdui_json_doc_parse(data, k, 8, &doc, &err), SDUI_OK);
+    const sdui_value *root = sdui_json_doc_root(doc);
+    const sdui_value *roots[3] = {sdui_value_get(root, "user"), sdui_value_get(root, "cart"), NULL};
+    CHECK_STATUS(sdui_expr_eval_bool(prog, roots, 3, &truth, &err), SDUI_OK);
+    CHECK_EQ_INT(truth, 1);
+    /* Fewer slots than names: the rest are absent (x is null, 1 != null). */
+    CHECK_STATUS(sdui_expr_eval_bool(prog, roots, 2, &truth, &err), SDUI_OK);
+    CHECK_EQ_INT(truth, 1);
+    /* cart absent: (null ?? 0) > 0 is false. */
+    roots[1] = NULL;
+    CHECK_STATUS(sdui_expr_eval_bool(prog, roots, 3, &truth, &err), SDUI_OK);
+    CHECK_EQ_INT(truth, 0);
+    /* No roots at all: null >= 18 is a type error, named. */
+    truth = 7;
+    CHECK_STATUS(sdui_expr_eval_bool(prog, NULL, 0, &truth, &err), SDUI_EXPR_TYPE);
+    CHECK_EQ_INT(truth, 7);
+    sdui_expr_free(prog);
+
+    /* Member names of a hashed object, missing ones too, through slots. */
+    src = "[cart.m0, cart.m39, cart.total, cart.nope]";
+    CHECK_STATUS(sdui_expr_compile(src, strlen(src), &prog, &err), SDUI_OK);
+    roots[0] = sdui_value_get(root, "cart");
+    CHECK_STATUS(sdui_expr_eval_roots(prog, roots, 1, &res, &err), SDUI_OK);
+    if (res) {
+        const sdui_value *r = sdui_json_doc_root(res);
+        CHECK_EQ_INT(sdui_value_count(r), 4);
+        CHECK_EQ_INT(sdui_value_int(sdui_value_at(r, 1)), 39);
+        CHECK(sdui_value_real(sdui_value_at(r, 2)) == 12.5);
+        CHECK_EQ_INT(sdui_value_type_of(sdui_value_at(r, 3)), SDUI_VALUE_NULL);
+    }
+    sdui_json_doc_free(res);
+    res = NULL;
+    /* A value, not a boolean: the type error names the expression. */
+    CHECK_STATUS(sdui_expr_eval_bool(prog, roots, 1, &truth, &err), SDUI_EXPR_TYPE);
+    CHECK(strstr(err.message, "a condition gave an array, not a boolean") != NULL);
+    CHECK(strstr(err.message, "[cart.m0") != NULL);
+    CHECK_EQ_INT(err.offset, 0);
+    /* The arguments. */
+    CHECK_STATUS(sdui_expr_eval_bool(NULL, roots, 1, &truth, &err), SDUI_ARGUMENT);
+    CHECK_STATUS(sdui_expr_eval_bool(prog, roots, 1, NULL, &err), SDUI_ARGUMENT);
+    CHECK_STATUS(sdui_expr_eval_bool(prog, NULL, 2, &truth, &err), SDUI_ARGUMENT);
+    CHECK(strstr(err.message, "roots is NULL") != NULL);
+    CHECK_STATUS(sdui_expr_eval_roots(prog, roots, 1, NULL, &err), SDUI_ARGUMENT);
+    res = (sdui_json_doc *)1;
+    CHECK_STATUS(sdui_expr_eval_roots(prog, NULL, 1, &res, &err), SDUI_ARGUMENT);
+    CHECK(res == (sdui_json_doc *)1);
+    sdui_expr_free(prog);
+
+    /* The same name many times over is one slot. */
+    src = "a + a + a.b + a['c'] + b";
+    CHECK_STATUS(sdui_expr_compile(src, strlen(src), &prog, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui_expr_root_count(prog), 2);
+    CHECK_EQ_STR(sdui_expr_root(prog, 1, NULL), "b");
+    sdui_expr_free(prog);
+    sdui_json_doc_free(doc);
 }
 
 /* The result tree does not pass through text: a result nested deeper
@@ -929,6 +1066,49 @@ static void f_free(void *ctx, void *p)
     free(p);
 }
 
+/* A condition on the stack block calls the allocator for nothing; one
+ * whose values outgrow it (a long joined string) gets heap blocks, freed
+ * before the call returns. */
+static void test_bool_allocates_nothing(void)
+{
+    sdui_allocator a = {f_malloc, f_realloc, f_free, NULL};
+    sdui_error err;
+    sdui_expr *prog = NULL, *big = NULL;
+    sdui_json_doc *doc = NULL;
+    int truth = -1;
+    const char *data = "{\"cart\":{\"total\":12.5},\"user\":{\"age\":30,\"flags\":[\"alpha\",\"beta\"]},"
+                       "\"s\":\"0123456789012345678901234567890123456789\"}";
+    const char *src = "cart.total > 0 && user.age >= 18 && 'beta' in user.flags";
+    const char *bsrc = "len(join([s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, "
+                       "s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, "
+                       "s, s, s, s, s, s, s, s, s, s], '-')) > 2048";
+    CHECK_STATUS(sdui_json_doc_parse(data, strlen(data), 8, &doc, &err), SDUI_OK);
+    CHECK_STATUS(sdui_expr_compile(src, strlen(src), &prog, &err), SDUI_OK);
+    CHECK_STATUS(sdui_expr_compile(bsrc, strlen(bsrc), &big, &err), SDUI_OK);
+    const sdui_value *root = sdui_json_doc_root(doc);
+    const sdui_value *roots[2] = {sdui_value_get(root, "cart"), sdui_value_get(root, "user")};
+    const sdui_value *sroots[1] = {sdui_value_get(root, "s")};
+    fail_at = -1;
+    alloc_count = 0;
+    sdui_set_allocator(&a);
+    sdui_status st = sdui_expr_eval_bool(prog, roots, 2, &truth, &err);
+    long counted = alloc_count;
+    sdui_status bst = sdui_expr_eval_bool(big, sroots, 1, &truth, &err);
+    long big_counted = alloc_count - counted;
+    fail_at = alloc_count + 1;   /* the big one again, its first heap block refused */
+    sdui_status oom = sdui_expr_eval_bool(big, sroots, 1, &truth, &err);
+    sdui_set_allocator(NULL);
+    CHECK_STATUS(st, SDUI_OK);
+    CHECK_EQ_INT(counted, 0);
+    CHECK_STATUS(bst, SDUI_OK);
+    CHECK_EQ_INT(truth, 1);
+    CHECKF(big_counted > 0, "a condition past the stack block allocated %ld times", big_counted);
+    CHECK_STATUS(oom, SDUI_OOM);
+    sdui_expr_free(prog);
+    sdui_expr_free(big);
+    sdui_json_doc_free(doc);
+}
+
 /* Fails each allocation of compile + eval in turn. */
 static void test_oom(void)
 {
@@ -971,6 +1151,8 @@ int main(void)
 {
     run_vectors();
     test_result_tree();
+    test_slots();
+    test_bool_allocates_nothing();
     test_result_deep();
     test_result_bound();
     test_json_text();

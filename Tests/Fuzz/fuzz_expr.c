@@ -14,6 +14,9 @@
  *     OOM), a message, and an offset within the source (or the limit);
  *   - evaluation gives the same status, message and JSON text twice (it
  *     is deterministic and reads nothing but the program and the data),
+ *     and the same status and message with the roots given by slot
+ *     (sdui_expr_eval_roots; sdui_expr_eval_bool the same boolean, or a
+ *     type error for a value that is not one),
  *     and on success sdui_expr_eval's tree is of the type the text opens;
  *   - every path sdui_expr_path lists compiles as an expression of its own
  *     (the canonical form reads back);
@@ -123,6 +126,50 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
+/* The slot entry points against the lookup's (st, j1: eval_text's
+ * answer): the roots looked up once by the names the program lists, the
+ * same status and message, the same value's kind, and from eval_bool the
+ * same boolean or a type error for any other value. */
+static void check_slots(const sdui_expr *prog, sdui_status st, const char *j1,
+                        const sdui_error *err, const char *src, size_t size)
+{
+    enum { MAX = 2048 };
+    static const sdui_value *roots[MAX];
+    size_t n = sdui_expr_root_count(prog);
+    sdui_error serr;
+    sdui_json_doc *tree = NULL;
+    int truth = -1;
+    require(n <= MAX, "more roots than a source can hold", src, size);
+    for (size_t k = 0; k < n; k++) {
+        const char *name = sdui_expr_root(prog, k, NULL);
+        require(name != NULL, "a root slot without a name", src, size);
+        roots[k] = sdui_value_get(sdui_json_doc_root(data), name);
+    }
+    sdui_status sst = sdui_expr_eval_roots(prog, roots, n, &tree, &serr);
+    if (sst == SDUI_OOM || st == SDUI_OOM) {
+        sdui_json_doc_free(tree);
+        return;
+    }
+    require(sst == st, "eval_roots and eval differ in status", src, size);
+    if (st != SDUI_OK)
+        require(!strcmp(serr.message, err->message), "eval_roots and eval differ in message", src, size);
+    sdui_json_doc_free(tree);
+    sst = sdui_expr_eval_bool(prog, roots, n, &truth, &serr);
+    if (sst == SDUI_OOM)
+        return;
+    if (st == SDUI_LIMIT && strstr(err->message, "result longer"))
+        /* A bound on the result's text, which a condition does not write;
+         * no boolean is that long. */
+        require(sst == SDUI_EXPR_TYPE, "eval_bool of a long result", src, size);
+    else if (st != SDUI_OK)
+        require(sst == st && !strcmp(serr.message, err->message), "eval_bool and eval differ in error",
+                src, size);
+    else if (!strcmp(j1, "true") || !strcmp(j1, "false"))
+        require(sst == SDUI_OK && truth == (j1[0] == 't'), "eval_bool and eval differ in value", src, size);
+    else
+        require(sst == SDUI_EXPR_TYPE, "eval_bool took a non-boolean", src, size);
+}
+
 /* One input: the source of an expression. */
 int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
 {
@@ -153,6 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
         sdui_expr_free(pp);
     }
     st = eval_text(prog, &j1, &n1, &err);
+    check_slots(prog, st, j1, &err, src, size);
     st2 = eval_text(prog, &j2, &n2, &err2);
     require(st == st2, "two evaluations differ in status", src, size);
     if (st != SDUI_OK) {

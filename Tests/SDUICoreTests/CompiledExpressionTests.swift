@@ -103,6 +103,53 @@ private func category(forKind kind: String) -> SDUIError.Category? {
         #expect(try CompiledExpression("a ?? 7").evaluate(JSONDocument([1, 2])) == .int(7))
     }
 
+    /// The slot entry points: the core numbers the root names as they first
+    /// appear; `evaluate(slots:)` and `isTrue(slots:)` take the documents in
+    /// that order and answer as the by-name calls do, on every vector.
+    @Test func slotsAreTheRootNamesInOrderAndAnswerAsByName() throws {
+        let e = try CompiledExpression("user.age >= 18 && 'beta' in user.flags && cart.total > 0 && cart.n != x")
+        #expect(e.rootNames == ["user", "cart", "x"])
+        #expect(try CompiledExpression("a + a.b + a['c'] + b[a]").rootNames == ["a", "b"])
+        let user = try JSONDocument(["age": 30, "flags": ["alpha", "beta"]])
+        let cart = try JSONDocument(["total": 12.5, "n": 1])
+        #expect(try e.isTrue(slots: [user, cart, nil]))
+        #expect(try e.isTrue(slots: [user, cart]))             // x past the end: null
+        #expect(try !e.isTrue(slots: [user, try JSONDocument(["total": 0])]))
+        #expect(try e.isTrue(roots: ["user": user, "cart": cart]))
+        #expect(try e.evaluate(slots: [user, cart]) == .bool(true))
+        // Not a boolean: a type error naming the expression.
+        let v = try #require(throws: SDUIError.self) { try CompiledExpression("cart.total").isTrue(slots: [cart]) }
+        #expect(v.category == .exprType)
+        #expect(v.message.contains("a condition gave a decimal, not a boolean"), "\(v)")
+        #expect(v.input == "expression 'cart.total'")
+        // An evaluation error is the same error either way.
+        let bad = try CompiledExpression("cart.total > 'x'")
+        let byName = try #require(throws: SDUIError.self) { try bad.evaluate(roots: ["cart": cart]) }
+        let bySlot = try #require(throws: SDUIError.self) { try bad.isTrue(slots: [cart]) }
+        #expect(byName.message == bySlot.message && byName.offset == bySlot.offset)
+
+        // Every vector: by slot as by document, and the boolean ones as conditions.
+        var conditions = 0
+        for file in try vectorFiles() {
+            let fileData = try JSONDocument(file.data)
+            for c in file.cases where c.error == nil {
+                let data = try c.data.map { try JSONDocument($0) } ?? fileData
+                guard let expr = try? CompiledExpression(c.expr) else { continue }
+                // A document per root, holding that root's value.
+                let docs = try expr.rootNames.map { name in
+                    try data.value.objectValue?[name].map { try JSONDocument($0) }
+                }
+                let want = try expr.evaluate(data)
+                #expect(try expr.evaluate(slots: docs) == want, "\(c)")
+                if case .bool(let b) = want {
+                    #expect(try expr.isTrue(slots: docs) == b, "\(c)")
+                    conditions += 1
+                }
+            }
+        }
+        #expect(conditions >= 100, "only \(conditions) boolean vectors")
+    }
+
     @Test func aDocumentHoldsTheValueItWasBuiltFrom() throws {
         let v: JSONValue = ["a": [1, 2.5, "x", .null, true, ["b": [:]]], "é": "\u{0}z", "": []]
         #expect(try JSONDocument(v).value == v)

@@ -12,11 +12,12 @@
  * Memory.  Compiling allocates the program (its nodes, string constants,
  * a copy of the source, the list of paths); nothing in it changes after
  * sdui_expr_compile returns, until sdui_expr_free releases it.  An
- * evaluation only reads the program, and allocates two things:
- *   - its working memory: an arena of its own, whose first block is sized
- *     from the program (at least 4 KiB) and which gains a block (twice the
- *     size of the last) only when a value needs more room, at most
- *     SDUI_EXPR_MAX_ARENA bytes in all (past that: SDUI_LIMIT).  Every
+ * evaluation only reads the program, and allocates at most two things:
+ *   - its working memory: an arena of its own, whose first block (2 KiB)
+ *     is on the evaluating call's stack and which gains a block from the
+ *     allocator (twice the size of the last) only when a value needs more
+ *     room, at most SDUI_EXPR_MAX_ARENA bytes in all (past that:
+ *     SDUI_LIMIT).  Every
  *     intermediate value (joined strings, array literals, wildcard
  *     results, a matches() pattern, string()'s text) lives there; an
  *     operation calls the allocator for nothing else.  The arena is freed
@@ -27,7 +28,9 @@
  *     (sdui_json_doc_free, sdui_free).  It is a copy: it borrows nothing
  *     from the program, the lookup's trees or ctx, which may all be freed
  *     as soon as the call returns.  On an error nothing is handed over and
- *     nothing stays allocated.
+ *     nothing stays allocated.  sdui_expr_eval_bool has no result to
+ *     allocate: a condition that stays in the first block allocates
+ *     nothing at all.
  * Everything goes through the allocator hook (alloc.h).
  *
  * Threads.  Compiling is thread-safe.  One program may be evaluated from
@@ -134,6 +137,45 @@ sdui_status sdui_expr_eval(const sdui_expr *prog, sdui_expr_lookup lookup,
 sdui_status sdui_expr_eval_json(const sdui_expr *prog, sdui_expr_lookup lookup,
                                 void *ctx, char **json, size_t *len,
                                 sdui_error *err);
+
+/*
+ * Evaluates prog with its roots given by slot: roots[k] is the value of
+ * the root name sdui_expr_root(prog, k) (NULL, or k >= n_roots: absent,
+ * so null).  The compiler numbered the names, so a root costs an array
+ * read instead of a lookup call per appearance; roots may be NULL when
+ * n_roots is 0 (every root absent).  The trees are the caller's, only
+ * read, and kept alive during the call.  Otherwise as sdui_expr_eval: on
+ * SDUI_OK *result is a new document the caller owns (sdui_json_doc_free).
+ * SDUI_ARGUMENT for a NULL prog or result, or NULL roots with n_roots > 0
+ * (the out-pointer left as it was).  Thread-safe as sdui_expr_eval.
+ */
+sdui_status sdui_expr_eval_roots(const sdui_expr *prog, const sdui_value *const *roots,
+                                 size_t n_roots, sdui_json_doc **result,
+                                 sdui_error *err);
+
+/*
+ * Evaluates a condition: prog with its roots by slot (as
+ * sdui_expr_eval_roots), to a boolean in *truth (1 true, 0 false).  No
+ * result is built and, unless a value outgrows the stack block, nothing
+ * is allocated: the entry point for `visible`, a transition's `when` and
+ * every other test run again and again.  A value that is not a boolean
+ * is SDUI_EXPR_TYPE ("a condition gave a string, not a boolean"), naming
+ * the whole expression; *truth is written only on SDUI_OK.  Other errors
+ * as sdui_expr_eval_roots.  Thread-safe as sdui_expr_eval.
+ */
+sdui_status sdui_expr_eval_bool(const sdui_expr *prog, const sdui_value *const *roots,
+                                size_t n_roots, int *truth, sdui_error *err);
+
+/*
+ * The distinct root names the program reads (`cart` of `cart.total`), in
+ * the order they first appear in the source: slot k of
+ * sdui_expr_eval_roots and sdui_expr_eval_bool is name k.
+ * sdui_expr_root returns a NUL-terminated name borrowed from the program
+ * (NULL when i is out of range); *len may be NULL.  prog must not be NULL
+ * (asserted).  Thread-safe.
+ */
+size_t sdui_expr_root_count(const sdui_expr *prog);
+const char *sdui_expr_root(const sdui_expr *prog, size_t i, size_t *len);
 
 /*
  * The paths the program reads, for dependency tracking: each in the

@@ -71,21 +71,17 @@ public struct BindingScope: Sendable {
         path.get(in: .object(item)) ?? path.get(in: .object(host)) ?? store?.value(at: path)
     }
 
-    /// The data an expression reads, one document per root name it uses:
-    /// the item's member of that name, else the host's, else the store's
-    /// (whole members, so `cart.total` and `cart.items` read one `cart`).
+    /// The data an expression reads, one document per root name it uses,
+    /// by slot (``CompiledExpression/rootNames`` order): the item's member
+    /// of that name, else the host's, else the store's (whole members, so
+    /// `cart.total` and `cart.items` read one `cart`).
     ///
     /// - Throws: ``SDUIError`` when a value is too deep for the core.
-    func roots(for expression: CompiledExpression) throws -> [String: JSONDocument] {
-        var roots: [String: JSONDocument] = [:]
-        for name in expression.rootNames {
-            if let v = item[name] ?? host[name] {
-                roots[name] = try JSONDocument(v)
-            } else if let doc = try store?.document(root: name) {
-                roots[name] = doc
-            }
+    func slots(for expression: CompiledExpression) throws -> [JSONDocument?] {
+        try expression.rootNames.map { name in
+            if let v = item[name] ?? host[name] { return try JSONDocument(v) }
+            return try store?.document(root: name)
         }
-        return roots
     }
 
     /// The largest index a binding path may name: nine digits, so a

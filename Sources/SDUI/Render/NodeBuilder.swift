@@ -447,7 +447,7 @@ struct NodeBuilder {
             guard limitHit == nil else { return nil }
             let value: JSONValue
             do {
-                value = try e.evaluate(roots: try scope.roots(for: e))
+                value = try e.evaluate(slots: try scope.slots(for: e))
             } catch {
                 let why = (error as? SDUIError)?.message ?? "\(error)"
                 issues.append(RenderIssue(.badBinding, token: who, path: path(of: key), "@{\(e.source)}: \(why)"))

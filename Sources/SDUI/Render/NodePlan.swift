@@ -15,7 +15,7 @@ import SDUICore
 /// is an expression of the C core's language (docs/expressions.md), whole:
 /// `"visible": "@{cart.total > 0}"`, `"text": "@{fixed(cart.total, 2)}"`.
 /// It is compiled once, here, and evaluated at each resolve against the
-/// binding layers (``BindingScope/roots(for:)``); its value keeps its type.
+/// binding layers (``BindingScope/slots(for:)``); its value keeps its type.
 /// A string that does not compile is reported at each resolve and its prop
 /// is removed, as a failed evaluation's is.
 struct NodePlan: Sendable {

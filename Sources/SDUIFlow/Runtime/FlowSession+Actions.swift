@@ -128,18 +128,8 @@ extension FlowSession {
     func holds(_ condition: String) throws -> Bool {
         try locked {
             _ = try running()
-            return try Self.truth(of: CompiledExpression.cached(condition), in: store)
+            return try CompiledExpression.cached(condition).isTrue(in: store)
         }
-    }
-
-    /// What a condition (a transition's `when`, an `if` action's) gives in
-    /// `store`: a boolean, or `.exprType` naming what it gave instead.
-    static func truth(of condition: CompiledExpression, in store: ScenarioStore) throws -> Bool {
-        let v = try condition.evaluate(in: store)
-        guard let b = v.boolValue else {
-            throw SDUIError(.exprType, "the condition gave \(v.scalarText ?? "a non-boolean"), not a boolean")
-        }
-        return b
     }
 
     /// Commits `event` on the screen shown; the screen stays.

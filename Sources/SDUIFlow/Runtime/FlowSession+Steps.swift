@@ -54,7 +54,7 @@ extension FlowSession {
             for (k, t) in screen.next.enumerated() {
                 guard let cond = conditions[index][k] else { target = t.to; break }
                 do {
-                    if try Self.truth(of: try cond.get(), in: store) { target = t.to; break }
+                    if try cond.get().isTrue(in: store) { target = t.to; break }
                 } catch {
                     let e = error as? SDUIError
                     configuration.logger.warning("\(EventKind.renderError.name)", metadata: [

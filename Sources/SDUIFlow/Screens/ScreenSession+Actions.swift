@@ -292,7 +292,7 @@ extension ScreenSession: ActionHost {
     /// Whether `condition` holds in the store.
     func holds(_ condition: String) throws -> Bool {
         _ = try shownScreen()
-        return try FlowSession.truth(of: CompiledExpression.cached(condition), in: store)
+        return try CompiledExpression.cached(condition).isTrue(in: store)
     }
 
     /// Checks each key against the store's rules and the screen's required

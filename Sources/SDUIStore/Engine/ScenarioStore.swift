@@ -338,7 +338,7 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
         let result: StoreValue?
         if let expr = node.expr.expression {
             do {
-                result = StoreValue(try expr.evaluate(roots: roots(for: expr)))
+                result = StoreValue(try expr.evaluate(slots: slots(for: expr)))
             } catch {
                 logger.warning("store \(scope): live expression '\(node.expr.id)' failed, \(node.output) unchanged: \(error)")
                 return nil
@@ -372,12 +372,10 @@ public final class ScenarioStore: KeyValueStore, @unchecked Sendable {
                           oldValue: old, newValue: node.output.get(in: state))
     }
 
-    /// The top-level values an expression reads, in the core's tree (built
-    /// once per value and kept until a patch touches it).
-    private func roots(for expr: CompiledExpression) throws -> [String: JSONDocument] {
-        var roots: [String: JSONDocument] = [:]
-        for name in expr.rootNames { roots[name] = try document(root: name) }
-        return roots
+    /// The top-level values an expression reads, by slot, in the core's
+    /// tree (built once per value and kept until a patch touches it).
+    private func slots(for expr: CompiledExpression) throws -> [JSONDocument?] {
+        try expr.rootNames.map { try document(root: $0) }
     }
 
     /// Adds (or replaces) a live expression and computes it once.

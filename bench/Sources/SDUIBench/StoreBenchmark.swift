@@ -21,9 +21,10 @@ import SDUIStore
 ///    `ScreenResolver.update` re-resolves what it touches, against
 ///    resolving the whole screen again.
 /// 3. **expression**: `cart.total > 0 && user.age >= 18 && 'beta' in
-///    user.flags`, compiled once and evaluated by the C core against the
-///    store's documents, against the same condition as a Swift closure over
-///    `JSONValue`.
+///    user.flags`, compiled once and tested by the C core
+///    (`CompiledExpression.isTrue(slots:)`: the store's documents found
+///    once, handed over by slot, no result built), against the same
+///    condition as a Swift closure over `JSONValue`.
 /// 4. **file set**: `fileSets` calls of `set("k<i>.n", n)` on a file-scope
 ///    store holding 10,000 top-level keys (each `{"n": i, "t": "value i"}`),
 ///    every call saved before it returns: what a persisted write costs as
@@ -151,8 +152,10 @@ public struct StoreBenchmark {
         let data = DefaultStore(appID: "bench.expr").store(.appMemory)
         data.replaceAll(with: ["cart": ["total": 12.5], "user": ["age": 30, "flags": ["alpha", "beta"]]])
         let condition = try CompiledExpression("cart.total > 0 && user.age >= 18 && 'beta' in user.flags")
+        // The roots found once, by slot, as a screen or flow finds them.
         let roots = try ["cart": data.document(root: "cart")!, "user": data.document(root: "user")!]
-        guard try condition.evaluate(roots: roots) == .bool(true) else {
+        let slots = condition.rootNames.map { roots[$0] }
+        guard try condition.isTrue(slots: slots), try condition.evaluate(roots: roots) == .bool(true) else {
             throw SDUIError(.schema, "the benchmark condition is not true")
         }
         let cart = data.value(at: try KeyPath("cart"))!, user = data.value(at: try KeyPath("user"))!
@@ -189,7 +192,7 @@ public struct StoreBenchmark {
             guard whole == render.tree else { throw SDUIError(.schema, "the update and a whole resolve disagree") }
             var hits = 0
             let c = clock.measure {
-                for _ in 0..<evaluations where (try? condition.evaluate(roots: roots)) == .bool(true) { hits += 1 }
+                for _ in 0..<evaluations where (try? condition.isTrue(slots: slots)) == true { hits += 1 }
             }
             let f = clock.measure {
                 for _ in 0..<evaluations where Self.swiftCondition(cart, user) { hits += 1 }
