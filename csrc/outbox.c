@@ -19,8 +19,15 @@
  *   4. take the item count and byte total (queue_totals); while a bound
  *      is exceeded, walk the items from the oldest, and delete the walked
  *      prefix with one DELETE (drop_oldest);
- *   5. write the counters back: next_seq past the new items, dropped and
+ *   5. when the drop counters change (drops, or dropped_reported), write
+ *      the counters row back: next_seq past the new items, dropped and
  *      dropped_total up by the drops, dropped down by dropped_reported.
+ *      Otherwise the row stays as it is: its next_seq is a floor, and the
+ *      next seq is past it and past every stored item (the newest item
+ *      carries it; an ack that deletes items writes the row first).  A
+ *      step of a flow (one state row, one event) so writes the pages of
+ *      its two rows and nothing else.  The statements are prepared once
+ *      per open file and kept (stmt()), so a commit parses no SQL.
  * Any failure rolls all of it back (sdui__sql_conn_end).  The arguments are
  * checked before the transaction starts, so a refused commit does not
  * even take the write lock.
@@ -50,10 +57,11 @@
  * rows.
  *
  * The counters are checked on every read: the row must exist, hold
- * integers, not be negative, and next_seq must be past every stored item
- * (max(seq) is one step down the rowid b-tree) and below 2^62, which no
- * real queue reaches; so a damaged row can neither hand out a seq twice
- * nor overflow one.  A row that fails is damage.
+ * integers and not be negative, and both next_seq and the largest stored
+ * seq (one step down the rowid b-tree) must be below 2^62, which no real
+ * queue reaches.  The next seq is the larger of next_seq and that seq
+ * plus one, so even a damaged row cannot hand out a seq twice, nor
+ * overflow one.  A row that fails is damage.
  *
  * Damage (SQLITE_CORRUPT or SQLITE_NOTADB from any step, or one of our own
  * checks) is handled as in disk.c, by the connection both keep
@@ -91,11 +99,40 @@
     "CASE WHEN typeof(bytes)='blob' THEN length(bytes)"                     \
     " ELSE length(CAST(bytes AS BLOB)) END"
 
+/* The statements a commit runs, prepared once per open file (stmt()). */
+enum {
+    Q_COUNTERS,   /* read the counters row and the largest seq */
+    Q_VERSION,    /* PRAGMA data_version                       */
+    Q_PUT,        /* write a state row                          */
+    Q_DEL,        /* delete a state row                         */
+    Q_APPEND,     /* insert an item                             */
+    Q_WRITE,      /* write the counters row back                */
+    Q_COUNT
+};
+
+/* Their text, by the enum above. */
+static const char *const stmt_sql[Q_COUNT] = {
+    "SELECT next_seq, dropped, dropped_total,"
+    " (SELECT coalesce(max(seq), 0) FROM items),"
+    " typeof(next_seq)='integer' AND typeof(dropped)='integer'"
+    " AND typeof(dropped_total)='integer'"
+    " FROM counters WHERE id=0",
+    "PRAGMA data_version",
+    "INSERT OR REPLACE INTO state(key, value) VALUES(?1, ?2)",
+    "DELETE FROM state WHERE key=?1",
+    "INSERT INTO items(seq, bytes) VALUES(?1, ?2)",
+    "UPDATE counters SET next_seq=?1, dropped=?2, dropped_total=?3 WHERE id=0",
+};
+
 struct sdui_outbox {
     /* The connection, reset on damage (sqlite_util.h); its db is NULL
      * after a reset that could not open a fresh file. */
     sdui_sql_conn conn; /* its mutex guards the rest                     */
     sdui_outbox_options opts;
+    /* The commit's statements on the file now open, each prepared when
+     * first needed (NULL until then) and finalized before the file
+     * closes (forget_file): a commit parses no SQL. */
+    sqlite3_stmt *stmts[Q_COUNT];
     /* The queue's totals as of this connection's last commit, when
      * have_totals (see the top); data_version as read in that commit. */
     int have_totals;
@@ -116,7 +153,8 @@ struct sdui_outbox_batch {
 
 /* The counters row. */
 typedef struct counters {
-    int64_t next_seq;
+    int64_t next_seq;   /* past the row's next_seq and every stored item */
+    int64_t stored;     /* the row's own next_seq, as read              */
     int64_t dropped;
     int64_t dropped_total;
 } counters;
@@ -137,6 +175,12 @@ static const char *const schema_steps[SDUI_OUTBOX_SCHEMA_VERSION] = {
     " dropped INTEGER NOT NULL,"
     " dropped_total INTEGER NOT NULL);"
     "INSERT INTO counters VALUES(0, 1, 0, 0);",
+    /* 2: the same tables; counters.next_seq becomes a floor (the next seq
+     * is past it and past every item), so a commit that drops nothing
+     * leaves the row alone.  Version 1 kept it past every item, so its
+     * files read the same. */
+    "UPDATE counters SET next_seq=max(next_seq,"
+    " (SELECT coalesce(max(seq), 0) + 1 FROM items)) WHERE id=0;",
 };
 
 /* Fills the defaults (outbox.h). */
@@ -155,16 +199,38 @@ static int exec(sdui_outbox *b, const char *sql)
     return sdui__sql_exec(b->conn.db, sql);
 }
 
-/* Forgets the totals kept for the file the connection is about to close
- * (see the top): its forget hook (sqlite_util.h). */
-static void forget_totals(void *owner)
+/* Forgets what is kept for the file the connection is about to close:
+ * the totals (see the top) and the prepared statements.  Its forget hook
+ * (sqlite_util.h). */
+static void forget_file(void *owner)
 {
     sdui_outbox *b = owner;
     b->have_totals = 0;
+    for (int i = 0; i < Q_COUNT; i++) {
+        sqlite3_finalize(b->stmts[i]);
+        b->stmts[i] = NULL;
+    }
 }
 
-/* What the outbox keeps per file, for its connection: the totals only. */
-static const sdui_sql_hooks outbox_hooks = {forget_totals, NULL};
+/* What the outbox keeps per file, for its connection: the totals and the
+ * statements, both made as they are needed. */
+static const sdui_sql_hooks outbox_hooks = {forget_file, NULL};
+
+/* Statement q of the commit (the enum above), prepared on first use and
+ * kept (reset, bindings cleared) until the file closes; NULL with *rc set
+ * when it cannot be prepared. */
+static sqlite3_stmt *stmt(sdui_outbox *b, int q, int *rc)
+{
+    assert(q >= 0 && q < Q_COUNT && b->conn.db);
+    if (!b->stmts[q]) {
+        *rc = sqlite3_prepare_v3(b->conn.db, stmt_sql[q], -1, SQLITE_PREPARE_PERSISTENT,
+                                 &b->stmts[q], NULL);
+        if (*rc != SQLITE_OK)
+            return NULL;
+    }
+    *rc = SQLITE_OK;
+    return b->stmts[q];
+}
 
 /* Opens an outbox file, moving a damaged one aside (outbox.h). */
 sdui_status sdui_outbox_open(const char *path,
@@ -330,15 +396,12 @@ static int read_counters(sdui_outbox *b, counters *c)
 {
     /* The last column: every value an integer. */
     int64_t v[5] = {0, 0, 0, 0, 0};
-    int rc = sdui__sql_ints(
-        b->conn.db,
-        "SELECT next_seq, dropped, dropped_total,"
-        " (SELECT coalesce(max(seq), 0) FROM items),"
-        " typeof(next_seq)='integer' AND typeof(dropped)='integer'"
-        " AND typeof(dropped_total)='integer'"
-        " FROM counters WHERE id=0",
-        v, 5);
+    int rc;
+    sqlite3_stmt *q = stmt(b, Q_COUNTERS, &rc);
     memset(c, 0, sizeof *c);
+    if (!q)
+        return rc;
+    rc = sdui__sql_stmt_ints(q, v, 5);
     if (rc == SQLITE_DONE) {
         b->conn.note = "its counters row is missing";
         return SQLITE_CORRUPT;
@@ -349,11 +412,12 @@ static int read_counters(sdui_outbox *b, counters *c)
         b->conn.note = "its counters are not counts";
         return SQLITE_CORRUPT;
     }
-    if (v[0] <= v[3] || v[0] >= SEQ_LIMIT) {
-        b->conn.note = "its next seq is not past its items";
+    if (v[0] >= SEQ_LIMIT || v[3] >= SEQ_LIMIT - 1) {
+        b->conn.note = "its next seq is past the limit";
         return SQLITE_CORRUPT;
     }
-    c->next_seq = v[0];
+    c->stored = v[0];
+    c->next_seq = v[0] > v[3] ? v[0] : v[3] + 1;
     c->dropped = v[1];
     c->dropped_total = v[2];
     return SQLITE_OK;
@@ -363,23 +427,18 @@ static int read_counters(sdui_outbox *b, counters *c)
  * just before in the same transaction, so only damage removes it). */
 static int write_counters(sdui_outbox *b, const counters *c)
 {
-    sqlite3_stmt *s = NULL;
-    int rc = sqlite3_prepare_v2(b->conn.db,
-                                "UPDATE counters SET next_seq=?1,"
-                                " dropped=?2, dropped_total=?3 WHERE id=0",
-                                -1, &s, NULL);
-    if (rc == SQLITE_OK) {
+    int rc;
+    sqlite3_stmt *s = stmt(b, Q_WRITE, &rc);
+    if (s) {
         sqlite3_bind_int64(s, 1, c->next_seq);
         sqlite3_bind_int64(s, 2, c->dropped);
         sqlite3_bind_int64(s, 3, c->dropped_total);
-        rc = sqlite3_step(s);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        rc = sdui__sql_step_done(s);
     }
     if (rc == SQLITE_OK && sqlite3_changes(b->conn.db) != 1) {
         b->conn.note = "its counters row is missing";
         rc = SQLITE_CORRUPT;
     }
-    sqlite3_finalize(s);
     return rc;
 }
 
@@ -413,7 +472,10 @@ static int totals(sdui_outbox *b, int64_t *count, int64_t *bytes)
 static int queue_totals(sdui_outbox *b, int64_t *count, int64_t *bytes,
                         int64_t *version)
 {
-    int rc = sdui__sql_ints(b->conn.db, "PRAGMA data_version", version, 1);
+    int rc;
+    sqlite3_stmt *q = stmt(b, Q_VERSION, &rc);
+    if (q)
+        rc = sdui__sql_stmt_ints(q, version, 1);
     if (rc != SQLITE_OK)
         return rc;
     if (b->have_totals && *version == b->data_version) {
@@ -496,29 +558,21 @@ static int drop_oldest(sdui_outbox *b, int64_t *total_count,
 static int put_states(sdui_outbox *b, const sdui_outbox_state *states,
                       size_t n)
 {
-    sqlite3_stmt *put = NULL, *del = NULL;
     size_t i;
     int rc = SQLITE_OK;
     for (i = 0; rc == SQLITE_OK && i < n; i++) {
         const sdui_outbox_state *s = &states[i];
-        sqlite3_stmt **q = s->value ? &put : &del;
-        if (!*q)
-            rc = sqlite3_prepare_v2(
-                b->conn.db,
-                s->value ? "INSERT OR REPLACE INTO state(key, value)"
-                           " VALUES(?1, ?2)"
-                         : "DELETE FROM state WHERE key=?1",
-                -1, q, NULL);
-        if (rc != SQLITE_OK)
+        sqlite3_stmt *q = stmt(b, s->value ? Q_PUT : Q_DEL, &rc);
+        if (!q)
             break;
-        sqlite3_bind_text(*q, 1, s->key, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 1, s->key, -1, SQLITE_STATIC);
         if (s->value)
             /* A zero length still binds a (zero-length) BLOB, not NULL. */
-            sqlite3_bind_blob(*q, 2, s->value, (int)s->len, SQLITE_STATIC);
-        rc = sdui__sql_step_done(*q);
+            sqlite3_bind_blob(q, 2, s->value, (int)s->len, SQLITE_STATIC);
+        rc = sdui__sql_step_done(q);
+        /* The caller's bytes are not kept past the call. */
+        sqlite3_clear_bindings(q);
     }
-    sqlite3_finalize(put);
-    sqlite3_finalize(del);
     return rc;
 }
 
@@ -527,21 +581,20 @@ static int put_states(sdui_outbox *b, const sdui_outbox_state *states,
 static int append_items(sdui_outbox *b, const sdui_outbox_item *items,
                         size_t n, int64_t first)
 {
-    sqlite3_stmt *s = NULL;
+    sqlite3_stmt *s;
     size_t i;
-    int rc;
+    int rc = SQLITE_OK;
     if (!n)
         return SQLITE_OK;
-    rc = sqlite3_prepare_v2(b->conn.db,
-                            "INSERT INTO items(seq, bytes) VALUES(?1, ?2)",
-                            -1, &s, NULL);
-    for (i = 0; rc == SQLITE_OK && i < n; i++) {
+    s = stmt(b, Q_APPEND, &rc);
+    for (i = 0; s && rc == SQLITE_OK && i < n; i++) {
         sqlite3_bind_int64(s, 1, first + (int64_t)i);
         sqlite3_bind_blob(s, 2, items[i].len ? items[i].bytes : "",
                           (int)items[i].len, SQLITE_STATIC);
         rc = sdui__sql_step_done(s);
     }
-    sqlite3_finalize(s);
+    if (s)
+        sqlite3_clear_bindings(s);   /* the caller's bytes are not kept */
     return rc;
 }
 
@@ -596,6 +649,7 @@ sdui_status sdui_outbox_commit(sdui_outbox *box,
         rc = drop_oldest(box, &count, &bytes, &dropped);
     }
     if (rc == SQLITE_OK) {
+        counters was = c;
         assert(c.next_seq < SEQ_LIMIT && nitems <= MAX_COMMIT_ITEMS);
         c.next_seq += (int64_t)nitems;
         c.dropped = add_sat(c.dropped, dropped);
@@ -604,7 +658,13 @@ sdui_status sdui_outbox_commit(sdui_outbox *box,
             c.dropped = 0;
         else
             c.dropped -= (int64_t)dropped_reported;
-        rc = write_counters(box, &c);
+        /* The row changes only with the drop counters: the new items
+         * carry the next seq (the newest is never dropped: no single
+         * item passes a bound), so a commit that drops nothing writes
+         * the pages of its rows and no more. */
+        assert(nitems == 0 || count > 0);
+        if (c.dropped != was.dropped || c.dropped_total != was.dropped_total)
+            rc = write_counters(box, &c);
     }
     st = sdui__sql_conn_end(&box->conn, rc, "cannot commit", err);
     /* The totals go forward with a commit, and are summed again after a
@@ -848,6 +908,7 @@ const void *sdui_outbox_batch_bytes(const sdui_outbox_batch *b, size_t i,
 sdui_status sdui_outbox_ack(sdui_outbox *box, const int64_t *seqs, size_t n,
                             sdui_error *err)
 {
+    counters c;
     sqlite3_stmt *s = NULL;
     sdui_status st;
     size_t i;
@@ -865,6 +926,12 @@ sdui_status sdui_outbox_ack(sdui_outbox *box, const int64_t *seqs, size_t n,
     if (st != SDUI_OK)
         return st;
     rc = exec(box, "BEGIN IMMEDIATE");
+    /* The row's next_seq first: the items acked may be the newest, which
+     * carried it (see sdui_outbox_commit). */
+    if (rc == SQLITE_OK)
+        rc = read_counters(box, &c);
+    if (rc == SQLITE_OK && c.next_seq != c.stored)
+        rc = write_counters(box, &c);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(box->conn.db, "DELETE FROM items WHERE seq=?1",
                                 -1, &s, NULL);

@@ -156,13 +156,11 @@ int sdui__sql_step_done(sqlite3_stmt *s)
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* The first n integer columns of a query's first row (sqlite_util.h). */
-int sdui__sql_ints(sqlite3 *db, const char *sql, int64_t *out, int n)
+/* The first n integer columns of a prepared query's first row, the
+ * statement reset after (sqlite_util.h). */
+int sdui__sql_stmt_ints(sqlite3_stmt *st, int64_t *out, int n)
 {
-    sqlite3_stmt *st;
-    int i, rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return rc;
+    int i, rc;
     assert(n <= sqlite3_column_count(st));
     rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
@@ -170,6 +168,18 @@ int sdui__sql_ints(sqlite3 *db, const char *sql, int64_t *out, int n)
             out[i] = sqlite3_column_int64(st, i);
         rc = SQLITE_OK;
     }
+    sqlite3_reset(st);
+    return rc;
+}
+
+/* The first n integer columns of a query's first row (sqlite_util.h). */
+int sdui__sql_ints(sqlite3 *db, const char *sql, int64_t *out, int n)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    rc = sdui__sql_stmt_ints(st, out, n);
     sqlite3_finalize(st);
     return rc;
 }

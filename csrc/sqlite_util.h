@@ -108,6 +108,10 @@ int sdui__sql_step_done(sqlite3_stmt *s);
  */
 int sdui__sql_ints(sqlite3 *db, const char *sql, int64_t *out, int n);
 
+/* As sdui__sql_ints with a statement the caller prepared and keeps: it is
+ * stepped once and reset (its bindings stay). */
+int sdui__sql_stmt_ints(sqlite3_stmt *st, int64_t *out, int n);
+
 /* Reads the first column of a query's first row as text into buf[0, cap)
  * (truncated, always NUL-terminated; "" without a row).  Returns as
  * sdui__sql_ints. */

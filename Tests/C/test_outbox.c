@@ -890,7 +890,7 @@ static void test_counters_damage(void)
         const char *sql;
         const char *why;
     } cases[] = {
-        {"UPDATE counters SET next_seq=2", "next seq"},
+        {"UPDATE counters SET next_seq=0", "not counts"},
         {"UPDATE counters SET next_seq=4611686018427387904", "next seq"},
         {"UPDATE counters SET dropped=-1", "not counts"},
         {"UPDATE counters SET dropped_total='many'", "not counts"},
@@ -928,6 +928,62 @@ static void test_counters_damage(void)
         check_fresh(box);
         sdui_outbox_free(box);
     }
+}
+
+/* Where the counters row leaves the next seq (version 2): a commit that
+ * drops nothing does not write the row, the newest item carries the next
+ * seq, a row behind the items is a floor and not damage, an ack that
+ * deletes the newest writes the row first, and a version-1 file is
+ * upgraded in place with its seqs going on. */
+static void test_next_seq_floor(void)
+{
+    const char *const three[] = {"x1", "x2", "x3", NULL};
+    const char *const one[] = {"y", NULL};
+    char p[512], buf[64];
+    sdui_outbox *box;
+    sdui_error err;
+    int64_t first = 0, seqs[4] = {1, 2, 3, 4};
+    snprintf(p, sizeof p, "%s", test_path("floor.db"));
+    CHECK_STATUS(open_box(p, 0, 0, 0, &box, &err), SDUI_OK);
+    CHECK_STATUS(commit_strs(box, "k", "v", three, 0, &first, &err), SDUI_OK);
+    CHECK_EQ_INT(first, 1);
+    /* The row was not written: its next_seq is still the first one. */
+    raw_value(p, "SELECT next_seq FROM counters", buf, sizeof buf);
+    CHECK_EQ_STR(buf, "1");
+    CHECK_EQ_INT(stats_of(box).next_seq, 4);
+    /* Behind the items, set by another connection: still no seq twice. */
+    CHECK(raw_exec(p, "UPDATE counters SET next_seq=2") == SQLITE_OK);
+    CHECK_STATUS(commit_strs(box, NULL, NULL, one, 0, &first, &err), SDUI_OK);
+    CHECK_EQ_INT(first, 4);
+    CHECK_EQ_INT(sdui_outbox_recovered(box), 0);
+    /* Every item acked, the newest among them: the next seq stays. */
+    CHECK_STATUS(sdui_outbox_ack(box, seqs, 4, &err), SDUI_OK);
+    raw_value(p, "SELECT next_seq FROM counters", buf, sizeof buf);
+    CHECK_EQ_STR(buf, "5");
+    CHECK_STATUS(commit_strs(box, NULL, NULL, one, 0, &first, &err), SDUI_OK);
+    CHECK_EQ_INT(first, 5);
+    sdui_outbox_free(box);
+
+    /* A version-1 file as the last build left it: upgraded, seqs go on. */
+    snprintf(p, sizeof p, "%s", test_path("v1.db"));
+    CHECK(raw_exec(p, "PRAGMA application_id=1396987215;"
+                      /* Version 1's step, word for word. */
+                      "CREATE TABLE state( key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID;"
+                      "CREATE TABLE items( seq INTEGER PRIMARY KEY NOT NULL,"
+                      " bytes BLOB NOT NULL CHECK(typeof(bytes)='blob'));"
+                      "CREATE TABLE counters( id INTEGER PRIMARY KEY CHECK(id=0), next_seq INTEGER NOT NULL,"
+                      " dropped INTEGER NOT NULL, dropped_total INTEGER NOT NULL);"
+                      "INSERT INTO counters VALUES(0, 8, 0, 0);"
+                      "INSERT INTO items VALUES(6, x'6f6c64'), (7, x'6f6c64');"
+                      "PRAGMA user_version=1;") == SQLITE_OK);
+    CHECK_STATUS(open_box(p, 0, 0, 0, &box, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui_outbox_recovered(box), 0);
+    raw_value(p, "PRAGMA user_version", buf, sizeof buf);
+    CHECK_EQ_INT(atoi(buf), SDUI_OUTBOX_SCHEMA_VERSION);
+    CHECK_STATUS(commit_strs(box, NULL, NULL, one, 0, &first, &err), SDUI_OK);
+    CHECK_EQ_INT(first, 8);
+    CHECK_EQ_INT(stats_of(box).items, 3);
+    sdui_outbox_free(box);
 }
 
 /* Fills the root page of table `name` with garbage, after checkpointing
@@ -1413,6 +1469,7 @@ int main(void)
     test_foreign_files();
     test_damaged_files();
     test_counters_damage();
+    test_next_seq_floor();
     test_pages_damage();
     test_full_disk_rolls_back();
     test_threads();

@@ -15,17 +15,21 @@
  * one too (Sources/SDUIStore/Persistence/StoreJournal.swift).
  *
  * The file.  PRAGMA user_version is the schema version
- * (SDUI_OUTBOX_SCHEMA_VERSION); version 1 holds three tables:
+ * (SDUI_OUTBOX_SCHEMA_VERSION); versions 1 and 2 hold three tables:
  *     state(key TEXT PRIMARY KEY, value BLOB) WITHOUT ROWID
  *         the state rows, at most one per key;
  *     items(seq INTEGER PRIMARY KEY, bytes BLOB)
  *         the queue, seq the rowid: strictly increasing in append order;
  *     counters(id INTEGER PRIMARY KEY CHECK(id = 0), next_seq, dropped,
  *              dropped_total)
- *         one row: the seq the next item gets, and the drop counters.
+ *         one row: a floor of the seq the next item gets, and the drop
+ *         counters.
  * Seqs start at 1 and are never reused, even after items are acked or
- * dropped and the file is reopened (next_seq is kept in the same
- * transaction as the items).
+ * dropped and the file is reopened: the next seq is past next_seq and past
+ * every stored item (version 2; version 1 wrote next_seq with every
+ * commit, which a version-1 file still holds, so it reads the same and is
+ * upgraded in place).  A commit rewrites the row only when its drop
+ * counters change; an ack writes next_seq before it deletes.
  *
  * The transaction.  A commit writes (or deletes) its state rows in order,
  * appends its items, enforces the bounds and updates the counters, then
@@ -76,7 +80,7 @@
  * then answers 1 and sdui_outbox_recovery() says where it went and why.
  * Damage met later (SQLite reports a corrupt file; the item totals do not
  * add up; the counters row is missing, not made of integers, negative, or
- * its next_seq is not past every stored item or is 2^62 or more; a state
+ * its next_seq or the largest stored seq is 2^62 or more; a state
  * read finds another key) is handled the same way by the call that meets
  * it: the file is moved aside and a fresh one opened, and that call fails
  * with SDUI_SQLITE and a message saying the outbox was damaged and reset
@@ -114,7 +118,7 @@ typedef struct sdui_outbox sdui_outbox;
 typedef struct sdui_outbox_batch sdui_outbox_batch;
 
 /* The schema version this build writes and reads. */
-#define SDUI_OUTBOX_SCHEMA_VERSION 1
+#define SDUI_OUTBOX_SCHEMA_VERSION 2
 
 /* The SQLite application_id of an outbox file ("SDUO"): see "Whose file"
  * above. */
