@@ -8,5 +8,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-swift build -c release --traits Server --product sdui
+bash scripts/build-release.sh
 .build/release/sdui demo --examples Examples --out .build/demo "$@"

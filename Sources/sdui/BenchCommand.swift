@@ -1,4 +1,5 @@
-// BenchCommand.swift - `sdui bench first-paint|disk|resolve|network|store`.
+// BenchCommand.swift - `sdui bench first-paint|disk|resolve|network|store|screen`
+// (and start-up, in BenchCommand+StartUp.swift).
 #if Server
 import ArgumentParser
 import Foundation
@@ -14,7 +15,7 @@ struct BenchCommand: ParsableCommand {
         Example:
           swift build -c release --traits Server && .build/release/sdui bench first-paint --json
         """,
-        subcommands: [FirstPaint.self, Disk.self, Resolve.self, Network.self, Store.self, Screen.self]
+        subcommands: [FirstPaint.self, Disk.self, Resolve.self, Network.self, Store.self, Screen.self, StartUp.self]
     )
 
     struct FirstPaint: ParsableCommand {
@@ -66,6 +67,12 @@ struct BenchCommand: ParsableCommand {
         @Option(help: "Also write the generated packs to this folder (budget.gz, budget.seekable.gz, 5x-budget.gz, …), to measure again as PACK.")
         var save: String?
 
+        @Option(help: "Cores the benchmark may use (0: all it is allowed).  --threads 1 pins it, the children too, to one core: the plain open's split scan then finds no free core, as on a phone whose other cores are busy.")
+        var threads = 0
+
+        @Option(name: .customLong("open-limit"), help: .hidden)
+        var openLimit = 0
+
         @Option(help: .hidden)
         var probe: String?
 
@@ -85,6 +92,7 @@ struct BenchCommand: ParsableCommand {
             try checkRange(budget, in: 1...(1 << 30), "--budget", unit: "bytes")
             try checkRange(memberBytes, in: 0...(64 << 20), "--member-bytes", unit: "bytes")
             try checkRange(maxMemberBytes, in: 0...(64 << 20), "--max-member-bytes", unit: "bytes")
+            try checkRange(threads, in: 0...1024, "--threads")
         }
 
         func run() throws {
@@ -93,11 +101,13 @@ struct BenchCommand: ParsableCommand {
                     try runProbe(probe)
                     return
                 }
+                if threads > 0 { try FirstPaintBenchmark.pin(cores: threads) }
                 let work = FileManager.default.temporaryDirectory.appendingPathComponent("sdui-bench-\(getpid())")
                 try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
                 defer { try? FileManager.default.removeItem(at: work) }
                 let writer = SeekablePackWriter(memberBytes: memberBytes, maxMemberBytes: maxMemberBytes)
                 var inputs: [(name: String, plain: Data, seekable: Data)] = []
+                var limits: [PackLimits] = packs.map { _ in .default }
                 for path in packs {
                     let both = try FirstPaintBenchmark.encodings(of: try readFile(path, limit: PackLimits.default.maxCompressedBytes),
                                                                  name: path, writer: writer)
@@ -119,11 +129,16 @@ struct BenchCommand: ParsableCommand {
                                   + "\(seekable.count) bytes seekable")
                         }
                         inputs.append(("generated \(name)", generated.plain, seekable))
+                        // A generated pack is measured whatever its size: the
+                        // open's limits are raised to fit it.
+                        limits.append(FirstPaintBenchmark.fitting(rawBytes: generated.json.count,
+                                                                  compressedBytes: max(generated.plain.count, seekable.count),
+                                                                  tokens: generated.tokens))
                     }
                 }
                 for (i, input) in inputs.enumerated() {
                     try measure(name: input.name, plain: input.plain, seekable: input.seekable,
-                                folder: work.appendingPathComponent("\(i)"))
+                                folder: work.appendingPathComponent("\(i)"), limits: i < limits.count ? limits[i] : .default)
                 }
             }
         }
@@ -137,19 +152,26 @@ struct BenchCommand: ParsableCommand {
                 throw SDUIError(.argument, "--probe needs a method, --variant, --screen and a pack")
             }
             let payload = try ScreenPayload(json: try readFile(screen, limit: 1 << 20), source: screen)
-            let bytes = try readFile(path, limit: PackLimits.default.maxCompressedBytes)
+            var limits = PackLimits.default
+            if openLimit > 0 { limits = FirstPaintBenchmark.fitting(rawBytes: openLimit, compressedBytes: openLimit, tokens: openLimit) }
+            let bytes = try readFile(path, limit: limits.maxCompressedBytes)
             var bench = FirstPaintBenchmark(packs: [variant: bytes], screen: payload, rawBytes: rawBytes)
+            bench.limits = limits
             bench.files = [variant: URL(fileURLWithPath: path)]
             try printJSON(try bench.probe(.init(variant, method)))
         }
 
         /// One case's first run in `launches` fresh processes of this binary.
-        private func fresh(_ c: FirstPaintBenchmark.Case, pack: URL, screen: URL, rawBytes: Int) throws -> FirstPaintBenchmark.Probe {
+        private func fresh(_ c: FirstPaintBenchmark.Case, pack: URL, screen: URL, rawBytes: Int,
+                           limits: PackLimits) throws -> FirstPaintBenchmark.Probe {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: FileManager.default.fileExists(atPath: "/proc/self/exe")
                                   ? "/proc/self/exe" : CommandLine.arguments[0])
             p.arguments = ["bench", "first-paint", "--probe", c.method.rawValue, "--variant", c.variant.rawValue,
                            "--screen", screen.path, "--raw-bytes", String(rawBytes), pack.path]
+            if limits != .default {
+                p.arguments! += ["--open-limit", String(max(limits.maxInflatedBytes, limits.maxCompressedBytes, limits.maxTokens))]
+            }
             let out = Pipe(), err = Pipe()
             p.standardOutput = out
             p.standardError = err
@@ -187,13 +209,29 @@ struct BenchCommand: ParsableCommand {
             var screenIssues: Int
             var rounds: Int
             var launches: Int
+            /// The machine while it ran: the 1-minute load before and after,
+            /// the cores the benchmark could use (--threads), and the plain
+            /// open's process CPU time over its wall time (above 1: the
+            /// split scan's second thread ran on a free core).
+            var load1Before: Double
+            var load1After: Double
+            var cores: Int
+            var plainOpenCPUPerWall: Double
+            var singleOpenCPUPerWall: Double
             /// Median ms by encoding, then method.
             var warm: [String: [String: Double]]
             var fresh: [String: [String: Fresh]]
         }
 
-        private func measure(name: String, plain: Data, seekable: Data, folder: URL) throws {
-            var (bench, facts) = try FirstPaintBenchmark.prepare(plain: plain, seekable: seekable, name: name)
+        /// The 1-minute load average (/proc/loadavg; -1 where there is none).
+        static func load1() -> Double {
+            (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.flatMap { Double($0) } ?? -1
+        }
+
+        private func measure(name: String, plain: Data, seekable: Data, folder: URL, limits: PackLimits) throws {
+            let loadBefore = Self.load1()
+            let cores = FirstPaintBenchmark.usableCores
+            var (bench, facts) = try FirstPaintBenchmark.prepare(plain: plain, seekable: seekable, name: name, limits: limits)
             let cases = FirstPaintBenchmark.cases(foundation: foundation)
             // The fresh processes read the packs and the screen from files;
             // the engine opens the seekable pack from its file (warm too).
@@ -203,13 +241,15 @@ struct BenchCommand: ParsableCommand {
                                                             .seekable: folder.appendingPathComponent("seekable.gz")]
             for (variant, file) in files { try bench.packs[variant]!.write(to: file) }
             bench.files = [.seekable: files[.seekable]!]
-            let warm = try bench.measure(rounds: iterations, cases: cases)
+            let timings = try bench.measureWithCPU(rounds: iterations, cases: cases)
+            let warm = timings.mapValues(\.ms)
             let screenFile = folder.appendingPathComponent("screen.json")
             try JSONEncoder().encode(bench.screen).write(to: screenFile)
             var probes: [FirstPaintBenchmark.Case: [FirstPaintBenchmark.Probe]] = [:]
             for _ in 0..<launches {
                 for c in cases {
-                    probes[c, default: []].append(try fresh(c, pack: files[c.variant]!, screen: screenFile, rawBytes: facts.rawBytes))
+                    probes[c, default: []].append(try fresh(c, pack: files[c.variant]!, screen: screenFile, rawBytes: facts.rawBytes,
+                                                            limits: limits))
                 }
             }
             let fresh = probes.mapValues { ps in
@@ -217,6 +257,9 @@ struct BenchCommand: ParsableCommand {
                       peakBytes: FirstPaintBenchmark.median(ps.map(\.peakBytes)),
                       growthBytes: FirstPaintBenchmark.median(ps.map(\.growthBytes)))
             }
+            let loadAfter = Self.load1()
+            let plainCPU = timings[.init(.plain, .sdui)]?.cpuPerWall ?? .nan
+            let singleCPU = timings[.init(.single, .sdui)]?.cpuPerWall ?? .nan
             if json {
                 var w: [String: [String: Double]] = [:], f: [String: [String: Fresh]] = [:]
                 for (c, ms) in warm { w[c.variant.rawValue, default: [:]][c.method.rawValue] = ms }
@@ -225,7 +268,9 @@ struct BenchCommand: ParsableCommand {
                                      singleBytes: facts.singleBytes, seekableBytes: facts.seekableBytes, plainMembers: facts.plainMembers,
                                      seekableMembers: facts.seekableMembers, seekableMembersTouched: facts.seekableMembersTouched,
                                      firstScreenIds: bench.ids, screenNodes: facts.screenNodes, screenIssues: facts.screenIssues,
-                                     rounds: iterations, launches: launches, warm: w, fresh: f))
+                                     rounds: iterations, launches: launches, load1Before: loadBefore, load1After: loadAfter,
+                                     cores: cores, plainOpenCPUPerWall: plainCPU, singleOpenCPUPerWall: singleCPU,
+                                     warm: w, fresh: f))
                 return
             }
             print("\n\(name): \(facts.tokens) tokens, \(facts.rawBytes) bytes of JSON; plain \(facts.plainBytes) bytes gzipped "
@@ -235,6 +280,17 @@ struct BenchCommand: ParsableCommand {
                   + "\(facts.screenNodes) render nodes, \(facts.screenIssues) issues")
             print("the engine opens the seekable pack from its file (headers and the members it needs); "
                   + "the plain pack and every peer start from the gzip bytes in memory")
+            print(String(format: "machine: %d core(s) usable%@; 1-minute load %.2f before, %.2f after", cores,
+                         threads > 0 ? " (--threads \(threads))" : "", loadBefore, loadAfter))
+            let second = { (ratio: Double) -> String in
+                ratio >= 1.15 ? String(format: "ran on a free core (CPU/wall %.2f)", ratio)
+                    : String(format: "found no free core (CPU/wall %.2f): the open paid its one-thread price", ratio)
+            }
+            print("the split scan's second thread: plain " + second(plainCPU) + "; single " + second(singleCPU))
+            if limits != .default {
+                print("open limits raised to fit this generated pack: \(limits.maxInflatedBytes) bytes of JSON, "
+                      + "\(limits.maxCompressedBytes) gzipped, \(limits.maxTokens) tokens")
+            }
             func pad(_ s: String, _ n: Int) -> String { s.padding(toLength: n, withPad: " ", startingAt: 0) }
             func mib(_ bytes: Double?) -> String { bytes.map { String(format: "%8.1f", $0 / 1_048_576) } ?? "       -" }
             print("\nwarm, \(iterations) rounds round-robin, a warm-up run before each timed run; medians"
@@ -260,6 +316,7 @@ struct BenchCommand: ParsableCommand {
 
     struct Disk: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "disk",
             abstract: "Disk cache: a 50-token batch write and a 50-id read vs one row at a time.",
             discussion: "Example: sdui bench disk --rounds 50 --json")
 
@@ -313,6 +370,7 @@ struct BenchCommand: ParsableCommand {
 
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "resolve",
             abstract: "Resolve a 50-token screen from a warm cache vs JSONDecoder decoding the resolved tree.",
             discussion: "Example: sdui bench resolve --examples Examples --rounds 200")
 
@@ -352,6 +410,7 @@ struct BenchCommand: ParsableCommand {
 
     struct Store: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "store",
             abstract: "The scenario-data store: set with observers, re-resolve after one change, expressions.",
             discussion: """
             set: 100,000 set calls with 10 observers on the written path and 0, 1,000 or \
@@ -411,6 +470,7 @@ struct BenchCommand: ParsableCommand {
 
     struct Network: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "network",
             abstract: "50 tokens through a loopback registry, cold, vs the bare GET and JSONSerialization.",
             discussion: "Example: sdui bench network --rounds 20")
 
@@ -456,6 +516,7 @@ struct BenchCommand: ParsableCommand {
 
     struct Screen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "screen",
             abstract: "A screen session: a tap on the 1,001-node screen vs a whole resolve; events through the outbox, the uploader and the registry vs plain SQLite inserts.",
             discussion: "Example: sdui bench screen --rounds 20")
 
@@ -507,6 +568,16 @@ struct BenchCommand: ParsableCommand {
                 let floor = method == .outboxCommit || method == .floorSingle ? m[.floorSingle]! : plain
                 let batch = [.ingest, .uploader, .floorBatch].contains(method) ? String(format: "%18.2f", v / batched) : ""
                 print(label.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%10.0f   %15.2f", v, v / floor) + batch)
+            }
+            // A flow step: the progress row and its event in one durable
+            // commit, against the same bytes written by plain SQLite.
+            print("durable flow step (\(r.progressBytes)-byte progress row + \(r.eventBytes)-byte event, FULL)"
+                  + "       µs   × floor   WAL pages")
+            let stepFloor = m[.floorStep]!
+            for (method, label, pages) in [(ScreenBenchmark.Method.floorStep, "SQLite: row replaced + row appended (floor)", r.floorStepPages),
+                                           (.flowStep, "FlowSession next/back (journal commit)", r.stepPages)] {
+                print(label.padding(toLength: 48, withPad: " ", startingAt: 0)
+                      + String(format: "%10.1f   %7.2f   %9.1f", m[method]!, m[method]! / stepFloor, pages))
             }
         }
     }

@@ -31,6 +31,7 @@ struct ExprCommand: ParsableCommand {
 
     struct Eval: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "eval",
             abstract: "Print the value of an expression as JSON.",
             discussion: """
             Roots name the members of the data's top-level object: with --data cart.json \
@@ -69,6 +70,7 @@ struct ExprCommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Parse an expression and list the paths it reads, one per line.",
             discussion: """
             Exit status 1 with `error: expr: ...` on stderr when it does not parse.

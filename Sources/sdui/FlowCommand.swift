@@ -18,6 +18,7 @@ struct FlowCommand: AsyncParsableCommand {
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check a flow: targets, reachability, completion, conditions, keys, blocks, actions.",
             discussion: """
             Prints each problem with its screen and JSON path; exits 1 when there is an error (warnings alone exit 0).
@@ -69,6 +70,7 @@ struct FlowCommand: AsyncParsableCommand {
 
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "run",
             abstract: "Walk a flow in the terminal, or from a script; resume from --state.",
             discussion: """
             FLOW is a flow file, or with --registry a flow id fetched from GET /flows/{id} (the last good \
@@ -310,6 +312,7 @@ struct FlowCommand: AsyncParsableCommand {
 
     struct Preview: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "preview",
             abstract: "Write one HTML preview per screen of a flow, and an index.",
             discussion: """
             Example:

@@ -18,6 +18,7 @@ struct PackCommand: AsyncParsableCommand {
 
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "inspect",
             abstract: "Open a pack and print its token count, sizes, gzip members and open time.",
             discussion: """
             Exit status 1 when the pack cannot be opened, or (with --check-tokens) when a token is invalid.
@@ -99,6 +100,7 @@ struct PackCommand: AsyncParsableCommand {
 
     struct Build: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "build",
             abstract: "Build a Core-Token Pack (and its manifest, and a Fallback Pack) from a folder or a registry.",
             discussion: """
             Tokens come from DIR (token files), a registry (--db / --postgres: the highest version \

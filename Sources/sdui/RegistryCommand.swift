@@ -26,6 +26,7 @@ struct RegistryCommand: AsyncParsableCommand {
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Check and publish tokens and screens from a folder (tokens/, screens/) or a pack.",
             discussion: """
             Refuses the whole import when any token breaks a rule — over 32 KB, an image URL that is \
@@ -75,6 +76,7 @@ struct RegistryCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List token ids, their versions, and the screens.",
             discussion: """
             Examples:
@@ -138,6 +140,7 @@ struct RegistryCommand: AsyncParsableCommand {
 
     struct Usage: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "usage",
             abstract: "Count how often each token was shown in a period: the usage file the pack builder ranks by.",
             discussion: """
             Aggregates the token_usage events the registry received (POST /events) whose client \
@@ -207,6 +210,7 @@ struct RegistryCommand: AsyncParsableCommand {
 
     struct Token: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "token",
             abstract: "Print a bearer access token (JWT, at most one hour) for a server started with --access-key.",
             discussion: """
             Example:
@@ -242,6 +246,7 @@ struct RegistryCommand: AsyncParsableCommand {
 
     struct Migrate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "migrate",
             abstract: "Create the registry's tables, or upgrade them to this build's schema, and exit.",
             discussion: """
             The one step that needs DDL rights (CREATE, ALTER): run it once per upgrade, as a role that \

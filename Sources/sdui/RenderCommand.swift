@@ -74,7 +74,20 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Exit with status 1 when anything degraded.")
     var strict = false
 
+    /// `sdui bench start-up`: print the milliseconds this command's own work
+    /// took (from here to the output written) on stderr, as `work-ms N`.
+    @Flag(name: .customLong("report-work"), help: .hidden)
+    var reportWork = false
+
     func run() throws {
+        let start = ContinuousClock.now
+        defer {
+            if reportWork {
+                let d = ContinuousClock.now - start
+                let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+                FileHandle.standardError.write(Data(String(format: "work-ms %.3f\n", ms).utf8))
+            }
+        }
         let tree = try reportingErrors { try render() }
         for issue in tree.issues {
             FileHandle.standardError.write(Data("warning: \(issue)\n".utf8))

@@ -22,6 +22,7 @@ struct ScreenCommand: AsyncParsableCommand {
 
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "run",
             abstract: "Drive a screen by taps and inputs, from a script or the terminal.",
             discussion: """
             SCREEN is a screen id at --registry, or a file name (without .json) in --examples DIR's \

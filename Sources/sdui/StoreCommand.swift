@@ -27,6 +27,7 @@ struct StoreCommand: ParsableCommand {
 
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "inspect",
             abstract: "Print a file store's values, one key path per line.",
             discussion: """
             Each leaf prints as `key.path = JSON` (colours and URLs as `color "#…"` and \

@@ -14,6 +14,7 @@ struct ThemeCommand: ParsableCommand {
 
     struct Lint: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lint",
             abstract: "Check a theme: WCAG AA contrast, the 4 pt spacing grid, animation durations.",
             discussion: """
             Exit status: 0 when there are no errors (warnings allowed), 1 otherwise.

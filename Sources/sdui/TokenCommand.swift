@@ -14,6 +14,7 @@ struct TokenCommand: ParsableCommand {
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check one design-token JSON file against the token schema and limits.",
             discussion: """
             Exit status 1 when the token is invalid.

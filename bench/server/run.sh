@@ -30,7 +30,7 @@ fi
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 
 build_log=$(mktemp)
-if ! swift build -c release --traits Server --product sdui >"$build_log" 2>&1; then
+if ! bash scripts/build-release.sh >"$build_log" 2>&1; then
     cat "$build_log" >&2; rm -f "$build_log"; exit 1
 fi
 rm -f "$build_log"

@@ -1,11 +1,20 @@
 /*
  * peers.c - the benchmark's C peers: zlib and libdeflate inflate, jansson
  * whole-document parse, a plain SQLite insert loop (the floor of the event
- * queue), and resident-memory, page-fault and clock readings.
+ * queue and of a flow step), resident-memory, page-fault, clock and CPU-time
+ * readings, and pinning the process to fewer cores.
  */
+#define _GNU_SOURCE   /* sched_setaffinity, CPU_SET */
 #include "sdui_bench_peers.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <spawn.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -219,4 +228,146 @@ fail:
     sqlite3_finalize(insert);
     sqlite3_close(db);
     return -1;
+}
+
+/* Frames written to a WAL, summed across its restarts (a checkpoint
+ * starts it over): what the step floor's hook keeps. */
+typedef struct wal_count {
+    long long prev, total;
+} wal_count;
+
+/* The WAL hook of the step floor: frames is the WAL's length after a
+ * commit; what it grew by (all of it after a restart) is this commit's. */
+static int wal_frames(void *ctx, sqlite3 *db, const char *name, int frames)
+{
+    wal_count *c = ctx;
+    (void)db;
+    (void)name;
+    c->total += frames >= c->prev ? frames - c->prev : frames;
+    c->prev = frames;
+    return SQLITE_OK;
+}
+
+/* The floor of a durable flow step (sdui_bench_peers.h). */
+int sdui_bench_sqlite_steps(const char *path, const char *progress, size_t plen, const char *event, size_t elen,
+                            size_t n, int full, long long *frames, char *err, size_t errlen)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *put = NULL, *add = NULL;
+    wal_count count = {0, 0};
+    long long start = 0;
+    if (sqlite3_open(path, &db) != SQLITE_OK) return sqlite_fail(db, err, errlen);
+    if (sqlite3_exec(db, full ? "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                              : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_exec(db, "CREATE TABLE state (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;"
+                         "CREATE TABLE items (seq INTEGER PRIMARY KEY, bytes BLOB NOT NULL);", NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO state (key, value) VALUES ('progress', ?1)", -1, &put, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT INTO items (bytes) VALUES (?1)", -1, &add, NULL) != SQLITE_OK)
+        goto fail;
+    sqlite3_wal_hook(db, wal_frames, &count);
+    /* Step 0 also writes the first row of each table: not counted. */
+    for (size_t i = 0; i <= n; i++) {
+        if (i == 1)
+            start = count.total;
+        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) goto fail;
+        sqlite3_bind_blob(put, 1, progress, (int)plen, SQLITE_STATIC);
+        sqlite3_bind_blob(add, 1, event, (int)elen, SQLITE_STATIC);
+        if (sqlite3_step(put) != SQLITE_DONE || sqlite3_step(add) != SQLITE_DONE) goto fail;
+        sqlite3_reset(put);
+        sqlite3_reset(add);
+        if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) goto fail;
+    }
+    *frames = count.total - start;
+    sqlite3_finalize(put);
+    sqlite3_finalize(add);
+    sqlite3_close(db);
+    return 0;
+fail:
+    snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+    sqlite3_finalize(put);
+    sqlite3_finalize(add);
+    sqlite3_close(db);
+    return -1;
+}
+
+/* CPU time of the process, all threads (sdui_bench_peers.h). */
+long long sdui_bench_process_cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return -1;
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Pins the process to its first n allowed CPUs (sdui_bench_peers.h). */
+int sdui_bench_pin_cpus(int n)
+{
+#ifdef __linux__
+    cpu_set_t allowed, pinned;
+    int kept = 0;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return -1;
+    if (n <= 0) return CPU_COUNT(&allowed);
+    CPU_ZERO(&pinned);
+    for (int cpu = 0; cpu < CPU_SETSIZE && kept < n; cpu++)
+        if (CPU_ISSET(cpu, &allowed)) {
+            CPU_SET(cpu, &pinned);
+            kept++;
+        }
+    /* Every thread the process has now (a runtime's workers included);
+     * threads started later inherit it from the one that starts them. */
+    DIR *tasks = opendir("/proc/self/task");
+    if (!tasks) return sched_setaffinity(0, sizeof pinned, &pinned) == 0 ? kept : -1;
+    for (struct dirent *d; (d = readdir(tasks)) != NULL;) {
+        pid_t tid = (pid_t)atoi(d->d_name);
+        if (tid > 0 && sched_setaffinity(tid, sizeof pinned, &pinned) != 0 && errno != ESRCH) {
+            closedir(tasks);
+            return -1;
+        }
+    }
+    closedir(tasks);
+    return kept;
+#else
+    (void)n;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/* Starts a process and waits for it (sdui_bench_peers.h). */
+long long sdui_bench_spawn(const char *path, char *const *argv, int *status, char *err, size_t errlen)
+{
+    extern char **environ;
+    posix_spawn_file_actions_t fa;
+    int fds[2], st = 0;
+    size_t got = 0;
+    pid_t pid;
+    long long t0, t1;
+    if (errlen) err[0] = '\0';
+    if (pipe(fds) != 0) return -1;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    t0 = sdui_bench_monotonic_ns();
+    if (posix_spawn(&pid, path, &fa, NULL, argv, environ) != 0) {
+        posix_spawn_file_actions_destroy(&fa);
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    for (;;) {
+        char buf[4096];
+        ssize_t n = read(fds[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        for (ssize_t i = 0; i < n && got + 1 < errlen; i++) err[got++] = buf[i];
+    }
+    if (errlen) err[got] = '\0';
+    close(fds[0]);
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    t1 = sdui_bench_monotonic_ns();
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    return t1 - t0;
 }

@@ -102,6 +102,10 @@ public struct FirstPaintBenchmark {
     public let screen: ScreenPayload
     /// The size of the pack's JSON, given to the floors.
     public let rawBytes: Int
+    /// The limits the engine opens the pack with: the defaults, or for a
+    /// generated pack larger than they allow, limits raised to fit it
+    /// (``fitting(rawBytes:compressedBytes:tokens:)``).
+    public var limits = PackLimits.default
     let resolver: ScreenResolver
 
     /// The ids of the first screen.
@@ -139,12 +143,25 @@ public struct FirstPaintBenchmark {
         public var screenIssues: Int
     }
 
-    /// Opens both encodings, checks they hold the same tokens in the same
-    /// order, and builds the first screen: its 20 ids and the bindings
-    /// their `{{a.b}}` placeholders read.
-    public static func prepare(plain: Data, seekable: Data, name: String) throws -> (FirstPaintBenchmark, Facts) {
-        let p = try CorePack(data: plain, name: name + " (plain)")
-        let s = try CorePack(data: seekable, name: name + " (seekable)")
+    /// The default limits, each raised as far as a pack of `rawBytes` of
+    /// JSON, `compressedBytes` gzipped, holding `tokens` tokens needs: what
+    /// a generated pack is opened with, so a large one is measured rather
+    /// than refused.
+    public static func fitting(rawBytes: Int, compressedBytes: Int, tokens: Int) -> PackLimits {
+        var l = PackLimits.default
+        l.maxInflatedBytes = max(l.maxInflatedBytes, rawBytes)
+        l.maxCompressedBytes = max(l.maxCompressedBytes, compressedBytes)
+        l.maxTokens = max(l.maxTokens, tokens)
+        return l
+    }
+
+    /// Opens both encodings (with `limits`), checks they hold the same
+    /// tokens in the same order, and builds the first screen: its 20 ids
+    /// and the bindings their `{{a.b}}` placeholders read.
+    public static func prepare(plain: Data, seekable: Data, name: String,
+                               limits: PackLimits = .default) throws -> (FirstPaintBenchmark, Facts) {
+        let p = try CorePack(data: plain, name: name + " (plain)", limits: limits)
+        let s = try CorePack(data: seekable, name: name + " (seekable)", limits: limits)
         // A seekable pack lists its ids member by member from its tables:
         // the same ids, and (below) the same JSON, so the same order.
         guard p.count == s.count, Set(p.ids) == Set(s.ids) else {
@@ -163,8 +180,9 @@ public struct FirstPaintBenchmark {
         }
         let screen = ScreenPayload(id: "first_screen", tokens: items)
         let single = try CorePackBuilder.gzip(try inflated(plain, name: name), memberBytes: .max)
-        let bench = FirstPaintBenchmark(packs: [.plain: plain, .single: single, .seekable: seekable], screen: screen,
+        var bench = FirstPaintBenchmark(packs: [.plain: plain, .single: single, .seekable: seekable], screen: screen,
                                         rawBytes: p.info.rawBytes)
+        bench.limits = limits
         let tree = bench.resolver.resolve(screen, pack: p)
         let facts = Facts(tokens: p.count, rawBytes: p.info.rawBytes, plainBytes: plain.count,
                           singleBytes: single.count, seekableBytes: seekable.count, plainMembers: p.info.members,
@@ -239,17 +257,17 @@ public struct FirstPaintBenchmark {
     public func runOnce(_ c: Case) throws {
         guard let bytes = packs[c.variant] else { throw SDUIError(.argument, "no \(c.variant.rawValue) pack") }
         try Self.run(c.method, bytes: bytes, file: c.variant == .seekable ? files[.seekable] : nil,
-                     screen: screen, rawBytes: rawBytes, resolver: resolver)
+                     screen: screen, rawBytes: rawBytes, resolver: resolver, limits: limits)
     }
 
     /// Opens the engine's pack: from its file when given, else from memory.
-    static func open(_ bytes: Data, file: URL?, limits: PackLimits = .default) throws -> CorePack {
+    static func open(_ bytes: Data, file: URL?, limits: PackLimits) throws -> CorePack {
         if let file { return try CorePack(contentsOf: file, limits: limits) }
         return try CorePack(data: bytes, name: "benchmark pack", limits: limits)
     }
 
     static func run(_ method: Method, bytes: Data, file: URL?, screen: ScreenPayload, rawBytes: Int,
-                    resolver: ScreenResolver) throws {
+                    resolver: ScreenResolver, limits: PackLimits) throws {
         try bytes.withUnsafeBytes { raw in
             let base = raw.baseAddress!
             switch method {
@@ -260,7 +278,8 @@ public struct FirstPaintBenchmark {
                 free(out)
                 if n < 0 { throw SDUIError(.gzip, "\(method) could not inflate the pack") }
             case .sdui, .sduiOneThread:
-                let limits = method == .sdui ? PackLimits.default : PackLimits(parallelScanBytes: .max)
+                var limits = limits
+                if method == .sduiOneThread { limits.parallelScanBytes = .max }
                 let pack = try open(bytes, file: file, limits: limits)
                 for item in screen.tokens {
                     guard try pack.token(item.id) != nil else {
@@ -268,7 +287,7 @@ public struct FirstPaintBenchmark {
                     }
                 }
             case .resolve:
-                let pack = try open(bytes, file: file)
+                let pack = try open(bytes, file: file, limits: limits)
                 let tree = resolver.resolve(screen, pack: pack)
                 if tree.root.children.isEmpty { throw SDUIError(.schema, "the first screen resolved to nothing") }
             case .jansson:
@@ -310,19 +329,40 @@ public struct FirstPaintBenchmark {
     /// allocator handing back or reusing a large buffer).  A case stops
     /// being timed after `maxSeconds` in all (at least 3 runs).
     public func measure(rounds: Int, cases: [Case], maxSeconds: Double = 20) throws -> [Case: Double] {
+        try measureWithCPU(rounds: rounds, cases: cases, maxSeconds: maxSeconds).mapValues(\.ms)
+    }
+
+    /// A case's medians: wall time, and the process's CPU time over the
+    /// same runs divided by it.  The open is the only work in the process
+    /// while it runs, so above 1 is the split scan's second thread working
+    /// at the same time as the first, on a core of its own; near 1 with
+    /// two threads started means they took turns on one core.
+    public struct Timing: Sendable, Codable {
+        public var ms: Double
+        public var cpuPerWall: Double
+    }
+
+    /// ``measure(rounds:cases:maxSeconds:)`` with each case's CPU time.
+    public func measureWithCPU(rounds: Int, cases: [Case], maxSeconds: Double = 20) throws -> [Case: Timing] {
         var samples: [Case: [Double]] = [:]
+        var ratios: [Case: [Double]] = [:]
         var spent: [Case: Double] = [:]
-        let clock = ContinuousClock()
         for round in 0..<rounds {
             for c in cases {
                 if round >= 3 && spent[c, default: 0] > maxSeconds * 1000 { continue }
                 try runOnce(c)   // the warm-up run
-                let ms = try clock.measure { try runOnce(c) }.milliseconds
+                let cpu0 = sdui_bench_process_cpu_ns(), t0 = sdui_bench_monotonic_ns()
+                try runOnce(c)
+                let t1 = sdui_bench_monotonic_ns(), cpu1 = sdui_bench_process_cpu_ns()
+                let ms = Double(t1 - t0) / 1e6
                 samples[c, default: []].append(ms)
+                ratios[c, default: []].append(Double(cpu1 - cpu0) / Double(max(1, t1 - t0)))
                 spent[c, default: 0] += ms
             }
         }
-        return samples.mapValues { Self.median($0) }
+        return samples.mapValues { Self.median($0) }.reduce(into: [:]) { out, kv in
+            out[kv.key] = Timing(ms: kv.value, cpuPerWall: Self.median(ratios[kv.key] ?? []))
+        }
     }
 
     /// What one run in a fresh process cost, as that process saw it.
@@ -350,6 +390,22 @@ public struct FirstPaintBenchmark {
         return Probe(ms: Double(t1 - t0) / 1e6, minorFaults: Int(faults1 - faults),
                      peakBytes: Int(peak), growthBytes: Int(max(0, peak - rss)))
     }
+
+    /// Pins this process, its threads and the processes it starts, to
+    /// `n` cores (n <= 0: leaves it); the cores it may now use.
+    ///
+    /// - Throws: ``SDUIError`` `.io` when the system refuses.
+    @discardableResult
+    public static func pin(cores n: Int) throws -> Int {
+        let kept = sdui_bench_pin_cpus(Int32(clamping: n))
+        guard kept >= 0 else {
+            throw SDUIError(.io, "cannot pin the benchmark to \(n) core(s): \(String(cString: strerror(errno)))")
+        }
+        return Int(kept)
+    }
+
+    /// The cores this process may run on.
+    public static var usableCores: Int { (try? pin(cores: 0)) ?? ProcessInfo.processInfo.activeProcessorCount }
 
     /// The median of `xs` (the mean of the middle two for an even count).
     public static func median(_ xs: [Double]) -> Double {

@@ -46,6 +46,8 @@ public struct ScreenBenchmark {
         case uploader = "uploader_to_registry_events_per_s"
         case ingest = "registry_ingest_events_per_s"
         case floorBatch = "sqlite_insert_100_per_tx_events_per_s"
+        case flowStep = "durable_flow_step_full_us"
+        case floorStep = "sqlite_step_full_us"
     }
 
     public struct Result: Sendable {
@@ -54,6 +56,12 @@ public struct ScreenBenchmark {
         public var nodes: Int
         public var changedNodes: Int
         public var events: Int
+        /// WAL frames (pages) one durable flow step writes, and its floor's.
+        public var stepPages: Double = 0
+        public var floorStepPages: Double = 0
+        /// Bytes of the step's progress row and event.
+        public var progressBytes = 0
+        public var eventBytes = 0
     }
 
     public init() {}
@@ -80,6 +88,53 @@ public struct ScreenBenchmark {
         let pad = max(0, 300 - json.count - 11)
         json += Data(#","pad":"\#(String(repeating: " ", count: pad))"}"#.utf8)
         return json
+    }
+
+    /// The flow of the durable step: `next` from `form` to `review`, `back`
+    /// again, each a step that commits the progress row and its events.
+    static let stepFlow = """
+    {"id": "bench_steps", "version": 1, "start": "form",
+     "screens": [
+      {"id": "form", "blocks": [{"type": "header", "title": "Your details"},
+                                {"type": "text_input", "key": "name"},
+                                {"type": "choice", "key": "goal", "options": [{"label": "Strength", "value": "strength"},
+                                                                            {"label": "Muscles", "value": "muscles"}]},
+                                {"type": "cta", "primary": {"label": "Next", "action": "next"}}],
+       "next": [{"when": "answers.goal == 'strength'", "to": "review"}, {"to": "review"}]},
+      {"id": "review", "blocks": [{"type": "header", "title": "Check"},
+                                  {"type": "cta", "primary": {"label": "Back", "action": "back"}}]}
+     ]}
+    """
+
+    /// A session of the step flow on a journal at `path` (synchronous FULL),
+    /// started, with two answers given.
+    static func stepSession(_ path: String, logger: Logger) throws -> (FlowSession, FlowJournal) {
+        let journal = try FlowJournal(path: path, limits: FlowJournal.Limits(maxEvents: 1_000_000, maxBytes: 1 << 30))
+        let session = try FlowSession(definition: FlowDefinition(json: Data(stepFlow.utf8), source: "bench"), journal: journal,
+                                      configuration: .init(userID: "u", logger: logger))
+        _ = try session.start()
+        try session.answer("name", "Ada Lovelace")
+        try session.answer("goal", "strength")
+        return (session, journal)
+    }
+
+    /// `steps` steps (`next`, `back`, ...) of a started step session.
+    static func walk(_ session: FlowSession, steps: Int) throws {
+        for i in 0..<steps {
+            let step = i % 2 == 0 ? try session.next() : try session.back()
+            guard step == .screen(i % 2 == 0 ? "review" : "form") else {
+                throw SDUIError(.schema, "step \(i) of the step flow went to \(step)")
+            }
+        }
+    }
+
+    /// WAL frames written to the journal at `path` while `body` runs (the
+    /// WAL's growth; fewer than SQLite's 1,000-frame checkpoint).
+    static func walFrames(_ path: String, _ body: () throws -> Void) throws -> Int {
+        let size = { ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0 }
+        let before = size()
+        try body()
+        return (size() - before) / (4096 + 24)
     }
 
     /// Medians of every method over `rounds` rounds (after two warm-up rounds).
@@ -206,7 +261,19 @@ public struct ScreenBenchmark {
             let f100 = try clock.measure {
                 try Self.sqliteInserts(cRows, lens, dir.appendingPathComponent("floor100-\(round).sqlite"), batch: 100, full: false)
             }
+            // The durable flow step against its floor, the same bytes.
+            let (steps, stepJournal) = try Self.stepSession(dir.appendingPathComponent("steps-\(round).sqlite").path,
+                                                            logger: quietLogger)
+            let st = try clock.measure { try Self.walk(steps, steps: stepCount) }
+            let (progress, event) = try stepRows(stepJournal, key: steps.progressKey)
+            var floorFrames: Int64 = 0
+            let fs = try clock.measure {
+                try Self.sqliteSteps(progress, event, stepCount, dir.appendingPathComponent("floor-steps-\(round).sqlite"),
+                                     frames: &floorFrames)
+            }
             guard round >= 0 else { continue }
+            samples[.flowStep, default: []].append(st.milliseconds * 1000 / Double(stepCount))
+            samples[.floorStep, default: []].append(fs.milliseconds * 1000 / Double(stepCount))
             let perSecond = { (d: Duration) in Double(events) / (d.milliseconds / 1000) }
             samples[.outboxCommit, default: []].append(Double(events / 10) / (c.milliseconds / 1000))
             samples[.outboxCommitNormal, default: []].append(perSecond(cn))
@@ -216,8 +283,59 @@ public struct ScreenBenchmark {
             samples[.floorSingle, default: []].append(Double(events / 10) / (f1.milliseconds / 1000))
             samples[.floorBatch, default: []].append(perSecond(f100))
         }
-        return Result(medians: samples.mapValues { FirstPaintBenchmark.median($0) }, nodes: nodes,
-                      changedNodes: changedNodes, events: events)
+        // Pages: one short walk each on fresh files (no checkpoint inside).
+        let (pageSession, pageJournal) = try Self.stepSession(dir.appendingPathComponent("pages.sqlite").path,
+                                                              logger: quietLogger)
+        try Self.walk(pageSession, steps: 2)
+        let pageSteps = 100
+        let frames = try Self.walFrames(pageJournal.path) { try Self.walk(pageSession, steps: pageSteps) }
+        let (progress, event) = try stepRows(pageJournal, key: pageSession.progressKey)
+        var floorFrames: Int64 = 0
+        try Self.sqliteSteps(progress, event, pageSteps, dir.appendingPathComponent("floor-pages.sqlite"), frames: &floorFrames)
+        var result = Result(medians: samples.mapValues { FirstPaintBenchmark.median($0) }, nodes: nodes,
+                            changedNodes: changedNodes, events: events)
+        result.stepPages = Double(frames) / Double(pageSteps)
+        result.floorStepPages = Double(floorFrames) / Double(pageSteps)
+        result.progressBytes = progress.count
+        result.eventBytes = event.count
+        return result
+    }
+
+    /// Steps per round of the durable step (each an fsync or more).
+    private var stepCount: Int { 100 }
+
+    /// A logger that prints nothing.
+    private var quietLogger: Logger {
+        var quiet = Logger(label: "bench")
+        quiet.logLevel = .critical
+        return quiet
+    }
+
+    /// The progress row and the last event a step session committed: what
+    /// the floor writes per step.
+    private func stepRows(_ journal: FlowJournal, key: String) throws -> (Data, Data) {
+        guard let progress = try journal.state(key),
+              let event = try journal.peek(maxEvents: 1_000_000, maxBytes: 1 << 30).last?.json else {
+            throw SDUIError(.schema, "the step session committed no progress or no event")
+        }
+        return (progress, event)
+    }
+
+    /// The floor of a durable step: `steps` commits of `progress` over
+    /// itself and `event` appended, synchronous FULL; `frames` gets the WAL
+    /// frames they wrote.
+    static func sqliteSteps(_ progress: Data, _ event: Data, _ steps: Int, _ file: URL, frames: inout Int64) throws {
+        var err = [CChar](repeating: 0, count: 256)
+        var count: Int64 = 0
+        let status = progress.withUnsafeBytes { p in
+            event.withUnsafeBytes { e in
+                sdui_bench_sqlite_steps(file.path, p.baseAddress?.assumingMemoryBound(to: CChar.self), p.count,
+                                        e.baseAddress?.assumingMemoryBound(to: CChar.self), e.count, steps, 1, &count,
+                                        &err, err.count)
+            }
+        }
+        guard status == 0 else { throw SDUIError(.io, String(cString: err), input: file.path) }
+        frames = count
     }
 
     /// The floor: `rows` (NUL-terminated copies, made before the clock

@@ -1,0 +1,80 @@
+// BenchCommand+StartUp.swift - `sdui bench start-up`: what starting this
+// binary costs, against the floor of starting any process.
+#if Server
+import ArgumentParser
+import Foundation
+import SDUI
+import SDUIBench
+
+extension BenchCommand {
+    struct StartUp: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "start-up",
+            abstract: "Start-up: `sdui --version` and `sdui render` of an example screen in fresh processes, vs /bin/true and the render's own work.",
+            discussion: """
+            Each launch is a fresh process (posix_spawn, timed from the spawn to the exit), the \
+            methods taking turns; medians. \
+            `sdui render` reports its own work (from its run to its output written) and the rest of \
+            its wall time is start-up: the loader, the runtime, the argument parser. Build with \
+            scripts/build-release.sh for real figures.
+
+            Example: sdui bench start-up --launches 200 --examples Examples
+            """)
+
+        @Option(help: "Launches per method.")
+        var launches = 100
+
+        @Option(help: "The examples folder (its screens/checkout.json and core-pack.json.gz are rendered).")
+        var examples = "Examples"
+
+        @Flag(help: "Print one JSON object: the medians in milliseconds.")
+        var json = false
+
+        /// Launches in range before anything runs.
+        func validate() throws {
+            try checkRange(launches, in: 1...100_000, "--launches")
+        }
+
+        func run() throws {
+            try reportingErrors {
+                let me = FileManager.default.fileExists(atPath: "/proc/self/exe")
+                    ? try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") : CommandLine.arguments[0]
+                let screen = URL(fileURLWithPath: examples).appendingPathComponent("screens/checkout.json").path
+                let pack = URL(fileURLWithPath: examples).appendingPathComponent("core-pack.json.gz").path
+                let render = ["render", screen, "--pack", pack, "--out", "/dev/null", "--report-work"]
+                var samples: [String: [Double]] = [:]
+                for _ in 0..<launches {
+                    samples["true", default: []].append(try StartUpBenchmark.launch("/bin/true", []).ms)
+                    samples["version", default: []].append(try StartUpBenchmark.launch(me, ["--version"]).ms)
+                    let r = try StartUpBenchmark.launch(me, render)
+                    guard let line = r.stderr.split(separator: "\n").last(where: { $0.hasPrefix("work-ms ") }),
+                          let work = Double(line.dropFirst(8)) else {
+                        throw SDUIError(.schema, "sdui render reported no work-ms: \(r.stderr)")
+                    }
+                    samples["render", default: []].append(r.ms)
+                    samples["renderWork", default: []].append(work)
+                }
+                let m = samples.mapValues { FirstPaintBenchmark.median($0) }
+                let size = (try? FileManager.default.attributesOfItem(atPath: me)[.size] as? Int) ?? 0
+                if json {
+                    var out = m
+                    out["binaryBytes"] = Double(size)
+                    try printJSON(out)
+                    return
+                }
+                let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?"
+                print("start-up: \(launches) launches per method round-robin, medians; \(me), \(size) bytes; "
+                      + "1-minute load at the end \(load), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+                print("launch                                           median ms")
+                for (key, label) in [("true", "/bin/true (the floor of any process)"), ("version", "sdui --version"),
+                                     ("render", "sdui render checkout.json (wall)"),
+                                     ("renderWork", "  its own work (reported by the process)")] {
+                    print(label.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%10.2f", m[key]!))
+                }
+                print(String(format: "render: wall / own work %.2f; start-up (wall - work) %.2f ms", m["render"]! / m["renderWork"]!,
+                             m["render"]! - m["renderWork"]!))
+            }
+        }
+    }
+}
+#endif
