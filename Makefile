@@ -76,6 +76,13 @@ $(BUILD)/sdui.pc: sdui.pc.in $(VERSION_H) $(BUILD)/install-dirs
 $(BUILD)/test_%: Tests/C/test_%.c $(wildcard Tests/C/*.h) $(BUILD)/libsdui.a
 	$(CC) $(SDUI_CFLAGS) $(CPPFLAGS) -ITests/C $(CFLAGS) $< $(BUILD)/libsdui.a $(LIBS) $(TEST_LIBS) $(LDFLAGS) -o $@
 
+# The `sdui` command's libcurl loader, linked as the release command links
+# it: with the loader and without libcurl (Sources/CurlLoader).
+$(BUILD)/test_curl_loader: Tests/C/test_curl_loader.c Sources/CurlLoader/curl_loader.c \
+                           Sources/CurlLoader/include/sdui_curl_loader.h $(wildcard Tests/C/*.h)
+	$(CC) $(SDUI_CFLAGS) $(CPPFLAGS) -ITests/C -ISources/CurlLoader/include $(CFLAGS) \
+	    Tests/C/test_curl_loader.c Sources/CurlLoader/curl_loader.c -ldl -lpthread $(LDFLAGS) -o $@
+
 # C++ tests: those that compare the core with a C++ reference library
 # (test_number_ref: Google's double-conversion).
 $(BUILD)/test_%: Tests/C/test_%.cpp $(wildcard Tests/C/*.h) $(BUILD)/libsdui.a

@@ -173,9 +173,17 @@ let package = Package(
             ],
             path: "Sources/SDUIServer"
         ),
+        // libcurl for the `sdui` command, opened on its first request
+        // instead of at start (Sources/CurlLoader/curl_loader.c).
+        .target(
+            name: "CurlLoader",
+            path: "Sources/CurlLoader",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
         .executableTarget(
             name: "sdui",
             dependencies: [
+                "CurlLoader",
                 "SDUI",
                 "SDUIStore",
                 "SDUIFlow",

@@ -1,12 +1,29 @@
 #!/usr/bin/env bash
 # build-release.sh - the release `sdui` every script, benchmark and the README
-# use: the Swift standard library and Foundation linked in (--static-swift-stdlib)
-# and a position-dependent executable (-no-pie), so starting it does not
-# load a dozen Swift libraries nor relocate the binary's pointers.  What is
-# still loaded at start is libc's family and what FoundationNetworking
-# needs (libcurl and its libraries); README, "Start-up", has the figures.
+# use, built to start fast (README, "Start-up", has the figures):
+#   - the Swift standard library and Foundation linked in
+#     (--static-swift-stdlib): no dozen Swift libraries to load and bind;
+#   - a position-dependent executable (-no-pie): its pointers need no
+#     relocation at start;
+#   - libcurl, which FoundationNetworking calls, is not loaded at start:
+#     the command defines every libcurl function it calls and opens
+#     libcurl.so.4 on the first request (Sources/CurlLoader/curl_loader.c),
+#     so once the link is checked to leave no libcurl function undefined,
+#     libcurl is taken off the libraries the loader maps before main (with
+#     it go the 28 libraries it needs).
 # Static Foundation links FoundationNetworking against libcurl's linker
-# name, which libcurl4-openssl-dev provides (scripts/setup.sh).
+# name, which libcurl4-openssl-dev provides; patchelf edits the list
+# (scripts/setup.sh installs both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --traits Server --product sdui --static-swift-stdlib -Xlinker -no-pie "$@"
+flags=(-c release --traits Server --product sdui --static-swift-stdlib -Xlinker -no-pie)
+swift build "${flags[@]}" "$@"
+bin="$(swift build "${flags[@]}" "$@" --show-bin-path)/sdui"
+if readelf -d "$bin" | grep -q 'NEEDED.*\[libcurl\.so'; then
+    if nm -u "$bin" | grep -q ' curl_'; then
+        echo "build-release.sh: $bin still calls libcurl directly:" >&2
+        nm -u "$bin" | grep ' curl_' >&2
+        exit 1
+    fi
+    patchelf --remove-needed "$(readelf -d "$bin" | sed -n 's/.*NEEDED.*\[\(libcurl\.so[^]]*\)\].*/\1/p')" "$bin"
+fi

@@ -15,11 +15,12 @@ set -euo pipefail
 # prometheus: promtool, which checks a live /metrics and the alert rules;
 # python3-venv: the venv scripts/check-openapi.sh installs schemathesis (PyPI) in;
 # openssl: the certificates of the PostgreSQL TLS tests (scripts/postgres.sh --tls);
-# libcurl4-openssl-dev: the static Foundation of scripts/build-release.sh links
-# FoundationNetworking against libcurl by its linker name.
+# libcurl4-openssl-dev, patchelf: the release build (scripts/build-release.sh)
+# links the static FoundationNetworking against libcurl by its linker name, then
+# takes libcurl off the libraries loaded at start (it is opened on first use).
 packages=(libjansson-dev libdeflate-dev zlib1g-dev libsqlite3-dev pkg-config make chromium fonts-dejavu-core
           python3-jsonschema postgresql libsimdjson-dev pigz locales libpcre2-dev libdouble-conversion-dev
-          prometheus python3-venv openssl libcurl4-openssl-dev)
+          prometheus python3-venv openssl libcurl4-openssl-dev patchelf)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -179,14 +179,30 @@ func readFile(_ path: String, limit: Int) throws -> Data {
 /// How errors name an input path: `-` is standard input.
 func inputName(_ path: String) -> String { path == "-" ? "standard input" : path }
 
-/// Writes a file in one step (atomically); `-` is standard output.  An
-/// `io` error names the file.
+/// Writes a file in one step (atomically); `-` is standard output.  A
+/// path that names something other than a file or a folder (a device such
+/// as /dev/null, a FIFO) is written into, never replaced: the atomic way
+/// renames a new file over the path.  An `io` error names the file.
 func writeFile(_ data: Data, to path: String) throws {
     if path == "-" {
         FileHandle.standardOutput.write(data)
         return
     }
-    do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+    let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+    let special = type.map { $0 != .typeRegular && $0 != .typeDirectory && $0 != .typeSymbolicLink } ?? false
+    do {
+        if special {
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw SDUIError(.io, "cannot open for writing", input: path)
+            }
+            defer { try? handle.close() }
+            try handle.write(contentsOf: data)
+        } else {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        }
+    } catch let e as SDUIError {
+        throw e
+    } catch {
         throw SDUIError(.io, "cannot write: \(error.localizedDescription)", input: path)
     }
 }

@@ -65,6 +65,17 @@ private func runSDUI(_ args: [String], stdin: Data? = nil) throws -> (status: In
         #expect(r.status == 0 && r.out.trimmingCharacters(in: .whitespacesAndNewlines) == SDUIKitVersion.string, "\(r)")
     }
 
+    /// `--out` naming a device (/dev/null) writes into it: the atomic
+    /// write of a file must not rename a new file over a device.
+    @Test func outputToADeviceWritesIntoIt() async throws {
+        let screen = examples.appendingPathComponent("screens/checkout.json").path
+        let pack = examples.appendingPathComponent("core-pack.json.gz").path
+        let r = try await sdui(["render", screen, "--pack", pack, "--out", "/dev/null"])
+        #expect(r.status == 0, "\(r)")
+        let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+        #expect(type == .typeCharacterSpecial, "/dev/null is now \(String(describing: type))")
+    }
+
     /// `-` is standard output for the pack, and standard input for the
     /// reader: a pipe works, and the report stays off the pipe.
     @Test func aPackGoesThroughAPipe() async throws {
