@@ -999,23 +999,21 @@ sdui_status sdui_expr_eval_json(const sdui_expr *prog, sdui_expr_lookup lookup,
 
 /* The value of an evaluation that run() left in *r, as a new document
  * in *result; frees the arena. */
-static sdui_status to_tree(sdui_xeval *ep, const sdui_xval *rp, sdui_json_doc **result)
+static sdui_status to_tree(sdui_xeval *e, const sdui_xval *r, sdui_json_doc **result)
 {
-    sdui_xeval e = *ep;
-    const sdui_expr *prog = e.x;
-    sdui_error *err = e.err;
+    const sdui_expr *prog = e->x;
+    sdui_error *err = e->err;
     sdui_json_builder *b = NULL;
     sdui_status st;
     size_t len = 0;
-    sdui_xval r = *rp;
     /* No depth bound of the builder's own: the result's depth is the
      * data's (bounded where the data was read) plus the program's
      * nesting (SDUI_EXPR_MAX_NESTING). */
     st = sdui__json_builder_open_depth(&b, UINT_MAX, err);
     if (st == SDUI_OK) {
-        tree_put(b, &r, &len);
+        tree_put(b, r, &len);
         if (len > SDUI_EXPR_MAX_STRING) {
-            sdui__expr_fail(&e, SDUI_LIMIT, &prog->nodes[prog->root],
+            sdui__expr_fail(e, SDUI_LIMIT, &prog->nodes[prog->root],
                             "result longer than 65536 bytes");
             st = SDUI_LIMIT;
         } else {
@@ -1028,7 +1026,7 @@ static sdui_status to_tree(sdui_xeval *ep, const sdui_xval *rp, sdui_json_doc **
         }
         sdui_json_builder_free(b);
     }
-    arena_free(&e);
+    arena_free(e);
     return st;
 }
 
