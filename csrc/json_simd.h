@@ -38,8 +38,12 @@
 #define SDUI_SIMD 1 /* a kernel below is compiled */
 #endif
 
-/* The bytes one block covers. */
+/* The bytes one block of white space covers. */
 #define SDUI_SIMD_BLOCK 32
+
+/* The bytes one block of string bytes covers: one bit each in a 64-bit
+ * mask. */
+#define SDUI_SIMD_STRING_BLOCK 64
 
 /* 1 for a byte that ends a run of plain string bytes. */
 static inline int sdui__string_special(unsigned c)
@@ -61,6 +65,17 @@ static inline uint32_t sdui__special32_portable(const unsigned char *p)
     for (i = 0; i < SDUI_SIMD_BLOCK; i++)
         if (sdui__string_special(p[i]))
             m |= (uint32_t)1 << i;
+    return m;
+}
+
+/* The reference: the special bytes of the 64 bytes at p. */
+static inline uint64_t sdui__special64_portable(const unsigned char *p)
+{
+    uint64_t m = 0;
+    unsigned i;
+    for (i = 0; i < SDUI_SIMD_STRING_BLOCK; i++)
+        if (sdui__string_special(p[i]))
+            m |= (uint64_t)1 << i;
     return m;
 }
 
@@ -105,6 +120,13 @@ static SDUI_ALWAYS_INLINE uint32_t sdui__special32(const unsigned char *p)
 {
     return (uint32_t)sdui__special16_sse2(p) |
            (uint32_t)sdui__special16_sse2(p + 16) << 16;
+}
+
+/* The special bytes of the 64 bytes at p (SSE2). */
+static SDUI_ALWAYS_INLINE uint64_t sdui__special64(const unsigned char *p)
+{
+    return (uint64_t)sdui__special32(p) |
+           (uint64_t)sdui__special32(p + 32) << 32;
 }
 
 /* The white space bytes of the 32 bytes at p (SSE2). */
@@ -158,6 +180,13 @@ static SDUI_ALWAYS_INLINE uint32_t sdui__special32(const unsigned char *p)
 {
     return sdui__mask32_neon(sdui__special16_neon(p),
                              sdui__special16_neon(p + 16));
+}
+
+/* The special bytes of the 64 bytes at p (NEON). */
+static SDUI_ALWAYS_INLINE uint64_t sdui__special64(const unsigned char *p)
+{
+    return (uint64_t)sdui__special32(p) |
+           (uint64_t)sdui__special32(p + 32) << 32;
 }
 
 /* The white space bytes of the 32 bytes at p (NEON). */

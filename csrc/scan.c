@@ -25,21 +25,35 @@
  *
  * Speed.  The state machine (scan_body) moves one position p through the
  * text; each step (skip white space, find the end of a string, read a
- * number) starts where the one before ended, so the time of a compact
- * document of short keys and values is the length of that chain of
- * dependent loads, compares and branches, token after token.  Strings,
- * most of a pack's bytes, are where the chain is longest: a byte loop, or
- * even one vector load, compare and mask per string, stands between the
- * opening quote and the next token.  So strings are read from blocks: the
- * first string that needs one classifies the 32 bytes at its position with
- * vectors (json_simd.h: SSE2 on x86-64, NEON on aarch64) into a mask of
- * its special bytes (quote, backslash, control byte, byte >= 0x80), and
- * every string that starts inside that block finds its end with a shift
- * and a bit scan of that mask, without reading its bytes.  Only the special
- * bytes leave the fast path: a quote ends the string, the rest is checked
- * byte by byte (escapes, UTF-8 decoding only there).  White space runs
- * (pretty-printed text) are skipped with the same kernels, and numbers are
- * read inline: a call in the loop costs more than most numbers.
+ * number) starts where the one before ended.  On this kind of text (a
+ * pack: compact tokens of short keys and values) a wide core runs the
+ * scanner's instructions five or six at a time, so its time is close to
+ * its instruction count: what pays is fewer instructions per token.
+ *
+ * Strings, most of a pack's bytes, are read from blocks: the first string
+ * that needs one classifies the 64 bytes at its position with vectors
+ * (json_simd.h: SSE2 on x86-64, NEON on aarch64) into a mask of its
+ * special bytes (quote, backslash, control byte, byte >= 0x80), and every
+ * string inside that block finds its end with a shift and a bit scan of
+ * that mask, without reading its bytes.  A string that runs past the block
+ * gets the next one from where it ends, so on compact text each byte is
+ * classified about once.  Only the special bytes leave the fast path: a
+ * quote ends the string, the rest is checked byte by byte (escapes, UTF-8
+ * decoding only there).  White space runs (pretty-printed text) are
+ * skipped with 32-byte kernels, and numbers are read inline: a call in
+ * the loop costs more than most numbers.
+ *
+ * The states test for the compact case first: a value that is a string,
+ * a ',' or the container's close after a value (the closing byte of the
+ * container open is kept in a register, so neither needs the bit stack),
+ * a ':' right after a key.  Anything else (white space, errors) takes the
+ * general way from the same position, so the outcome is the same.
+ *
+ * A reader's scan (the hooked copy) keeps more state live, and pays a
+ * compare or two per key and value for the depths its reader asked for.
+ * A container deep enough that nothing inside it can be reported (a
+ * token's props, in a pack) is handed to a copy without hooks (scan_deep),
+ * which returns at its close: a pack's bulk is read by the plain loop.
  *
  * What was tried and left out, measured on a 3 MB pack of compact tokens
  * (bench/c/scan.c): a full structural pre-pass in the manner of simdjson's
@@ -104,12 +118,12 @@ typedef enum scan_path {
 } scan_path;
 
 /* The special bytes of a block of text (json_simd.h), kept while the
- * strings that start inside it are read: bit i for at[i], while len is
- * SDUI_SIMD_BLOCK (0: no block yet). */
+ * strings inside it are read: bit i for at[i], for at <= at + i < lim
+ * (lim is at + SDUI_SIMD_STRING_BLOCK, or at: no block yet).  A string
+ * that runs past lim gets the next block, from lim on. */
 typedef struct string_block {
-    const unsigned char *at;
-    uint32_t mask;
-    size_t len;
+    const unsigned char *at, *lim;
+    uint64_t mask;
 } string_block;
 
 /* The state of one scan. */
@@ -199,43 +213,42 @@ static const unsigned char *utf8_next(const unsigned char *p,
 }
 
 /*
- * Scans a string body; p is just past the opening quote.  Returns the byte
- * after the closing quote, or NULL after reporting an error.  Sets *escaped
- * when the body holds a backslash escape.  path is the scan's (a constant
- * in each copy of scan_body); blk is the PATH_VEC copy's block, read and
- * replaced here.  Whichever loop runs, p stops at the first special byte.
+ * Scans a string body from p on; open is its opening quote, and the bytes
+ * between are plain.  Returns the byte after the closing quote, or NULL
+ * after reporting an error.  Sets *escaped when the body holds a backslash
+ * escape.  path is the scan's (a constant in each copy of scan_body); blk
+ * is the PATH_VEC copy's block, read and replaced here (p is never before
+ * blk->at).  Whichever loop runs, p stops at the first special byte.
  */
 static SDUI_ALWAYS_INLINE const unsigned char *
-scan_string_loop(scanner *s, const unsigned char *p, int *escaped,
-                 const scan_path path, string_block *blk)
+scan_string_loop(scanner *s, const unsigned char *open,
+                 const unsigned char *p, int *escaped, const scan_path path,
+                 string_block *blk)
 {
     const unsigned char *end = s->end;
-    const unsigned char *open = p - 1;
     for (;;) {
 #ifdef SDUI_SIMD
         if (path == PATH_VEC) {
             /* The block holding p, if any: a shift and a bit scan. */
-            size_t off = (size_t)(p - blk->at);
-            assert(p >= blk->at);
-            if (off < blk->len) {
-                uint32_t m = blk->mask >> off;
+            if (p < blk->lim) {
+                uint64_t m = blk->mask >> (p - blk->at);
                 if (m) {
-                    p += __builtin_ctz(m);
+                    p += (unsigned)__builtin_ctzll(m);
                     goto special;
                 }
-                p = blk->at + blk->len;
+                p = blk->lim;
             }
-            /* New blocks from p on, while 32 bytes are left. */
-            while (end - p >= SDUI_SIMD_BLOCK) {
-                uint32_t m = sdui__special32(p);
+            /* New blocks from p on, while 64 bytes are left. */
+            while (end - p >= SDUI_SIMD_STRING_BLOCK) {
+                uint64_t m = sdui__special64(p);
                 blk->at = p;
+                blk->lim = p + SDUI_SIMD_STRING_BLOCK;
                 blk->mask = m;
-                blk->len = SDUI_SIMD_BLOCK;
                 if (m) {
-                    p += __builtin_ctz(m);
+                    p += (unsigned)__builtin_ctzll(m);
                     goto special;
                 }
-                p += SDUI_SIMD_BLOCK;
+                p += SDUI_SIMD_STRING_BLOCK;
             }
         }
 #endif
@@ -334,31 +347,38 @@ scan_string_loop(scanner *s, const unsigned char *p, int *escaped,
  * every string.
  */
 static SDUI_ALWAYS_INLINE const unsigned char *
-scan_string(scanner *s, const unsigned char *p, int *escaped,
-            const scan_path path, string_block *blk)
+scan_string(scanner *s, const unsigned char *p, const unsigned char *end,
+            int *escaped, const scan_path path, string_block *blk)
 {
 #ifdef SDUI_SIMD
     if (path == PATH_VEC) {
-        size_t off = (size_t)(p - blk->at);
-        uint32_t m = 0;
-        assert(p >= blk->at);
-        if (off < blk->len)
-            m = blk->mask >> off;
-        if (!m && s->end - p >= SDUI_SIMD_BLOCK) {
-            /* None left in the block: a new one from p. */
-            m = sdui__special32(p);
-            blk->at = p;
+        const unsigned char *next = p;
+        if (p < blk->lim) {
+            uint64_t m = blk->mask >> (p - blk->at);
+            if (m) {
+                const unsigned char *q = p + (unsigned)__builtin_ctzll(m);
+                if (SDUI_LIKELY(*q == '"'))
+                    return q + 1;
+                return scan_string_loop(s, p - 1, p, escaped, path, blk);
+            }
+            next = blk->lim; /* [p, lim) has no special byte */
+        }
+        if (end - next >= SDUI_SIMD_STRING_BLOCK) {
+            /* The next block, from where this one ends (or from p). */
+            uint64_t m = sdui__special64(next);
+            blk->at = next;
+            blk->lim = next + SDUI_SIMD_STRING_BLOCK;
             blk->mask = m;
-            blk->len = SDUI_SIMD_BLOCK;
+            if (m) {
+                const unsigned char *q = next + (unsigned)__builtin_ctzll(m);
+                if (SDUI_LIKELY(*q == '"'))
+                    return q + 1;
+            }
         }
-        if (m) {
-            const unsigned char *q = p + __builtin_ctz(m);
-            if (SDUI_LIKELY(*q == '"'))
-                return q + 1;
-        }
+        return scan_string_loop(s, p - 1, next, escaped, path, blk);
     }
 #endif
-    return scan_string_loop(s, p, escaped, path, blk);
+    return scan_string_loop(s, p - 1, p, escaped, path, blk);
 }
 
 /* Scans a number at p; returns the byte after it, or NULL after an error.
@@ -449,6 +469,9 @@ int sdui__key_is(const char *k, size_t len, int escaped, const char *name)
  * many levels live on the C stack; deeper documents grow a heap copy. */
 #define STACK_INLINE_BITS 4096
 
+/* The closing byte of the root level: a value no byte has. */
+#define CLOSER_ROOT 0x100u
+
 /* The "nesting too deep" message: the limit and where levels count from
  * (the reader's words for the number of envelopes open). */
 static sdui_status depth_fail(scanner *s, const unsigned char *p)
@@ -528,13 +551,48 @@ fail:
     return NULL;
 }
 
+/* A container handed from a reader's scan to a copy without hooks
+ * (scan_deep): where it starts and the state both share, given back
+ * when it ends. */
+typedef struct deep_scan {
+    const unsigned char *p;     /* in: its opening bracket; out: after
+                                 * its close (or where an error stopped) */
+    size_t depth;               /* the depth of the value it is          */
+    unsigned char *stack;       /* the bit stack (push_slow may move it) */
+    unsigned char *inline_stack;
+    string_block blk;
+} deep_scan;
+
+static sdui_status scan_deep_bytes(scanner *s, deep_scan *d);
+static sdui_status scan_deep_swar(scanner *s, deep_scan *d);
+#ifdef SDUI_SIMD
+static sdui_status scan_deep_vec(scanner *s, deep_scan *d);
+#endif
+
+/* Scans one container without hooks on the path's copy (scan_deep_*). */
+static SDUI_ALWAYS_INLINE sdui_status scan_deep(scanner *s, deep_scan *d,
+                                                const scan_path path)
+{
+#ifdef SDUI_SIMD
+    if (path == PATH_VEC)
+        return scan_deep_vec(s, d);
+#endif
+    if (path == PATH_SWAR)
+        return scan_deep_swar(s, d);
+    return scan_deep_bytes(s, d);
+}
+
 /*
  * The scanner proper.  Iterative: a value is read at `value`, and what may
  * follow it at `after`; a container that ends goes through `close`.  The
  * hook runs only in the copy compiled with hooked = 1 (scan_hooked), and
  * there only at the depths the reader asked for (value_levels,
- * key_levels), so plain validation pays nothing for readers.  Each
- * path (scan_path) has its copies too, so its loops are chosen once.
+ * key_levels), so plain validation pays nothing for readers.  A container
+ * deep enough that nothing inside it can be reported (nor is it itself)
+ * is handed to a copy without hooks (deep = 1, scan_deep), which reads it
+ * with the plain copy's loop and returns at its close; its bits and any
+ * depth error are the same as in one copy.  Each path (scan_path) has its
+ * copies too, so its loops are chosen once.
  *
  * Bookkeeping for the hook, per level d of the containers open (d <= 32,
  * SDUI_SCAN_MAX_LEVELS): bit d of `report` is set when the container at
@@ -542,15 +600,20 @@ fail:
  * rstart[d]); bit d of `env` when it is an envelope.
  */
 static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
+                                                const int deep,
                                                 const scan_path path,
-                                                int *stopped)
+                                                int *stopped, deep_scan *dp)
 {
     const sdui_scan_config *cfg = s->cfg;
-    const unsigned char *p = s->base + cfg->start, *end = s->end;
+    const unsigned char *p = deep ? dp->p : s->base + cfg->start;
+    const unsigned char *end = s->end;
     const unsigned char *vstart;
-    unsigned char inline_stack[STACK_INLINE_BITS / 8];
-    unsigned char *stack = inline_stack;
-    size_t depth = 0;
+    unsigned char own_stack[STACK_INLINE_BITS / 8];
+    unsigned char *const inline_stack = deep ? dp->inline_stack : own_stack;
+    unsigned char *stack = deep ? dp->stack : own_stack;
+    /* deep: the scan ends when depth comes back to floor. */
+    const size_t floor = deep ? dp->depth : 0;
+    size_t depth = floor;
     sdui_status st = SDUI_JSON;
     /* Hook bookkeeping (see above); constant 0 in the plain copy. */
     const size_t vlev = hooked ? cfg->value_levels : 0;
@@ -560,21 +623,34 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
                            : vlev > klev              ? vlev
                            : klev > cfg->start_depth ? klev
                                                       : cfg->start_depth;
+    /* A container that opens from a value at this depth or deeper holds
+     * no key or value the reader asked for, nor a container resumed in:
+     * unless the value itself is reported, it goes to scan_deep. */
+    const size_t deep_from = !hooked ? SIZE_MAX
+                             : shallow > cfg->start_depth ? shallow - 1
+                                                          : cfg->start_depth;
     uint64_t report = 0, env = 0;
     size_t rstart[SDUI_SCAN_MAX_LEVELS + 1];
     sdui_scan_event ev;
     int want = 0, reported = 0, envelope = 0, esc = 0;
+    /* The byte that closes the container at depth ('}' or ']'), or
+     * CLOSER_ROOT, which no byte equals, at depth 0. */
+    unsigned closer = CLOSER_ROOT;
     /* PATH_VEC: the block of the strings being read (none yet). */
     string_block blk;
 
-    blk.at = p;
-    blk.mask = 0;
-    blk.len = 0;
-
-    s->stack_bits = STACK_INLINE_BITS;
-    s->guard = s->max_depth < STACK_INLINE_BITS - 1 ? s->max_depth
-                                                    : STACK_INLINE_BITS - 1;
-    s->envelopes = 0;
+    if (deep) {
+        blk = dp->blk;
+        assert(*p == '{' || *p == '[');
+    } else {
+        blk.at = blk.lim = p;
+        blk.mask = 0;
+        s->stack_bits = STACK_INLINE_BITS;
+        s->guard = s->max_depth < STACK_INLINE_BITS - 1
+                       ? s->max_depth
+                       : STACK_INLINE_BITS - 1;
+        s->envelopes = 0;
+    }
     assert(s->guard < s->stack_bits && shallow <= SDUI_SCAN_MAX_LEVELS);
     if (hooked && cfg->start_depth) {
         /* Resuming inside containers: rebuild their bits. */
@@ -598,6 +674,11 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
     }
 
 #define IS_OBJECT(d) (stack[(d) >> 3] & (1u << ((d) & 7)))
+/* The closing byte of the container at depth d > 0: ']' is 0x5D and '}'
+ * 0x7D, one bit apart. */
+#define CLOSER_OF(d) (']' | ((unsigned)(stack[(d) >> 3] >> ((d) & 7)) & 1u) << 5)
+    if (depth)
+        closer = CLOSER_OF(depth);
 #define PUSH(isobj)                                                        \
     do {                                                                   \
         if (SDUI_UNLIKELY(depth >= s->guard)) {                            \
@@ -609,10 +690,13 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
             }                                                              \
         }                                                                  \
         depth++; /* < s->stack_bits: guard < stack_bits (push_slow) */     \
-        if (isobj)                                                         \
+        if (isobj) {                                                       \
             stack[depth >> 3] |= (unsigned char)(1u << (depth & 7));       \
-        else                                                               \
+            closer = '}';                                                  \
+        } else {                                                           \
             stack[depth >> 3] &= (unsigned char)~(1u << (depth & 7));      \
+            closer = ']';                                                  \
+        }                                                                  \
         if (hooked && SDUI_UNLIKELY(reported)) {                           \
             /* Events stop above SDUI_SCAN_MAX_LEVELS (asserted at the     \
              * VALUE event), so rstart[depth] is in bounds. */             \
@@ -642,11 +726,14 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
     } while (0)
 
 value:
-    p = skip_ws(p, end, path);
-    if (SDUI_UNLIKELY(p >= end)) {
-        st = json_fail(s, p, depth ? "unexpected end of input: expected a value"
-                                   : "empty document: expected a value");
-        goto done;
+    if (SDUI_UNLIKELY(p >= end || *p <= ' ')) {
+        p = skip_ws(p, end, path);
+        if (SDUI_UNLIKELY(p >= end)) {
+            st = json_fail(s, p,
+                           depth ? "unexpected end of input: expected a value"
+                                 : "empty document: expected a value");
+            goto done;
+        }
     }
     vstart = p;
     /* reported and envelope are 0 here: whoever reads them clears them. */
@@ -669,6 +756,33 @@ value:
             reported = 1;
         }
     }
+    if (SDUI_LIKELY(*p == '"')) {
+        esc = 0;
+        p = scan_string(s, p + 1, end, &esc, path, &blk);
+        if (!p)
+            goto done;
+        goto scalar_end;
+    }
+    if (hooked && depth >= deep_from && !reported &&
+        (*p == '{' || *p == '[')) {
+        /* Nothing inside to report: the copy without hooks reads it. */
+        deep_scan d;
+        sdui_status dst;
+        d.p = p;
+        d.depth = depth;
+        d.stack = stack;
+        d.inline_stack = inline_stack;
+        d.blk = blk;
+        dst = scan_deep(s, &d, path);
+        p = d.p;
+        stack = d.stack;
+        blk = d.blk;
+        if (dst != SDUI_OK) {
+            st = dst;
+            goto done;
+        }
+        goto after; /* st is still SDUI_JSON, for the errors below */
+    }
     switch (*p) {
     case '{':
         PUSH(1);
@@ -686,12 +800,6 @@ value:
             goto close;
         }
         goto value;
-    case '"':
-        esc = 0;
-        p = scan_string(s, p + 1, &esc, path, &blk);
-        if (!p)
-            goto done;
-        break;
     case 't':
         if (end - p < 4 || memcmp(p, "true", 4) != 0)
             goto bad_literal;
@@ -717,6 +825,8 @@ value:
         st = json_fail(s, p, "unexpected character: expected a value");
         goto done;
     }
+
+scalar_end:
     if (hooked && SDUI_UNLIKELY(reported)) {
         /* A scalar the reader asked for has ended. */
         int v;
@@ -727,6 +837,24 @@ value:
     }
 
 after:
+    /* The common case first: a comma or the container's close, no white
+     * space.  Anything else takes the general way below, from the same p. */
+    if (SDUI_LIKELY(p < end)) {
+        unsigned c = *p;
+        if (c == ',') {
+            if (closer == '}') {
+                p++;
+                goto key;
+            }
+            if (closer == ']') {
+                p++;
+                goto value;
+            }
+        } else if (c == closer) {
+            p++;
+            goto close;
+        }
+    }
     p = skip_ws(p, end, path);
     if (depth == 0) {
         if (p != end) {
@@ -781,19 +909,28 @@ close:
         }
     }
     depth--;
+    if (deep && SDUI_UNLIKELY(depth == floor)) {
+        st = SDUI_OK; /* the container handed over has ended */
+        goto done;
+    }
+    closer = SDUI_UNLIKELY(depth == 0) ? CLOSER_ROOT : CLOSER_OF(depth);
     goto after;
 
 key:
+    /* White space may come before a key (after '{' or ','). */
     if (SDUI_UNLIKELY(p >= end || *p != '"')) {
-        st = json_fail(s, p, p >= end ? "unexpected end of input: expected "
-                                        "an object key"
-                                      : "expected a string object key");
-        goto done;
+        p = skip_ws(p, end, path);
+        if (SDUI_UNLIKELY(p >= end || *p != '"')) {
+            st = json_fail(s, p, p >= end ? "unexpected end of input: "
+                                            "expected an object key"
+                                          : "expected a string object key");
+            goto done;
+        }
     }
     {
         int kesc = 0;
         const unsigned char *k = p;
-        p = scan_string(s, k + 1, &kesc, path, &blk);
+        p = scan_string(s, k + 1, end, &kesc, path, &blk);
         if (!p)
             goto done;
         if (hooked && SDUI_UNLIKELY(depth < klev) &&
@@ -804,6 +941,10 @@ key:
                  (size_t)(p - s->base), kesc, v);
             want = (v & SDUI_SCAN_WANT) != 0;
         }
+    }
+    if (SDUI_LIKELY(p < end && *p == ':')) {
+        p++;
+        goto value;
     }
     p = skip_ws(p, end, path);
     if (SDUI_UNLIKELY(p >= end || *p != ':')) {
@@ -817,12 +958,20 @@ bad_literal:
     st = json_fail(s, p, "invalid literal (expected true, false or null)");
 
 done:
+    if (deep) {
+        /* The caller frees the stack. */
+        dp->p = p;
+        dp->stack = stack;
+        dp->blk = blk;
+        return st;
+    }
     if (stack != inline_stack)
         sdui_free(stack);
     return st;
 #undef PUSH
 #undef EMIT
 #undef IS_OBJECT
+#undef CLOSER_OF
 }
 
 /* Each copy of scan_body stays a function of its own: inlined into
@@ -837,38 +986,57 @@ done:
  * time. */
 static SCAN_COPY sdui_status scan_plain_bytes(scanner *s)
 {
-    return scan_body(s, 0, PATH_BYTES, NULL);
+    return scan_body(s, 0, 0, PATH_BYTES, NULL, NULL);
 }
 
 /* A reader's scan, strings a byte at a time. */
 static SCAN_COPY sdui_status scan_hooked_bytes(scanner *s, int *stopped)
 {
-    return scan_body(s, 1, PATH_BYTES, stopped);
+    return scan_body(s, 1, 0, PATH_BYTES, stopped, NULL);
+}
+
+/* A container of a reader's scan with nothing to report, strings a byte
+ * at a time. */
+static SCAN_COPY sdui_status scan_deep_bytes(scanner *s, deep_scan *d)
+{
+    return scan_body(s, 0, 1, PATH_BYTES, NULL, d);
 }
 
 /* Validation only, strings a word at a time. */
 static SCAN_COPY sdui_status scan_plain_swar(scanner *s)
 {
-    return scan_body(s, 0, PATH_SWAR, NULL);
+    return scan_body(s, 0, 0, PATH_SWAR, NULL, NULL);
 }
 
 /* A reader's scan, strings a word at a time. */
 static SCAN_COPY sdui_status scan_hooked_swar(scanner *s, int *stopped)
 {
-    return scan_body(s, 1, PATH_SWAR, stopped);
+    return scan_body(s, 1, 0, PATH_SWAR, stopped, NULL);
+}
+
+/* A container with nothing to report, strings a word at a time. */
+static SCAN_COPY sdui_status scan_deep_swar(scanner *s, deep_scan *d)
+{
+    return scan_body(s, 0, 1, PATH_SWAR, NULL, d);
 }
 
 #ifdef SDUI_SIMD
 /* Validation only, with vector blocks. */
 static SCAN_COPY sdui_status scan_plain_vec(scanner *s)
 {
-    return scan_body(s, 0, PATH_VEC, NULL);
+    return scan_body(s, 0, 0, PATH_VEC, NULL, NULL);
 }
 
 /* A reader's scan with vector blocks. */
 static SCAN_COPY sdui_status scan_hooked_vec(scanner *s, int *stopped)
 {
-    return scan_body(s, 1, PATH_VEC, stopped);
+    return scan_body(s, 1, 0, PATH_VEC, stopped, NULL);
+}
+
+/* A container with nothing to report, with vector blocks. */
+static SCAN_COPY sdui_status scan_deep_vec(scanner *s, deep_scan *d)
+{
+    return scan_body(s, 0, 1, PATH_VEC, NULL, d);
 }
 #endif
 

@@ -498,6 +498,9 @@ static int same_outcome(const outcome *a, const outcome *b, const char *name,
     const char *what = NULL;
     if (a->lost || b->lost)
         what = "event log lost";
+    else if ((a->st == SDUI_OK && (a->err.status != SDUI_OK || a->err.message[0])) ||
+             (b->st == SDUI_OK && (b->err.status != SDUI_OK || b->err.message[0])))
+        what = "error record of a success";
     else if (a->st != b->st)
         what = "status";
     else if (a->stopped != b->stopped)
@@ -893,6 +896,23 @@ static void test_kernels(void)
             block[pos] = (unsigned char)next_random(&x);
         bad += sdui__special32(block) != sdui__special32_portable(block);
         bad += sdui__ws32(block) != sdui__ws32_portable(block);
+    }
+    {
+        /* The 64-byte blocks of string bytes. */
+        unsigned char wide[SDUI_SIMD_STRING_BLOCK];
+        for (pos = 0; pos < SDUI_SIMD_STRING_BLOCK; pos++)
+            for (v = 0; v < 256; v++) {
+                memset(wide, 'a', sizeof wide);
+                wide[pos] = (unsigned char)v;
+                wide[(pos + 13) % SDUI_SIMD_STRING_BLOCK] =
+                    (unsigned char)(255 - v);
+                bad += sdui__special64(wide) != sdui__special64_portable(wide);
+            }
+        for (round = 0; round < 20000; round++) {
+            for (pos = 0; pos < SDUI_SIMD_STRING_BLOCK; pos++)
+                wide[pos] = (unsigned char)next_random(&x);
+            bad += sdui__special64(wide) != sdui__special64_portable(wide);
+        }
     }
     CHECKF(bad == 0, "%u kernel results differ from the reference", bad);
 #else

@@ -14,7 +14,8 @@
  * containers at odd offsets), so every path hears the same.  The paths
  * must agree on the status, *stopped, the error record (status, message,
  * offset, line, column) and the list of events (kind, depth, start, end,
- * escaped); the first difference is printed and aborts (__builtin_trap),
+ * escaped), and a scan that succeeds must have written no error; the
+ * first difference is printed and aborts (__builtin_trap),
  * which libFuzzer reports as a crash.  The input is scanned where
  * libFuzzer put it, an allocation of exactly its size, so AddressSanitizer
  * reports any read past cfg->len.
@@ -150,6 +151,10 @@ static void compare(const setup *su)
     const outcome *a = &results[0];
     int path;
     size_t i;
+    /* A scan that succeeds has written no error (one path is enough:
+     * the others must equal it). */
+    if (a->st == SDUI_OK && (a->err.status != SDUI_OK || a->err.message[0]))
+        differ(su, 0, "error record of a success");
     for (path = 1; path < PATHS; path++) {
         const outcome *b = &results[path];
         if (a->st != b->st)
