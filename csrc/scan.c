@@ -32,8 +32,10 @@
  *
  * Strings, most of a pack's bytes, are read from blocks: the first string
  * that needs one classifies the 64 bytes at its position with vectors
- * (json_simd.h: SSE2 on x86-64, NEON on aarch64) into a mask of its
- * special bytes (quote, backslash, control byte, byte >= 0x80), and every
+ * (json_simd.h: SSE2 on x86-64, NEON on aarch64; AVX-512BW or AVX2 where
+ * the CPU has them, in copies of the loop compiled for that set, whose
+ * bit instructions the loop uses too) into a mask of its special bytes
+ * (quote, backslash, control byte, byte >= 0x80), and every
  * string inside that block finds its end with a shift and a bit scan of
  * that mask, without reading its bytes.  A string that runs past the block
  * gets the next one from where it ends, so on compact text each byte is
@@ -71,7 +73,8 @@
  * so p goes through the same positions whichever ran, and with it every
  * error, its offset, line and column and every hook event.
  * cfg->portable picks a path for the tests and the fuzzer
- * (fuzz_scan_paths), which compare them.
+ * (fuzz_scan_paths), which compare them: the widest the CPU runs, 64-bit
+ * words, bytes, and the baseline vectors.
  */
 #include <stdio.h>
 #include <string.h>
@@ -112,10 +115,32 @@ static const unsigned char string_special[256] = {
 
 /* How a scan reads runs of string bytes and of white space. */
 typedef enum scan_path {
-    PATH_BYTES, /* a byte at a time: the reference                      */
-    PATH_SWAR,  /* strings a 64-bit word at a time; no vector           */
-    PATH_VEC    /* 32-byte blocks (json_simd.h)                         */
+    PATH_BYTES,  /* a byte at a time: the reference                     */
+    PATH_SWAR,   /* strings a 64-bit word at a time; no vector          */
+    PATH_VEC,    /* vector blocks (json_simd.h): SSE2 or NEON           */
+    PATH_AVX2,   /* PATH_VEC with AVX2 string blocks (x86, run time)    */
+    PATH_AVX512  /* PATH_VEC with AVX-512BW string blocks (x86)         */
 } scan_path;
+
+/* 1 for the paths that read vector blocks. */
+#define IS_VEC(path) ((path) >= PATH_VEC)
+
+#ifdef SDUI_SIMD
+/* The special bytes of the 64 bytes at p, with the path's kernel. */
+static SDUI_ALWAYS_INLINE uint64_t special64(const unsigned char *p,
+                                             const scan_path path)
+{
+#ifdef SDUI_SIMD_WIDE
+    if (path == PATH_AVX512)
+        return sdui__special64_avx512(p);
+    if (path == PATH_AVX2)
+        return sdui__special64_avx2(p);
+#else
+    (void)path;
+#endif
+    return sdui__special64(p);
+}
+#endif
 
 /* The special bytes of a block of text (json_simd.h), kept while the
  * strings inside it are read: bit i for at[i], for at <= at + i < lim
@@ -228,7 +253,7 @@ scan_string_loop(scanner *s, const unsigned char *open,
     const unsigned char *end = s->end;
     for (;;) {
 #ifdef SDUI_SIMD
-        if (path == PATH_VEC) {
+        if (IS_VEC(path)) {
             /* The block holding p, if any: a shift and a bit scan. */
             if (p < blk->lim) {
                 uint64_t m = blk->mask >> (p - blk->at);
@@ -240,7 +265,7 @@ scan_string_loop(scanner *s, const unsigned char *open,
             }
             /* New blocks from p on, while 64 bytes are left. */
             while (end - p >= SDUI_SIMD_STRING_BLOCK) {
-                uint64_t m = sdui__special64(p);
+                uint64_t m = special64(p, path);
                 blk->at = p;
                 blk->lim = p + SDUI_SIMD_STRING_BLOCK;
                 blk->mask = m;
@@ -351,7 +376,7 @@ scan_string(scanner *s, const unsigned char *p, const unsigned char *end,
             int *escaped, const scan_path path, string_block *blk)
 {
 #ifdef SDUI_SIMD
-    if (path == PATH_VEC) {
+    if (IS_VEC(path)) {
         const unsigned char *next = p;
         if (p < blk->lim) {
             uint64_t m = blk->mask >> (p - blk->at);
@@ -365,7 +390,7 @@ scan_string(scanner *s, const unsigned char *p, const unsigned char *end,
         }
         if (end - next >= SDUI_SIMD_STRING_BLOCK) {
             /* The next block, from where this one ends (or from p). */
-            uint64_t m = sdui__special64(next);
+            uint64_t m = special64(next, path);
             blk->at = next;
             blk->lim = next + SDUI_SIMD_STRING_BLOCK;
             blk->mask = m;
@@ -429,7 +454,7 @@ skip_ws(const unsigned char *p, const unsigned char *end, const scan_path path)
     if (SDUI_LIKELY(p < end && *p > ' '))
         return p; /* compact JSON: nothing to skip */
 #ifdef SDUI_SIMD
-    if (path == PATH_VEC && p + 1 < end && p[1] <= ' ') {
+    if (IS_VEC(path) && p + 1 < end && p[1] <= ' ') {
         while (end - p >= SDUI_SIMD_BLOCK) {
             uint32_t m = ~sdui__ws32(p);
             if (m)
@@ -568,11 +593,21 @@ static sdui_status scan_deep_swar(scanner *s, deep_scan *d);
 #ifdef SDUI_SIMD
 static sdui_status scan_deep_vec(scanner *s, deep_scan *d);
 #endif
+#ifdef SDUI_SIMD_WIDE
+static sdui_status scan_deep_avx2(scanner *s, deep_scan *d);
+static sdui_status scan_deep_avx512(scanner *s, deep_scan *d);
+#endif
 
 /* Scans one container without hooks on the path's copy (scan_deep_*). */
 static SDUI_ALWAYS_INLINE sdui_status scan_deep(scanner *s, deep_scan *d,
                                                 const scan_path path)
 {
+#ifdef SDUI_SIMD_WIDE
+    if (path == PATH_AVX512)
+        return scan_deep_avx512(s, d);
+    if (path == PATH_AVX2)
+        return scan_deep_avx2(s, d);
+#endif
 #ifdef SDUI_SIMD
     if (path == PATH_VEC)
         return scan_deep_vec(s, d);
@@ -676,7 +711,8 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
 #define IS_OBJECT(d) (stack[(d) >> 3] & (1u << ((d) & 7)))
 /* The closing byte of the container at depth d > 0: ']' is 0x5D and '}'
  * 0x7D, one bit apart. */
-#define CLOSER_OF(d) (']' | ((unsigned)(stack[(d) >> 3] >> ((d) & 7)) & 1u) << 5)
+#define CLOSER_OF(d)                                                       \
+    (']' | ((unsigned)(stack[(d) >> 3] >> ((d) & 7)) & 1u) << 5)
     if (depth)
         closer = CLOSER_OF(depth);
 #define PUSH(isobj)                                                        \
@@ -1040,14 +1076,69 @@ static SCAN_COPY sdui_status scan_deep_vec(scanner *s, deep_scan *d)
 }
 #endif
 
+#ifdef SDUI_SIMD_WIDE
+/* A copy compiled for a wider instruction set (json_simd.h): the whole
+ * loop, with the bit instructions that come with it, the kernel inlined. */
+#define TARGET_AVX2 __attribute__((target(SDUI_TARGET_AVX2)))
+#define TARGET_AVX512 __attribute__((target(SDUI_TARGET_AVX512)))
+
+/* Validation only, with AVX2 string blocks. */
+static SCAN_COPY TARGET_AVX2 sdui_status scan_plain_avx2(scanner *s)
+{
+    return scan_body(s, 0, 0, PATH_AVX2, NULL, NULL);
+}
+
+/* A reader's scan with AVX2 string blocks. */
+static SCAN_COPY TARGET_AVX2 sdui_status scan_hooked_avx2(scanner *s,
+                                                          int *stopped)
+{
+    return scan_body(s, 1, 0, PATH_AVX2, stopped, NULL);
+}
+
+/* A container with nothing to report, with AVX2 string blocks. */
+static SCAN_COPY TARGET_AVX2 sdui_status scan_deep_avx2(scanner *s,
+                                                        deep_scan *d)
+{
+    return scan_body(s, 0, 1, PATH_AVX2, NULL, d);
+}
+
+/* Validation only, with AVX-512BW string blocks. */
+static SCAN_COPY TARGET_AVX512 sdui_status scan_plain_avx512(scanner *s)
+{
+    return scan_body(s, 0, 0, PATH_AVX512, NULL, NULL);
+}
+
+/* A reader's scan with AVX-512BW string blocks. */
+static SCAN_COPY TARGET_AVX512 sdui_status scan_hooked_avx512(scanner *s,
+                                                              int *stopped)
+{
+    return scan_body(s, 1, 0, PATH_AVX512, stopped, NULL);
+}
+
+/* A container with nothing to report, with AVX-512BW string blocks. */
+static SCAN_COPY TARGET_AVX512 sdui_status scan_deep_avx512(scanner *s,
+                                                            deep_scan *d)
+{
+    return scan_body(s, 0, 1, PATH_AVX512, NULL, d);
+}
+#endif
+
 /* The path of cfg->portable (scan.h) on this CPU. */
 static scan_path choose_path(int portable)
 {
-    assert(portable >= 0 && portable <= 2);
+    assert(portable >= 0 && portable <= 3);
     if (portable == 2)
         return PATH_BYTES;
 #ifdef SDUI_SIMD
-    if (portable == 0)
+    if (portable == 0) {
+#ifdef SDUI_SIMD_WIDE
+        int wide = sdui__simd_wide();
+        if (wide)
+            return wide == 2 ? PATH_AVX512 : PATH_AVX2;
+#endif
+        return PATH_VEC;
+    }
+    if (portable == 3)
         return PATH_VEC;
 #endif
 #ifdef SCAN_SWAR
@@ -1080,6 +1171,13 @@ sdui_status sdui__scan(const sdui_scan_config *cfg, int *stopped)
     if (stopped)
         *stopped = 0;
     switch (s.path) {
+#ifdef SDUI_SIMD_WIDE
+    case PATH_AVX512:
+        return c.hook ? scan_hooked_avx512(&s, stopped)
+                      : scan_plain_avx512(&s);
+    case PATH_AVX2:
+        return c.hook ? scan_hooked_avx2(&s, stopped) : scan_plain_avx2(&s);
+#endif
 #ifdef SDUI_SIMD
     case PATH_VEC:
         return c.hook ? scan_hooked_vec(&s, stopped) : scan_plain_vec(&s);

@@ -1,8 +1,9 @@
 /*
  * fuzz_scan_paths.c - libFuzzer harness for the validating scanner's paths
- * (csrc/scan.c, sdui__scan): the vector kernels of this CPU, the portable
- * 64-bit-word path and the byte-at-a-time reference (cfg->portable 0, 1
- * and 2) must give the same outcome for every input.
+ * (csrc/scan.c, sdui__scan): the widest vector kernels of this CPU, the
+ * portable 64-bit-word path, the byte-at-a-time reference and the
+ * baseline vector kernels (SSE2 or NEON; cfg->portable 0, 1, 2 and 3)
+ * must give the same outcome for every input.
  *
  * Each input is the text, scanned whole on every path in several setups:
  * without a hook, and with a hook that records every event, at max_depth
@@ -31,8 +32,8 @@
 /* The scanner is internal. */
 #include "../../csrc/scan.h"
 
-/* The paths: cfg->portable 0, 1 and 2. */
-#define PATHS 3
+/* The paths: cfg->portable 0, 1, 2 and 3. */
+#define PATHS 4
 
 /* A scan's outcome: everything a reader could tell the paths apart by. */
 typedef struct outcome {
