@@ -125,6 +125,11 @@ typedef enum scan_path {
 /* 1 for the paths that read vector blocks. */
 #define IS_VEC(path) ((path) >= PATH_VEC)
 
+/* The bytes a string block needs from its start to the end of the text:
+ * its own and 8 more, so that the bytes right after a string found in a
+ * block can be read unchecked (string_fast). */
+#define BLOCK_ROOM (SDUI_SIMD_STRING_BLOCK + 8)
+
 #ifdef SDUI_SIMD
 /* The special bytes of the 64 bytes at p, with the path's kernel. */
 static SDUI_ALWAYS_INLINE uint64_t special64(const unsigned char *p,
@@ -263,8 +268,8 @@ scan_string_loop(scanner *s, const unsigned char *open,
                 }
                 p = blk->lim;
             }
-            /* New blocks from p on, while 64 bytes are left. */
-            while (end - p >= SDUI_SIMD_STRING_BLOCK) {
+            /* New blocks from p on, while there is room for one. */
+            while (end - p >= BLOCK_ROOM) {
                 uint64_t m = special64(p, path);
                 blk->at = p;
                 blk->lim = p + SDUI_SIMD_STRING_BLOCK;
@@ -365,44 +370,66 @@ scan_string_loop(scanner *s, const unsigned char *open,
 }
 
 /*
- * scan_string_loop, with the common case of PATH_VEC first and straight
- * through: the string ends inside the block kept or, when that has no
- * special byte left, a new one at p, with no other special byte before its
- * quote.  Kept apart from the loop, whose setup would otherwise run for
- * every string.
+ * The common case of the vector paths, straight through: the string that
+ * starts at p (just past its opening quote) ends inside the block kept
+ * or, when that has no special byte left, the next one, with no other
+ * special byte before its quote.  Returns the byte after the closing
+ * quote, which a block covers, so 8 more bytes can be read after it
+ * (BLOCK_ROOM); or NULL when the loop must go on, from *from (the bytes
+ * before it are plain).  Kept apart from the loop, whose setup would
+ * otherwise run for every string.
  */
+static SDUI_ALWAYS_INLINE const unsigned char *
+string_fast(const unsigned char *p, const unsigned char *end,
+            const scan_path path, string_block *blk,
+            const unsigned char **from)
+{
+#ifdef SDUI_SIMD
+    const unsigned char *next = p;
+    if (p < blk->lim) {
+        uint64_t m = blk->mask >> (p - blk->at);
+        if (m) {
+            const unsigned char *q = p + (unsigned)__builtin_ctzll(m);
+            *from = p;
+            return SDUI_LIKELY(*q == '"') ? q + 1 : NULL;
+        }
+        next = blk->lim; /* [p, lim) has no special byte */
+    }
+    *from = next;
+    if (end - next >= BLOCK_ROOM) {
+        /* The next block, from where this one ends (or from p). */
+        uint64_t m = special64(next, path);
+        blk->at = next;
+        blk->lim = next + SDUI_SIMD_STRING_BLOCK;
+        blk->mask = m;
+        if (m) {
+            const unsigned char *q = next + (unsigned)__builtin_ctzll(m);
+            if (SDUI_LIKELY(*q == '"'))
+                return q + 1;
+        }
+    }
+#else
+    (void)end;
+    (void)path;
+    (void)blk;
+    *from = p;
+#endif
+    return NULL;
+}
+
+/* Scans a string body at p, just past its opening quote (see
+ * scan_string_loop): string_fast first on the vector paths. */
 static SDUI_ALWAYS_INLINE const unsigned char *
 scan_string(scanner *s, const unsigned char *p, const unsigned char *end,
             int *escaped, const scan_path path, string_block *blk)
 {
-#ifdef SDUI_SIMD
     if (IS_VEC(path)) {
-        const unsigned char *next = p;
-        if (p < blk->lim) {
-            uint64_t m = blk->mask >> (p - blk->at);
-            if (m) {
-                const unsigned char *q = p + (unsigned)__builtin_ctzll(m);
-                if (SDUI_LIKELY(*q == '"'))
-                    return q + 1;
-                return scan_string_loop(s, p - 1, p, escaped, path, blk);
-            }
-            next = blk->lim; /* [p, lim) has no special byte */
-        }
-        if (end - next >= SDUI_SIMD_STRING_BLOCK) {
-            /* The next block, from where this one ends (or from p). */
-            uint64_t m = special64(next, path);
-            blk->at = next;
-            blk->lim = next + SDUI_SIMD_STRING_BLOCK;
-            blk->mask = m;
-            if (m) {
-                const unsigned char *q = next + (unsigned)__builtin_ctzll(m);
-                if (SDUI_LIKELY(*q == '"'))
-                    return q + 1;
-            }
-        }
-        return scan_string_loop(s, p - 1, next, escaped, path, blk);
+        const unsigned char *from;
+        const unsigned char *q = string_fast(p, end, path, blk, &from);
+        if (q)
+            return q;
+        return scan_string_loop(s, p - 1, from, escaped, path, blk);
     }
-#endif
     return scan_string_loop(s, p - 1, p, escaped, path, blk);
 }
 
@@ -963,6 +990,46 @@ key:
             goto done;
         }
     }
+    if (!hooked && IS_VEC(path)) {
+        /*
+         * The plain copies' members, "key":"value" the common case: with
+         * both strings found in blocks, the bytes after each are read
+         * unchecked (BLOCK_ROOM), and a ',' then '"' after the value goes
+         * straight to the next key (the container is an object).  Each
+         * step is the general code's, from the same position; anything
+         * else joins the general code where it would be.
+         */
+        const unsigned char *from, *q, *v;
+    member:
+        q = string_fast(p + 1, end, path, &blk, &from);
+        if (SDUI_UNLIKELY(!q)) {
+            p = scan_string_loop(s, p, from, &esc, path, &blk);
+            if (!p)
+                goto done;
+            goto colon;
+        }
+        if (SDUI_UNLIKELY(q[0] != ':')) {
+            p = q;
+            goto colon;
+        }
+        if (q[1] != '"') {
+            p = q + 1;
+            goto value;
+        }
+        v = string_fast(q + 2, end, path, &blk, &from);
+        if (SDUI_UNLIKELY(!v)) {
+            p = scan_string_loop(s, q + 1, from, &esc, path, &blk);
+            if (!p)
+                goto done;
+            goto after;
+        }
+        if (v[0] == ',' && v[1] == '"') {
+            p = v + 1;
+            goto member;
+        }
+        p = v;
+        goto after;
+    }
     {
         int kesc = 0;
         const unsigned char *k = p;
@@ -978,6 +1045,7 @@ key:
             want = (v & SDUI_SCAN_WANT) != 0;
         }
     }
+colon:
     if (SDUI_LIKELY(p < end && *p == ':')) {
         p++;
         goto value;
