@@ -1000,7 +1000,89 @@ key:
          * else joins the general code where it would be.
          */
         const unsigned char *from, *q, *v;
+        uint64_t rem;
     member:
+        if (SDUI_UNLIKELY(p >= blk.lim))
+            goto member_strings;
+        /* The block's special bytes from the key's opening quote on. */
+        rem = blk.mask & (~(uint64_t)0 << (p - blk.at));
+    member_bits:
+        /*
+         * rem's lowest bit is the opening quote of a key at p: take the
+         * quotes that follow one after another from the mask, with no
+         * shift per string, so that one member's positions do not wait
+         * for the one before.  Each is checked by its byte (and the byte
+         * after it), and when the mask runs out or a byte is not the one
+         * expected, the general code goes on from the token's start.
+         */
+        rem &= rem - 1;
+        if (SDUI_UNLIKELY(!rem))
+            goto member_strings;
+        q = blk.at + (unsigned)__builtin_ctzll(rem);
+        if (SDUI_UNLIKELY(*q != '"'))
+            goto member_strings;
+        rem &= rem - 1;
+        q++; /* after the key */
+        if (SDUI_UNLIKELY(q[0] != ':')) {
+            p = q;
+            goto colon;
+        }
+        if (q[1] != '"') {
+            unsigned c = q[1];
+            p = q + 1;
+            if (IS_DIGIT(c)) {
+                /* A number (digits and '.', 'e', '+', '-' are none of
+                 * them special), then ',' and the next key, whose quote
+                 * is rem's lowest bit when it is in the block. */
+                p = scan_number(s, p);
+                if (!p)
+                    goto done;
+                if (p < blk.lim && p[0] == ',' && p[1] == '"') {
+                    p++;
+                    if (SDUI_LIKELY(rem))
+                        goto member_bits;
+                    goto member;
+                }
+                goto after;
+            }
+            if (c == '{' && q[2] == '"') {
+                /* An object, and its first key (rem's lowest bit). */
+                PUSH(1);
+                p = q + 2;
+                if (SDUI_LIKELY(rem))
+                    goto member_bits;
+                goto member;
+            }
+            goto value;
+        }
+        /* A string value: its opening quote is rem's lowest bit, unless
+         * it is past the block (then rem is empty). */
+        if (SDUI_UNLIKELY(!rem)) {
+            p = q + 1;
+            goto value;
+        }
+        rem &= rem - 1;
+        if (SDUI_UNLIKELY(!rem)) {
+            p = q + 1;
+            goto value;
+        }
+        v = blk.at + (unsigned)__builtin_ctzll(rem);
+        if (SDUI_UNLIKELY(*v != '"')) {
+            p = q + 1;
+            goto value;
+        }
+        rem &= rem - 1;
+        v++; /* after the value */
+        if (v[0] == ',' && v[1] == '"') {
+            /* The next key: its quote is rem's lowest bit, if any. */
+            p = v + 1;
+            if (SDUI_LIKELY(rem))
+                goto member_bits;
+            goto member;
+        }
+        p = v;
+        goto after;
+    member_strings:
         q = string_fast(p + 1, end, path, &blk, &from);
         if (SDUI_UNLIKELY(!q)) {
             p = scan_string_loop(s, p, from, &esc, path, &blk);
