@@ -150,11 +150,39 @@ static SDUI_ALWAYS_INLINE uint64_t special64(const unsigned char *p,
 /* The special bytes of a block of text (json_simd.h), kept while the
  * strings inside it are read: bit i for at[i], for at <= at + i < lim
  * (lim is at + SDUI_SIMD_STRING_BLOCK, or at: no block yet).  A string
- * that runs past lim gets the next block, from lim on. */
+ * that runs past lim gets the next block, from lim on; its mask was
+ * computed ahead when this one was taken (ahead, for the block at
+ * ahead_at; NULL: none), so that a string does not wait for it. */
 typedef struct string_block {
     const unsigned char *at, *lim;
     uint64_t mask;
+    const unsigned char *ahead_at;
+    uint64_t ahead;
 } string_block;
+
+#ifdef SDUI_SIMD
+/* Takes the block at next (end - next >= BLOCK_ROOM) and returns its
+ * mask: the one computed ahead when next is where the last block ended,
+ * else one computed now; and computes the next block's ahead when there
+ * is room for it. */
+static SDUI_ALWAYS_INLINE uint64_t block_take(string_block *blk,
+                                              const unsigned char *next,
+                                              const unsigned char *end,
+                                              const scan_path path)
+{
+    uint64_t m = next == blk->ahead_at ? blk->ahead : special64(next, path);
+    blk->at = next;
+    blk->lim = next + SDUI_SIMD_STRING_BLOCK;
+    blk->mask = m;
+    if (end - blk->lim >= BLOCK_ROOM) {
+        blk->ahead = special64(blk->lim, path);
+        blk->ahead_at = blk->lim;
+    } else {
+        blk->ahead_at = NULL;
+    }
+    return m;
+}
+#endif
 
 /* The state of one scan. */
 typedef struct scanner {
@@ -270,10 +298,7 @@ scan_string_loop(scanner *s, const unsigned char *open,
             }
             /* New blocks from p on, while there is room for one. */
             while (end - p >= BLOCK_ROOM) {
-                uint64_t m = special64(p, path);
-                blk->at = p;
-                blk->lim = p + SDUI_SIMD_STRING_BLOCK;
-                blk->mask = m;
+                uint64_t m = block_take(blk, p, end, path);
                 if (m) {
                     p += (unsigned)__builtin_ctzll(m);
                     goto special;
@@ -398,10 +423,7 @@ string_fast(const unsigned char *p, const unsigned char *end,
     *from = next;
     if (end - next >= BLOCK_ROOM) {
         /* The next block, from where this one ends (or from p). */
-        uint64_t m = special64(next, path);
-        blk->at = next;
-        blk->lim = next + SDUI_SIMD_STRING_BLOCK;
-        blk->mask = m;
+        uint64_t m = block_take(blk, next, end, path);
         if (m) {
             const unsigned char *q = next + (unsigned)__builtin_ctzll(m);
             if (SDUI_LIKELY(*q == '"'))
@@ -707,6 +729,8 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
     } else {
         blk.at = blk.lim = p;
         blk.mask = 0;
+        blk.ahead_at = NULL;
+        blk.ahead = 0;
         s->stack_bits = STACK_INLINE_BITS;
         s->guard = s->max_depth < STACK_INLINE_BITS - 1
                        ? s->max_depth
