@@ -189,6 +189,7 @@ static int value_start(pack_reader *r, const sdui_scan_event *ev)
         r->cur.start = ev->start;
         r->cur.end = r->cur.id_start = r->cur.id_len = 0;
         r->cur.id_escaped = 0;
+        r->cur.id_hash = 0;
         r->seen_id = 0;
         return SDUI_SCAN_GO;
     default:
@@ -276,6 +277,9 @@ static int id_end(pack_reader *r, const sdui_scan_event *ev)
     if (r->cur.id_len == 0)
         return shape_fail(r, SDUI_SCHEMA, ev->start,
                           "a token has an empty \"id\"");
+    if (!ev->escaped)
+        r->cur.id_hash = sdui__hash(r->text + r->cur.id_start,
+                                    r->cur.id_len);
     r->seen_id = 1;
     return SDUI_SCAN_GO;
 }
