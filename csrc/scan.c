@@ -797,6 +797,11 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
             reported = envelope = 0;                                       \
         }                                                                  \
     } while (0)
+/* 1 when the key whose opening quote is at k is one the reader hears of
+ * (a hooked copy; k[1] is read: the key's first byte or its quote). */
+#define KEY_REPORTED(k)                                                    \
+    (depth < klev &&                                                       \
+     (!cfg->key_first[depth] || cfg->key_first[depth][(k)[1]]))
 /* Calls the hook with an event; a failure ends the scan. */
 #define EMIT(k, d, a, b, e, verdict)                                       \
     do {                                                                   \
@@ -1014,23 +1019,35 @@ key:
             goto done;
         }
     }
-    if (!hooked && IS_VEC(path)) {
+    if (IS_VEC(path) && (!hooked || depth >= vlev)) {
         /*
-         * The plain copies' members, "key":"value" the common case: with
-         * both strings found in blocks, the bytes after each are read
-         * unchecked (BLOCK_ROOM), and a ',' then '"' after the value goes
-         * straight to the next key (the container is an object).  Each
-         * step is the general code's, from the same position; anything
-         * else joins the general code where it would be.
+         * Members, "key":"value" the common case: with both strings found
+         * in blocks, the bytes after each are read unchecked (BLOCK_ROOM),
+         * and a ',' then '"' after the value goes straight to the next key
+         * (the container is an object).  Each step is the general code's,
+         * from the same position; anything else joins the general code
+         * where it would be.  In a reader's scan, only where the members'
+         * values are not reported (depth >= vlev; want is set by a key
+         * event only, and such keys leave at key_event), and the values
+         * stay at this depth (an object leaves for the general code, which
+         * may hand it to scan_deep).
          */
         const unsigned char *from, *q, *v;
         uint64_t rem;
     member:
+        /* (p[1] can be read: inside the loop p is before a block's end,
+         * from the key state it is checked.) */
+        if (hooked && (end - p < 2 || KEY_REPORTED(p)))
+            goto key_event;
         if (SDUI_UNLIKELY(p >= blk.lim))
             goto member_strings;
         /* The block's special bytes from the key's opening quote on. */
         rem = blk.mask & (~(uint64_t)0 << (p - blk.at));
+        goto member_taken;
     member_bits:
+        if (hooked && KEY_REPORTED(p))
+            goto key_event;
+    member_taken:
         /*
          * rem's lowest bit is the opening quote of a key at p: take the
          * quotes that follow one after another from the mask, with no
@@ -1069,7 +1086,7 @@ key:
                 }
                 goto after;
             }
-            if (c == '{' && q[2] == '"') {
+            if (!hooked && c == '{' && q[2] == '"') {
                 /* An object, and its first key (rem's lowest bit). */
                 PUSH(1);
                 p = q + 2;
@@ -1136,6 +1153,7 @@ key:
         p = v;
         goto after;
     }
+key_event:
     {
         int kesc = 0;
         const unsigned char *k = p;
@@ -1179,6 +1197,7 @@ done:
         sdui_free(stack);
     return st;
 #undef PUSH
+#undef KEY_REPORTED
 #undef EMIT
 #undef IS_OBJECT
 #undef CLOSER_OF
