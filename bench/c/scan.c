@@ -17,8 +17,10 @@
  * Each measure runs RUNS times (default 41), the measures taking turns, and
  * the median (and the fastest) is printed in milliseconds and MB/s (of
  * JSON), then each open's median over that of libdeflate's inflate of the
- * same gzip bytes alone (a new decompressor and output buffer each run, as
- * the open has).
+ * same gzip bytes alone (a new decompressor each run, as the open has,
+ * into an output buffer kept warm).  With glibc, large blocks come from
+ * the heap and stay there (mallopt), so the opens' buffers are warm too
+ * after the first run: the times are of the work, not of page faults.
  *
  * Built with -DSCAN_BENCH_NO_PORTABLE it leaves out the portable-path
  * measure, so the same file builds against a core from before
@@ -28,6 +30,9 @@
 #include "bench.h"
 
 #include <libdeflate.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "sdui/sdui.h"
 #include "../../csrc/pack_scan.h"
@@ -159,6 +164,7 @@ typedef struct inputs {
     size_t len;
     const unsigned char *gz;
     size_t gz_len;
+    char *out;             /* the inflate measure's output buffer      */
 } inputs;
 
 /* Runs one measure once; returns its time in seconds. */
@@ -203,16 +209,16 @@ static double run_once(const measure *m, const inputs *in)
         break;
     }
     case INFLATE: {
-        /* What the open's inflate does: a decompressor and a buffer of
-         * the JSON's size, new each time. */
+        /* A new decompressor, as the open has, into a buffer kept from
+         * run to run: a new buffer's page faults come and go with the
+         * allocator's state (a 3 MB one took 0.9 or 1.3 ms), and this
+         * measure is the one the opens are divided by. */
         struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-        char *out = malloc(in->len + 1);
-        if (!d || !out ||
-            libdeflate_gzip_decompress(d, in->gz, in->gz_len, out, in->len,
-                                       NULL) != LIBDEFLATE_SUCCESS)
+        if (!d ||
+            libdeflate_gzip_decompress(d, in->gz, in->gz_len, in->out,
+                                       in->len, NULL) != LIBDEFLATE_SUCCESS)
             bench_die("%s: cannot inflate the pack", m->name);
         libdeflate_free_decompressor(d);
-        free(out);
         break;
     }
     }
@@ -235,6 +241,14 @@ int main(int argc, char **argv)
     inputs in;
     if (argc < 2)
         bench_die("usage: bench-scan PACK.json[.gz] [BYTES [RUNS]]");
+#ifdef __GLIBC__
+    /* Large blocks from the heap, kept when freed: otherwise whether an
+     * open's JSON buffer is a fresh mapping (its page faults, 0.3 ms for
+     * 3 MB) or reused memory depends on the allocator's history, and the
+     * medians with it. */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
     runs = argc > 3 ? (size_t)strtoull(argv[3], NULL, 10) : 41;
     if (!runs)
         runs = 1;
@@ -249,6 +263,10 @@ int main(int argc, char **argv)
         c, in.json, in.len, gz, libdeflate_gzip_compress_bound(c, in.len));
     libdeflate_free_compressor(c);
     in.gz = gz;
+    in.out = malloc(in.len + 1);
+    if (!in.out)
+        bench_die("out of memory");
+    memset(in.out, 0, in.len + 1);
     printf("pack: %zu tokens, %zu bytes of JSON, %zu bytes gzipped; "
            "%zu runs each\n",
            tokens, in.len, in.gz_len, runs);
@@ -287,6 +305,7 @@ int main(int argc, char **argv)
             printf("%-28s %.2fx the inflate alone\n", ms[i].name,
                    med[i] / med[nm - 1]);
     free((void *)in.json);
+    free(in.out);
     free(gz);
     return 0;
 }
