@@ -14,9 +14,13 @@
  *   depth 3  a token's keys: its one "id", whose value (asked for with
  *            SDUI_SCAN_WANT) must be a non-empty string
  *
- * A token that ends is checked for its id and size and recorded.  The
- * nesting limit counts from each token, because the root and "tokens" are
- * envelopes (limits.h).
+ * A token that ends is checked for its id and size and recorded, with
+ * the hash of an id that holds no escape (sdui__hash, for the pack's
+ * index): taken here, while the id's bytes are in the cache, it adds
+ * the hashing to the scan (4% of it on the bench's packs) and saves the
+ * index, built after the scan of a large pack, a wait for memory at each
+ * id (the 27 MB bench pack's open: 16.3 -> 15.3 ms).  The nesting limit counts from each
+ * token, because the root and "tokens" are envelopes (limits.h).
  *
  * Large packs are scanned on two threads (scan_split): the second starts
  * at a likely token boundary as if between two tokens (a resumed scan:
