@@ -126,15 +126,15 @@ static sdui_status alloc_index(sdui_pack *pack, size_t n, sdui_error *err)
     return SDUI_OK;
 }
 
-/* Hashes slot i (its id set) and enters it in the index; returns the slot
- * that already holds the same id, or NULL. */
-static pack_slot *insert_slot(sdui_pack *pack, size_t i)
+/* Enters slot i (its id set, hash its sdui__hash) in the index; returns
+ * the slot that already holds the same id, or NULL. */
+static pack_slot *insert_slot(sdui_pack *pack, size_t i, uint64_t hash)
 {
     pack_slot *s = &pack->slots[i], *dup;
     size_t j;
     atomic_init(&s->token, NULL);
     atomic_init(&s->dup_of, 0);
-    s->hash = sdui__hash(s->id, s->id_len);
+    s->hash = hash;
     dup = find(pack, s->id, s->id_len, s->hash);
     if (dup)
         return dup;
@@ -147,6 +147,17 @@ static pack_slot *insert_slot(sdui_pack *pack, size_t i)
                           memory_order_release);
     return NULL;
 }
+
+/* How many tokens ahead build_index asks for the index cell an id
+ * hashes to (the scan hashed the ids while it had them, id_hash), or for
+ * an escaped id's bytes: in a large pack neither is in the cache, and
+ * going one token after another would wait for memory at every token. */
+#define INDEX_AHEAD 16
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)0)
+#endif
 
 /* Builds the slots and the id index from the scan; rejects duplicate ids. */
 static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
@@ -169,6 +180,13 @@ static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
     for (i = 0; i < n; i++) {
         const sdui_scan_entry *e = &r->entries[i];
         pack_slot *s = &pack->slots[i], *dup;
+        if (i + INDEX_AHEAD < n) {
+            const sdui_scan_entry *a = &r->entries[i + INDEX_AHEAD];
+            if (a->id_escaped)
+                PREFETCH(json + a->id_start);
+            else
+                PREFETCH(&pack->table[a->id_hash & pack->mask]);
+        }
         s->start = e->start;
         s->end = e->end;
         s->member = 0;
@@ -181,7 +199,9 @@ static sdui_status build_index(sdui_pack *pack, const sdui_scan_result *r,
             &s->id_len);
         if (e->id_escaped)
             arena_used += s->id_len;
-        dup = insert_slot(pack, i);
+        dup = insert_slot(pack, i,
+                          e->id_escaped ? sdui__hash(s->id, s->id_len)
+                                        : e->id_hash);
         pack->info.tokens = i + 1;
         if (dup)
             return sdui__fail_at(err, SDUI_SCHEMA, json, pack->json_len,
@@ -266,7 +286,7 @@ static sdui_status decode_table(sdui_pack *pack, unsigned k, sdui_error *err)
         sl->id_len = ids[n].len;
         sl->start = sl->end = 0;
         sl->member = k;
-        dup = insert_slot(pack, i);
+        dup = insert_slot(pack, i, sdui__hash(sl->id, sl->id_len));
         if (dup) {
             /* Both claims are now known: the id is ambiguous. */
             atomic_store(&dup->dup_of, k + 1);

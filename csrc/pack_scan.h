@@ -10,6 +10,7 @@
 #define SDUI_PACK_SCAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sdui/error.h"
 #include "sdui/limits.h"
@@ -20,6 +21,10 @@ typedef struct sdui_scan_entry {
     size_t id_start;       /* the raw id bytes, between its quotes       */
     size_t id_len;
     int id_escaped;        /* the raw id holds backslash escapes         */
+    /* sdui__hash of the raw id when it holds no escape (else 0), taken
+     * while the scan has its bytes in the cache: in a large pack they are
+     * far from it by the time the index is built. */
+    uint64_t id_hash;
 } sdui_scan_entry;
 
 /* One member of the root object, in document order. */

@@ -25,21 +25,64 @@
  *
  * Speed.  The state machine (scan_body) moves one position p through the
  * text; each step (skip white space, find the end of a string, read a
- * number) starts where the one before ended, so the time of a compact
- * document of short keys and values is the length of that chain of
- * dependent loads, compares and branches, token after token.  Strings,
- * most of a pack's bytes, are where the chain is longest: a byte loop, or
- * even one vector load, compare and mask per string, stands between the
- * opening quote and the next token.  So strings are read from blocks: the
- * first string that needs one classifies the 32 bytes at its position with
- * vectors (json_simd.h: SSE2 on x86-64, NEON on aarch64) into a mask of
- * its special bytes (quote, backslash, control byte, byte >= 0x80), and
- * every string that starts inside that block finds its end with a shift
- * and a bit scan of that mask, without reading its bytes.  Only the special
- * bytes leave the fast path: a quote ends the string, the rest is checked
- * byte by byte (escapes, UTF-8 decoding only there).  White space runs
- * (pretty-printed text) are skipped with the same kernels, and numbers are
- * read inline: a call in the loop costs more than most numbers.
+ * number) starts where the one before ended.  On this kind of text (a
+ * pack: compact tokens of short keys and values) a wide core runs the
+ * scanner's instructions five or six at a time, so its time is set by
+ * its instruction count and by the chain of dependent steps from one
+ * token's position to the next: what pays is fewer instructions per token
+ * and a shorter chain.
+ *
+ * Strings, most of a pack's bytes, are read from blocks: the first string
+ * that needs one classifies the 64 bytes at its position with vectors
+ * into a mask of its special bytes (quote, backslash, control byte, byte
+ * >= 0x80; json_simd.h: SSE2 on x86-64, NEON on aarch64, and on x86-64
+ * AVX-512BW or AVX2 where the CPU has them, in copies of the loop compiled
+ * for that set, whose bit instructions the loop uses too), and every
+ * string inside that block finds its end with a shift and a bit scan of
+ * that mask, without reading its bytes.  A string that runs past the block
+ * takes the next one from where it ends, whose mask was computed when
+ * this one was taken (one block ahead, off the strings' chain), so on
+ * compact text each byte is classified once.  A block is only taken where
+ * 8 bytes follow it (BLOCK_ROOM), so the bytes right after a string found
+ * in one are read unchecked.  Only the special bytes leave the fast path:
+ * a quote ends the string, the rest is checked byte by byte (escapes,
+ * UTF-8 decoding only there).  White space runs (pretty-printed text) are
+ * skipped with 32-byte kernels, and numbers are read inline: a call in
+ * the loop costs more than most numbers.
+ *
+ * The states test for the compact case first: a value that is a string,
+ * a ',' or the container's close after a value (the closing byte of the
+ * container open is kept in a register, so neither needs the bit stack),
+ * a ':' right after a key.  Members get a loop of their own: a key's
+ * quotes, a string value's and the next key's are the block mask's next
+ * bits in turn, taken with a bit clear and a bit scan each and checked by
+ * their bytes (':' and ',' too), so one member's positions do not wait
+ * for the last one's; a number value, or an object value that opens with
+ * a key, stays in the loop.  Anything else (white space, errors, a mask
+ * that runs out) takes the general way from the same position, so the
+ * outcome is the same.
+ *
+ * A reader's scan (the hooked copy) keeps more state live, and pays a
+ * compare or two per key and value for the depths its reader asked for.
+ * A container deep enough that nothing inside it can be reported (a
+ * token's props, in a pack) is handed to a copy without hooks (scan_deep),
+ * which returns at its close: a pack's bulk is read by the plain loop.
+ * The member loop runs in a hooked copy too where the members' values are
+ * not reported; a key the reader hears of leaves it first.
+ *
+ * Measured on the bench's packs (bench/c/scan.c: the example pack's tokens
+ * repeated to 3, 5.4 and 27 MB of JSON; one thread, medians, a Zen 5 core
+ * with AVX-512, the other core partly busy): a plain scan went from 2.9 to
+ * 5.3-6.0 GB/s, the pack scan from 2.8 to 4.6-4.9 GB/s, and the one-thread
+ * open of a gzip pack (inflate, this scan, the index) from 2.2-2.5 to
+ * 1.7 times libdeflate's inflate alone (the pack reader now also hashes
+ * the ids while it has them, pack_scan.c).  Of the steps, on the 3 MB pack
+ * (plain scan, ms): 64-byte blocks taken one after another instead of a
+ * new 32-byte block at each string that missed, and the compact-case
+ * states, 1.03 -> 0.73; the AVX-512 copy 0.71 -> 0.63 (AVX2: 0.67); the
+ * member loop 0.65 -> 0.61, its bit-at-a-time quotes 0.60 -> 0.55; the
+ * mask computed a block ahead 0.55 -> 0.46.  The hand-off to scan_deep
+ * took a pack scan from 20.4 to 18.6 million instructions.
  *
  * What was tried and left out, measured on a 3 MB pack of compact tokens
  * (bench/c/scan.c): a full structural pre-pass in the manner of simdjson's
@@ -48,16 +91,24 @@
  * machine taking its positions from those bits, each checked) took about
  * 1.5 times as long as the byte-wise scan it would replace: taking a token
  * from a bit mask and checking it costs as much as the compare it saves,
- * and the window is extra work.  Blocks for a CPU without vectors (four
- * 64-bit words a block) were no faster than reading each string a word at
- * a time, so that path has none.
+ * and the window is extra work.  (The member loop takes from a mask only
+ * the quotes, lazily, one block ahead.)  Blocks for a CPU without vectors
+ * (four 64-bit words a block) were no faster than reading each string a
+ * word at a time, so that path has none.  Numbers read a word at a time
+ * (the digits of 8 bytes found with one mask) were slower, 0.63 -> 0.70
+ * ms per plain scan with 2% more instructions: a pack's numbers have one
+ * to three digits.  Compares for '{' and digits before the value switch
+ * (whose one indirect branch might predict worse) changed nothing that
+ * showed.  An AVX-512 kernel of three chained masked compares (one mask
+ * move instead of three) made the plain scan slower, 0.48 -> 0.50 ms.
  *
  * Every path gives the same outcome, bit for bit: each kernel classifies
  * every byte exactly, and each loop stops at the first byte of its class,
  * so p goes through the same positions whichever ran, and with it every
  * error, its offset, line and column and every hook event.
  * cfg->portable picks a path for the tests and the fuzzer
- * (fuzz_scan_paths), which compare them.
+ * (fuzz_scan_paths), which compare them: the widest the CPU runs, 64-bit
+ * words, bytes, and the baseline vectors.
  */
 #include <stdio.h>
 #include <string.h>
@@ -98,19 +149,74 @@ static const unsigned char string_special[256] = {
 
 /* How a scan reads runs of string bytes and of white space. */
 typedef enum scan_path {
-    PATH_BYTES, /* a byte at a time: the reference                      */
-    PATH_SWAR,  /* strings a 64-bit word at a time; no vector           */
-    PATH_VEC    /* 32-byte blocks (json_simd.h)                         */
+    PATH_BYTES,  /* a byte at a time: the reference                     */
+    PATH_SWAR,   /* strings a 64-bit word at a time; no vector          */
+    PATH_VEC,    /* vector blocks (json_simd.h): SSE2 or NEON           */
+    PATH_AVX2,   /* PATH_VEC with AVX2 string blocks (x86, run time)    */
+    PATH_AVX512  /* PATH_VEC with AVX-512BW string blocks (x86)         */
 } scan_path;
 
+/* 1 for the paths that read vector blocks. */
+#define IS_VEC(path) ((path) >= PATH_VEC)
+
+/* The bytes a string block needs from its start to the end of the text:
+ * its own and 8 more, so that the bytes right after a string found in a
+ * block can be read unchecked (string_fast). */
+#define BLOCK_ROOM (SDUI_SIMD_STRING_BLOCK + 8)
+
+#ifdef SDUI_SIMD
+/* The special bytes of the 64 bytes at p, with the path's kernel. */
+static SDUI_ALWAYS_INLINE uint64_t special64(const unsigned char *p,
+                                             const scan_path path)
+{
+#ifdef SDUI_SIMD_WIDE
+    if (path == PATH_AVX512)
+        return sdui__special64_avx512(p);
+    if (path == PATH_AVX2)
+        return sdui__special64_avx2(p);
+#else
+    (void)path;
+#endif
+    return sdui__special64(p);
+}
+#endif
+
 /* The special bytes of a block of text (json_simd.h), kept while the
- * strings that start inside it are read: bit i for at[i], while len is
- * SDUI_SIMD_BLOCK (0: no block yet). */
+ * strings inside it are read: bit i for at[i], for at <= at + i < lim
+ * (lim is at + SDUI_SIMD_STRING_BLOCK, or at: no block yet).  A string
+ * that runs past lim gets the next block, from lim on; its mask was
+ * computed ahead when this one was taken (ahead, for the block at
+ * ahead_at; NULL: none), so that a string does not wait for it. */
 typedef struct string_block {
-    const unsigned char *at;
-    uint32_t mask;
-    size_t len;
+    const unsigned char *at, *lim;
+    uint64_t mask;
+    const unsigned char *ahead_at;
+    uint64_t ahead;
 } string_block;
+
+#ifdef SDUI_SIMD
+/* Takes the block at next (end - next >= BLOCK_ROOM) and returns its
+ * mask: the one computed ahead when next is where the last block ended,
+ * else one computed now; and computes the next block's ahead when there
+ * is room for it. */
+static SDUI_ALWAYS_INLINE uint64_t block_take(string_block *blk,
+                                              const unsigned char *next,
+                                              const unsigned char *end,
+                                              const scan_path path)
+{
+    uint64_t m = next == blk->ahead_at ? blk->ahead : special64(next, path);
+    blk->at = next;
+    blk->lim = next + SDUI_SIMD_STRING_BLOCK;
+    blk->mask = m;
+    if (end - blk->lim >= BLOCK_ROOM) {
+        blk->ahead = special64(blk->lim, path);
+        blk->ahead_at = blk->lim;
+    } else {
+        blk->ahead_at = NULL;
+    }
+    return m;
+}
+#endif
 
 /* The state of one scan. */
 typedef struct scanner {
@@ -199,43 +305,39 @@ static const unsigned char *utf8_next(const unsigned char *p,
 }
 
 /*
- * Scans a string body; p is just past the opening quote.  Returns the byte
- * after the closing quote, or NULL after reporting an error.  Sets *escaped
- * when the body holds a backslash escape.  path is the scan's (a constant
- * in each copy of scan_body); blk is the PATH_VEC copy's block, read and
- * replaced here.  Whichever loop runs, p stops at the first special byte.
+ * Scans a string body from p on; open is its opening quote, and the bytes
+ * between are plain.  Returns the byte after the closing quote, or NULL
+ * after reporting an error.  Sets *escaped when the body holds a backslash
+ * escape.  path is the scan's (a constant in each copy of scan_body); blk
+ * is the PATH_VEC copy's block, read and replaced here (p is never before
+ * blk->at).  Whichever loop runs, p stops at the first special byte.
  */
 static SDUI_ALWAYS_INLINE const unsigned char *
-scan_string_loop(scanner *s, const unsigned char *p, int *escaped,
-                 const scan_path path, string_block *blk)
+scan_string_loop(scanner *s, const unsigned char *open,
+                 const unsigned char *p, int *escaped, const scan_path path,
+                 string_block *blk)
 {
     const unsigned char *end = s->end;
-    const unsigned char *open = p - 1;
     for (;;) {
 #ifdef SDUI_SIMD
-        if (path == PATH_VEC) {
+        if (IS_VEC(path)) {
             /* The block holding p, if any: a shift and a bit scan. */
-            size_t off = (size_t)(p - blk->at);
-            assert(p >= blk->at);
-            if (off < blk->len) {
-                uint32_t m = blk->mask >> off;
+            if (p < blk->lim) {
+                uint64_t m = blk->mask >> (p - blk->at);
                 if (m) {
-                    p += __builtin_ctz(m);
+                    p += (unsigned)__builtin_ctzll(m);
                     goto special;
                 }
-                p = blk->at + blk->len;
+                p = blk->lim;
             }
-            /* New blocks from p on, while 32 bytes are left. */
-            while (end - p >= SDUI_SIMD_BLOCK) {
-                uint32_t m = sdui__special32(p);
-                blk->at = p;
-                blk->mask = m;
-                blk->len = SDUI_SIMD_BLOCK;
+            /* New blocks from p on, while there is room for one. */
+            while (end - p >= BLOCK_ROOM) {
+                uint64_t m = block_take(blk, p, end, path);
                 if (m) {
-                    p += __builtin_ctz(m);
+                    p += (unsigned)__builtin_ctzll(m);
                     goto special;
                 }
-                p += SDUI_SIMD_BLOCK;
+                p += SDUI_SIMD_STRING_BLOCK;
             }
         }
 #endif
@@ -327,38 +429,64 @@ scan_string_loop(scanner *s, const unsigned char *p, int *escaped,
 }
 
 /*
- * scan_string_loop, with the common case of PATH_VEC first and straight
- * through: the string ends inside the block kept or, when that has no
- * special byte left, a new one at p, with no other special byte before its
- * quote.  Kept apart from the loop, whose setup would otherwise run for
- * every string.
+ * The common case of the vector paths, straight through: the string that
+ * starts at p (just past its opening quote) ends inside the block kept
+ * or, when that has no special byte left, the next one, with no other
+ * special byte before its quote.  Returns the byte after the closing
+ * quote, which a block covers, so 8 more bytes can be read after it
+ * (BLOCK_ROOM); or NULL when the loop must go on, from *from (the bytes
+ * before it are plain).  Kept apart from the loop, whose setup would
+ * otherwise run for every string.
  */
 static SDUI_ALWAYS_INLINE const unsigned char *
-scan_string(scanner *s, const unsigned char *p, int *escaped,
-            const scan_path path, string_block *blk)
+string_fast(const unsigned char *p, const unsigned char *end,
+            const scan_path path, string_block *blk,
+            const unsigned char **from)
 {
 #ifdef SDUI_SIMD
-    if (path == PATH_VEC) {
-        size_t off = (size_t)(p - blk->at);
-        uint32_t m = 0;
-        assert(p >= blk->at);
-        if (off < blk->len)
-            m = blk->mask >> off;
-        if (!m && s->end - p >= SDUI_SIMD_BLOCK) {
-            /* None left in the block: a new one from p. */
-            m = sdui__special32(p);
-            blk->at = p;
-            blk->mask = m;
-            blk->len = SDUI_SIMD_BLOCK;
-        }
+    const unsigned char *next = p;
+    if (p < blk->lim) {
+        uint64_t m = blk->mask >> (p - blk->at);
         if (m) {
-            const unsigned char *q = p + __builtin_ctz(m);
+            const unsigned char *q = p + (unsigned)__builtin_ctzll(m);
+            *from = p;
+            return SDUI_LIKELY(*q == '"') ? q + 1 : NULL;
+        }
+        next = blk->lim; /* [p, lim) has no special byte */
+    }
+    *from = next;
+    if (end - next >= BLOCK_ROOM) {
+        /* The next block, from where this one ends (or from p). */
+        uint64_t m = block_take(blk, next, end, path);
+        if (m) {
+            const unsigned char *q = next + (unsigned)__builtin_ctzll(m);
             if (SDUI_LIKELY(*q == '"'))
                 return q + 1;
         }
     }
+#else
+    (void)end;
+    (void)path;
+    (void)blk;
+    *from = p;
 #endif
-    return scan_string_loop(s, p, escaped, path, blk);
+    return NULL;
+}
+
+/* Scans a string body at p, just past its opening quote (see
+ * scan_string_loop): string_fast first on the vector paths. */
+static SDUI_ALWAYS_INLINE const unsigned char *
+scan_string(scanner *s, const unsigned char *p, const unsigned char *end,
+            int *escaped, const scan_path path, string_block *blk)
+{
+    if (IS_VEC(path)) {
+        const unsigned char *from;
+        const unsigned char *q = string_fast(p, end, path, blk, &from);
+        if (q)
+            return q;
+        return scan_string_loop(s, p - 1, from, escaped, path, blk);
+    }
+    return scan_string_loop(s, p - 1, p, escaped, path, blk);
 }
 
 /* Scans a number at p; returns the byte after it, or NULL after an error.
@@ -409,7 +537,7 @@ skip_ws(const unsigned char *p, const unsigned char *end, const scan_path path)
     if (SDUI_LIKELY(p < end && *p > ' '))
         return p; /* compact JSON: nothing to skip */
 #ifdef SDUI_SIMD
-    if (path == PATH_VEC && p + 1 < end && p[1] <= ' ') {
+    if (IS_VEC(path) && p + 1 < end && p[1] <= ' ') {
         while (end - p >= SDUI_SIMD_BLOCK) {
             uint32_t m = ~sdui__ws32(p);
             if (m)
@@ -448,6 +576,9 @@ int sdui__key_is(const char *k, size_t len, int escaped, const char *name)
 /* Bit stack of open containers: 1 for an object, 0 for an array.  This
  * many levels live on the C stack; deeper documents grow a heap copy. */
 #define STACK_INLINE_BITS 4096
+
+/* The closing byte of the root level: a value no byte has. */
+#define CLOSER_ROOT 0x100u
 
 /* The "nesting too deep" message: the limit and where levels count from
  * (the reader's words for the number of envelopes open). */
@@ -528,13 +659,58 @@ fail:
     return NULL;
 }
 
+/* A container handed from a reader's scan to a copy without hooks
+ * (scan_deep): where it starts and the state both share, given back
+ * when it ends. */
+typedef struct deep_scan {
+    const unsigned char *p;     /* in: its opening bracket; out: after
+                                 * its close (or where an error stopped) */
+    size_t depth;               /* the depth of the value it is          */
+    unsigned char *stack;       /* the bit stack (push_slow may move it) */
+    unsigned char *inline_stack;
+    string_block blk;
+} deep_scan;
+
+static sdui_status scan_deep_bytes(scanner *s, deep_scan *d);
+static sdui_status scan_deep_swar(scanner *s, deep_scan *d);
+#ifdef SDUI_SIMD
+static sdui_status scan_deep_vec(scanner *s, deep_scan *d);
+#endif
+#ifdef SDUI_SIMD_WIDE
+static sdui_status scan_deep_avx2(scanner *s, deep_scan *d);
+static sdui_status scan_deep_avx512(scanner *s, deep_scan *d);
+#endif
+
+/* Scans one container without hooks on the path's copy (scan_deep_*). */
+static SDUI_ALWAYS_INLINE sdui_status scan_deep(scanner *s, deep_scan *d,
+                                                const scan_path path)
+{
+#ifdef SDUI_SIMD_WIDE
+    if (path == PATH_AVX512)
+        return scan_deep_avx512(s, d);
+    if (path == PATH_AVX2)
+        return scan_deep_avx2(s, d);
+#endif
+#ifdef SDUI_SIMD
+    if (path == PATH_VEC)
+        return scan_deep_vec(s, d);
+#endif
+    if (path == PATH_SWAR)
+        return scan_deep_swar(s, d);
+    return scan_deep_bytes(s, d);
+}
+
 /*
  * The scanner proper.  Iterative: a value is read at `value`, and what may
  * follow it at `after`; a container that ends goes through `close`.  The
  * hook runs only in the copy compiled with hooked = 1 (scan_hooked), and
  * there only at the depths the reader asked for (value_levels,
- * key_levels), so plain validation pays nothing for readers.  Each
- * path (scan_path) has its copies too, so its loops are chosen once.
+ * key_levels), so plain validation pays nothing for readers.  A container
+ * deep enough that nothing inside it can be reported (nor is it itself)
+ * is handed to a copy without hooks (deep = 1, scan_deep), which reads it
+ * with the plain copy's loop and returns at its close; its bits and any
+ * depth error are the same as in one copy.  Each path (scan_path) has its
+ * copies too, so its loops are chosen once.
  *
  * Bookkeeping for the hook, per level d of the containers open (d <= 32,
  * SDUI_SCAN_MAX_LEVELS): bit d of `report` is set when the container at
@@ -542,15 +718,20 @@ fail:
  * rstart[d]); bit d of `env` when it is an envelope.
  */
 static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
+                                                const int deep,
                                                 const scan_path path,
-                                                int *stopped)
+                                                int *stopped, deep_scan *dp)
 {
     const sdui_scan_config *cfg = s->cfg;
-    const unsigned char *p = s->base + cfg->start, *end = s->end;
+    const unsigned char *p = deep ? dp->p : s->base + cfg->start;
+    const unsigned char *end = s->end;
     const unsigned char *vstart;
-    unsigned char inline_stack[STACK_INLINE_BITS / 8];
-    unsigned char *stack = inline_stack;
-    size_t depth = 0;
+    unsigned char own_stack[STACK_INLINE_BITS / 8];
+    unsigned char *const inline_stack = deep ? dp->inline_stack : own_stack;
+    unsigned char *stack = deep ? dp->stack : own_stack;
+    /* deep: the scan ends when depth comes back to floor. */
+    const size_t floor = deep ? dp->depth : 0;
+    size_t depth = floor;
     sdui_status st = SDUI_JSON;
     /* Hook bookkeeping (see above); constant 0 in the plain copy. */
     const size_t vlev = hooked ? cfg->value_levels : 0;
@@ -560,21 +741,36 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
                            : vlev > klev              ? vlev
                            : klev > cfg->start_depth ? klev
                                                       : cfg->start_depth;
+    /* A container that opens from a value at this depth or deeper holds
+     * no key or value the reader asked for, nor a container resumed in:
+     * unless the value itself is reported, it goes to scan_deep. */
+    const size_t deep_from = !hooked ? SIZE_MAX
+                             : shallow > cfg->start_depth ? shallow - 1
+                                                          : cfg->start_depth;
     uint64_t report = 0, env = 0;
     size_t rstart[SDUI_SCAN_MAX_LEVELS + 1];
     sdui_scan_event ev;
     int want = 0, reported = 0, envelope = 0, esc = 0;
+    /* The byte that closes the container at depth ('}' or ']'), or
+     * CLOSER_ROOT, which no byte equals, at depth 0. */
+    unsigned closer = CLOSER_ROOT;
     /* PATH_VEC: the block of the strings being read (none yet). */
     string_block blk;
 
-    blk.at = p;
-    blk.mask = 0;
-    blk.len = 0;
-
-    s->stack_bits = STACK_INLINE_BITS;
-    s->guard = s->max_depth < STACK_INLINE_BITS - 1 ? s->max_depth
-                                                    : STACK_INLINE_BITS - 1;
-    s->envelopes = 0;
+    if (deep) {
+        blk = dp->blk;
+        assert(*p == '{' || *p == '[');
+    } else {
+        blk.at = blk.lim = p;
+        blk.mask = 0;
+        blk.ahead_at = NULL;
+        blk.ahead = 0;
+        s->stack_bits = STACK_INLINE_BITS;
+        s->guard = s->max_depth < STACK_INLINE_BITS - 1
+                       ? s->max_depth
+                       : STACK_INLINE_BITS - 1;
+        s->envelopes = 0;
+    }
     assert(s->guard < s->stack_bits && shallow <= SDUI_SCAN_MAX_LEVELS);
     if (hooked && cfg->start_depth) {
         /* Resuming inside containers: rebuild their bits. */
@@ -598,6 +794,12 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
     }
 
 #define IS_OBJECT(d) (stack[(d) >> 3] & (1u << ((d) & 7)))
+/* The closing byte of the container at depth d > 0: ']' is 0x5D and '}'
+ * 0x7D, one bit apart. */
+#define CLOSER_OF(d)                                                       \
+    (']' | ((unsigned)(stack[(d) >> 3] >> ((d) & 7)) & 1u) << 5)
+    if (depth)
+        closer = CLOSER_OF(depth);
 #define PUSH(isobj)                                                        \
     do {                                                                   \
         if (SDUI_UNLIKELY(depth >= s->guard)) {                            \
@@ -609,10 +811,13 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
             }                                                              \
         }                                                                  \
         depth++; /* < s->stack_bits: guard < stack_bits (push_slow) */     \
-        if (isobj)                                                         \
+        if (isobj) {                                                       \
             stack[depth >> 3] |= (unsigned char)(1u << (depth & 7));       \
-        else                                                               \
+            closer = '}';                                                  \
+        } else {                                                           \
             stack[depth >> 3] &= (unsigned char)~(1u << (depth & 7));      \
+            closer = ']';                                                  \
+        }                                                                  \
         if (hooked && SDUI_UNLIKELY(reported)) {                           \
             /* Events stop above SDUI_SCAN_MAX_LEVELS (asserted at the     \
              * VALUE event), so rstart[depth] is in bounds. */             \
@@ -626,6 +831,11 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
             reported = envelope = 0;                                       \
         }                                                                  \
     } while (0)
+/* 1 when the key whose opening quote is at k is one the reader hears of
+ * (a hooked copy; k[1] is read: the key's first byte or its quote). */
+#define KEY_REPORTED(k)                                                    \
+    (depth < klev &&                                                       \
+     (!cfg->key_first[depth] || cfg->key_first[depth][(k)[1]]))
 /* Calls the hook with an event; a failure ends the scan. */
 #define EMIT(k, d, a, b, e, verdict)                                       \
     do {                                                                   \
@@ -642,11 +852,14 @@ static SDUI_ALWAYS_INLINE sdui_status scan_body(scanner *s, const int hooked,
     } while (0)
 
 value:
-    p = skip_ws(p, end, path);
-    if (SDUI_UNLIKELY(p >= end)) {
-        st = json_fail(s, p, depth ? "unexpected end of input: expected a value"
-                                   : "empty document: expected a value");
-        goto done;
+    if (SDUI_UNLIKELY(p >= end || *p <= ' ')) {
+        p = skip_ws(p, end, path);
+        if (SDUI_UNLIKELY(p >= end)) {
+            st = json_fail(s, p,
+                           depth ? "unexpected end of input: expected a value"
+                                 : "empty document: expected a value");
+            goto done;
+        }
     }
     vstart = p;
     /* reported and envelope are 0 here: whoever reads them clears them. */
@@ -669,6 +882,33 @@ value:
             reported = 1;
         }
     }
+    if (SDUI_LIKELY(*p == '"')) {
+        esc = 0;
+        p = scan_string(s, p + 1, end, &esc, path, &blk);
+        if (!p)
+            goto done;
+        goto scalar_end;
+    }
+    if (hooked && depth >= deep_from && !reported &&
+        (*p == '{' || *p == '[')) {
+        /* Nothing inside to report: the copy without hooks reads it. */
+        deep_scan d;
+        sdui_status dst;
+        d.p = p;
+        d.depth = depth;
+        d.stack = stack;
+        d.inline_stack = inline_stack;
+        d.blk = blk;
+        dst = scan_deep(s, &d, path);
+        p = d.p;
+        stack = d.stack;
+        blk = d.blk;
+        if (dst != SDUI_OK) {
+            st = dst;
+            goto done;
+        }
+        goto after; /* st is still SDUI_JSON, for the errors below */
+    }
     switch (*p) {
     case '{':
         PUSH(1);
@@ -686,12 +926,6 @@ value:
             goto close;
         }
         goto value;
-    case '"':
-        esc = 0;
-        p = scan_string(s, p + 1, &esc, path, &blk);
-        if (!p)
-            goto done;
-        break;
     case 't':
         if (end - p < 4 || memcmp(p, "true", 4) != 0)
             goto bad_literal;
@@ -717,6 +951,8 @@ value:
         st = json_fail(s, p, "unexpected character: expected a value");
         goto done;
     }
+
+scalar_end:
     if (hooked && SDUI_UNLIKELY(reported)) {
         /* A scalar the reader asked for has ended. */
         int v;
@@ -727,6 +963,24 @@ value:
     }
 
 after:
+    /* The common case first: a comma or the container's close, no white
+     * space.  Anything else takes the general way below, from the same p. */
+    if (SDUI_LIKELY(p < end)) {
+        unsigned c = *p;
+        if (c == ',') {
+            if (closer == '}') {
+                p++;
+                goto key;
+            }
+            if (closer == ']') {
+                p++;
+                goto value;
+            }
+        } else if (c == closer) {
+            p++;
+            goto close;
+        }
+    }
     p = skip_ws(p, end, path);
     if (depth == 0) {
         if (p != end) {
@@ -781,19 +1035,163 @@ close:
         }
     }
     depth--;
+    if (deep && SDUI_UNLIKELY(depth == floor)) {
+        st = SDUI_OK; /* the container handed over has ended */
+        goto done;
+    }
+    closer = SDUI_UNLIKELY(depth == 0) ? CLOSER_ROOT : CLOSER_OF(depth);
     goto after;
 
 key:
+    /* White space may come before a key (after '{' or ','). */
     if (SDUI_UNLIKELY(p >= end || *p != '"')) {
-        st = json_fail(s, p, p >= end ? "unexpected end of input: expected "
-                                        "an object key"
-                                      : "expected a string object key");
-        goto done;
+        p = skip_ws(p, end, path);
+        if (SDUI_UNLIKELY(p >= end || *p != '"')) {
+            st = json_fail(s, p, p >= end ? "unexpected end of input: "
+                                            "expected an object key"
+                                          : "expected a string object key");
+            goto done;
+        }
     }
+    if (IS_VEC(path) && (!hooked || depth >= vlev)) {
+        /*
+         * Members, "key":"value" the common case: with both strings found
+         * in blocks, the bytes after each are read unchecked (BLOCK_ROOM),
+         * and a ',' then '"' after the value goes straight to the next key
+         * (the container is an object).  Each step is the general code's,
+         * from the same position; anything else joins the general code
+         * where it would be.  In a reader's scan, only where the members'
+         * values are not reported (depth >= vlev; want is set by a key
+         * event only, and such keys leave at key_event), and the values
+         * stay at this depth (an object leaves for the general code, which
+         * may hand it to scan_deep).
+         */
+        const unsigned char *from, *q, *v;
+        uint64_t rem;
+    member:
+        /* (p[1] can be read: inside the loop p is before a block's end,
+         * from the key state it is checked.) */
+        if (hooked && (end - p < 2 || KEY_REPORTED(p)))
+            goto key_event;
+        if (SDUI_UNLIKELY(p >= blk.lim))
+            goto member_strings;
+        /* The block's special bytes from the key's opening quote on. */
+        rem = blk.mask & (~(uint64_t)0 << (p - blk.at));
+        goto member_taken;
+    member_bits:
+        if (hooked && KEY_REPORTED(p))
+            goto key_event;
+    member_taken:
+        /*
+         * rem's lowest bit is the opening quote of a key at p: take the
+         * quotes that follow one after another from the mask, with no
+         * shift per string, so that one member's positions do not wait
+         * for the one before.  Each is checked by its byte (and the byte
+         * after it), and when the mask runs out or a byte is not the one
+         * expected, the general code goes on from the token's start.
+         */
+        rem &= rem - 1;
+        if (SDUI_UNLIKELY(!rem))
+            goto member_strings;
+        q = blk.at + (unsigned)__builtin_ctzll(rem);
+        if (SDUI_UNLIKELY(*q != '"'))
+            goto member_strings;
+        rem &= rem - 1;
+        q++; /* after the key */
+        if (SDUI_UNLIKELY(q[0] != ':')) {
+            p = q;
+            goto colon;
+        }
+        if (q[1] != '"') {
+            unsigned c = q[1];
+            p = q + 1;
+            if (IS_DIGIT(c)) {
+                /* A number (digits and '.', 'e', '+', '-' are none of
+                 * them special), then ',' and the next key, whose quote
+                 * is rem's lowest bit when it is in the block. */
+                p = scan_number(s, p);
+                if (!p)
+                    goto done;
+                if (p < blk.lim && p[0] == ',' && p[1] == '"') {
+                    p++;
+                    if (SDUI_LIKELY(rem))
+                        goto member_bits;
+                    goto member;
+                }
+                goto after;
+            }
+            if (!hooked && c == '{' && q[2] == '"') {
+                /* An object, and its first key (rem's lowest bit). */
+                PUSH(1);
+                p = q + 2;
+                if (SDUI_LIKELY(rem))
+                    goto member_bits;
+                goto member;
+            }
+            goto value;
+        }
+        /* A string value: its opening quote is rem's lowest bit, unless
+         * it is past the block (then rem is empty). */
+        if (SDUI_UNLIKELY(!rem)) {
+            p = q + 1;
+            goto value;
+        }
+        rem &= rem - 1;
+        if (SDUI_UNLIKELY(!rem)) {
+            p = q + 1;
+            goto value;
+        }
+        v = blk.at + (unsigned)__builtin_ctzll(rem);
+        if (SDUI_UNLIKELY(*v != '"')) {
+            p = q + 1;
+            goto value;
+        }
+        rem &= rem - 1;
+        v++; /* after the value */
+        if (v[0] == ',' && v[1] == '"') {
+            /* The next key: its quote is rem's lowest bit, if any. */
+            p = v + 1;
+            if (SDUI_LIKELY(rem))
+                goto member_bits;
+            goto member;
+        }
+        p = v;
+        goto after;
+    member_strings:
+        q = string_fast(p + 1, end, path, &blk, &from);
+        if (SDUI_UNLIKELY(!q)) {
+            p = scan_string_loop(s, p, from, &esc, path, &blk);
+            if (!p)
+                goto done;
+            goto colon;
+        }
+        if (SDUI_UNLIKELY(q[0] != ':')) {
+            p = q;
+            goto colon;
+        }
+        if (q[1] != '"') {
+            p = q + 1;
+            goto value;
+        }
+        v = string_fast(q + 2, end, path, &blk, &from);
+        if (SDUI_UNLIKELY(!v)) {
+            p = scan_string_loop(s, q + 1, from, &esc, path, &blk);
+            if (!p)
+                goto done;
+            goto after;
+        }
+        if (v[0] == ',' && v[1] == '"') {
+            p = v + 1;
+            goto member;
+        }
+        p = v;
+        goto after;
+    }
+key_event:
     {
         int kesc = 0;
         const unsigned char *k = p;
-        p = scan_string(s, k + 1, &kesc, path, &blk);
+        p = scan_string(s, k + 1, end, &kesc, path, &blk);
         if (!p)
             goto done;
         if (hooked && SDUI_UNLIKELY(depth < klev) &&
@@ -804,6 +1202,11 @@ key:
                  (size_t)(p - s->base), kesc, v);
             want = (v & SDUI_SCAN_WANT) != 0;
         }
+    }
+colon:
+    if (SDUI_LIKELY(p < end && *p == ':')) {
+        p++;
+        goto value;
     }
     p = skip_ws(p, end, path);
     if (SDUI_UNLIKELY(p >= end || *p != ':')) {
@@ -817,12 +1220,21 @@ bad_literal:
     st = json_fail(s, p, "invalid literal (expected true, false or null)");
 
 done:
+    if (deep) {
+        /* The caller frees the stack. */
+        dp->p = p;
+        dp->stack = stack;
+        dp->blk = blk;
+        return st;
+    }
     if (stack != inline_stack)
         sdui_free(stack);
     return st;
 #undef PUSH
+#undef KEY_REPORTED
 #undef EMIT
 #undef IS_OBJECT
+#undef CLOSER_OF
 }
 
 /* Each copy of scan_body stays a function of its own: inlined into
@@ -837,49 +1249,123 @@ done:
  * time. */
 static SCAN_COPY sdui_status scan_plain_bytes(scanner *s)
 {
-    return scan_body(s, 0, PATH_BYTES, NULL);
+    return scan_body(s, 0, 0, PATH_BYTES, NULL, NULL);
 }
 
 /* A reader's scan, strings a byte at a time. */
 static SCAN_COPY sdui_status scan_hooked_bytes(scanner *s, int *stopped)
 {
-    return scan_body(s, 1, PATH_BYTES, stopped);
+    return scan_body(s, 1, 0, PATH_BYTES, stopped, NULL);
+}
+
+/* A container of a reader's scan with nothing to report, strings a byte
+ * at a time. */
+static SCAN_COPY sdui_status scan_deep_bytes(scanner *s, deep_scan *d)
+{
+    return scan_body(s, 0, 1, PATH_BYTES, NULL, d);
 }
 
 /* Validation only, strings a word at a time. */
 static SCAN_COPY sdui_status scan_plain_swar(scanner *s)
 {
-    return scan_body(s, 0, PATH_SWAR, NULL);
+    return scan_body(s, 0, 0, PATH_SWAR, NULL, NULL);
 }
 
 /* A reader's scan, strings a word at a time. */
 static SCAN_COPY sdui_status scan_hooked_swar(scanner *s, int *stopped)
 {
-    return scan_body(s, 1, PATH_SWAR, stopped);
+    return scan_body(s, 1, 0, PATH_SWAR, stopped, NULL);
+}
+
+/* A container with nothing to report, strings a word at a time. */
+static SCAN_COPY sdui_status scan_deep_swar(scanner *s, deep_scan *d)
+{
+    return scan_body(s, 0, 1, PATH_SWAR, NULL, d);
 }
 
 #ifdef SDUI_SIMD
 /* Validation only, with vector blocks. */
 static SCAN_COPY sdui_status scan_plain_vec(scanner *s)
 {
-    return scan_body(s, 0, PATH_VEC, NULL);
+    return scan_body(s, 0, 0, PATH_VEC, NULL, NULL);
 }
 
 /* A reader's scan with vector blocks. */
 static SCAN_COPY sdui_status scan_hooked_vec(scanner *s, int *stopped)
 {
-    return scan_body(s, 1, PATH_VEC, stopped);
+    return scan_body(s, 1, 0, PATH_VEC, stopped, NULL);
+}
+
+/* A container with nothing to report, with vector blocks. */
+static SCAN_COPY sdui_status scan_deep_vec(scanner *s, deep_scan *d)
+{
+    return scan_body(s, 0, 1, PATH_VEC, NULL, d);
+}
+#endif
+
+#ifdef SDUI_SIMD_WIDE
+/* A copy compiled for a wider instruction set (json_simd.h): the whole
+ * loop, with the bit instructions that come with it, the kernel inlined. */
+#define TARGET_AVX2 __attribute__((target(SDUI_TARGET_AVX2)))
+#define TARGET_AVX512 __attribute__((target(SDUI_TARGET_AVX512)))
+
+/* Validation only, with AVX2 string blocks. */
+static SCAN_COPY TARGET_AVX2 sdui_status scan_plain_avx2(scanner *s)
+{
+    return scan_body(s, 0, 0, PATH_AVX2, NULL, NULL);
+}
+
+/* A reader's scan with AVX2 string blocks. */
+static SCAN_COPY TARGET_AVX2 sdui_status scan_hooked_avx2(scanner *s,
+                                                          int *stopped)
+{
+    return scan_body(s, 1, 0, PATH_AVX2, stopped, NULL);
+}
+
+/* A container with nothing to report, with AVX2 string blocks. */
+static SCAN_COPY TARGET_AVX2 sdui_status scan_deep_avx2(scanner *s,
+                                                        deep_scan *d)
+{
+    return scan_body(s, 0, 1, PATH_AVX2, NULL, d);
+}
+
+/* Validation only, with AVX-512BW string blocks. */
+static SCAN_COPY TARGET_AVX512 sdui_status scan_plain_avx512(scanner *s)
+{
+    return scan_body(s, 0, 0, PATH_AVX512, NULL, NULL);
+}
+
+/* A reader's scan with AVX-512BW string blocks. */
+static SCAN_COPY TARGET_AVX512 sdui_status scan_hooked_avx512(scanner *s,
+                                                              int *stopped)
+{
+    return scan_body(s, 1, 0, PATH_AVX512, stopped, NULL);
+}
+
+/* A container with nothing to report, with AVX-512BW string blocks. */
+static SCAN_COPY TARGET_AVX512 sdui_status scan_deep_avx512(scanner *s,
+                                                            deep_scan *d)
+{
+    return scan_body(s, 0, 1, PATH_AVX512, NULL, d);
 }
 #endif
 
 /* The path of cfg->portable (scan.h) on this CPU. */
 static scan_path choose_path(int portable)
 {
-    assert(portable >= 0 && portable <= 2);
+    assert(portable >= 0 && portable <= 3);
     if (portable == 2)
         return PATH_BYTES;
 #ifdef SDUI_SIMD
-    if (portable == 0)
+    if (portable == 0) {
+#ifdef SDUI_SIMD_WIDE
+        int wide = sdui__simd_wide();
+        if (wide)
+            return wide == 2 ? PATH_AVX512 : PATH_AVX2;
+#endif
+        return PATH_VEC;
+    }
+    if (portable == 3)
         return PATH_VEC;
 #endif
 #ifdef SCAN_SWAR
@@ -912,6 +1398,13 @@ sdui_status sdui__scan(const sdui_scan_config *cfg, int *stopped)
     if (stopped)
         *stopped = 0;
     switch (s.path) {
+#ifdef SDUI_SIMD_WIDE
+    case PATH_AVX512:
+        return c.hook ? scan_hooked_avx512(&s, stopped)
+                      : scan_plain_avx512(&s);
+    case PATH_AVX2:
+        return c.hook ? scan_hooked_avx2(&s, stopped) : scan_plain_avx2(&s);
+#endif
 #ifdef SDUI_SIMD
     case PATH_VEC:
         return c.hook ? scan_hooked_vec(&s, stopped) : scan_plain_vec(&s);

@@ -105,9 +105,11 @@ typedef struct sdui_scan_config {
     unsigned start_envelopes;
     /* Which inner loops read strings and white space (scan.c); the
      * outcome is the same every way, which the tests and the fuzzer
-     * check.  0: the fastest the CPU has (vectors).  1: the portable path
-     * only, as on a CPU without vectors: strings a 64-bit word at a time.
-     * 2 (tests): a byte at a time, the reference. */
+     * check.  0: the fastest the CPU has (the widest vectors it runs).
+     * 1: the portable path only, as on a CPU without vectors: strings a
+     * 64-bit word at a time.  2 (tests): a byte at a time, the reference.
+     * 3 (tests): the baseline vectors (SSE2, NEON) even where wider ones
+     * run; as 1 where there are none. */
     int portable;
 } sdui_scan_config;
 

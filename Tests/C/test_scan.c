@@ -6,13 +6,13 @@
  * document; soft depth; a hook's failure; and that grammar errors come
  * before a reader's own.
  *
- * Then the scanner's paths (cfg->portable: vectors, 64-bit words, bytes)
- * against each other: the same status, error record, stop and every event
+ * Then the scanner's paths (cfg->portable: the widest vectors the CPU
+ * has, 64-bit words, bytes, the baseline vectors) against each other: the same status, error record, stop and every event
  * with its offsets, over the JSONTestSuite parsing corpus
  * ($SDUI_JSONTESTSUITE or ../shared/JSONTestSuite; its absence is a
  * failure) and over crafted texts that put each kind of special byte at
  * every position of a long string, at every alignment, strings ending at
- * the end of the input, lengths around the 8-, 16- and 32-byte steps,
+ * the end of the input, lengths around the 8-, 16-, 32- and 64-byte steps,
  * broken and cut UTF-8 across block edges, and runs of white space.  Each
  * text is scanned where it ends right before an unreadable page, so a
  * read past its end crashes the test.  And the vector kernels
@@ -337,7 +337,7 @@ static void test_deep(void)
  * --------------------------------------------------------------------- */
 
 /* The paths (cfg->portable) compared with path 0. */
-#define PATHS 3
+#define PATHS 4
 
 /* A scan's whole outcome: what a reader could tell the paths apart by. */
 typedef struct outcome {
@@ -498,6 +498,9 @@ static int same_outcome(const outcome *a, const outcome *b, const char *name,
     const char *what = NULL;
     if (a->lost || b->lost)
         what = "event log lost";
+    else if ((a->st == SDUI_OK && (a->err.status != SDUI_OK || a->err.message[0])) ||
+             (b->st == SDUI_OK && (b->err.status != SDUI_OK || b->err.message[0])))
+        what = "error record of a success";
     else if (a->st != b->st)
         what = "status";
     else if (a->stopped != b->stopped)
@@ -696,10 +699,10 @@ static const char *const specials[] = {
 };
 
 /*
- * Every special byte at every position 0..63 of a 70-byte string, the
- * string starting at each offset 0..32 of the text (so at every alignment
- * of the blocks), as an array element followed by another string; and
- * the same strings ending the text, closed and not.
+ * Every special byte at every position 0..139 of a 140-byte string (so in
+ * the first, second and third 64-byte block of it), the string starting
+ * at each offset 0..32 of the text, as an array element followed by
+ * another string; and the same strings ending the text, closed and not.
  */
 static void test_paths_crafted_strings(void)
 {
@@ -708,7 +711,7 @@ static void test_paths_crafted_strings(void)
     size_t k, pos, lead;
     for (k = 0; k < sizeof specials / sizeof *specials; k++) {
         size_t sl = strlen(specials[k]);
-        for (pos = 0; pos < 64; pos++) {
+        for (pos = 0; pos < 140; pos++) {
             for (lead = 0; lead <= 32; lead++) {
                 size_t n = 0, i;
                 char name[96];
@@ -716,7 +719,7 @@ static void test_paths_crafted_strings(void)
                 for (i = 1; i < lead; i++)
                     text[n++] = ' ';
                 text[n++] = '"';
-                for (i = 0; i < 70; i++) {
+                for (i = 0; i < 140; i++) {
                     if (i == pos) {
                         memcpy(text + n, specials[k], sl);
                         n += sl;
@@ -742,17 +745,17 @@ static void test_paths_crafted_strings(void)
 }
 
 /*
- * Texts of every length 0..100 made of one string (closed, unclosed, or
+ * Texts of every length 0..200 made of one string (closed, unclosed, or
  * with an escape at its end), of a string per byte of a long array, and
  * of keys and values packed back to back, so strings end on and around
- * every 8-, 16- and 32-byte step and at the end of the input.
+ * every 8-, 16-, 32- and 64-byte step and at the end of the input.
  */
 static void test_paths_lengths(void)
 {
     char text[256];
     unsigned bad = 0;
     size_t len, i;
-    for (len = 0; len <= 100; len++) {
+    for (len = 0; len <= 200; len++) {
         char name[64];
         snprintf(name, sizeof name, "length %zu", len);
         /* "aaa...a" of len bytes in all, closed at the end. */
@@ -893,6 +896,48 @@ static void test_kernels(void)
             block[pos] = (unsigned char)next_random(&x);
         bad += sdui__special32(block) != sdui__special32_portable(block);
         bad += sdui__ws32(block) != sdui__ws32_portable(block);
+    }
+    {
+        /* The 64-byte blocks of string bytes. */
+        unsigned char wide[SDUI_SIMD_STRING_BLOCK];
+        for (pos = 0; pos < SDUI_SIMD_STRING_BLOCK; pos++)
+            for (v = 0; v < 256; v++) {
+                memset(wide, 'a', sizeof wide);
+                wide[pos] = (unsigned char)v;
+                wide[(pos + 13) % SDUI_SIMD_STRING_BLOCK] =
+                    (unsigned char)(255 - v);
+                bad += sdui__special64(wide) != sdui__special64_portable(wide);
+            }
+        for (round = 0; round < 20000; round++) {
+            for (pos = 0; pos < SDUI_SIMD_STRING_BLOCK; pos++)
+                wide[pos] = (unsigned char)next_random(&x);
+            bad += sdui__special64(wide) != sdui__special64_portable(wide);
+        }
+#ifdef SDUI_SIMD_WIDE
+        /* The wider x86 kernels, where this CPU runs them. */
+        for (round = 0; round < 20000 + 64 * 256; round++) {
+            uint64_t want;
+            int wide_set = sdui__simd_wide();
+            if (round < 64 * 256) {
+                memset(wide, 'a', sizeof wide);
+                wide[round / 256] = (unsigned char)(round % 256);
+                wide[(round / 256 + 13) % SDUI_SIMD_STRING_BLOCK] =
+                    (unsigned char)(255 - round % 256);
+            } else {
+                for (pos = 0; pos < SDUI_SIMD_STRING_BLOCK; pos++)
+                    wide[pos] = (unsigned char)next_random(&x);
+            }
+            want = sdui__special64_portable(wide);
+            if (wide_set >= 1)
+                bad += sdui__special64_avx2(wide) != want;
+            if (wide_set >= 2)
+                bad += sdui__special64_avx512(wide) != want;
+        }
+        printf("kernels: wide x86 kernels run here: %s\n",
+               sdui__simd_wide() == 2   ? "AVX2, AVX-512BW"
+               : sdui__simd_wide() == 1 ? "AVX2"
+                                        : "none");
+#endif
     }
     CHECKF(bad == 0, "%u kernel results differ from the reference", bad);
 #else

@@ -1,8 +1,9 @@
 /*
  * fuzz_scan_paths.c - libFuzzer harness for the validating scanner's paths
- * (csrc/scan.c, sdui__scan): the vector kernels of this CPU, the portable
- * 64-bit-word path and the byte-at-a-time reference (cfg->portable 0, 1
- * and 2) must give the same outcome for every input.
+ * (csrc/scan.c, sdui__scan): the widest vector kernels of this CPU, the
+ * portable 64-bit-word path, the byte-at-a-time reference and the
+ * baseline vector kernels (SSE2 or NEON; cfg->portable 0, 1, 2 and 3)
+ * must give the same outcome for every input.
  *
  * Each input is the text, scanned whole on every path in several setups:
  * without a hook, and with a hook that records every event, at max_depth
@@ -14,7 +15,8 @@
  * containers at odd offsets), so every path hears the same.  The paths
  * must agree on the status, *stopped, the error record (status, message,
  * offset, line, column) and the list of events (kind, depth, start, end,
- * escaped); the first difference is printed and aborts (__builtin_trap),
+ * escaped), and a scan that succeeds must have written no error; the
+ * first difference is printed and aborts (__builtin_trap),
  * which libFuzzer reports as a crash.  The input is scanned where
  * libFuzzer put it, an allocation of exactly its size, so AddressSanitizer
  * reports any read past cfg->len.
@@ -30,8 +32,8 @@
 /* The scanner is internal. */
 #include "../../csrc/scan.h"
 
-/* The paths: cfg->portable 0, 1 and 2. */
-#define PATHS 3
+/* The paths: cfg->portable 0, 1, 2 and 3. */
+#define PATHS 4
 
 /* A scan's outcome: everything a reader could tell the paths apart by. */
 typedef struct outcome {
@@ -150,6 +152,10 @@ static void compare(const setup *su)
     const outcome *a = &results[0];
     int path;
     size_t i;
+    /* A scan that succeeds has written no error (one path is enough:
+     * the others must equal it). */
+    if (a->st == SDUI_OK && (a->err.status != SDUI_OK || a->err.message[0]))
+        differ(su, 0, "error record of a success");
     for (path = 1; path < PATHS; path++) {
         const outcome *b = &results[path];
         if (a->st != b->st)
