@@ -42,6 +42,7 @@ extension BenchCommand {
                 let screen = URL(fileURLWithPath: examples).appendingPathComponent("screens/checkout.json").path
                 let pack = URL(fileURLWithPath: examples).appendingPathComponent("core-pack.json.gz").path
                 let render = ["render", screen, "--pack", pack, "--out", "/dev/null", "--report-work"]
+                let loadBefore = BenchMachine.load1()
                 var samples: [String: [Double]] = [:]
                 for _ in 0..<launches {
                     samples["true", default: []].append(try StartUpBenchmark.launch("/bin/true", []).ms)
@@ -55,16 +56,19 @@ extension BenchCommand {
                     samples["renderWork", default: []].append(work)
                 }
                 let m = samples.mapValues { FirstPaintBenchmark.median($0) }
+                let machine = BenchMachine(loadBefore: loadBefore, cores: FirstPaintBenchmark.usableCores)
                 let size = (try? FileManager.default.attributesOfItem(atPath: me)[.size] as? Int) ?? 0
                 if json {
                     var out = m
                     out["binaryBytes"] = Double(size)
+                    out["load1Before"] = machine.loadBefore
+                    out["load1After"] = BenchMachine.load1()
+                    out["cores"] = Double(machine.cores)
                     try printJSON(out)
                     return
                 }
-                let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?"
-                print("start-up: \(launches) launches per method round-robin, medians; \(me), \(size) bytes; "
-                      + "1-minute load at the end \(load), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+                print(machine.line())
+                print("start-up: \(launches) launches per method round-robin, medians; \(me), \(size) bytes")
                 print("launch                                           median ms")
                 for (key, label) in [("true", "/bin/true (the floor of any process)"), ("version", "sdui --version"),
                                      ("render", "sdui render checkout.json (wall)"),

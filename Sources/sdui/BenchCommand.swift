@@ -223,13 +223,8 @@ struct BenchCommand: ParsableCommand {
             var fresh: [String: [String: Fresh]]
         }
 
-        /// The 1-minute load average (/proc/loadavg; -1 where there is none).
-        static func load1() -> Double {
-            (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.flatMap { Double($0) } ?? -1
-        }
-
         private func measure(name: String, plain: Data, seekable: Data, folder: URL, limits: PackLimits) throws {
-            let loadBefore = Self.load1()
+            let loadBefore = BenchMachine.load1()
             let cores = FirstPaintBenchmark.usableCores
             var (bench, facts) = try FirstPaintBenchmark.prepare(plain: plain, seekable: seekable, name: name, limits: limits)
             let cases = FirstPaintBenchmark.cases(foundation: foundation)
@@ -257,7 +252,7 @@ struct BenchCommand: ParsableCommand {
                       peakBytes: FirstPaintBenchmark.median(ps.map(\.peakBytes)),
                       growthBytes: FirstPaintBenchmark.median(ps.map(\.growthBytes)))
             }
-            let loadAfter = Self.load1()
+            let loadAfter = BenchMachine.load1()
             let plainCPU = timings[.init(.plain, .sdui)]?.cpuPerWall ?? .nan
             let singleCPU = timings[.init(.single, .sdui)]?.cpuPerWall ?? .nan
             if json {
@@ -336,19 +331,21 @@ struct BenchCommand: ParsableCommand {
         var json = false
 
         func run() async throws {
+            let machine = BenchMachine.start()
             let dir = directory.map { URL(fileURLWithPath: $0) }
                     ?? FileManager.default.temporaryDirectory
             let medians = try await reportingErrors {
                 try await DiskBenchmark(directory: dir, durable: !noSync).measure(rounds: rounds)
             }
-            try report(medians)
+            try report(medians, machine)
         }
 
-        private func report(_ medians: [DiskBenchmark.Method: Double]) throws {
+        private func report(_ medians: [DiskBenchmark.Method: Double], _ machine: BenchMachine) throws {
             if json {
-                try printJSON(Dictionary(uniqueKeysWithValues: medians.map { ($0.key.rawValue, $0.value) }))
+                try printJSON(machine.json(medians))
                 return
             }
+            print(machine.line())
             print("disk cache, \(noSync ? "synchronous=NORMAL" : "durable (synchronous=FULL)"), \(rounds) rounds")
             print("work                              median ms   ratio")
             let pairs: [(DiskBenchmark.Method, DiskBenchmark.Method, String, String)] = [
@@ -387,15 +384,17 @@ struct BenchCommand: ParsableCommand {
         var json = false
 
         func run() throws {
+            let machine = BenchMachine.start()
             let result = try reportingErrors {
                 try ResolveBenchmark(examples: URL(fileURLWithPath: examples)).measure(rounds: rounds)
             }
             let m = result.medians
             if json {
-                try printJSON(Dictionary(uniqueKeysWithValues: m.map { ($0.key.rawValue, $0.value) }))
+                try printJSON(machine.json(m))
                 return
             }
             let base = m[.resolve]!
+            print(machine.line())
             print("resolve: \(result.tokens) tokens, \(result.nodes) render nodes, tree JSON \(result.treeBytes) bytes, \(rounds) rounds")
             print("method                                   median ms   × resolve")
             for (method, label) in [(ResolveBenchmark.Method.resolve, "resolve from warm memory cache"),
@@ -441,16 +440,18 @@ struct BenchCommand: ParsableCommand {
         }
 
         func run() throws {
+            let machine = BenchMachine.start()
             let r = try reportingErrors { try StoreBenchmark().measure(rounds: rounds, sets: sets, evaluations: evaluations) }
             let m = r.medians
             if json {
-                try printJSON(Dictionary(uniqueKeysWithValues: m.map { ($0.key.rawValue, $0.value) }))
+                try printJSON(machine.json(m))
                 return
             }
             func row(_ label: String, _ v: Double, _ unit: String, _ ratio: Double) {
                 print(label.padding(toLength: 52, withPad: " ", startingAt: 0)
                       + String(format: "%12.3f %-3@ %8.2f", v, unit, ratio))
             }
+            print(machine.line())
             print("store: \(r.sets) sets per configuration, \(rounds) rounds (medians)")
             print("method".padding(toLength: 52, withPad: " ", startingAt: 0) + "      median       ratio")
             let s0 = m[.set0]!
@@ -490,14 +491,16 @@ struct BenchCommand: ParsableCommand {
         var json = false
 
         func run() async throws {
+            let machine = BenchMachine.start()
             let dir = directory.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
             let m = try await reportingErrors {
                 try await NetworkBenchmark(directory: dir, durable: !noSync).measure(rounds: rounds)
             }
             if json {
-                try printJSON(Dictionary(uniqueKeysWithValues: m.map { ($0.key.rawValue, $0.value) }))
+                try printJSON(machine.json(m))
                 return
             }
+            print(machine.line())
             print("network path, 50 tokens from a registry on 127.0.0.1, \(rounds) rounds, "
                   + (noSync ? "disk synchronous=NORMAL" : "durable disk"))
             print("work                                          median ms   × GET")
@@ -536,15 +539,16 @@ struct BenchCommand: ParsableCommand {
         var json = false
 
         func run() async throws {
+            let machine = BenchMachine.start()
             let r = try await reportingErrors { try await ScreenBenchmark().measure(rounds: rounds, events: events) }
             let m = r.medians
             if json {
-                try printJSON(Dictionary(uniqueKeysWithValues: m.map { ($0.key.rawValue, $0.value) }))
+                try printJSON(machine.json(m))
                 return
             }
-            let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?"
+            print(machine.line())
             print("screen session: \(r.nodes) render nodes, \(r.changedNodes) node(s) changed per tap, \(rounds) rounds, "
-                  + "\(r.events) events per round; 1-minute load at the end \(load), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+                  + "\(r.events) events per round")
             print("work                                             median ms   × whole resolve")
             let whole = m[.resolve]!
             for (method, label) in [(ScreenBenchmark.Method.resolve, "resolve the whole screen"),

@@ -275,6 +275,49 @@ private func runSDUI(_ args: [String], stdin: Data? = nil) throws -> (status: In
         #expect(obj["tokens"] as? Int ?? 0 >= 40)
         #expect(obj["firstScreenIds"] as? [String] == Array(try CorePack(contentsOf: pack).ids.prefix(20)))
         #expect(obj["seekableMembers"] as? Int ?? 0 > 1 && obj["screenNodes"] as? Int ?? 0 > 20)
+        // The machine: its load before and after, its cores, the open's CPU over its wall time.
+        #expect(obj["load1Before"] as? Double ?? -1 >= 0 && obj["load1After"] as? Double ?? -1 >= 0)
+        #expect(obj["cores"] as? Int ?? 0 >= 1)
+        #expect(obj["plainOpenCPUPerWall"] as? Double ?? 0 > 0 && obj["singleOpenCPUPerWall"] as? Double ?? 0 > 0)
+    }
+
+    /// `--threads 1` pins the run, its fresh processes too, to one core: the
+    /// report says one core, and the open's CPU time cannot pass its wall time
+    /// by more than the clocks' grain.
+    @Test func benchFirstPaintOnOneCore() async throws {
+        let pack = examples.appendingPathComponent("core-pack.json.gz")
+        let r = try await sdui(["bench", "first-paint", pack.path, "--json", "--iterations", "3", "--launches", "1",
+                                "--threads", "1"])
+        #expect(r.status == 0, "\(r.err)")
+        let obj = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as! [String: Any]
+        #expect(obj["cores"] as? Int == 1, "\(r.out)")
+        #expect(obj["plainOpenCPUPerWall"] as? Double ?? 9 <= 1.05, "\(r.out)")
+        let text = try await sdui(["bench", "first-paint", pack.path, "--iterations", "2", "--launches", "0", "--threads", "1"])
+        #expect(text.status == 0 && text.out.contains("machine: 1 core(s) usable (--threads 1)")
+                && text.out.contains("the split scan's second thread: plain"), "\(text.out)")
+    }
+
+    /// Every benchmark's report gives the machine it ran on.
+    @Test func benchReportsGiveTheLoad() async throws {
+        let dir = Fixtures.temporaryDirectory()
+        let r = try await sdui(["bench", "disk", "--directory", dir.path, "--rounds", "1", "--no-sync", "--json"])
+        #expect(r.status == 0, "\(r.err)")
+        let obj = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as! [String: Double]
+        #expect(obj["load1Before"] ?? -1 >= 0 && obj["load1After"] ?? -1 >= 0 && obj["cores"] ?? 0 >= 1, "\(obj)")
+        let text = try await sdui(["bench", "resolve", "--examples", examples.path, "--rounds", "2"])
+        #expect(text.status == 0 && text.out.hasPrefix("machine: ") && text.out.contains("1-minute load"), "\(text.out)")
+    }
+
+    /// `sdui bench start-up` launches fresh processes and reports the
+    /// render's own work beside its wall time.
+    @Test func benchStartUpLaunchesFreshProcesses() async throws {
+        let r = try await sdui(["bench", "start-up", "--launches", "2", "--examples", examples.path, "--json"])
+        #expect(r.status == 0, "\(r.err)")
+        let obj = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as! [String: Double]
+        for key in ["true", "version", "render", "renderWork", "binaryBytes", "cores"] {
+            #expect(obj[key] ?? 0 > 0, "\(key) in \(obj)")
+        }
+        #expect(obj["render"] ?? 0 > obj["renderWork"] ?? 0, "\(obj)")
     }
 
     /// Input files are sized before they are read, and errors name the real
