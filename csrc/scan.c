@@ -1068,6 +1068,25 @@ key:
          */
         const unsigned char *from, *q, *v;
         uint64_t rem;
+/*
+ * When rem runs out inside a member, the next block (its mask computed
+ * ahead) is taken in the loop, where it has a special byte, instead of
+ * the member going to the general code from its start.  1 if it was
+ * taken (rem is then its mask).  The quotes before it are then in the
+ * block before: a way out to the general code from one of them, which
+ * reads strings from blocks at or after its position, first drops the
+ * block (an empty one at that position: the next string takes a new
+ * one, whose mask is the same bits).
+ */
+#define MEMBER_REFILL()                                                    \
+    (blk.ahead_at == blk.lim && blk.ahead                                  \
+         ? (rem = block_take(&blk, blk.lim, end, path), 1)                 \
+         : 0)
+#define MEMBER_REWIND(at_)                                                 \
+    do {                                                                   \
+        if (SDUI_UNLIKELY((at_) < blk.at))                                 \
+            blk.at = blk.lim = (at_);                                      \
+    } while (0)
     member:
         /* (p[1] can be read: inside the loop p is before a block's end,
          * from the key state it is checked.) */
@@ -1091,11 +1110,13 @@ key:
          * expected, the general code goes on from the token's start.
          */
         rem &= rem - 1;
-        if (SDUI_UNLIKELY(!rem))
+        if (SDUI_UNLIKELY(!rem) && !MEMBER_REFILL())
             goto member_strings;
         q = blk.at + (unsigned)__builtin_ctzll(rem);
-        if (SDUI_UNLIKELY(*q != '"'))
+        if (SDUI_UNLIKELY(*q != '"')) {
+            MEMBER_REWIND(p);
             goto member_strings;
+        }
         rem &= rem - 1;
         q++; /* after the key */
         if (SDUI_UNLIKELY(q[0] != ':')) {
@@ -1131,19 +1152,21 @@ key:
             goto value;
         }
         /* A string value: its opening quote is rem's lowest bit, unless
-         * it is past the block (then rem is empty). */
-        if (SDUI_UNLIKELY(!rem)) {
+         * it is past the block (then rem is empty, and the next block
+         * has it). */
+        if (SDUI_UNLIKELY(!rem) && !MEMBER_REFILL()) {
             p = q + 1;
             goto value;
         }
         rem &= rem - 1;
-        if (SDUI_UNLIKELY(!rem)) {
+        if (SDUI_UNLIKELY(!rem) && !MEMBER_REFILL()) {
             p = q + 1;
             goto value;
         }
         v = blk.at + (unsigned)__builtin_ctzll(rem);
         if (SDUI_UNLIKELY(*v != '"')) {
             p = q + 1;
+            MEMBER_REWIND(p);
             goto value;
         }
         rem &= rem - 1;
@@ -1231,6 +1254,8 @@ done:
         sdui_free(stack);
     return st;
 #undef PUSH
+#undef MEMBER_REFILL
+#undef MEMBER_REWIND
 #undef KEY_REPORTED
 #undef EMIT
 #undef IS_OBJECT
