@@ -1092,8 +1092,15 @@ key:
          * from the key state it is checked.) */
         if (hooked && (end - p < 2 || KEY_REPORTED(p)))
             goto key_event;
-        if (SDUI_UNLIKELY(p >= blk.lim))
-            goto member_strings;
+        if (SDUI_UNLIKELY(p >= blk.lim)) {
+            /* A key whose quote is in the block computed ahead: take it
+             * here (it has that quote's bit), not through the strings'
+             * general way. */
+            if (blk.ahead_at != blk.lim ||
+                p - blk.lim >= SDUI_SIMD_STRING_BLOCK)
+                goto member_strings;
+            block_take(&blk, blk.lim, end, path);
+        }
         /* The block's special bytes from the key's opening quote on. */
         rem = blk.mask & (~(uint64_t)0 << (p - blk.at));
         goto member_taken;
