@@ -974,6 +974,14 @@ after:
             }
             if (closer == ']') {
                 p++;
+                if (!hooked && IS_VEC(path) && end - p >= 2 && p[0] == '{' &&
+                    p[1] == '"') {
+                    /* An object element and its first key: the general
+                     * code's open, from its bracket, then its members. */
+                    PUSH(1);
+                    p++;
+                    goto member;
+                }
                 goto value;
             }
         } else if (c == closer) {
@@ -1152,6 +1160,18 @@ key:
                 /* An object, and its first key (rem's lowest bit). */
                 PUSH(1);
                 p = q + 2;
+                if (SDUI_LIKELY(rem))
+                    goto member_bits;
+                goto member;
+            }
+            if (!hooked && c == '[' && q[2] == '{' && q[3] == '"') {
+                /* An array whose first element is an object, and that
+                 * object's first key (rem's lowest bit): the general
+                 * code's two opens, each from its bracket. */
+                PUSH(0);
+                p = q + 2;
+                PUSH(1);
+                p = q + 3;
                 if (SDUI_LIKELY(rem))
                     goto member_bits;
                 goto member;
