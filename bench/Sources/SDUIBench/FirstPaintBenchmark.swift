@@ -186,7 +186,7 @@ public struct FirstPaintBenchmark {
         let tree = bench.resolver.resolve(screen, pack: p)
         let facts = Facts(tokens: p.count, rawBytes: p.info.rawBytes, plainBytes: plain.count,
                           singleBytes: single.count, seekableBytes: seekable.count, plainMembers: p.info.members,
-                          seekableMembers: s.info.members, seekableMembersTouched: try Self.membersTouched(seekable, ids: ids),
+                          seekableMembers: s.info.members, seekableMembersTouched: try Self.membersTouched(seekable, ids: ids, limits: limits),
                           screenNodes: tree.root.allNodes.count, screenIssues: tree.issues.count)
         return (bench, facts)
     }
@@ -214,11 +214,13 @@ public struct FirstPaintBenchmark {
         return Data(bytesNoCopy: out, count: Int(n), deallocator: .free)
     }
 
-    /// Members a fresh open of `pack` inflates to get `ids` (C core's count).
-    static func membersTouched(_ pack: Data, ids: [String]) throws -> Int {
+    /// Members a fresh open of `pack` (with `limits`) inflates to get `ids`
+    /// (C core's count).
+    static func membersTouched(_ pack: Data, ids: [String], limits: PackLimits) throws -> Int {
         var err = sdui_error()
         var handle: OpaquePointer?
-        let status = pack.withUnsafeBytes { sdui_pack_open_memory($0.baseAddress, $0.count, nil, &handle, &err) }
+        var cl = limits.c
+        let status = pack.withUnsafeBytes { sdui_pack_open_memory($0.baseAddress, $0.count, &cl, &handle, &err) }
         try SDUIError.check(status, err, input: "the seekable pack")
         defer { sdui_pack_free(handle) }
         for id in ids {
