@@ -1030,21 +1030,32 @@ static sdui_status to_tree(sdui_xeval *e, const sdui_xval *r, sdui_json_doc **re
     return st;
 }
 
+/* Runs prog (roots from lookup, or from slots when slots is non-NULL)
+ * into a new document in *result (NULL on an error): what
+ * sdui_expr_eval and sdui_expr_eval_roots share once their arguments are
+ * checked. */
+static sdui_status eval_to_tree(const sdui_expr *prog, sdui_expr_lookup lookup, void *ctx,
+                                const sdui_value *const *slots, size_t n_slots,
+                                sdui_json_doc **result, sdui_error *err)
+{
+    sdui_xeval e;
+    stack_block first;
+    sdui_xval r;
+    *result = NULL;
+    if (!run(&e, &first, prog, lookup, ctx, slots, n_slots, err, &r))
+        return e.st;
+    return to_tree(&e, &r, result);
+}
+
 /* Evaluates into a value tree (expr.h): the result is built as a tree
  * directly, never written as text and parsed back. */
 sdui_status sdui_expr_eval(const sdui_expr *prog, sdui_expr_lookup lookup,
                            void *ctx, sdui_json_doc **result, sdui_error *err)
 {
-    sdui_xeval e;
-    stack_block first;
-    sdui_xval r;
     if (!prog || !result)
         return sdui__fail(err, SDUI_ARGUMENT, -1, "expr: eval: %s is NULL",
                           prog ? "result" : "prog");
-    *result = NULL;
-    if (!run(&e, &first, prog, lookup, ctx, NULL, 0, err, &r))
-        return e.st;
-    return to_tree(&e, &r, result);
+    return eval_to_tree(prog, lookup, ctx, NULL, 0, result, err);
 }
 
 /* The roots of a slot evaluation given none: every root is absent. */
@@ -1068,16 +1079,10 @@ static sdui_status slot_args(const char *fn, const sdui_expr *prog, const void *
 sdui_status sdui_expr_eval_roots(const sdui_expr *prog, const sdui_value *const *roots,
                                  size_t n_roots, sdui_json_doc **result, sdui_error *err)
 {
-    sdui_xeval e;
-    stack_block first;
-    sdui_xval r;
     sdui_status st = slot_args("eval_roots", prog, result, roots, n_roots, err);
     if (st != SDUI_OK)
         return st;
-    *result = NULL;
-    if (!run(&e, &first, prog, NULL, NULL, roots ? roots : no_roots, roots ? n_roots : 0, err, &r))
-        return e.st;
-    return to_tree(&e, &r, result);
+    return eval_to_tree(prog, NULL, NULL, roots ? roots : no_roots, roots ? n_roots : 0, result, err);
 }
 
 /* Evaluates a condition with the roots by slot (expr.h): no result to

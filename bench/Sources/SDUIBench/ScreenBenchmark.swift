@@ -142,8 +142,7 @@ public struct ScreenBenchmark {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sdui-bench-screen-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        var quiet = Logger(label: "bench")
-        quiet.logLevel = .critical
+        let quiet = quietLogger
 
         // The tap.
         let (payload, lookups, store) = try Self.screenFixture()
