@@ -165,8 +165,8 @@ public final class CompiledExpression: @unchecked Sendable, CustomStringConverti
         try rootNames.map { try data.document(root: $0) }
     }
 
-    /// Runs `body` with `values` as the core's array of borrowed roots (on
-    /// the stack); the caller keeps their documents alive.
+    /// Runs `body` with `values` as the core's array of borrowed roots (the
+    /// array's own storage); the caller keeps their documents alive.
     private func withSlots<R>(_ values: [OpaquePointer?],
                               _ body: (UnsafePointer<OpaquePointer?>?, Int) throws -> R) rethrows -> R {
         try values.withUnsafeBufferPointer { try body($0.baseAddress, $0.count) }
