@@ -157,9 +157,10 @@ static void check_slots(const sdui_expr *prog, sdui_status st, const char *j1,
     sst = sdui_expr_eval_bool(prog, roots, n, &truth, &serr);
     if (sst == SDUI_OOM)
         return;
-    if (st == SDUI_LIMIT && strstr(err->message, "result longer"))
+    if (st == SDUI_LIMIT && !strncmp(err->message, "expr: result longer", 19))
         /* A bound on the result's text, which a condition does not write;
-         * no boolean is that long. */
+         * no boolean is that long. The prefix is matched, not a substring:
+         * the message quotes the source, which may hold the same words. */
         require(sst == SDUI_EXPR_TYPE, "eval_bool of a long result", src, size);
     else if (st != SDUI_OK)
         require(sst == st && !strcmp(serr.message, err->message), "eval_bool and eval differ in error",
