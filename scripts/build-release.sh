@@ -5,6 +5,10 @@
 #     (--static-swift-stdlib): no dozen Swift libraries to load and bind;
 #   - a position-dependent executable (-no-pie): its pointers need no
 #     relocation at start;
+#   - no dynamic symbol table of every public Swift symbol
+#     (--no-export-dynamic): the runtime's start-up asks dladdr for its
+#     own path, and dladdr walks that table linearly (45,000 symbols and
+#     4 MB of pages, about 1.5 ms); nothing loaded later binds to them;
 #   - libcurl, which FoundationNetworking calls, is not loaded at start:
 #     the command defines every libcurl function it calls and opens
 #     libcurl.so.4 on the first request (Sources/CurlLoader/curl_loader.c),
@@ -16,7 +20,7 @@
 # (scripts/setup.sh installs both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-flags=(-c release --traits Server --product sdui --static-swift-stdlib -Xlinker -no-pie)
+flags=(-c release --traits Server --product sdui --static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic)
 swift build "${flags[@]}" "$@"
 bin="$(swift build "${flags[@]}" "$@" --show-bin-path)/sdui"
 if readelf -d "$bin" | grep -q 'NEEDED.*\[libcurl\.so'; then
