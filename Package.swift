@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // SDUIKit: a server-driven UI engine with a C core (csrc/, include/) and
 // thin Swift modules.  Benchmarks live under bench/, outside the library's
-// dependency graph: only the `sdui` command links them.
+// dependency graph: only the `sdui-server` command links them.
 //
 // The package trait "Server" brings in the server stack (Hummingbird,
 // PostgresNIO, sqlite-nio, swift-prometheus, ServiceLifecycle, NIO and the
@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "SDUIServer", targets: ["SDUIServer"]),
         .library(name: "SDUIRegistryKit", targets: ["SDUIRegistryKit"]),
         .executable(name: "sdui", targets: ["sdui"]),
+        .executable(name: "sdui-server", targets: ["sdui-server"]),
     ],
     traits: [
         .trait(
@@ -173,18 +174,46 @@ let package = Package(
             ],
             path: "Sources/SDUIServer"
         ),
-        // libcurl for the `sdui` command, opened on its first request
+        // libcurl for the two executables, opened on their first request
         // instead of at start (Sources/CurlLoader/curl_loader.c).
         .target(
             name: "CurlLoader",
             path: "Sources/CurlLoader",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
+        // The client commands (render, expr, theme, token, flow, screen) and
+        // what every command shares: output, errors, the runner.  Linked by
+        // both executables; no server framework.
+        .target(
+            name: "SDUICLI",
+            dependencies: [
+                "SDUI", "SDUICore", "SDUIStore", "SDUIFlow", "SDUIRegistryKit",
+                .product(name: "Logging", package: "swift-log"),
+                server("ArgumentParser", "swift-argument-parser"),
+            ],
+            path: "Sources/SDUICLI"
+        ),
+        // `sdui`, the client front: runs the client commands in a binary
+        // without the server stack, so it starts fast; hands every other
+        // command line to `sdui-server` beside it.
         .executableTarget(
             name: "sdui",
             dependencies: [
                 "CurlLoader",
                 "SDUI",
+                "SDUICLI",
+                server("ArgumentParser", "swift-argument-parser"),
+            ],
+            path: "Sources/sdui"
+        ),
+        // `sdui-server`: the whole command set, the registry server, its
+        // tools and the benchmarks included.
+        .executableTarget(
+            name: "sdui-server",
+            dependencies: [
+                "CurlLoader",
+                "SDUI",
+                "SDUICLI",
                 "SDUIStore",
                 "SDUIFlow",
                 "SDUIServer",
@@ -194,7 +223,7 @@ let package = Package(
                 server("Hummingbird", "hummingbird"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
             ],
-            path: "Sources/sdui"
+            path: "Sources/sdui-server"
         ),
         // Benchmarks and their C peers (zlib and libdeflate inflate, jansson DOM parse).
         .target(
@@ -285,7 +314,7 @@ let package = Package(
         // Runs the built `sdui` binary as a user would.
         .testTarget(
             name: "sduiTests",
-            dependencies: ["sdui", "SDUIRegistryKit", "SDUIFlow", "SDUIServer", "SDUITestSupport"],
+            dependencies: ["sdui", "sdui-server", "SDUIRegistryKit", "SDUIFlow", "SDUIServer", "SDUITestSupport"],
             path: "Tests/sduiTests"
         ),
     ]

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# build-release.sh - the release `sdui` every script, benchmark and the README
-# use, built to start fast (README, "Start-up", has the figures):
+# build-release.sh - the release `sdui` and `sdui-server` every script,
+# benchmark and the README use, built to start fast (README, "Start-up", has
+# the figures).  `sdui` is the client front (render, expr, theme, token,
+# flow, screen) without the server stack; it hands every other command line
+# to `sdui-server` beside it, so the two are used from one folder.  Both:
 #   - the Swift standard library and Foundation linked in
 #     (--static-swift-stdlib): no dozen Swift libraries to load and bind;
 #   - a position-dependent executable (-no-pie): its pointers need no
@@ -20,14 +23,16 @@
 # (scripts/setup.sh installs both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-flags=(-c release --traits Server --product sdui --static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic)
-swift build "${flags[@]}" "$@"
-bin="$(swift build "${flags[@]}" "$@" --show-bin-path)/sdui"
-if readelf -d "$bin" | grep -q 'NEEDED.*\[libcurl\.so'; then
-    if nm -u "$bin" | grep -q ' curl_'; then
-        echo "build-release.sh: $bin still calls libcurl directly:" >&2
-        nm -u "$bin" | grep ' curl_' >&2
-        exit 1
+flags=(-c release --traits Server --static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic)
+for product in sdui-server sdui; do
+    swift build "${flags[@]}" --product "$product" "$@"
+    bin="$(swift build "${flags[@]}" "$@" --show-bin-path)/$product"
+    if readelf -d "$bin" | grep -q 'NEEDED.*\[libcurl\.so'; then
+        if nm -u "$bin" | grep -q ' curl_'; then
+            echo "build-release.sh: $bin still calls libcurl directly:" >&2
+            nm -u "$bin" | grep ' curl_' >&2
+            exit 1
+        fi
+        patchelf --remove-needed "$(readelf -d "$bin" | sed -n 's/.*NEEDED.*\[\(libcurl\.so[^]]*\)\].*/\1/p')" "$bin"
     fi
-    patchelf --remove-needed "$(readelf -d "$bin" | sed -n 's/.*NEEDED.*\[\(libcurl\.so[^]]*\)\].*/\1/p')" "$bin"
-fi
+done

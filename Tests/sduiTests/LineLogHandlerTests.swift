@@ -2,7 +2,7 @@
 #if Server
 import Foundation
 import Logging
-@testable import sdui
+@testable import sdui_server
 import Testing
 
 @Suite struct LineLogHandlerTests {

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import SDUI
 import SDUIStore
+import SDUICLI
 
 struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

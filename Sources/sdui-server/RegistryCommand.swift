@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import SDUI
 import SDUIServer
+import SDUICLI
 
 /// A logger that prints warnings and worse.
 func quietLogger(_ label: String) -> Logger {

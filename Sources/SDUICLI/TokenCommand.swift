@@ -3,14 +3,17 @@
 import ArgumentParser
 import Foundation
 import SDUI
+import SDUICore
 
-struct TokenCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct TokenCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "token",
         abstract: "Work with single design tokens.",
         discussion: "Example: sdui token validate Examples/tokens/checkout_pay_button.json",
         subcommands: [Validate.self]
     )
+
+    package init() {}
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(

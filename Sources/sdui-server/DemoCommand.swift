@@ -11,6 +11,7 @@ import SDUIServer
 import SDUIStore
 #if canImport(Glibc)
 import Glibc
+import SDUICLI
 #endif
 
 /// The end-to-end demo (the README's main job):

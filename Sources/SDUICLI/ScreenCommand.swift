@@ -10,8 +10,8 @@ import SDUICore
 import SDUIFlow
 import SDUIStore
 
-struct ScreenCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ScreenCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "screen",
         abstract: "Run screens outside a flow: their actions, inputs and events.",
         discussion: """
@@ -19,6 +19,8 @@ struct ScreenCommand: AsyncParsableCommand {
           sdui screen run checkout --examples Examples --script steps.json
         """,
         subcommands: [Run.self])
+
+    package init() {}
 
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

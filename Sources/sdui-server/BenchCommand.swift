@@ -6,6 +6,7 @@ import Foundation
 import SDUI
 import SDUIBench
 import SDUIRegistryKit
+import SDUICLI
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

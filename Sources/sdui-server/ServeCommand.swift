@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import SDUI
 import SDUIServer
+import SDUICLI
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import SDUI
 import SDUIServer
+import SDUICLI
 
 extension StoreOptions {
     /// Opens the store for `sdui serve` without migrating it: the server

@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import SDUI
 import SDUIServer
+import SDUICLI
 
 struct PackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,9 +3,10 @@
 import ArgumentParser
 import Foundation
 import SDUI
+import SDUICore
 
-struct ExprCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ExprCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "expr",
         abstract: "Evaluate or check an expression of the expression language (docs/expressions.md).",
         discussion: """
@@ -14,6 +15,8 @@ struct ExprCommand: ParsableCommand {
         """,
         subcommands: [Eval.self, Check.self]
     )
+
+    package init() {}
 
     /// The largest data file `--data` reads.
     static let maxDataBytes = 64 << 20

@@ -5,6 +5,7 @@ import ArgumentParser
 import Foundation
 import SDUI
 import SDUIBench
+import SDUICLI
 
 extension BenchCommand {
     struct StartUp: ParsableCommand {
@@ -13,8 +14,9 @@ extension BenchCommand {
             abstract: "Start-up: `sdui --version` and `sdui render` of an example screen in fresh processes, vs /bin/true and the render's own work.",
             discussion: """
             Each launch is a fresh process (posix_spawn, timed from the spawn to the exit), the \
-            methods taking turns; medians. \
-            `sdui render` reports its own work (from its run to its output written) and the rest of \
+            methods taking turns; medians. `sdui` is the client front beside this executable \
+            (it runs render and --version itself); `sdui-server --version` is the whole command set's \
+            start-up. `sdui render` reports its own work (from its run to its output written) and the rest of \
             its wall time is start-up: the loader, the runtime, the argument parser. Build with \
             scripts/build-release.sh for real figures.
 
@@ -30,6 +32,21 @@ extension BenchCommand {
         @Flag(help: "Print one JSON object: the medians in milliseconds.")
         var json = false
 
+        /// The `sdui` a user starts: the client front beside this
+        /// executable (`sdui-server`), which runs `render` and `--version`
+        /// itself; this executable when there is none beside it.
+        static func frontPath() throws -> String {
+            let me = try ownPath()
+            let front = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("sdui").path
+            return FileManager.default.isExecutableFile(atPath: front) ? front : me
+        }
+
+        /// This executable's path.
+        static func ownPath() throws -> String {
+            FileManager.default.fileExists(atPath: "/proc/self/exe")
+                ? try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") : CommandLine.arguments[0]
+        }
+
         /// Launches in range before anything runs.
         func validate() throws {
             try checkRange(launches, in: 1...100_000, "--launches")
@@ -37,8 +54,8 @@ extension BenchCommand {
 
         func run() throws {
             try reportingErrors {
-                let me = FileManager.default.fileExists(atPath: "/proc/self/exe")
-                    ? try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") : CommandLine.arguments[0]
+                let me = try Self.frontPath()
+                let server = try Self.ownPath()
                 let screen = URL(fileURLWithPath: examples).appendingPathComponent("screens/checkout.json").path
                 let pack = URL(fileURLWithPath: examples).appendingPathComponent("core-pack.json.gz").path
                 let render = ["render", screen, "--pack", pack, "--out", "/dev/null", "--report-work"]
@@ -47,6 +64,7 @@ extension BenchCommand {
                 for _ in 0..<launches {
                     samples["true", default: []].append(try StartUpBenchmark.launch("/bin/true", []).ms)
                     samples["version", default: []].append(try StartUpBenchmark.launch(me, ["--version"]).ms)
+                    samples["serverVersion", default: []].append(try StartUpBenchmark.launch(server, ["--version"]).ms)
                     let r = try StartUpBenchmark.launch(me, render)
                     guard let line = r.stderr.split(separator: "\n").last(where: { $0.hasPrefix("work-ms ") }),
                           let work = Double(line.dropFirst(8)) else {
@@ -58,9 +76,11 @@ extension BenchCommand {
                 let m = samples.mapValues { FirstPaintBenchmark.median($0) }
                 let machine = BenchMachine(loadBefore: loadBefore, cores: FirstPaintBenchmark.usableCores)
                 let size = (try? FileManager.default.attributesOfItem(atPath: me)[.size] as? Int) ?? 0
+                let serverSize = (try? FileManager.default.attributesOfItem(atPath: server)[.size] as? Int) ?? 0
                 if json {
                     var out = m
                     out["binaryBytes"] = Double(size)
+                    out["serverBinaryBytes"] = Double(serverSize)
                     out["load1Before"] = machine.loadBefore
                     out["load1After"] = BenchMachine.load1()
                     out["cores"] = Double(machine.cores)
@@ -68,9 +88,11 @@ extension BenchCommand {
                     return
                 }
                 print(machine.line())
-                print("start-up: \(launches) launches per method round-robin, medians; \(me), \(size) bytes")
+                print("start-up: \(launches) launches per method round-robin, medians")
+                print("  sdui: \(me), \(size) bytes; sdui-server: \(server), \(serverSize) bytes")
                 print("launch                                           median ms")
                 for (key, label) in [("true", "/bin/true (the floor of any process)"), ("version", "sdui --version"),
+                                     ("serverVersion", "sdui-server --version (the whole command set)"),
                                      ("render", "sdui render checkout.json (wall)"),
                                      ("renderWork", "  its own work (reported by the process)")] {
                     print(label.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%10.2f", m[key]!))

@@ -3,11 +3,12 @@
 import ArgumentParser
 import Foundation
 import SDUI
+import SDUICore
 import SDUIFlow
 import SDUIStore
 
-struct RenderCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct RenderCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Resolve a screen into a render tree (JSON) or an HTML preview.",
         discussion: """
@@ -24,6 +25,8 @@ struct RenderCommand: ParsableCommand {
           sdui render Examples/screens/checkout.json --pack Examples/core-pack.json.gz
           sdui render Examples/payloads/home_normalized.json --format html --out home.html
         """)
+
+    package init() {}
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case json, html }
 
@@ -79,7 +82,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .customLong("report-work"), help: .hidden)
     var reportWork = false
 
-    func run() throws {
+    package func run() throws {
         let start = ContinuousClock.now
         defer {
             if reportWork {

@@ -3,14 +3,17 @@
 import ArgumentParser
 import Foundation
 import SDUI
+import SDUICore
 
-struct ThemeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ThemeCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "theme",
         abstract: "Work with themes.",
         discussion: "Example: sdui theme lint Examples/themes/theme_nordlicht.json",
         subcommands: [Lint.self]
     )
+
+    package init() {}
 
     struct Lint: ParsableCommand {
         static let configuration = CommandConfiguration(

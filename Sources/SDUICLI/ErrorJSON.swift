@@ -4,22 +4,22 @@ import Foundation
 import SDUI
 
 /// The JSON shape of an error in `--json` output.
-struct ErrorJSON: Encodable {
-    var category: String
-    var message: String
-    var input: String?
-    var offset: Int?
-    var line: Int?
-    var column: Int?
+package struct ErrorJSON: Encodable {
+    package var category: String
+    package var message: String
+    package var input: String?
+    package var offset: Int?
+    package var line: Int?
+    package var column: Int?
 
     /// An error that is not an ``SDUIError``: a registry error, a usage error.
-    init(category: String, message: String, input: String? = nil) {
+    package init(category: String, message: String, input: String? = nil) {
         self.category = category
         self.message = message
         self.input = input
     }
 
-    init(_ e: SDUIError) {
+    package init(_ e: SDUIError) {
         category = e.category.rawValue
         message = e.message
         input = e.input

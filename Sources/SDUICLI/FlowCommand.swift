@@ -4,10 +4,11 @@
 import ArgumentParser
 import Foundation
 import SDUI
+import SDUICore
 import SDUIFlow
 
-struct FlowCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct FlowCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "flow",
         abstract: "Validate, run and preview flows (schemas/flow.json).",
         discussion: """
@@ -15,6 +16,8 @@ struct FlowCommand: AsyncParsableCommand {
           sdui flow validate Examples/flows/onboarding.json && sdui flow run Examples/flows/onboarding.json
         """,
         subcommands: [Validate.self, Run.self, Preview.self])
+
+    package init() {}
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
