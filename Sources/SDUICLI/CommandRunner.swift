@@ -8,6 +8,10 @@ import SDUI
 
 /// Runs a command line against a root command.
 package enum CommandRunner {
+    /// When ``run(_:_:json:)`` began: the end of the process's start-up, for
+    /// `sdui bench start-up`.  Written once, before the command runs.
+    nonisolated(unsafe) package static var started: ContinuousClock.Instant?
+
     /// Parses `arguments` with `root` and runs the command they name.
     /// Errors leave as the README says: a bad input is one `error: …` line
     /// on stderr (with `--json`, one `{"error": {…}}` line) and exit status
@@ -15,6 +19,7 @@ package enum CommandRunner {
     /// one JSON line) and 64.  `json` says whether errors are JSON from the
     /// start, so that a usage error is JSON too.
     package static func run(_ root: any ParsableCommand.Type, _ arguments: [String], json: Bool) async {
+        started = ContinuousClock.now
         CommandOutput.json = json
         do {
             var command = try root.parseAsRoot(arguments)

@@ -78,7 +78,8 @@ package struct RenderCommand: ParsableCommand {
     var strict = false
 
     /// `sdui bench start-up`: print the milliseconds this command's own work
-    /// took (from here to the output written) on stderr, as `work-ms N`.
+    /// took (from here to the output written) on stderr, as `work-ms N`, and
+    /// those from `main` to here (parsing the command line) as `parse-ms N`.
     @Flag(name: .customLong("report-work"), help: .hidden)
     var reportWork = false
 
@@ -86,9 +87,12 @@ package struct RenderCommand: ParsableCommand {
         let start = ContinuousClock.now
         defer {
             if reportWork {
-                let d = ContinuousClock.now - start
-                let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
-                FileHandle.standardError.write(Data(String(format: "work-ms %.3f\n", ms).utf8))
+                func ms(_ d: Duration) -> Double {
+                    Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+                }
+                let parse = CommandRunner.started.map { ms(start - $0) } ?? 0
+                FileHandle.standardError.write(Data(String(format: "work-ms %.3f\nparse-ms %.3f\n",
+                                                           ms(ContinuousClock.now - start), parse).utf8))
             }
         }
         let tree = try reportingErrors { try render() }

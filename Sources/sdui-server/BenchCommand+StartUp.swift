@@ -72,6 +72,10 @@ extension BenchCommand {
                     }
                     samples["render", default: []].append(r.ms)
                     samples["renderWork", default: []].append(work)
+                    if let line = r.stderr.split(separator: "\n").last(where: { $0.hasPrefix("parse-ms ") }),
+                       let parse = Double(line.dropFirst(9)) {
+                        samples["renderParse", default: []].append(parse)
+                    }
                 }
                 let m = samples.mapValues { FirstPaintBenchmark.median($0) }
                 let machine = BenchMachine(loadBefore: loadBefore, cores: FirstPaintBenchmark.usableCores)
@@ -94,8 +98,10 @@ extension BenchCommand {
                 for (key, label) in [("true", "/bin/true (the floor of any process)"), ("version", "sdui --version"),
                                      ("serverVersion", "sdui-server --version (the whole command set)"),
                                      ("render", "sdui render checkout.json (wall)"),
-                                     ("renderWork", "  its own work (reported by the process)")] {
-                    print(label.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%10.2f", m[key]!))
+                                     ("renderWork", "  its own work (reported by the process)"),
+                                     ("renderParse", "  before it: parsing the command line")] {
+                    guard let v = m[key] else { continue }
+                    print(label.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%10.2f", v))
                 }
                 print(String(format: "render: wall / own work %.2f; start-up (wall - work) %.2f ms", m["render"]! / m["renderWork"]!,
                              m["render"]! - m["renderWork"]!))
