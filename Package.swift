@@ -225,6 +225,13 @@ let package = Package(
             ],
             path: "Sources/sdui-server"
         ),
+        // `sdui bench start-up`'s floor: the argument parser alone parsing
+        // a command line of `sdui render`'s shape.
+        .executableTarget(
+            name: "sdui-parser-floor",
+            dependencies: [server("ArgumentParser", "swift-argument-parser")],
+            path: "bench/Sources/ParserFloor"
+        ),
         // Benchmarks and their C peers (zlib and libdeflate inflate, jansson DOM parse).
         .target(
             name: "CSDUIBenchPeers",

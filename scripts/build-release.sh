@@ -3,7 +3,9 @@
 # benchmark and the README use, built to start fast (README, "Start-up", has
 # the figures).  `sdui` is the client front (render, expr, theme, token,
 # flow, screen) without the server stack; it hands every other command line
-# to `sdui-server` beside it, so the two are used from one folder.  Both:
+# to `sdui-server` beside it, so the two are used from one folder.
+# (`sdui-parser-floor` is `sdui bench start-up`'s floor: the argument parser
+# alone.)  All three:
 #   - the Swift standard library and Foundation linked in
 #     (--static-swift-stdlib): no dozen Swift libraries to load and bind;
 #   - a position-dependent executable (-no-pie): its pointers need no
@@ -24,7 +26,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=(-c release --traits Server --static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic)
-for product in sdui-server sdui; do
+for product in sdui-server sdui sdui-parser-floor; do
     swift build "${flags[@]}" --product "$product" "$@"
     bin="$(swift build "${flags[@]}" "$@" --show-bin-path)/$product"
     if readelf -d "$bin" | grep -q 'NEEDED.*\[libcurl\.so'; then

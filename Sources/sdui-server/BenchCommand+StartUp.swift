@@ -16,7 +16,9 @@ extension BenchCommand {
             Each launch is a fresh process (posix_spawn, timed from the spawn to the exit), the \
             methods taking turns; medians. `sdui` is the client front beside this executable \
             (it runs render and --version itself); `sdui-server --version` is the whole command set's \
-            start-up. `sdui render` reports its own work (from its run to its output written) and the rest of \
+            start-up; sdui-parser-floor (beside this executable, built by scripts/build-release.sh) parses \
+            render's command line with the argument parser alone and does nothing: the floor of a \
+            Swift command line with those options. `sdui render` reports its own work (from its run to its output written) and the rest of \
             its wall time is start-up: the loader, the runtime, the argument parser. Build with \
             scripts/build-release.sh for real figures.
 
@@ -56,6 +58,9 @@ extension BenchCommand {
             try reportingErrors {
                 let me = try Self.frontPath()
                 let server = try Self.ownPath()
+                let floorPath = URL(fileURLWithPath: server).deletingLastPathComponent()
+                    .appendingPathComponent("sdui-parser-floor").path
+                let floor = FileManager.default.isExecutableFile(atPath: floorPath) ? floorPath : nil
                 let screen = URL(fileURLWithPath: examples).appendingPathComponent("screens/checkout.json").path
                 let pack = URL(fileURLWithPath: examples).appendingPathComponent("core-pack.json.gz").path
                 let render = ["render", screen, "--pack", pack, "--out", "/dev/null", "--report-work"]
@@ -69,6 +74,14 @@ extension BenchCommand {
                     guard let line = r.stderr.split(separator: "\n").last(where: { $0.hasPrefix("work-ms ") }),
                           let work = Double(line.dropFirst(8)) else {
                         throw SDUIError(.schema, "sdui render reported no work-ms: \(r.stderr)")
+                    }
+                    if let floor {
+                        let f = try StartUpBenchmark.launch(floor, render)
+                        samples["floor", default: []].append(f.ms)
+                        if let line = f.stderr.split(separator: "\n").last(where: { $0.hasPrefix("parse-ms ") }),
+                           let parse = Double(line.dropFirst(9)) {
+                            samples["floorParse", default: []].append(parse)
+                        }
                     }
                     samples["render", default: []].append(r.ms)
                     samples["renderWork", default: []].append(work)
@@ -99,12 +112,19 @@ extension BenchCommand {
                                      ("serverVersion", "sdui-server --version (the whole command set)"),
                                      ("render", "sdui render checkout.json (wall)"),
                                      ("renderWork", "  its own work (reported by the process)"),
-                                     ("renderParse", "  before it: parsing the command line")] {
+                                     ("renderParse", "  before it: parsing the command line"),
+                                     ("floor", "argument parser alone, render's options (wall)"),
+                                     ("floorParse", "  its parse")] {
                     guard let v = m[key] else { continue }
                     print(label.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%10.2f", v))
                 }
                 print(String(format: "render: wall / own work %.2f; start-up (wall - work) %.2f ms", m["render"]! / m["renderWork"]!,
                              m["render"]! - m["renderWork"]!))
+                if let f = m["floor"] {
+                    print(String(format: "render's start-up above the argument parser's floor: %.2f ms; "
+                                 + "the best wall / own work with that floor: %.2f",
+                                 m["render"]! - m["renderWork"]! - f, (f + m["renderWork"]!) / m["renderWork"]!))
+                }
             }
         }
     }

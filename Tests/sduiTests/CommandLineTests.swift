@@ -314,11 +314,12 @@ private func runSDUI(_ args: [String], stdin: Data? = nil) throws -> (status: In
         let r = try await sdui(["bench", "start-up", "--launches", "2", "--examples", examples.path, "--json"])
         #expect(r.status == 0, "\(r.err)")
         let obj = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as! [String: Double]
-        for key in ["true", "version", "serverVersion", "render", "renderWork", "renderParse", "binaryBytes", "serverBinaryBytes",
-                    "cores"] {
+        for key in ["true", "version", "serverVersion", "render", "renderWork", "renderParse", "floor", "floorParse",
+                    "binaryBytes", "serverBinaryBytes", "cores"] {
             #expect(obj[key] ?? 0 > 0, "\(key) in \(obj)")
         }
         #expect(obj["render"] ?? 0 > obj["renderWork"] ?? 0, "\(obj)")
+        #expect(obj["floor"] ?? 0 > obj["floorParse"] ?? 0, "\(obj)")
     }
 
     /// Input files are sized before they are read, and errors name the real
