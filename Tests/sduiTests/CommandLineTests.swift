@@ -12,7 +12,7 @@ import Testing
 func sdui(_ args: [String], stdin: Data? = nil) async throws -> (status: Int32, out: String, err: String) {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async {
-            continuation.resume(with: Result { try runSDUI(args, stdin: stdin) })
+            continuation.resume(with: Result { try runProgram(sduiExecutable(), args, stdin: stdin) })
         }
     }
 }
@@ -29,11 +29,14 @@ func sduiExecutable() -> URL {
 /// have exited.
 private let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
-/// Runs `sdui` and blocks until it exits.
-private func runSDUI(_ args: [String], stdin: Data? = nil) throws -> (status: Int32, out: String, err: String) {
+/// Runs `exe` with `args` (and `environment` instead of the test's own,
+/// when given) and blocks until it exits; status, stdout and stderr.
+func runProgram(_ exe: URL, _ args: [String], stdin: Data? = nil,
+                environment: [String: String]? = nil) throws -> (status: Int32, out: String, err: String) {
     let p = Process()
-    p.executableURL = sduiExecutable()
+    p.executableURL = exe
     p.arguments = args
+    if let environment { p.environment = environment }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err

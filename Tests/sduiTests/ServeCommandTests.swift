@@ -403,19 +403,7 @@ extension ServeCommandTests {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result {
-                    let p = Process()
-                    p.executableURL = sduiExecutable()
-                    p.arguments = args
-                    p.environment = Self.environment(environment)
-                    let out = Pipe(), err = Pipe()
-                    p.standardOutput = out
-                    p.standardError = err
-                    p.standardInput = FileHandle.nullDevice
-                    try p.run()
-                    let o = out.fileHandleForReading.readDataToEndOfFile()
-                    let e = err.fileHandleForReading.readDataToEndOfFile()
-                    p.waitUntilExit()
-                    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+                    try runProgram(sduiExecutable(), args, environment: Self.environment(environment))
                 })
             }
         }

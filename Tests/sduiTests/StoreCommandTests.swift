@@ -222,21 +222,16 @@ import Testing
     /// "nobody" through setpriv(1) (util-linux).
     static func sduiUnprivileged(_ args: [String]) async throws -> (status: Int32, out: String, err: String) {
         guard geteuid() == 0 else { return try await sdui(args) }
+        // `store` runs in sdui-server, started here directly: setpriv execs
+        // with root's capabilities still in force, so the build folder need
+        // not be searchable by "nobody", but the front's own hand-off
+        // (execv, no capabilities left) would need it to be.
+        let server = sduiExecutable().deletingLastPathComponent().appendingPathComponent("sdui-server").path
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result {
-                    let p = Process()
-                    p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-                    p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", sduiExecutable().path] + args
-                    let out = Pipe(), err = Pipe()
-                    p.standardOutput = out
-                    p.standardError = err
-                    p.standardInput = FileHandle.nullDevice
-                    try p.run()
-                    let o = out.fileHandleForReading.readDataToEndOfFile()
-                    let e = err.fileHandleForReading.readDataToEndOfFile()
-                    p.waitUntilExit()
-                    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+                    try runProgram(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                   ["--reuid=65534", "--regid=65534", "--clear-groups", server] + args)
                 })
             }
         }
