@@ -11,7 +11,7 @@ import SDUIRegistryKit
 /// Process-wide output settings of the one command a run executes.
 package enum CommandOutput {
     /// Whether `--json` was given: errors are printed as JSON.  Set once,
-    /// before the command runs, by ``SDUICommand/main()``.
+    /// before the command runs, by ``CommandRunner/run(_:_:json:)``.
     nonisolated(unsafe) package static var json = false
 }
 

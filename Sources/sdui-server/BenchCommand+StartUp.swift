@@ -34,19 +34,11 @@ extension BenchCommand {
         @Flag(help: "Print one JSON object: the medians in milliseconds.")
         var json = false
 
-        /// The `sdui` a user starts: the client front beside this
-        /// executable (`sdui-server`), which runs `render` and `--version`
-        /// itself; this executable when there is none beside it.
-        static func frontPath() throws -> String {
-            let me = try ownPath()
-            let front = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("sdui").path
-            return FileManager.default.isExecutableFile(atPath: front) ? front : me
-        }
-
-        /// This executable's path.
-        static func ownPath() throws -> String {
-            FileManager.default.fileExists(atPath: "/proc/self/exe")
-                ? try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") : CommandLine.arguments[0]
+        /// The number a launch reported on stderr as `KEY N` (its last
+        /// such line), or nil.
+        static func reported(_ key: String, in stderr: String) -> Double? {
+            stderr.split(separator: "\n").last(where: { $0.hasPrefix(key + " ") })
+                .flatMap { Double($0.dropFirst(key.count + 1)) }
         }
 
         /// Launches in range before anything runs.
@@ -56,11 +48,11 @@ extension BenchCommand {
 
         func run() throws {
             try reportingErrors {
-                let me = try Self.frontPath()
-                let server = try Self.ownPath()
-                let floorPath = URL(fileURLWithPath: server).deletingLastPathComponent()
-                    .appendingPathComponent("sdui-parser-floor").path
-                let floor = FileManager.default.isExecutableFile(atPath: floorPath) ? floorPath : nil
+                // The `sdui` a user starts is the client front beside this
+                // executable (`sdui-server`); this one when there is none.
+                let server = ExecutablePath.current().path
+                let me = ExecutablePath.installedBeside("sdui") ?? server
+                let floor = ExecutablePath.installedBeside("sdui-parser-floor")
                 let screen = URL(fileURLWithPath: examples).appendingPathComponent("screens/checkout.json").path
                 let pack = URL(fileURLWithPath: examples).appendingPathComponent("core-pack.json.gz").path
                 let render = ["render", screen, "--pack", pack, "--out", "/dev/null", "--report-work"]
@@ -71,22 +63,19 @@ extension BenchCommand {
                     samples["version", default: []].append(try StartUpBenchmark.launch(me, ["--version"]).ms)
                     samples["serverVersion", default: []].append(try StartUpBenchmark.launch(server, ["--version"]).ms)
                     let r = try StartUpBenchmark.launch(me, render)
-                    guard let line = r.stderr.split(separator: "\n").last(where: { $0.hasPrefix("work-ms ") }),
-                          let work = Double(line.dropFirst(8)) else {
+                    guard let work = Self.reported("work-ms", in: r.stderr) else {
                         throw SDUIError(.schema, "sdui render reported no work-ms: \(r.stderr)")
                     }
                     if let floor {
                         let f = try StartUpBenchmark.launch(floor, render)
                         samples["floor", default: []].append(f.ms)
-                        if let line = f.stderr.split(separator: "\n").last(where: { $0.hasPrefix("parse-ms ") }),
-                           let parse = Double(line.dropFirst(9)) {
+                        if let parse = Self.reported("parse-ms", in: f.stderr) {
                             samples["floorParse", default: []].append(parse)
                         }
                     }
                     samples["render", default: []].append(r.ms)
                     samples["renderWork", default: []].append(work)
-                    if let line = r.stderr.split(separator: "\n").last(where: { $0.hasPrefix("parse-ms ") }),
-                       let parse = Double(line.dropFirst(9)) {
+                    if let parse = Self.reported("parse-ms", in: r.stderr) {
                         samples["renderParse", default: []].append(parse)
                     }
                 }

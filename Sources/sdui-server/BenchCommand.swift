@@ -5,8 +5,8 @@ import ArgumentParser
 import Foundation
 import SDUI
 import SDUIBench
-import SDUIRegistryKit
 import SDUICLI
+import SDUIRegistryKit
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

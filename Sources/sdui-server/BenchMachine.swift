@@ -3,7 +3,6 @@
 #if Server
 import Foundation
 import SDUIBench
-import SDUICLI
 
 /// The machine around one benchmark run: taken when the run starts, read
 /// again when it reports, so a figure measured under load says so.

@@ -6,7 +6,6 @@ import Hummingbird
 import Logging
 import SDUICore
 import ServiceLifecycle
-import SDUICLI
 
 /// A stand-in for an app's backend: `POST /cart/items` answers the item it
 /// was given with the cart's new count, `POST /orders` an order number.

@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SDUI
+import SDUICLI
 import SDUICore
 import SDUIFlow
 import SDUIRegistryKit
@@ -11,7 +12,6 @@ import SDUIServer
 import SDUIStore
 #if canImport(Glibc)
 import Glibc
-import SDUICLI
 #endif
 
 /// The end-to-end demo (the README's main job):

@@ -4,7 +4,6 @@ import ArgumentParser
 import Foundation
 import SDUI
 import SDUIServer
-import SDUICLI
 
 /// Reads a key file.  A file holding a JSON object is a JWK and nothing
 /// else: `{"kty": "oct", "k": …}` (HS256) or `{"kty": "OKP", "crv":

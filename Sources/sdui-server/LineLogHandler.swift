@@ -3,7 +3,6 @@
 import Foundation
 import Logging
 import SDUIServer
-import SDUICLI
 
 /// How `sdui serve` writes its log (`--log-format`).
 enum LogFormat: String, CaseIterable {

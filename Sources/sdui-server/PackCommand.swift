@@ -3,8 +3,8 @@
 import ArgumentParser
 import Foundation
 import SDUI
-import SDUIServer
 import SDUICLI
+import SDUIServer
 
 struct PackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,8 +4,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import SDUI
-import SDUIServer
 import SDUICLI
+import SDUIServer
 
 /// A logger that prints warnings and worse.
 func quietLogger(_ label: String) -> Logger {

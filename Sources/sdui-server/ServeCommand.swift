@@ -4,8 +4,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import SDUI
-import SDUIServer
 import SDUICLI
+import SDUIServer
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,7 +4,6 @@ import ArgumentParser
 import Foundation
 import SDUI
 import SDUIServer
-import SDUICLI
 
 extension StoreOptions {
     /// Opens the store for `sdui serve` without migrating it: the server

@@ -4,8 +4,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import SDUI
-import SDUIStore
 import SDUICLI
+import SDUIStore
 
 struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,7 +5,6 @@ import Foundation
 import Logging
 import SDUI
 import SDUIServer
-import SDUICLI
 
 /// Where the registry lives: an SQLite file (default) or PostgreSQL.
 struct StoreOptions: ParsableArguments {

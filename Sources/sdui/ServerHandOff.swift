@@ -13,19 +13,11 @@ enum ServerHandOff {
     /// The file name of the executable every other command runs in.
     static let serverName = "sdui-server"
 
-    /// `sdui-server` in the folder of the running executable.
-    static func serverPath() -> String {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: me).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent(serverName).path
-    }
-
     /// Replaces this process with `sdui-server arguments`; when that cannot
     /// be done (the file is missing or not executable), says so as every
     /// command reports a bad input (one line, `--json` honoured) and exits 1.
     static func replaceProcess(_ arguments: [String]) -> Never {
-        let path = serverPath()
+        let path = ExecutablePath.beside(serverName).path
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) }
         argv.append(nil)
         execv(path, argv)

@@ -1,17 +1,12 @@
-// WithoutServerTrait.swift - the `sdui` command when the package was built
-// without its "Server" trait: it says how to build it, and exits.
+// WithoutServerTrait.swift - `sdui` when the package was built without its
+// "Server" trait (SDUICLI's WithoutServerTrait says how to build it).
 #if !Server
-import Foundation
+import SDUICLI
 
-/// The entry point of an `sdui` built without the "Server" trait.  The command
-/// links the registry server and its stack, which the trait brings in.
+/// The entry point of an `sdui` built without the "Server" trait.
 @main
-enum SDUIWithoutServerTrait {
-    /// Prints how to build the real command and exits with status 69 (EX_UNAVAILABLE).
-    static func main() {
-        let text = "sdui: this build left out the package trait \"Server\"; build it with `swift build --traits Server --product sdui`\n"
-        FileHandle.standardError.write(Data(text.utf8))
-        exit(69)
-    }
+enum Main {
+    /// Says how to build the real command and exits with status 69.
+    static func main() { WithoutServerTrait.exit(building: "sdui") }
 }
 #endif
