@@ -11,14 +11,6 @@ import Testing
 @Suite struct ClientFrontTests {
     let examples = Fixtures.repositoryRoot.appendingPathComponent("Examples")
 
-    /// Runs `exe` with `args` to its exit; status, stdout and stderr.
-    func run(_ exe: URL, _ args: [String]) throws -> (status: Int32, out: String, err: String) {
-        try runProgram(exe, args)
-    }
-
-    /// `sdui-server` beside the built `sdui`.
-    var server: URL { sduiExecutable().deletingLastPathComponent().appendingPathComponent("sdui-server") }
-
     /// A copy of the front alone in a new folder renders a screen and says
     /// its version; a server command there fails with one line naming the
     /// missing executable (JSON with --json), exit status 1.
@@ -28,20 +20,20 @@ import Testing
         try FileManager.default.copyItem(at: sduiExecutable(), to: lonely)
         let screen = examples.appendingPathComponent("screens/checkout.json").path
         let pack = examples.appendingPathComponent("core-pack.json.gz").path
-        let r = try run(lonely, ["render", screen, "--pack", pack])
+        let r = try runProgram(lonely, ["render", screen, "--pack", pack])
         #expect(r.status == 0, "\(r.err)")
         let tree = try JSONValue(json: Data(r.out.utf8))
         #expect(tree["root"] != nil && tree["screen"] != nil, "\(r.out.prefix(300))")
-        let version = try run(lonely, ["--version"])
-        let serverVersion = try run(server, ["--version"])
+        let version = try runProgram(lonely, ["--version"])
+        let serverVersion = try runProgram(sduiServerExecutable(), ["--version"])
         #expect(version.status == 0 && version.out == serverVersion.out, "\(version) \(serverVersion)")
 
         let missing = dir.appendingPathComponent("sdui-server").path
-        let s = try run(lonely, ["serve", "--port", "0"])
+        let s = try runProgram(lonely, ["serve", "--port", "0"])
         #expect(s.status == 1, "\(s)")
         #expect(s.err.hasPrefix("error: io: \(missing): `sdui serve` runs in sdui-server"), "\(s.err)")
         #expect(s.err.split(separator: "\n").count == 1, "\(s.err)")
-        let j = try run(lonely, ["bench", "store", "--json"])
+        let j = try runProgram(lonely, ["bench", "store", "--json"])
         #expect(j.status == 1, "\(j)")
         let e = try JSONValue(json: Data(j.err.utf8))
         #expect(e["error"]?["category"] == "io" && e["error"]?["input"]?.stringValue == missing, "\(j.err)")
@@ -52,7 +44,7 @@ import Testing
     @Test func frontHandsOtherCommandLinesToTheServer() async throws {
         let help = try await sdui(["--help"])
         #expect(help.status == 0)
-        let serverHelp = try run(server, ["--help"])
+        let serverHelp = try runProgram(sduiServerExecutable(), ["--help"])
         #expect(help.out == serverHelp.out)
         for name in ["serve", "bench", "registry", "render", "expr", "flow"] {
             #expect(help.out.contains("\n  \(name) "), "\(name) missing from sdui --help")
@@ -71,7 +63,7 @@ import Testing
         let dir = Fixtures.temporaryDirectory()
         let link = dir.appendingPathComponent("sdui")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: sduiExecutable())
-        let r = try run(link, ["bench", "--help"])
+        let r = try runProgram(link, ["bench", "--help"])
         #expect(r.status == 0 && r.out.contains("USAGE: sdui bench"), "\(r)")
     }
 }

@@ -6,13 +6,18 @@ import SDUITestSupport
 import Testing
 
 /// Runs the built `sdui` with `args`; returns status, stdout and stderr.
-/// The process is waited for on a Dispatch thread, not on Swift's
-/// cooperative pool: on 2 cores, blocking both pool threads would stall the
-/// in-process servers other suites run meanwhile.
 func sdui(_ args: [String], stdin: Data? = nil) async throws -> (status: Int32, out: String, err: String) {
+    try await program(sduiExecutable(), args, stdin: stdin)
+}
+
+/// ``runProgram(_:_:stdin:environment:)`` waited for on a Dispatch thread,
+/// not on Swift's cooperative pool: on 2 cores, blocking both pool threads
+/// would stall the in-process servers other suites run meanwhile.
+func program(_ exe: URL, _ args: [String], stdin: Data? = nil,
+             environment: [String: String]? = nil) async throws -> (status: Int32, out: String, err: String) {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async {
-            continuation.resume(with: Result { try runProgram(sduiExecutable(), args, stdin: stdin) })
+            continuation.resume(with: Result { try runProgram(exe, args, stdin: stdin, environment: environment) })
         }
     }
 }
@@ -23,6 +28,11 @@ func sduiExecutable() -> URL {
     let exe = products.appendingPathComponent("sdui")
     if FileManager.default.fileExists(atPath: exe.path) { return exe }
     return Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("sdui")
+}
+
+/// The built `sdui-server`, beside `sdui`.
+func sduiServerExecutable() -> URL {
+    sduiExecutable().deletingLastPathComponent().appendingPathComponent("sdui-server")
 }
 
 /// The test process ignores SIGPIPE (once): tests write to children that may

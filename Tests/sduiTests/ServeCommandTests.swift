@@ -400,13 +400,7 @@ extension ServeCommandTests {
     /// Runs `sdui ARGS` with `environment` added to the test's own (the
     /// SDUI_ variables of the test's environment removed first).
     func sduiWith(_ args: [String], environment: [String: String]) async throws -> (status: Int32, out: String, err: String) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    try runProgram(sduiExecutable(), args, environment: Self.environment(environment))
-                })
-            }
-        }
+        try await program(sduiExecutable(), args, environment: Self.environment(environment))
     }
 
     /// The test's environment without SDUI_ variables, plus `extra`.

@@ -226,15 +226,8 @@ import Testing
         // with root's capabilities still in force, so the build folder need
         // not be searchable by "nobody", but the front's own hand-off
         // (execv, no capabilities left) would need it to be.
-        let server = sduiExecutable().deletingLastPathComponent().appendingPathComponent("sdui-server").path
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    try runProgram(URL(fileURLWithPath: "/usr/bin/setpriv"),
-                                   ["--reuid=65534", "--regid=65534", "--clear-groups", server] + args)
-                })
-            }
-        }
+        return try await program(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                 ["--reuid=65534", "--regid=65534", "--clear-groups", sduiServerExecutable().path] + args)
     }
 
     /// A 1.5 GB file (sparse) in the store's place is refused by its size
