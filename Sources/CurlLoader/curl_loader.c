@@ -1,6 +1,6 @@
 /*
- * curl_loader.c - libcurl for the `sdui` command, loaded on its first use
- * instead of at start.
+ * curl_loader.c - libcurl for the `sdui` and `sdui-server` commands, loaded
+ * on its first use instead of at start.
  *
  * Why.  FoundationNetworking (URLSession on Linux) calls libcurl, so a
  * binary that links it has libcurl.so.4 as a needed library, and the
@@ -8,8 +8,8 @@
  * (TLS, Kerberos, LDAP, IDN, SSH, ...) and relocates them before main
  * runs: measured on this project's CI machine, 4.5 ms and 700 page faults
  * of the 7.5 ms a static "hello" with FoundationNetworking takes to start,
- * against 1.5 ms without.  Most runs of `sdui` (`--version`, `render`,
- * `expr`, `pack inspect`, ...) never make a request.
+ * against 1.5 ms without.  Most runs (`--version`, `render`, `expr`, `pack
+ * inspect`, ...) never make a request.
  *
  * How.  This file defines the 23 libcurl functions FoundationNetworking
  * calls.  The executable's own definitions win over libcurl's at link
