@@ -62,6 +62,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
+        // `sdui dev`'s WebSocket (SDUIPlayground), and its tests' client.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.6.0"),
         // `swift package generate-documentation`: the DocC catalogs under Sources/*/*.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -174,6 +176,21 @@ let package = Package(
             ],
             path: "Sources/SDUIServer"
         ),
+        // `sdui dev`: the playground's server, its folder watcher and its
+        // page; the runtime an app runs drives it (SDUIFlow's sessions).
+        .target(
+            name: "SDUIPlayground",
+            dependencies: [
+                "SDUI", "SDUICore", "SDUIFlow", "SDUIStore",
+                server("Hummingbird", "hummingbird"),
+                server("HummingbirdWebSocket", "hummingbird-websocket"),
+                server("HTTPTypes", "swift-http-types"),
+                server("NIOCore", "swift-nio"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
+                server("Logging", "swift-log"),
+            ],
+            path: "Sources/SDUIPlayground"
+        ),
         // libcurl for the two executables, opened on their first request
         // instead of at start (Sources/CurlLoader/curl_loader.c).
         .target(
@@ -218,6 +235,7 @@ let package = Package(
                 "SDUIFlow",
                 "SDUIServer",
                 "SDUIRegistryKit",
+                "SDUIPlayground",
                 "SDUIBench",
                 server("ArgumentParser", "swift-argument-parser"),
                 server("Hummingbird", "hummingbird"),
@@ -323,6 +341,16 @@ let package = Package(
             name: "sduiTests",
             dependencies: ["sdui", "sdui-server", "SDUIRegistryKit", "SDUIFlow", "SDUIServer", "SDUITestSupport"],
             path: "Tests/sduiTests"
+        ),
+        .testTarget(
+            name: "SDUIPlaygroundTests",
+            dependencies: [
+                "SDUIPlayground", "SDUI", "SDUICore", "SDUIFlow", "SDUITestSupport",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/SDUIPlaygroundTests"
         ),
     ]
 )

@@ -39,6 +39,49 @@ public enum HTMLPreview {
         return document(title: heading, frame: frame(tree, content: root), issues: issueList(tree.issues))
     }
 
+    /// The phone frame of `tree` alone (no document around it), every
+    /// node's element carrying its `data-path`: what the playground puts
+    /// in its page.
+    package static func annotatedFrame(_ tree: RenderTree) -> String {
+        var renderer = Renderer(annotatesPaths: true)
+        renderer.node(tree.root, in: .column)
+        return frame(tree, content: renderer.out)
+    }
+
+    /// The element of the node at `path` in `tree` (annotated as
+    /// ``annotatedFrame(_:)``), drawn as it sits in its parent; the whole
+    /// frame for the root (`[]`).  Nil when `tree` has no node there.
+    package static func annotatedNode(in tree: RenderTree, at path: [Int]) -> String? {
+        guard !path.isEmpty else { return annotatedFrame(tree) }
+        var parent = tree.root
+        for i in path.dropLast() {
+            guard parent.children.indices.contains(i) else { return nil }
+            parent = parent.children[i]
+        }
+        guard let last = path.last, parent.children.indices.contains(last) else { return nil }
+        var renderer = Renderer(annotatesPaths: true, at: path)
+        renderer.node(parent.children[last], in: childAxis(of: parent))
+        return renderer.out
+    }
+
+    /// The axis `parent` lays its children along: a Row's are in a row,
+    /// every other node's in a column (``row(_:_:_:)``, ``column(_:_:_:)``).
+    static func childAxis(of parent: RenderNode) -> Axis {
+        parent.kind == .primitive && parent.primitive == "Row" ? .row : .column
+    }
+
+    /// A node path as `data-path` writes it: child indexes joined by dots.
+    package static func pathText(_ path: [Int]) -> String {
+        path.map(String.init).joined(separator: ".")
+    }
+
+    /// `text` escaped for HTML text and double-quoted attributes (``escape(_:)``).
+    package static func escaped(_ text: String) -> String { escape(text) }
+
+    /// The stylesheet of the preview's elements, for a page that embeds
+    /// ``annotatedFrame(_:)``.
+    package static var elementStylesheet: String { stylesheet }
+
     /// The CSP meta element: no scripts, inline styles, HTTPS images only.
     static let contentSecurityPolicy =
         #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src https:">"#
@@ -149,18 +192,40 @@ extension HTMLPreview {
     /// built as a string and copied into their parent's, so the work is
     /// proportional to the page, however deep the tree.  Holds the counter
     /// that names radio groups.
+    ///
+    /// With ``annotatesPaths`` (the playground's pages), each node's element
+    /// also carries `data-path`, the node's child indexes from the root
+    /// joined by dots (`""` for the root), so a page can replace one node's
+    /// element when only that node changed; a radio group is then named by
+    /// its node's path, so a node drawn again alone keeps its group's name.
     struct Renderer {
         private var groups = 0
         /// The HTML written so far.
         private(set) var out = ""
+        /// Whether elements carry `data-path`.
+        let annotatesPaths: Bool
+        /// The path of the node being written (kept only when annotating).
+        private var path: [Int]
+        /// The `data-path` the next element written takes: the element
+        /// that opens the node just begun.
+        private var pendingPath: String?
+
+        /// A renderer; `path` is where the first node written sits.
+        init(annotatesPaths: Bool = false, at path: [Int] = []) {
+            self.annotatesPaths = annotatesPaths
+            self.path = path
+        }
 
         /// Writes the HTML of `n` and its children, `n` sitting in a parent of `axis`.
         mutating func node(_ n: RenderNode, in axis: Axis) {
+            if annotatesPaths { pendingPath = HTMLPreview.pathText(path) }
             switch n.kind {
-            case .placeholder: out += HTMLPreview.placeholder(n, in: axis)
-            case .skeleton: out += HTMLPreview.skeleton(n, in: axis)
+            case .placeholder: write(HTMLPreview.placeholder(n, in: axis))
+            case .skeleton: write(HTMLPreview.skeleton(n, in: axis))
             case .primitive: primitive(n, in: axis)
             }
+            // Every drawing function opens its node's element with its first write.
+            assert(pendingPath == nil)
         }
 
         /// Draws a primitive node with its row of ``PrimitiveSpec/builtIn``;
@@ -175,26 +240,44 @@ extension HTMLPreview {
 
         /// A primitive this preview does not know: a plain column of its children.
         private mutating func unknown(_ n: RenderNode) {
-            out += HTMLPreview.openingTag("div", n, extraClass: "sdui-unknown", css: CSS())
+            write(HTMLPreview.openingTag("div", n, extraClass: "sdui-unknown", css: CSS()))
             children(n, axis: .column)
-            out += "</div>"
+            write("</div>")
         }
 
-        /// Appends `html` to the page.
-        mutating func write(_ html: String) { out += html }
+        /// Appends `html` to the page; the first write of a node (its
+        /// opening tag, `<tag …`) takes the node's `data-path` when annotating.
+        mutating func write(_ html: String) {
+            guard let p = pendingPath else {
+                out += html
+                return
+            }
+            pendingPath = nil
+            let bytes = html.utf8
+            assert(bytes.first == UInt8(ascii: "<"))
+            // After the tag name: the first space or '>'.
+            let cut = bytes.firstIndex { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: ">") } ?? bytes.endIndex
+            out += html[..<cut]
+            out += " data-path=\"\(HTMLPreview.escape(p))\""
+            out += html[cut...]
+        }
 
         /// Writes the children of `n`, one per line, in a parent of `axis`.
         mutating func children(_ n: RenderNode, axis: Axis) {
             guard !n.children.isEmpty else { return }
-            for child in n.children {
+            for (i, child) in n.children.enumerated() {
                 out += "\n"
+                if annotatesPaths { path.append(i) }
                 node(child, in: axis)
+                if annotatesPaths { path.removeLast() }
             }
             out += "\n"
         }
 
-        /// A name for the next radio group, unique on the page: `sdui-choice-1`, …
+        /// A name for the next radio group, unique on the page:
+        /// `sdui-choice-1`, …; `sdui-choice-p0.3` by path when annotating.
         mutating func nextGroup() -> String {
+            if annotatesPaths { return "sdui-choice-p" + HTMLPreview.pathText(path) }
             groups += 1
             return "sdui-choice-\(groups)"
         }

@@ -552,12 +552,12 @@ private enum PreviewPages {
         ], token: "form")
     }
 
-    static let hostileTitle = "</title><script>document.title='pwned'</script>"
-    static let hostileText = #"</div><script>document.body.innerHTML=''</script><b id="pwned1">x</b>"#
-    static let hostileToken = #"t" onclick="alert(1)" id="pwned0"#
-    static let hostileValue = #""><img id="pwned2" src=x onerror=alert(1)>"#
-    static let hostileLabel = #"<i id="pwned3">boom</i>"#
-    static let hostilePrimitive = #"<b id="pwned4">X</b>"#
+    static let hostileTitle = HostileStrings.title
+    static let hostileText = HostileStrings.text
+    static let hostileToken = HostileStrings.token
+    static let hostileValue = HostileStrings.value
+    static let hostileLabel = HostileStrings.label
+    static let hostilePrimitive = HostileStrings.primitive
     static let badColour = JSONValue.string("red;}body{display:none")
 
     /// Values that try to break out of text, attributes, CSS and url().
