@@ -42,6 +42,10 @@ struct DevCommand: AsyncParsableCommand {
     @Option(help: "native (inotify on Linux, kqueue on Apple platforms) or polling.")
     var watch: Watch = .native
 
+    @Option(name: .customLong("allow-origin"),
+            help: "An origin whose pages may open the WebSocket besides the playground's own, e.g. a proxy's (repeatable).")
+    var allowOrigin: [String] = []
+
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
@@ -52,6 +56,7 @@ struct DevCommand: AsyncParsableCommand {
             c.host = host
             c.port = port
             c.watch = watch == .native ? .native : .polling
+            c.allowedOrigins = allowOrigin
             let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
             if !PlaygroundServer.isLoopback(host) {
                 say("sdui dev: warning: bound to \(host), not loopback: any machine that reaches this one can open "

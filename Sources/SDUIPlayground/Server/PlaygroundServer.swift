@@ -46,6 +46,9 @@ package struct PlaygroundServer: Service {
         package var maxMessagesPerSecond = 200
         /// The most pages open at once.
         package var maxPages = 64
+        /// Origins whose pages may open a WebSocket besides the page's own
+        /// (`http://` + its Host), e.g. a proxy's; exact text, none by default.
+        package var allowedOrigins: [String] = []
 
         package init(folder: String) { self.folder = folder }
     }
@@ -170,7 +173,7 @@ package struct PlaygroundServer: Service {
             Self.response(.ok, contentType: "text/css; charset=utf-8", body: Data(PlaygroundAssets.style.utf8))
         }
         router.ws("/ws", shouldUpgrade: { [pages, configuration] request, _ in
-            try Self.checkOrigin(request)
+            try Self.checkOrigin(request, allowed: configuration.allowedOrigins)
             _ = try Self.target(request)
             guard pages.open(max: configuration.maxPages) else {
                 throw HTTPError(.serviceUnavailable, message: "too many pages open (\(configuration.maxPages))")
@@ -193,10 +196,12 @@ package struct PlaygroundServer: Service {
         }
     }
 
-    /// Refuses (403) an upgrade whose `Origin` is not `http://` + its `Host`.
-    static func checkOrigin(_ request: Request) throws {
+    /// Refuses an upgrade whose `Origin` is not `http://` + its `Host` nor
+    /// one of `allowed` (403 to a plain request; the WebSocket library
+    /// answers a refused upgrade 400).
+    static func checkOrigin(_ request: Request, allowed: [String]) throws {
         guard let origin = request.headers[.origin], let host = request.head.authority,
-              origin == "http://\(host)" else {
+              origin == "http://\(host)" || allowed.contains(origin) else {
             throw HTTPError(.forbidden, message: "the WebSocket takes only the playground's own pages (Origin)")
         }
     }

@@ -262,7 +262,7 @@ private func near(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 0.6 }
 // MARK: - PreviewPages
 
 /// What the measuring script reports.
-private struct PreviewLayout: Decodable, Sendable {
+struct PreviewLayout: Decodable, Sendable {
     struct Input: Decodable, Sendable, Equatable {
         var type: String
         var value: String
@@ -349,13 +349,13 @@ private struct PreviewLayout: Decodable, Sendable {
 }
 
 /// A page without the expected report or element.
-private struct PreviewLayoutError: Error, CustomStringConvertible {
+struct PreviewLayoutError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
 }
 
 /// The trees under test, and their measured layouts (one Chromium run each).
-private enum PreviewPages {
+enum PreviewPages {
     static let layout = Task { try await measure(layoutTree, width: 600, height: 900) }
     static let hostile = Task {
         try await measure(hostileTree, title: hostileTitle, width: 390, height: 844,
