@@ -5,6 +5,8 @@
 set -euo pipefail
 
 # chromium (+ a font): the headless browser the HTML preview tests lay pages out in;
+# chromium-driver: chromedriver, through which Selenium drives that browser in the
+# playground's browser tests and latency bench (scripts/browser-tests.sh);
 # python3-jsonschema: checks examples and render trees against schemas/;
 # postgresql: the registry's second store, tested for real (scripts/postgres.sh);
 # libsimdjson-dev: a peer of the first-paint benchmark (bench/ only, never the library);
@@ -18,7 +20,7 @@ set -euo pipefail
 # libcurl4-openssl-dev, patchelf: the release build (scripts/build-release.sh)
 # links the static FoundationNetworking against libcurl by its linker name, then
 # takes libcurl off the libraries loaded at start (it is opened on first use).
-packages=(libjansson-dev libdeflate-dev zlib1g-dev libsqlite3-dev pkg-config make chromium fonts-dejavu-core
+packages=(libjansson-dev libdeflate-dev zlib1g-dev libsqlite3-dev pkg-config make chromium chromium-driver fonts-dejavu-core
           python3-jsonschema postgresql libsimdjson-dev pigz locales libpcre2-dev libdouble-conversion-dev
           prometheus python3-venv openssl libcurl4-openssl-dev patchelf)
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh - the whole test suite: the C core's own tests (make test), every
 # Swift Testing suite (with PostgreSQL started for the registry tests), then
-# the examples and rendered trees against schemas/.  Fuzzing is separate:
+# the playground in a real browser, and the examples and rendered trees
+# against schemas/.  Fuzzing is separate:
 # Tests/Fuzz/run.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +39,10 @@ step check-consumer bash scripts/check-consumer.sh "$sdui" .build
 # The OpenAPI document against the server: a client generated from it, and
 # schemathesis (PyPI) with every check against a live `sdui serve`.
 step check-openapi bash scripts/check-openapi.sh "$sdui"
+# The playground (`sdui dev`) in headless Chromium through chromedriver and
+# Selenium (PyPI, in a venv of its own): taps, inputs, hot reload, the
+# banner, panels, flows.
+step browser-tests bash scripts/browser-tests.sh "$sdui"
 # Debian's python3 has python3-jsonschema (setup.sh); another python3 first
 # on PATH may not.
 py=python3

@@ -247,7 +247,10 @@ class Page:
                 "return {renders: d.renders && (d.renders.length ?? d.renders),"
                 " patches: d.patches && (d.patches.length ?? d.patches),"
                 " paints: d.paints && d.paints.length, lastTapLatency: d.lastTapLatency};")))
-            logs = [e["message"] for e in self.driver.get_log("browser") if e.get("level") in ("SEVERE", "WARNING")]
+            # The examples' images live on a made-up CDN: their failed
+            # loads are noise here.
+            logs = [e["message"] for e in self.driver.get_log("browser")
+                    if e.get("level") in ("SEVERE", "WARNING") and "ERR_NAME_NOT_RESOLVED" not in e["message"]]
             if logs:
                 parts.append("console:\n  " + "\n  ".join(logs[-10:]))
         except WebDriverException as e:

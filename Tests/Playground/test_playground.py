@@ -133,37 +133,62 @@ class IndexAndScreenTests(PlaygroundTestCase):
         checkout = next(h for h in links if h.endswith("/view/screen/checkout"))
         self.page.open(checkout[len(self.server.url):])
 
+    def promo_value_attribute(self):
+        """The `value` attribute of the promo-code input: what the server
+        last rendered into the field (typing changes only the property)."""
+        return self.driver.execute_script(
+            "const i = document.querySelector(arguments[0]); return i && i.getAttribute('value');", PROMO_INPUT)
+
     def test_typed_promo_code_applied_through_store(self):
-        """Typing a code and tapping Apply sets `cart.promoCode`, logs the
-        action and changes the screen."""
+        """Typing a code writes it through the store (the field is patched
+        with it); tapping Apply then sets `cart.promoCode` and logs the action.
+
+        What changes in the screen is the field: the server patches the
+        input node with the store's value.  Apply itself repaints nothing on
+        the checkout, rightly: the screen's items bind `cart.promoCode`
+        ("Discount (AUTUMN15)"), and an item's bind is looked up before the
+        store (BindingScope)."""
         page = self.page.open("view/screen/checkout")
         code = f"TEST{random.randrange(1000, 9999)}"
         html_before = page.screen_html()
+        patches_before = page.sdui_count("patches")
         actions_before = page.events().count("action")
         self.assertNotEqual(page.store_value("cart.promoCode"), code)
+        self.assertNotEqual(self.promo_value_attribute(), code)
 
         self.type_into(page.wait(lambda: page.find(PROMO_INPUT), f"{PROMO_INPUT} in the screen"), code)
-        apply = page.wait(lambda: page.screen_button("Apply"), "the screen's Apply button")
-        apply.click()
+        # A person reads what they typed before tapping: the value reaches
+        # the store and comes back as a patch of the field.
+        page.wait(lambda: page.store_value("promoCode") == code,
+                  f"pre#sdui-dev-store to show promoCode = {code!r} after typing it")
+        page.wait(lambda: self.promo_value_attribute() == code,
+                  f"the server to patch the promo field with value={code!r}")
+        self.assertGreater(page.sdui_count("patches"), patches_before, "the field changed without a patch")
+        self.assertNotEqual(page.screen_html(), html_before)
 
+        page.wait(lambda: page.screen_button("Apply"), "the screen's Apply button").click()
         page.wait(lambda: page.store_value("cart.promoCode") == code,
-                  f"pre#sdui-dev-store to show cart.promoCode = {code!r}")
+                  f"pre#sdui-dev-store to show cart.promoCode = {code!r} after Apply")
         page.wait(lambda: page.events().count("action") > actions_before,
                   'a new li[data-event="action"] in ol#sdui-dev-events')
-        page.wait(lambda: page.screen_html() != html_before, "the screen's DOM to change after Apply")
-        # Where the screen shows the code: the discount line of the totals
-        # reads cart.promoCode, and the field itself carries the value.
-        page.wait(lambda: code in page.screen_text()
-                  or page.driver.execute_script(
-                      "const i = document.querySelector(arguments[0]); return i && i.getAttribute('value');",
-                      PROMO_INPUT) == code,
-                  f"the screen to show {code!r}")
-        self.assertIn("promo_applied", page.events(), "the Apply sequence's track event is not in the log")
+        page.wait(lambda: "promo_applied" in page.events(), "the Apply sequence's track event in the log")
+        self.assertEqual(page.count(FIELD_MESSAGE), 0, "a field message shows after a valid Apply")
         self.assertTrue(page.hidden("#sdui-dev-banner"), "the banner shows though no file is broken")
+
+    def test_tap_right_after_typing_sees_typed_value(self):
+        """Apply tapped at once after the last key (as a test driver, or a
+        quick person, does) still applies what was typed: the page must not
+        send the tap ahead of the typed value."""
+        page = self.page.open("view/screen/checkout")
+        code = f"FAST{random.randrange(1000, 9999)}"
+        self.type_into(page.wait(lambda: page.find(PROMO_INPUT), f"{PROMO_INPUT} in the screen"), code)
+        page.wait(lambda: page.screen_button("Apply"), "the screen's Apply button").click()
+        page.wait(lambda: page.store_value("cart.promoCode") == code,
+                  f"cart.promoCode = {code!r}: Apply tapped right after typing ran on the value typed")
 
     def test_required_field_left_empty_shows_validation_message(self):
         """Clearing the required promo code and tapping Apply shows the
-        validate action's message on the field."""
+        validate action's message on the field, and stops the sequence."""
         page = self.page.open("view/screen/checkout")
         self.assertEqual(page.count(FIELD_MESSAGE), 0, "a field message shows before any input")
         self.type_into(page.wait(lambda: page.find(PROMO_INPUT), f"{PROMO_INPUT} in the screen"), "")
@@ -171,14 +196,35 @@ class IndexAndScreenTests(PlaygroundTestCase):
         page.wait(lambda: page.count(FIELD_MESSAGE) > 0, f"a {FIELD_MESSAGE} after Apply on an empty field")
         message = page.text(FIELD_MESSAGE)
         self.assertTrue(message, "the .sdui-field-message is empty")
-        # The message sits on the promo-code field, not somewhere else.
+        self.assert_message_on_promo_field(page, message)
+        page.wait(lambda: "validate" in page.text("#sdui-dev-issues"),
+                  "ul#sdui-dev-issues to list the refused validate step")
+        self.assertNotIn("promo_applied", page.events(), "the sequence went on past a failed validate")
+        self.assertIsNone(page.store_value("cart.promoCode"), "a failed validate still ran the `set` after it")
+
+    def assert_message_on_promo_field(self, page, message):
+        """The field message sits in the node of the promo-code field."""
         self.assertTrue(page.driver.execute_script(
             "const m = document.querySelector(arguments[0]);"
             "const f = m && m.closest('[data-path]');"
             "return !!(f && f.querySelector('input[name=\"promoCode\"]'));", FIELD_MESSAGE),
             f"the message {message!r} is not on the promoCode field")
-        self.assertNotEqual(page.store_value("cart.promoCode"), "",
-                            "a refused validation still ran the `set` after it")
+
+    def test_refused_input_shows_message(self):
+        """Typing a value the store's rules refuse (the required field
+        emptied) shows the message on the input without any tap, and the
+        refused value is not written."""
+        page = self.page.open("view/screen/checkout")
+        code = f"KEEP{random.randrange(1000, 9999)}"
+        field = page.wait(lambda: page.find(PROMO_INPUT), f"{PROMO_INPUT} in the screen")
+        self.type_into(field, code)
+        page.wait(lambda: page.store_value("promoCode") == code, f"the store's promoCode to be {code!r}")
+        self.type_into(page.find(PROMO_INPUT), "")
+        page.wait(lambda: page.count(FIELD_MESSAGE) > 0, f"a {FIELD_MESSAGE} once the required field is emptied")
+        message = page.text(FIELD_MESSAGE)
+        self.assertTrue(message, "the .sdui-field-message is empty")
+        self.assert_message_on_promo_field(page, message)
+        self.assertEqual(page.store_value("promoCode"), code, "the refused empty value was written to the store")
 
     def test_old_primitive_map_shows_placeholders(self):
         """An older app's X-Primitives brings placeholders; the empty map
@@ -214,8 +260,7 @@ class IndexAndScreenTests(PlaygroundTestCase):
         font_size = ("const e = document.querySelector(arguments[0]);"
                      "return e ? parseFloat(getComputedStyle(e).fontSize) : null;")
         # The first Text node with a data-path: found again by it after the
-        # render the new scale brings.
-        # (In a list: the root's path, "", is falsy.)
+        # render the new scale brings (in a list, as the root's path "" is falsy).
         [text_path] = page.wait(lambda: page.driver.execute_script(
             "const e = document.querySelector('#sdui-dev-screen [data-primitive=\"Text\"][data-path]');"
             "return e ? [e.getAttribute('data-path')] : null;"), "a Text node with data-path in the screen")
@@ -246,17 +291,24 @@ class IndexAndScreenTests(PlaygroundTestCase):
         value = float(self.driver.execute_script("return arguments[0].value;", element))
         self.assertAlmostEqual(value, target, places=5, msg=f"the text-scale input reads {value}, not {target}")
 
-    def test_device_width(self):
-        """The device buttons set `#sdui-dev-device`'s width: 390 px by
-        default, then 320 and 430."""
+    def test_screen_laid_out_at_device_width(self):
+        """The device buttons set the width the screen is laid out at (an app
+        on a 320-point phone gets 320 points): 390 px at first, then 320 and
+        430; the frame's border is outside it."""
         page = self.page.open("view/screen/checkout")
-        width = "return document.querySelector('#sdui-dev-device').getBoundingClientRect().width;"
-        self.assertAlmostEqual(page.driver.execute_script(width), 390, delta=0.5,
-                               msg="#sdui-dev-device is not 390 px wide at first")
-        for target in (320, 430):
-            page.control(f'button[data-device-width="{target}"]').click()
-            page.wait(lambda: abs(page.driver.execute_script(width) - target) <= 0.5,
-                      f"#sdui-dev-device to be {target} px wide")
+        widths = ("return [document.querySelector('#sdui-dev-device').clientWidth,"
+                  " document.querySelector('#sdui-dev-screen .sdui-frame').getBoundingClientRect().width];")
+        page.wait(lambda: page.driver.execute_script(
+            "return document.querySelector('#sdui-dev-screen .sdui-frame') !== null;"), "the screen's frame")
+        for target in (390, 320, 430):
+            if target != 390:
+                page.control(f'button[data-device-width="{target}"]').click()
+            page.wait(lambda: abs(page.driver.execute_script(widths)[0] - target) <= 0.5,
+                      f"#sdui-dev-device to lay its content out {target} px wide")
+            device, frame = page.driver.execute_script(widths)
+            self.assertAlmostEqual(frame, target, delta=0.5,
+                                   msg=f"with the {target} px device, #sdui-dev-device holds {device} px but the "
+                                       f"screen's .sdui-frame is laid out at {frame} px")
 
 
 class HotReloadTests(PlaygroundTestCase):
@@ -325,7 +377,8 @@ class HotReloadTests(PlaygroundTestCase):
         token["version"] = "one"
         write_json(self.file(relative), token)
         banner = self.assert_banner_names(page, relative, 'a string "version"')
-        self.assertRegex(banner, r"(?i)version|line\s*\d+|\$", "the banner does not say where the rule broke")
+        self.assertRegex(banner, r"(?i)line\s*\d+|column\s*\d+|\$", "the banner names no place")
+        self.assertIn("version", banner, "the banner does not say which rule broke (the version)")
         self.assertIn("Checkout", page.screen_text(), "the last good render did not stay")
 
         write_text(self.file(relative), original)
@@ -335,7 +388,8 @@ class HotReloadTests(PlaygroundTestCase):
         token = json.loads(original)
         del token["primitive"]
         write_json(self.file(relative), token)
-        self.assert_banner_names(page, relative, 'no "primitive"')
+        banner = self.assert_banner_names(page, relative, 'no "primitive"')
+        self.assertIn("primitive", banner, "the banner does not say which rule broke (the primitive)")
         self.assertIn("Checkout", page.screen_text(), "the last good render did not stay")
         write_text(self.file(relative), original)
         page.wait(lambda: page.hidden("#sdui-dev-banner"), "#sdui-dev-banner to hide once the token is fixed")

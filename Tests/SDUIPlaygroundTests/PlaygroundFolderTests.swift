@@ -45,7 +45,13 @@ import Testing
         try fixture.write("tokens/checkout_header.json", good.replacingOccurrences(of: "\"version\": 1", with: "\"version\": \"two\""))
         folder.reload("tokens/checkout_header.json")
         #expect(folder.problemList.first?.rule == "schema", "\(folder.problemList)")
+        #expect(folder.problemList.first?.place == "$.version", "\(folder.problemList)")
         #expect(folder.problemList.first?.message.contains("version") == true)
+        // A nested node's member: its path.
+        try fixture.write("tokens/checkout_header.json", good.replacingOccurrences(of: "\"primitive\": \"Text\"", with: "\"primitive\": 7"))
+        folder.reload("tokens/checkout_header.json")
+        #expect(folder.problemList.first?.place.hasPrefix("$.props.children[") == true, "\(folder.problemList)")
+        #expect(folder.problemList.first?.place.hasSuffix("].primitive") == true, "\(folder.problemList)")
         try fixture.write("tokens/checkout_header.json", good)
         folder.reload("tokens/checkout_header.json")
         #expect(folder.problemList.isEmpty)

@@ -37,7 +37,8 @@ package struct FileProblem: Sendable, Hashable {
     init(file: String, error: any Error) {
         self.file = file
         if let e = error as? SDUIError {
-            place = e.line.map { line in "line \(line)" + (e.column.map { ", column \($0)" } ?? "") } ?? ""
+            place = Self.jsonPath(ofSchemaError: e)
+                ?? e.line.map { line in "line \(line)" + (e.column.map { ", column \($0)" } ?? "") } ?? ""
             rule = e.category.rawValue
             message = e.message
         } else {
@@ -45,6 +46,26 @@ package struct FileProblem: Sendable, Hashable {
             rule = "unknown"
             message = "\(error)"
         }
+    }
+
+    /// The JSON path a token's schema error names (`$.version`,
+    /// `$.props.children[2].primitive`), from the core's message: `token
+    /// "ID": [PATH: ]"MEMBER" …` or `missing "MEMBER"`.  Its line and column
+    /// are the token's start, which says less.  Nil for any other error.
+    static func jsonPath(ofSchemaError e: SDUIError) -> String? {
+        guard e.category == .schema, e.message.hasPrefix("token \""),
+              let idEnd = e.message.range(of: "\": ") else { return nil }
+        var rest = e.message[idEnd.upperBound...]
+        var path = "$"
+        if let colon = rest.range(of: ": "), rest.hasPrefix("props") {
+            path += "." + rest[..<colon.lowerBound]
+            rest = rest[colon.upperBound...]
+        }
+        if rest.hasPrefix("missing ") { rest = rest.dropFirst("missing ".count) }
+        if rest.hasPrefix("\""), let close = rest.dropFirst().firstIndex(of: "\"") {
+            path += "." + rest[rest.index(after: rest.startIndex)..<close]
+        }
+        return path
     }
 
     /// A problem from its parts.

@@ -18,7 +18,9 @@ enum PlaygroundAssets {
   var statusEl = document.getElementById("sdui-dev-status");
   // What the page did, for the tests and the latency bench (docs/playground.md).
   var dev = window.sduiDev = { renders: 0, patches: 0, paints: [], paintCount: 0, lastTapLatency: null, errors: [] };
-  var socket = null, retryMs = 250, tapAt = null, localErrors = [];
+  // tapAt: when the last tap or input was sent; answered: whether a render
+  // or patch came for it (a step that changes nothing is timed by nothing).
+  var socket = null, retryMs = 250, tapAt = null, answered = true, localErrors = [];
 
   function $(x) { return document.getElementById(x); }
   function now() { return performance.timeOrigin + performance.now(); }
@@ -54,9 +56,9 @@ enum PlaygroundAssets {
     socket.onmessage = function (e) {
       var m;
       try { m = JSON.parse(e.data); } catch (err) { return; }
-      if (m.type === "render") applyRender(m.html);
-      else if (m.type === "patch") applyPatch(m.changes || []);
-      else if (m.type === "state") applyState(m);
+      if (m.type === "render") { answered = true; applyRender(m.html); }
+      else if (m.type === "patch") { answered = true; applyPatch(m.changes || []); }
+      else if (m.type === "state") { if (!answered) tapAt = null; applyState(m); }
       else if (m.type === "node") $("sdui-dev-node").textContent = JSON.stringify(m.node, null, 2);
       else if (m.type === "error") {
         dev.errors.push(m.message);
@@ -157,12 +159,23 @@ enum PlaygroundAssets {
     }
     if (e.target.closest("input, label.sdui-option, fieldset") && !e.target.closest("button")) return;
     if (node.getAttribute("data-primitive") === "TextField" || node.getAttribute("data-primitive") === "Slider") return;
+    flushInputs();   // what was typed reaches the engine before the tap that reads it
     tapAt = performance.timeOrigin + e.timeStamp;
+    answered = false;
     send({ type: "tap", path: node.getAttribute("data-path") });
   });
 
-  // Inputs: the node's path and the value; text is sent as it is typed.
-  var timers = {};
+  // Inputs: the node's path and the value; text is sent as it is typed
+  // (after a pause), and at once before a tap.
+  var timers = {}, waiting = {};
+  function flushInputs() {
+    Object.keys(waiting).forEach(function (key) {
+      clearTimeout(timers[key]);
+      var el = waiting[key];
+      delete waiting[key];
+      sendInput(el);
+    });
+  }
   function sendInput(el) {
     var node = el.closest("[data-path]");
     if (!node) return;
@@ -174,6 +187,7 @@ enum PlaygroundAssets {
       node.querySelectorAll("input:checked").forEach(function (c) { value.push(c.value); });
     } else value = el.value;
     tapAt = now();
+    answered = false;
     send({ type: "input", path: path, value: value });
   }
   screenEl.addEventListener("input", function (e) {
@@ -182,7 +196,8 @@ enum PlaygroundAssets {
     if (el.type === "text" || el.type === "password" || el.type === "range") {
       var key = el.name || "";
       clearTimeout(timers[key]);
-      timers[key] = setTimeout(function () { sendInput(el); }, el.type === "range" ? 30 : 120);
+      waiting[key] = el;
+      timers[key] = setTimeout(function () { delete waiting[key]; sendInput(el); }, el.type === "range" ? 30 : 120);
     }
   });
   screenEl.addEventListener("change", function (e) {
@@ -247,9 +262,9 @@ enum PlaygroundAssets {
         .sdui-dev-banner ul{margin:0;padding-left:20px;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
         .sdui-dev-main{display:flex;gap:16px;padding:16px;align-items:flex-start}
         .sdui-dev-stage{flex:1 1 auto;display:flex;justify-content:center;min-width:0}
-        .sdui-dev-device{border:10px solid #1F2937;border-radius:28px;overflow:hidden;background:#FFFFFF;
+        .sdui-dev-device{box-sizing:content-box;border:10px solid #1F2937;border-radius:28px;overflow:hidden;background:#FFFFFF;
           box-shadow:0 8px 24px rgba(0,0,0,.2);flex:none}
-        #sdui-dev-screen{max-height:calc(100vh - 120px);overflow-y:auto}
+        #sdui-dev-screen{max-height:calc(100vh - 120px);overflow-y:auto;scrollbar-width:none}
         #sdui-dev-device .sdui-frame{width:100%;min-height:640px}
         .sdui-dev-missing{padding:24px;color:#991B1B;font-family:ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap}
         .sdui-dev-panels{flex:0 0 360px;display:flex;flex-direction:column;gap:8px;max-height:calc(100vh - 100px);overflow-y:auto}

@@ -66,6 +66,14 @@ package actor PlaygroundView {
     private var refusals: [String] = []
     /// The events of the sessions this page had before the current one.
     private var earlierEvents: [String] = []
+    /// The flow's progress key (kept across rebuilds of one run).
+    private var flowKey = ""
+    /// Why nothing can be shown, when nothing can.
+    private var missing: String?
+    /// The resolver of the current options (a flow renders with it).
+    private var resolver = ScreenResolver()
+    /// The tree the session has now, not yet sent (nil: ask the session).
+    private var current: RenderTree?
 
     /// A view of `target` over `folder`'s files, its events going to `journal`.
     package init(folder: PlaygroundFolder, journal: FlowJournal, target: Target) {
@@ -240,7 +248,7 @@ package actor PlaygroundView {
             switch target {
             case .screen(let id):
                 let current = screenSession?.currentScreen ?? id
-                if let old = screenSession { earlierEvents += old.emittedEvents }
+                if let old = screenSession { keepEvents(of: old.emittedEvents) }
                 let session = ScreenSession(provider: folder.provider, resolver: ScreenResolver(context), store: screenStore,
                                             journal: journal,
                                             configuration: .init(userID: "dev", sessionID: "\(pageID)-\(generation)",
@@ -251,7 +259,7 @@ package actor PlaygroundView {
                 guard let definition = folder.flow(id) else {
                     throw SDUIError(.notFound, "no flow \"\(id)\" in flows/ (or it never parsed)", input: id)
                 }
-                if let old = flowSession { earlierEvents += old.emittedEvents }
+                if let old = flowSession { keepEvents(of: old.emittedEvents) }
                 if fresh || flowSession == nil { flowKey = "dev-\(pageID)-\(generation)" }
                 let session = try FlowSession(definition: definition, journal: journal,
                                               configuration: .init(userID: "dev", flowKey: flowKey, logger: quiet))
@@ -266,15 +274,6 @@ package actor PlaygroundView {
         resolver = ScreenResolver(context)
         current = nil
     }
-
-    /// The flow's progress key (kept across rebuilds of one run).
-    private var flowKey = ""
-    /// Why nothing can be shown, when nothing can.
-    private var missing: String?
-    /// The resolver of the current options (a flow renders with it).
-    private var resolver = ScreenResolver()
-    /// The tree the session has now, not yet sent (nil: ask the session).
-    private var current: RenderTree?
 
     /// The session's tree as it is now; nil when nothing can be shown.
     private func sessionTree() -> RenderTree? {
@@ -369,6 +368,11 @@ package actor PlaygroundView {
             "options": options.json,
             "canBack": .bool(canBack),
         ]
+    }
+
+    /// Keeps the latest events of a session let go, for the event log.
+    private func keepEvents(of names: [String]) {
+        earlierEvents = Array((earlierEvents + names).suffix(Self.maxListed))
     }
 
     /// Keeps a refusal for the issues panel.
