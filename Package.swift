@@ -347,6 +347,7 @@ let package = Package(
             dependencies: [
                 "SDUIPlayground", "SDUI", "SDUICore", "SDUIFlow", "SDUITestSupport",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -95,5 +95,41 @@ import Testing
         defer { fixture.remove() }
         #expect(try fixture.folder().reload(path) == false)
     }
+    @Test func aSubfolderLinkedOutOfTheFolderIsNeitherReadNorWatched() async throws {
+        let fixture = try PlaygroundFixture()
+        defer { fixture.remove() }
+        // payloads/ becomes a link to a folder outside, holding a screen.
+        let outside = fixture.dir.deletingLastPathComponent().appendingPathComponent("outside-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        try Data(#"{"id": "stolen", "tokens": [{"id": "promo_banner"}]}"#.utf8).write(to: outside.appendingPathComponent("stolen.json"))
+        try FileManager.default.removeItem(at: fixture.dir.appendingPathComponent("payloads"))
+        try FileManager.default.createSymbolicLink(at: fixture.dir.appendingPathComponent("payloads"), withDestinationURL: outside)
+        let folder = try fixture.folder()
+        #expect(!folder.screenIDs.map(\.id).contains("stolen"))
+        #expect(folder.reload("payloads/stolen.json"))   // a name it reads, but not found inside
+        #expect(folder.screen("stolen") == nil)
+        #expect(folder.root.subfolder("payloads") == nil && folder.root.subfolder("tokens") != nil)
+
+        let watcher = FolderWatcher(root: folder.root, folders: PlaygroundFolder.folders, mode: .native)
+        defer { watcher.stop() }
+        var changes = watcher.changes().makeAsyncIterator()
+        try await Task.sleep(for: .milliseconds(200))
+        try Data("{}".utf8).write(to: outside.appendingPathComponent("stolen.json"))
+        try fixture.write("tokens/promo_banner.json", "{}")
+        let batch = await changes.next() ?? []
+        #expect(batch == ["tokens/promo_banner.json"], "\(batch)")
+    }
+
+    @Test func readingEverythingAgainForgetsFilesThatWent() throws {
+        let fixture = try PlaygroundFixture()
+        defer { fixture.remove() }
+        let folder = try fixture.folder()
+        try FileManager.default.removeItem(at: fixture.dir.appendingPathComponent("screens/login.json"))
+        try fixture.write("tokens/new_one.json", "[")
+        folder.reloadAll()
+        #expect(folder.screen("login") == nil)
+        #expect(folder.problemList.map(\.file) == ["tokens/new_one.json"])
+    }
 }
 #endif

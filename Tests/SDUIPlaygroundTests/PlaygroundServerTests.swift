@@ -7,6 +7,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdWSClient
+import NIOCore
 import Logging
 import SDUICore
 import SDUITestSupport
@@ -217,6 +218,27 @@ import Testing
             #expect(errors.first?["message"]?.stringValue?.contains("20 messages a second") == true, "\(errors)")
             // Dropped messages get no answer: fewer node answers than sent.
             #expect(messages.filter { $0["type"] == "node" }.count <= 20)
+        }
+    }
+    @Test func badMessagesAreAnsweredAndTheServerGoesOn() async throws {
+        try await Self.withServer { port, _ in
+            let garbage = ["not json", "[1,2", "{}", "[]", "null", "{\"type\": 7}", String(repeating: "[", count: 5000),
+                           "{\"type\":\"tap\",\"path\":\"" + String(repeating: "9.", count: 200) + "9\"}",
+                           "{\"type\":\"input\",\"path\":\"0\",\"value\":1e999}", "{\"type\":\"options\",\"textScale\":\"big\"}"]
+            let sent = Locked(false)
+            let (messages, _) = try await Self.page(port, "screen=checkout") { outbound, m, _ in
+                if m["type"] == "state", !sent.withLock({ $0 }) {
+                    sent.withLock { $0 = true }
+                    for text in garbage { try await outbound.write(.text(text)) }
+                    try await outbound.write(.binary(ByteBuffer(bytes: [0, 1, 2])))
+                    try await outbound.write(.text(#"{"type":"select","path":"0"}"#))
+                }
+                return m["type"] == "node"
+            }
+            #expect(messages.filter { $0["type"] == "error" }.count >= garbage.count, "\(messages.map { $0["type"] ?? "" })")
+            #expect(messages.last?["type"] == "node")
+            // And the server still serves.
+            #expect(Self.status(await Self.get(port, "/")) == 200)
         }
     }
 }

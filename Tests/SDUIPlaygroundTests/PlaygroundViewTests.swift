@@ -168,5 +168,20 @@ import Testing
         #expect(html.contains("&lt;script&gt;"), "\(answer)")
         #expect(!html.contains("<script") && !html.contains(#"id="pwned"#) && !html.contains("<img") && !html.contains("<i "))
     }
+    @Test func theThemePickerWinsOverTheScreensOwnAndModeFollows() async throws {
+        let (fixture, folder, view) = try Self.view(.screen("checkout"))
+        defer { fixture.remove() }
+        _ = await view.start()
+        let before = try #require(await view.shownTree)
+        let other = try #require(folder.themeList.map(\.id).first { $0 != before.theme })
+        let picked = await view.handle(["type": "options", "theme": .string(other)])
+        #expect(Self.message("render", in: picked)?["html"]?.stringValue?.contains(#"data-theme="\#(other)""#) == true,
+                "\(picked.map { $0["type"] ?? "" })")
+        #expect(Self.message("state", in: picked)?["options"]?["theme"] == .string(other))
+        let dark = await view.handle(["type": "options", "mode": "dark"])
+        #expect(Self.message("render", in: dark)?["html"]?.stringValue?.contains("sdui-mode-dark") == true)
+        let back = await view.handle(["type": "options", "theme": .null, "mode": "light"])
+        #expect(Self.message("render", in: back)?["html"]?.stringValue?.contains(#"data-theme="\#(before.theme)""#) == true)
+    }
 }
 #endif

@@ -54,6 +54,17 @@ package struct FolderPath: Sendable {
         return URL(fileURLWithPath: real)
     }
 
+    /// The subfolder `name` (one plain name) when it is a folder whose real
+    /// path is inside this folder (a symbolic link out of it is not
+    /// followed); nil otherwise.
+    package func subfolder(_ name: String) -> String? {
+        guard (try? Self.components(name))?.count == 1,
+              let real = Self.realPath(url.appendingPathComponent(name).path), real.hasPrefix(realPath + "/") else { return nil }
+        var st = stat()
+        guard stat(real, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        return real
+    }
+
     /// The components of `relative`, each a plain name.
     package static func components(_ relative: String) throws -> [String] {
         guard !relative.isEmpty, relative.utf8.count <= maxPathBytes else {

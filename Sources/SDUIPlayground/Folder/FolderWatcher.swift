@@ -148,7 +148,7 @@ struct Poller: Sendable {
     func listing() -> [String: Stamp] {
         var out: [String: Stamp] = [:]
         for folder in folders {
-            let dir = root.url.appendingPathComponent(folder).path
+            guard let dir = root.subfolder(folder) else { continue }
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
                 .filter { !$0.hasPrefix(".") }.sorted().prefix(PlaygroundFolder.maxFilesPerFolder)
             for name in names {
@@ -236,7 +236,9 @@ final class Inotify: @unchecked Sendable {
     /// Watches subfolder `folder` when it is there; true when it is.
     @discardableResult
     private func watch(_ folder: String) -> Bool {
-        let wd = inotify_add_watch(fd, root.realPath + "/" + folder, Self.fileEvents | Self.onlyDir)
+        // A subfolder that is a link out of the folder is not watched.
+        guard let dir = root.subfolder(folder) else { return false }
+        let wd = inotify_add_watch(fd, dir, Self.fileEvents | Self.onlyDir)
         guard wd >= 0 else { return false }
         names[wd] = folder
         return true
@@ -282,8 +284,7 @@ final class Inotify: @unchecked Sendable {
             if folder.isEmpty {
                 // A subfolder of the root came (watch it, report its files) or went.
                 guard folders.contains(name) else { continue }
-                if mask & (Self.create | Self.movedTo) != 0, watch(name) {
-                    let dir = root.url.appendingPathComponent(name).path
+                if mask & (Self.create | Self.movedTo) != 0, watch(name), let dir = root.subfolder(name) {
                     for file in ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() {
                         batch.append("\(name)/\(file)")
                     }
@@ -314,7 +315,7 @@ final class DirectorySources: @unchecked Sendable {
     private var sources: [DispatchSourceFileSystemObject] = []
 
     init(root: FolderPath, folders: [String]) {
-        for path in [root.realPath] + folders.map({ root.realPath + "/" + $0 }) {
+        for path in [root.realPath] + folders.compactMap({ root.subfolder($0) }) {
             let fd = open(path, O_EVTONLY)
             guard fd >= 0 else { continue }
             let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .rename, .delete],

@@ -106,16 +106,30 @@ package final class PlaygroundFolder: @unchecked Sendable {
     package init(root: FolderPath, validator: FlowValidator = FlowValidator()) {
         self.root = root
         self.validator = validator
+        reloadAll()
+    }
+
+    /// Reads every file again (at start, and when the watcher lost events):
+    /// each file listed is read, and a file known but no longer listed is
+    /// forgotten.
+    package func reloadAll() {
         for folder in Self.folders {
-            for name in listing(folder) { _ = reload("\(folder)/\(name)") }
+            let listed = Set(listing(folder).map { "\(folder)/\($0)" })
+            let known = locked { () -> Set<String> in
+                var paths = Set(problems.keys).union(screens.keys).union(themes.keys)
+                paths.formUnion(tokens.keys.map { "tokens/\($0).json" })
+                paths.formUnion(flows.keys.map { "flows/\($0).json" })
+                return paths.filter { $0.hasPrefix(folder + "/") }
+            }
+            for path in known.union(listed).sorted() { reload(path) }
         }
     }
 
     /// The `*.json` names in `folder`, sorted; at most ``maxFilesPerFolder``
     /// (one more is a problem of the folder).
     private func listing(_ folder: String) -> [String] {
-        let dir = root.url.appendingPathComponent(folder)
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
+        guard let dir = root.subfolder(folder) else { return [] }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
         if names.count > Self.maxFilesPerFolder {
             locked {

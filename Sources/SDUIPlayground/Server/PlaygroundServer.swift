@@ -110,12 +110,7 @@ package struct PlaygroundServer: Service {
                     var paths: [String] = []
                     for path in batch {
                         if path == FolderWatcher.everything {
-                            for f in PlaygroundFolder.folders {
-                                let dir = folder.root.url.appendingPathComponent(f).path
-                                for name in ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []) {
-                                    folder.reload("\(f)/\(name)")
-                                }
-                            }
+                            folder.reloadAll()
                             paths.append(path)
                         } else if folder.reload(path) {
                             paths.append(path)
