@@ -29,14 +29,7 @@ struct ExampleScreens: ScreenProvider {
             let url = dir.appendingPathComponent(folder).appendingPathComponent(id + ".json")
             guard FileManager.default.fileExists(atPath: url.path) else { continue }
             let data = try FileInput.read(url.path, limit: FileInput.documentLimit)
-            let source = "\(folder)/\(id).json"
-            let (format, probe) = try ScreenFormat.probe(data, source: source)
-            let items: ScreenItems
-            switch format {
-            case .normalizedPayload: items = try ScreenModel(value: probe, source: source).screenItems
-            case .blockScreen: items = try BlockScreen(value: probe, source: source).screenItems
-            case .tokenPayload: items = try ScreenPayload(json: data, source: source).screenItems
-            }
+            let items = try ScreenFormat.items(data, source: "\(folder)/\(id).json")
             var lookups: [String: TokenLookup] = [:]
             for token in items.tokenIDs { lookups[token] = lookup(token) }
             return ProvidedScreen(requested: id, items: items, lookups: lookups)

@@ -189,13 +189,7 @@ package final class PlaygroundFolder: @unchecked Sendable {
                 let theme = try Theme(document: data, fileName: name, source: relative)
                 locked { themes[relative] = theme }
             default:
-                let (format, probe) = try ScreenFormat.probe(data, source: relative)
-                let items: ScreenItems
-                switch format {
-                case .normalizedPayload: items = try ScreenModel(value: probe, source: relative).screenItems
-                case .blockScreen: items = try BlockScreen(value: probe, source: relative).screenItems
-                case .tokenPayload: items = try ScreenPayload(json: data, source: relative).screenItems
-                }
+                let items = try ScreenFormat.items(data, source: relative)
                 locked { screens[relative] = items }
             }
             locked { problems[relative] = nil }
