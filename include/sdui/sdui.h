@@ -46,5 +46,6 @@
 #include "number.h"
 #include "snapshot.h"
 #include "outbox.h"
+#include "experiment.h"
 
 #endif
