@@ -111,6 +111,8 @@ def main():
         check("flow.json", p, load(p))
     for p in sorted(glob.glob(os.path.join(ex, "payloads", "*.json"))):
         check("normalized-screen.json", p, load(p))
+    for p in sorted(glob.glob(os.path.join(ex, "experiments", "*.json"))):
+        check("experiment.json", p, load(p))
     for p in sorted(glob.glob(os.path.join(ex, "themes", "*.json"))):
         doc = load(p)
         if "id" in doc:  # W3C Design Tokens files have no id; they are imported, not validated here

@@ -20,7 +20,7 @@ struct SDUICommand: AsyncParsableCommand {
         """,
         version: SDUIKitVersion.string,
         subcommands: [TokenCommand.self, RenderCommand.self, ThemeCommand.self,
-                      ExprCommand.self, FlowCommand.self, ScreenCommand.self]
+                      ExprCommand.self, FlowCommand.self, ScreenCommand.self, ExperimentCommand.self]
     )
 
     /// Runs a client command here (``CommandRunner``); hands any other
