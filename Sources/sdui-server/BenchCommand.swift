@@ -16,7 +16,8 @@ struct BenchCommand: ParsableCommand {
         Example:
           swift build -c release --traits Server && .build/release/sdui bench first-paint --json
         """,
-        subcommands: [FirstPaint.self, Disk.self, Resolve.self, Network.self, Store.self, Screen.self, StartUp.self]
+        subcommands: [FirstPaint.self, Disk.self, Resolve.self, Network.self, Store.self, Screen.self, StartUp.self,
+                      ExperimentAssign.self]
     )
 
     struct FirstPaint: ParsableCommand {
@@ -407,6 +408,54 @@ struct BenchCommand: ParsableCommand {
                 let v = m[method]!
                 print(label.padding(toLength: 40, withPad: " ", startingAt: 0)
                       + String(format: "%10.4f   %8.2f", v, v / base))
+            }
+        }
+    }
+
+    struct ExperimentAssign: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "experiment",
+            abstract: "Experiment assignments per second: the C core, the Swift API over it, a Swift closure.",
+            discussion: """
+            Users user-0 … user-N assigned to a three-variation experiment (weights 0.2/0.3/0.5, \
+            hash version 2) by sdui_experiment_run in a loop, by ExperimentAssigner.assign, and by \
+            a Swift closure doing the same FNV-1a over UTF-16 and range walk; every method must \
+            assign the same counts.  One thread; medians over rounds.
+
+            Example: sdui bench experiment --rounds 9 --users 1000000
+            """)
+
+        @Option(help: "Rounds.")
+        var rounds = 7
+
+        @Option(help: "Users per round and method.")
+        var users = 1_000_000
+
+        @Flag(help: "Print one JSON object: the medians by method.")
+        var json = false
+
+        func validate() throws {
+            try checkRange(rounds, in: 1...1_000, "--rounds")
+            try checkRange(users, in: 1...50_000_000, "--users")
+        }
+
+        func run() throws {
+            let machine = BenchMachine.start()
+            let r = try reportingErrors { try ExperimentBenchmark().measure(rounds: rounds, users: users) }
+            let m = r.medians
+            if json {
+                try printJSON(machine.json(m))
+                return
+            }
+            print(machine.line())
+            print("experiment: \(r.users) users per round and method, \(rounds) rounds (medians); counts \(r.counts)")
+            print("method".padding(toLength: 44, withPad: " ", startingAt: 0) + "  ns/user   users/s      ratio")
+            let peer = m[.swiftClosure]!
+            for (label, method) in [("Swift closure (same hash and walk)", ExperimentBenchmark.Method.swiftClosure),
+                                    ("C core, sdui_experiment_run", .c), ("Swift API, ExperimentAssigner.assign", .swiftAPI)] {
+                let v = m[method]!
+                print(label.padding(toLength: 44, withPad: " ", startingAt: 0)
+                      + String(format: "%9.1f %9.2fM %10.2f", v, 1e3 / v, v / peer))
             }
         }
     }

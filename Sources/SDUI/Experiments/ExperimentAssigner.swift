@@ -59,6 +59,12 @@ public final class ExperimentAssigner: Sendable {
     private let audience: CompiledExpression?
     /// The weights as the core reads them.
     private let weights: [Double]?
+    /// The experiment's texts the core reads, in one buffer: key, seed,
+    /// namespace id, hash attribute, fallback attribute.
+    private let fixed: [UInt8]
+    /// Where each of them is in ``fixed`` (offset, length).
+    private let spans: (key: (Int, Int), seed: (Int, Int), namespace: (Int, Int), attribute: (Int, Int),
+                        fallback: (Int, Int))
 
     /// An assigner of `experiment`.
     ///
@@ -67,6 +73,14 @@ public final class ExperimentAssigner: Sendable {
         self.experiment = experiment
         audience = try experiment.audience.map { try CompiledExpression($0) }
         weights = experiment.weights
+        var bytes: [UInt8] = []
+        func add(_ text: String) -> (Int, Int) {
+            defer { bytes += text.utf8 }
+            return (bytes.count, text.utf8.count)
+        }
+        spans = (add(experiment.key), add(experiment.seed ?? ""), add(experiment.namespace?.id ?? ""),
+                 add(experiment.hashAttribute), add(experiment.fallbackAttribute ?? ""))
+        fixed = bytes
     }
 
     /// The hash the specification defines (`sdui_experiment_hash`): a
@@ -136,72 +150,85 @@ public final class ExperimentAssigner: Sendable {
     /// The assignment of a user whose hash attribute reads `hashValue` (and
     /// fallback attribute `fallbackValue`), the audience's verdict given.
     public func assign(hashValue: String?, fallbackValue: String? = nil, audiencePasses: Bool = true) -> ExperimentAssignment {
-        let e = experiment
-        // Every text the core reads, in one buffer: key, seed, namespace id,
-        // the two attribute names and their values.
-        let parts = [e.key, e.seed ?? "", e.namespace?.id ?? "", e.hashAttribute, e.fallbackAttribute ?? "",
-                     hashValue ?? "", fallbackValue ?? ""]
-        var bytes: [UInt8] = []
-        var spans: [(Int, Int)] = []
-        for p in parts {
-            spans.append((bytes.count, p.utf8.count))
-            bytes += p.utf8
-        }
+        var value = hashValue ?? "", fallback = fallbackValue ?? ""
         var result = sdui_experiment_result()
-        var err = sdui_error()
-        let status: sdui_status = bytes.withUnsafeBufferPointer { raw in
-            let base = UnsafeRawPointer(raw.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
-            func text(_ i: Int) -> UnsafePointer<CChar> { base + spans[i].0 }
-            var x = sdui_experiment()
-            x.key = text(0)
-            x.key_len = spans[0].1
-            x.variation_count = e.variations.count
-            x.seed = text(1)
-            x.seed_len = spans[1].1
-            x.hash_version = Int32(e.hashVersion)
-            if e.coverage != 1 {
-                x.has_coverage = 1
-                x.coverage = e.coverage
-            }
-            if let ns = e.namespace {
-                x.has_namespace = 1
-                x.namespace_id = text(2)
-                x.namespace_len = spans[2].1
-                x.namespace_start = ns.start
-                x.namespace_end = ns.end
-            }
-            x.inactive = e.status == .running ? 0 : 1
-            x.hash_attribute = text(3)
-            x.hash_attribute_len = spans[3].1
-            if e.fallbackAttribute != nil {
-                x.fallback_attribute = text(4)
-                x.fallback_attribute_len = spans[4].1
-            }
-            var attrs = [sdui_experiment_attr(name: text(3), name_len: spans[3].1, value: text(5), value_len: spans[5].1),
-                         sdui_experiment_attr(name: text(4), name_len: spans[4].1, value: text(6), value_len: spans[6].1)]
-            let count = e.fallbackAttribute != nil ? 2 : 1
-            return attrs.withUnsafeMutableBufferPointer { a in
-                if let weights {
-                    return weights.withUnsafeBufferPointer { w in
-                        x.weights = w.baseAddress
-                        x.weight_count = w.count
-                        return sdui_experiment_run(&x, a.baseAddress, count, audiencePasses ? 1 : 0, &result, &err)
-                    }
+        let status: sdui_status = fixed.withUnsafeBufferPointer { raw in
+            value.withUTF8 { v in
+                fallback.withUTF8 { f in
+                    run(raw, v, f, audiencePasses, &result)
                 }
-                return sdui_experiment_run(&x, a.baseAddress, count, audiencePasses ? 1 : 0, &result, &err)
             }
         }
-        // Every pointer above is given with its count: the core cannot refuse them.
+        // Every pointer is given with its count: the core cannot refuse them.
         assert(status == SDUI_OK)
-        let usedFallback = result.hash_attribute_len > 0 && e.fallbackAttribute != nil
-            && hashValue == nil && fallbackValue != nil
+        let e = experiment
+        let usedFallback = e.fallbackAttribute != nil && hashValue == nil && fallbackValue != nil && result.hash_value_len > 0
         let index = Int(result.variation)
         return ExperimentAssignment(
             inExperiment: result.in_experiment != 0, variationIndex: index, variationID: e.variations[index].id,
             hashUsed: result.hash_used != 0, bucket: result.hash_used != 0 ? result.bucket : nil,
             hashAttribute: usedFallback ? e.fallbackAttribute! : e.hashAttribute,
             hashValue: usedFallback ? fallbackValue : hashValue,
-            reason: ExperimentAssignment.Reason(rawValue: String(cString: sdui_experiment_reason_name(result.reason))) ?? .coverage,
-            ineligibility: nil)
+            reason: Self.reasons[Int(result.reason.rawValue)], ineligibility: nil)
+    }
+
+    /// The core's reasons, by their value.
+    private static let reasons: [ExperimentAssignment.Reason] = (0..<9).map {
+        ExperimentAssignment.Reason(rawValue: String(cString: sdui_experiment_reason_name(sdui_experiment_reason(rawValue: $0))))
+            ?? .coverage
+    }
+
+    /// One run of the core over the experiment's texts (`raw`, laid out by
+    /// ``spans``) and the user's two values.
+    private func run(_ raw: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>,
+                     _ fallback: UnsafeBufferPointer<UInt8>, _ audiencePasses: Bool,
+                     _ result: inout sdui_experiment_result) -> sdui_status {
+        let e = experiment
+        let none = UnsafeRawPointer(bitPattern: 1)!.assumingMemoryBound(to: CChar.self)
+        func text(_ b: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
+            b.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } ?? none
+        }
+        let base = text(raw)
+        var x = sdui_experiment()
+        x.key = base + spans.key.0
+        x.key_len = spans.key.1
+        x.variation_count = e.variations.count
+        x.seed = base + spans.seed.0
+        x.seed_len = spans.seed.1
+        x.hash_version = Int32(e.hashVersion)
+        if e.coverage != 1 {
+            x.has_coverage = 1
+            x.coverage = e.coverage
+        }
+        if let ns = e.namespace {
+            x.has_namespace = 1
+            x.namespace_id = base + spans.namespace.0
+            x.namespace_len = spans.namespace.1
+            x.namespace_start = ns.start
+            x.namespace_end = ns.end
+        }
+        x.inactive = e.status == .running ? 0 : 1
+        x.hash_attribute = base + spans.attribute.0
+        x.hash_attribute_len = spans.attribute.1
+        var attrs = (sdui_experiment_attr(name: base + spans.attribute.0, name_len: spans.attribute.1,
+                                          value: text(value), value_len: value.count),
+                     sdui_experiment_attr(name: base + spans.fallback.0, name_len: spans.fallback.1,
+                                          value: text(fallback), value_len: fallback.count))
+        var count = 1
+        if e.fallbackAttribute != nil {
+            x.fallback_attribute = base + spans.fallback.0
+            x.fallback_attribute_len = spans.fallback.1
+            count = 2
+        }
+        var err = sdui_error()
+        return withUnsafeMutableBytes(of: &attrs) { a in
+            let list = a.baseAddress!.assumingMemoryBound(to: sdui_experiment_attr.self)
+            guard let weights else { return sdui_experiment_run(&x, list, count, audiencePasses ? 1 : 0, &result, &err) }
+            return weights.withUnsafeBufferPointer { w in
+                x.weights = w.baseAddress
+                x.weight_count = w.count
+                return sdui_experiment_run(&x, list, count, audiencePasses ? 1 : 0, &result, &err)
+            }
+        }
     }
 }
