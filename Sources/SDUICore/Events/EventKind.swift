@@ -43,6 +43,11 @@ public enum EventKind: String, CaseIterable, Sendable {
     /// The token cache's lookups and hits since the last report
     /// (`lookups`, `hits`): what the registry's hit-ratio counters sum.
     case cacheStats = "cache_stats"
+    /// A user saw a screen an experiment concerns (`experiment`, its key;
+    /// `variation`, the one assigned; `shown`, the one drawn; `phase`;
+    /// `eligible`, false when the app cannot render the variation, with
+    /// `reason`): committed with the `screen_view` it belongs to.
+    case experimentExposure = "experiment_exposure"
 
     /// The event's JSON `name`.
     public var name: String { rawValue }

@@ -16,6 +16,9 @@ public struct ProvidedScreen: Sendable {
     /// Whether the screen is the Fallback Pack's (its tokens are reported
     /// with source `fallback`).
     public var fromFallbackPack: Bool
+    /// The properties of each `experiment_exposure` this screen makes
+    /// (``ExperimentScreens``): committed with its `screen_view`.
+    public var exposures: [[String: JSONValue]] = []
 
     /// A provided screen from its parts.
     public init(requested: String, items: ScreenItems, lookups: [String: TokenLookup] = [:],

@@ -22,6 +22,7 @@
 //
 // Events.  Every screen shown reports `screen_view` (`back` when so),
 // `token_usage` (each token id, version and where it came from),
+// `experiment_exposure` for each experiment the screen took part in,
 // `cache_stats` (the screen's lookups and cache hits), and an
 // `unknown_primitive` or `render_error` for each such event of its tree;
 // every action reports `action`, and an action that does not parse or is
@@ -232,6 +233,8 @@ public final class ScreenSession: @unchecked Sendable {
     func screenEvents(_ shown: Shown, back: Bool) -> [(String, [String: JSONValue])] {
         let id = shown.screen.requested
         var events: [(String, [String: JSONValue])] = [(EventKind.screenView.name, back ? ["back": true] : [:])]
+        // The experiments the screen took part in, in the same transaction.
+        events += shown.screen.exposures.map { (EventKind.experimentExposure.name, $0) }
         var tokens: [JSONValue] = []
         var lookups = 0, hits = 0
         for tokenID in shown.screen.items.tokenIDs {
