@@ -20,8 +20,11 @@ public struct Experiment: Sendable, Hashable {
 
     /// A namespace: the users whose hash of the namespace's id falls in [start, end).
     public struct Namespace: Sendable, Hashable {
+        /// The namespace's id (the seed of its hash).
         public var id: String
+        /// Where this experiment's share of the namespace starts, 0 to 1.
         public var start: Double
+        /// Where it ends (exclusive), start to 1.
         public var end: Double
 
         /// A namespace from its parts.
