@@ -90,6 +90,10 @@ public enum RegistryMetrics {
         "sdui_client_token_lookups_total": "Token lookups the clients reported in cache_stats events (newly stored ones).",
         "sdui_client_token_hits_total": "Token lookups the clients reported served from their pack, memory or disk cache (cache_stats hits).",
         "sdui_client_unknown_primitive_total": "unknown_primitive events the clients reported (newly stored ones).",
+        "sdui_experiment_exposures_total":
+            "experiment_exposure events the clients reported (newly stored ones), by experiment, variation and eligible.",
+        "sdui_experiment_exposures_unlabeled_total":
+            "experiment_exposure events counted without labels: beyond the registry's bound on experiment and variation pairs.",
         "sdui_events_pruned_total": "Analytics events deleted by the retention (too old, or beyond the most kept).",
     ]
 }

@@ -352,6 +352,10 @@ extension RegistryServer {
         var lookups: Int64 = 0
         var hits: Int64 = 0
         var unknownPrimitive = false
+        /// An `experiment_exposure`'s experiment key, variation id (each 1
+        /// to 128 characters, no control characters: they become metric
+        /// labels) and eligibility (true unless said false).
+        var exposure: (experiment: String, variation: String, eligible: Bool)?
 
         /// The report of the event `name` with members `object`.
         init(name: String, object: [String: JSONValue]) {
@@ -363,6 +367,14 @@ extension RegistryServer {
                 (lookups, hits) = (l, h)
             case EventKind.unknownPrimitive.name:
                 unknownPrimitive = true
+            case EventKind.experimentExposure.name:
+                guard let p = object["properties"], let key = p["experiment"]?.stringValue,
+                      let variation = p["variation"]?.stringValue,
+                      [key, variation].allSatisfy({ v in
+                          !v.isEmpty && v.unicodeScalars.count <= 128
+                              && !v.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+                      }) else { return }
+                exposure = (key, variation, p["eligible"]?.boolValue ?? true)
             default:
                 return
             }
@@ -378,6 +390,27 @@ extension RegistryServer {
         if lookups > 0 { Counter(label: "sdui_client_token_lookups_total", factory: metricsFactory).increment(by: lookups) }
         if hits > 0 { Counter(label: "sdui_client_token_hits_total", factory: metricsFactory).increment(by: hits) }
         if unknown > 0 { Counter(label: "sdui_client_unknown_primitive_total", factory: metricsFactory).increment(by: unknown) }
+        var exposures: [String: (experiment: String, variation: String, eligible: Bool, count: Int)] = [:]
+        for case let e? in reports.map(\.exposure) {
+            let id = "\(e.experiment)\u{0}\(e.variation)\u{0}\(e.eligible)"
+            exposures[id, default: (e.experiment, e.variation, e.eligible, 0)].count += 1
+        }
+        for e in exposures.values.sorted(by: { ($0.experiment, $0.variation) < ($1.experiment, $1.variation) }) {
+            let pair = "\(e.experiment)\u{0}\(e.variation)"
+            let labeled = exposureSeries.withLockedValue { seen in
+                if seen.contains(pair) { return true }
+                guard seen.count < Self.maxExposureSeries else { return false }
+                seen.insert(pair)
+                return true
+            }
+            if labeled {
+                Counter(label: "sdui_experiment_exposures_total",
+                        dimensions: [("experiment", e.experiment), ("variation", e.variation), ("eligible", String(e.eligible))],
+                        factory: metricsFactory).increment(by: e.count)
+            } else {
+                Counter(label: "sdui_experiment_exposures_unlabeled_total", factory: metricsFactory).increment(by: e.count)
+            }
+        }
     }
 
     /// The most lookups one `cache_stats` event may report and be counted:

@@ -55,6 +55,11 @@ public final class RegistryServer: Service, Sendable {
     /// or ``answerCacheBytes``, so distinct queries cannot grow it without bound.
     let answerCache = NIOLockedValueBox<(answers: [String: TokenAnswer], bytes: Int)>(([:], 0))
     static let answerCacheBytes = 64 << 20
+    /// The (experiment, variation) pairs `sdui_experiment_exposures_total`
+    /// has series for; at most ``maxExposureSeries``, so clients cannot grow
+    /// /metrics without bound.
+    let exposureSeries = NIOLockedValueBox<Set<String>>([])
+    static let maxExposureSeries = 1_000
     /// The running service group, for ``shutdown()``.
     let group = NIOLockedValueBox<ServiceGroup?>(nil)
 
@@ -106,7 +111,8 @@ public final class RegistryServer: Service, Sendable {
         _ = Counter(label: "sdui_registry_refresh_failures_total", factory: self.metricsFactory)
         // The fleet's reports exist from the start, at 0, so the hit-ratio
         // rules (dashboards/alerts.yml) see the series.
-        for label in ["sdui_client_token_lookups_total", "sdui_client_token_hits_total", "sdui_client_unknown_primitive_total"] {
+        for label in ["sdui_client_token_lookups_total", "sdui_client_token_hits_total", "sdui_client_unknown_primitive_total",
+                      "sdui_experiment_exposures_unlabeled_total"] {
             _ = Counter(label: label, factory: self.metricsFactory)
         }
         recordRefreshAge()

@@ -49,6 +49,8 @@ import Testing
         #expect(rules.contains("alert: TokenCacheHitRatioLow") && rules.contains("alert: UnknownPrimitiveRising"))
         #expect(rules.contains("token_cache_hit_ratio < 0.85"))
         #expect(rules.contains("for: 15m"))
+        #expect(rules.contains("record: experiment_ineligible_share") && rules.contains("alert: ExperimentIneligibleShareHigh"))
+        #expect(rules.contains("sdui_experiment_exposures_total"))
     }
 
     /// The Grafana dashboard draws what the rules watch: the three counters.
@@ -56,7 +58,7 @@ import Testing
         let dashboard = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("dashboards/registry.json"),
                                    encoding: .utf8)
         for name in ["sdui_client_token_lookups_total", "sdui_client_token_hits_total",
-                     "sdui_client_unknown_primitive_total"] {
+                     "sdui_client_unknown_primitive_total", "sdui_experiment_exposures_total"] {
             #expect(dashboard.contains(name), "\(name)")
         }
     }

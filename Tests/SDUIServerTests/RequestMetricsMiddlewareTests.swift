@@ -82,7 +82,7 @@ extension RequestMetricsMiddlewareTests {
             #expect(events.status == 400)
             _ = try await HTTPClient(timeout: 30, maxBodyBytes: 1 << 20).post(
                 URL(string: "events", relativeTo: r.baseURL)!.absoluteURL,
-                body: Data(#"{"events":[{"id":"m1","name":"n","flowId":"f","userId":"u","timestamp":1}]}"#.utf8),
+                body: Data(#"{"events":[{"id":"m1","name":"n","flowId":"f","userId":"u","timestamp":1},{"id":"m3","name":"experiment_exposure","flowId":"","userId":"u","timestamp":1,"properties":{"experiment":"cta \"b\" \\ c","variation":"green","eligible":true}}]}"#.utf8),
                 headers: ["Content-Type": "application/json"])
             let page = try await get(r, "metrics", [:]).text
             await r.stop()

@@ -117,6 +117,36 @@ import Testing
         return nil
     }
 
+    /// Exposures become `sdui_experiment_exposures_total` by experiment,
+    /// variation and eligibility, once per stored event; bad ones are not
+    /// counted.
+    @Test func exposuresBecomeLabeledCountersOnce() async throws {
+        try await withStore(.sqlite) { store in
+            let server = try await startServer(store)
+            func metrics() async throws -> String {
+                String(decoding: try await HTTPClient(timeout: 30, maxBodyBytes: 1 << 22)
+                    .get(URL(string: "metrics", relativeTo: server.baseURL)!.absoluteURL).body, as: UTF8.self)
+            }
+            #expect(Self.sample(try await metrics(), "sdui_experiment_exposures_unlabeled_total") == 0)
+            let batch = [
+                Self.event("x1", "experiment_exposure", ts: 1, #"{"experiment":"cta","variation":"green","eligible":true}"#),
+                Self.event("x2", "experiment_exposure", ts: 1, #"{"experiment":"cta","variation":"green","eligible":true}"#),
+                Self.event("x3", "experiment_exposure", ts: 1, #"{"experiment":"cta","variation":"green","eligible":false}"#),
+                Self.event("x4", "experiment_exposure", ts: 1, #"{"experiment":"cta","variation":"control"}"#),
+                Self.event("x5", "experiment_exposure", ts: 1, #"{"experiment":"","variation":"x"}"#),          // not counted
+                Self.event("x6", "experiment_exposure", ts: 1, #"{"experiment":"cta","variation":"a\nb"}"#),    // not counted
+            ]
+            #expect(try await post(server, batch).status == 200)
+            #expect(try await post(server, batch).status == 200)   // sent again: counted once
+            let page = try await metrics()
+            func count(_ labels: String) -> Double? { Self.sample(page, "sdui_experiment_exposures_total{\(labels)}") }
+            #expect(count(#"experiment="cta",variation="green",eligible="true""#) == 2, "\(page)")
+            #expect(count(#"experiment="cta",variation="green",eligible="false""#) == 1)
+            #expect(count(#"experiment="cta",variation="control",eligible="true""#) == 1)
+            #expect(!page.contains(#"variation="x""#))
+        }
+    }
+
     @Test func clientReportsBecomeCountersOnce() async throws {
         try await withStore(.sqlite) { store in
             let server = try await startServer(store)
