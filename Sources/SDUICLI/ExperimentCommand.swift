@@ -23,10 +23,14 @@ package struct ExperimentCommand: ParsableCommand {
         """,
         subcommands: [Hash.self, Run.self, Validate.self])
 
+    /// The second words of this command's lines that run in `sdui-server`:
+    /// `report` reads the registry's store, and the help there lists it.
+    package static let serverSubcommands = ["report", "--help", "-h", "help"]
+
     package init() {}
 
-    struct Hash: ParsableCommand {
-        static let configuration = CommandConfiguration(
+    package struct Hash: ParsableCommand {
+        package static let configuration = CommandConfiguration(
             commandName: "hash",
             abstract: "Print the hash of VALUE with SEED: a number in [0, 1), or null for an unknown version.",
             discussion: """
@@ -48,14 +52,16 @@ package struct ExperimentCommand: ParsableCommand {
 
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
+        package init() {}
+
+        package func run() throws {
             let h = ExperimentAssigner.hash(seed: seed, value: value, version: version)
             print(h.map { JSONValue.text($0) } ?? "null")
         }
     }
 
-    struct Run: ParsableCommand {
-        static let configuration = CommandConfiguration(
+    package struct Run: ParsableCommand {
+        package static let configuration = CommandConfiguration(
             commandName: "run",
             abstract: "Assign a user (or every user of a list) to an experiment.",
             discussion: """
@@ -84,7 +90,9 @@ package struct ExperimentCommand: ParsableCommand {
 
         @OptionGroup var output: OutputOptions
 
-        func validate() throws {
+        package init() {}
+
+        package func validate() throws {
             if attrs == nil && users == nil { throw ValidationError("give --attrs FILE or --users FILE") }
             if attrs == "-" && users == "-" { throw ValidationError("only one of --attrs and --users can be standard input") }
             if summary && users == nil { throw ValidationError("--summary goes with --users") }
@@ -93,7 +101,7 @@ package struct ExperimentCommand: ParsableCommand {
         /// The most users a list may hold.
         static let maxUsers = 10_000_000
 
-        func run() throws {
+        package func run() throws {
             try reportingErrors {
                 let definition = try Experiment(json: try readFile(experiment, limit: FileInput.documentLimit),
                                                 source: inputName(experiment))
@@ -152,8 +160,8 @@ package struct ExperimentCommand: ParsableCommand {
         }
     }
 
-    struct Validate: ParsableCommand {
-        static let configuration = CommandConfiguration(
+    package struct Validate: ParsableCommand {
+        package static let configuration = CommandConfiguration(
             commandName: "validate",
             abstract: "Check an experiment definition, and with --examples its screens and tokens.",
             discussion: """
@@ -178,7 +186,9 @@ package struct ExperimentCommand: ParsableCommand {
 
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
+        package init() {}
+
+        package func run() throws {
             try reportingErrors {
                 let definition = try Experiment(json: try readFile(file, limit: FileInput.documentLimit), source: inputName(file))
                 var issues: [ExperimentIssue] = []

@@ -463,6 +463,35 @@ public final class PostgresRegistryStore: RegistryStore, Service {
         }
     }
 
+    /// An experiment's exposures by variation and eligibility: one grouped
+    /// query over the `experiment_exposure` events, read as `json` (an
+    /// event holding an escaped U+0000 is skipped, as in tokenUsage), the
+    /// key bound as a parameter.
+    ///
+    /// - Throws: `RegistryError` `.store` when the database fails.
+    public func experimentExposures(key: String) async throws -> [ExposureCount] {
+        try await RegistryError.wrap(name) {
+            let rows = try await client.query("""
+                SELECT e.json::json -> 'properties' ->> 'variation' AS variation,
+                       CASE WHEN json_typeof(e.json::json -> 'properties' -> 'eligible') = 'boolean'
+                             AND (e.json::json -> 'properties' ->> 'eligible') = 'false' THEN 0 ELSE 1 END AS eligible,
+                       count(DISTINCT e.user_id) AS users, count(*) AS events
+                FROM flow_events AS e
+                WHERE e.name = 'experiment_exposure' AND strpos(e.json, '\\u0000') = 0
+                  AND json_typeof(e.json::json -> 'properties') = 'object'
+                  AND json_typeof(e.json::json -> 'properties' -> 'experiment') = 'string'
+                  AND e.json::json -> 'properties' ->> 'experiment' = \(key)
+                  AND json_typeof(e.json::json -> 'properties' -> 'variation') = 'string'
+                GROUP BY 1, 2 ORDER BY 1, 2
+                """, logger: logger)
+            var out: [ExposureCount] = []
+            for try await (v, e, u, n) in rows.decode((String, Int32, Int64, Int64).self) {
+                out.append(ExposureCount(variation: v, eligible: e != 0, users: Int(u), events: Int(n)))
+            }
+            return out
+        }
+    }
+
     /// The stored events, oldest first, at most `limit`.
     ///
     /// - Throws: `RegistryError` `.store` when the database fails.

@@ -49,6 +49,10 @@ public protocol RegistryStore: Sendable {
     /// `properties.tokens` counted once per event.  What the usage job
     /// (`sdui registry usage`) writes and the pack builder ranks by.
     func tokenUsage(fromMilliseconds from: Int64, toMilliseconds to: Int64) async throws -> [String: Int]
+    /// The `experiment_exposure` events of experiment `key`, grouped by
+    /// variation and eligibility: distinct users and events in each (one
+    /// grouped query in the database).  What `sdui experiment report` reads.
+    func experimentExposures(key: String) async throws -> [ExposureCount]
     /// The stored events in the order they were stored, at most `limit`.
     func events(limit: Int) async throws -> [StoredEvent]
     /// The highest sequence number written (0 for an empty registry).
@@ -126,6 +130,26 @@ extension RegistryStore {
         // Closed once: a failure to close after a good body is reported.
         try await close()
         return result
+    }
+}
+
+/// One group of an experiment's exposures (``RegistryStore/experimentExposures(key:)``).
+public struct ExposureCount: Sendable, Equatable {
+    /// The variation assigned.
+    public var variation: String
+    /// Whether the app could render it.
+    public var eligible: Bool
+    /// Distinct users.
+    public var users: Int
+    /// Events.
+    public var events: Int
+
+    /// A group from its parts.
+    public init(variation: String, eligible: Bool, users: Int, events: Int) {
+        self.variation = variation
+        self.eligible = eligible
+        self.users = users
+        self.events = events
     }
 }
 

@@ -354,6 +354,34 @@ public actor SQLiteRegistryStore: RegistryStore {
         } }
     }
 
+    /// An experiment's exposures by variation and eligibility: one grouped
+    /// query over the `experiment_exposure` events (index
+    /// `flow_events_name_ts`); an event whose JSON does not parse, holds an
+    /// escaped U+0000, or lacks a string variation is skipped, as the
+    /// PostgreSQL store skips it.
+    ///
+    /// - Throws: `RegistryError` `.store` when SQLite fails.
+    public func experimentExposures(key: String) async throws -> [ExposureCount] {
+        try await exclusive { try await RegistryError.wrap(path) {
+            let rows = try await connection.query(
+                """
+                SELECT json_extract(e.json, '$.properties.variation') AS variation,
+                       CASE WHEN json_type(e.json, '$.properties.eligible') = 'false' THEN 0 ELSE 1 END AS eligible,
+                       count(DISTINCT e.user_id) AS users, count(*) AS events
+                FROM flow_events AS e
+                WHERE e.name = 'experiment_exposure' AND instr(e.json, '\\u0000') = 0 AND json_valid(e.json)
+                  AND json_extract(e.json, '$.properties.experiment') = ?1
+                  AND json_type(e.json, '$.properties.variation') = 'text'
+                GROUP BY 1, 2 ORDER BY 1, 2
+                """, [.text(key)])
+            return rows.compactMap { row in
+                guard let v = row.column("variation")?.string, let e = row.column("eligible")?.integer,
+                      let u = row.column("users")?.integer, let n = row.column("events")?.integer else { return nil }
+                return ExposureCount(variation: v, eligible: e != 0, users: u, events: n)
+            }
+        } }
+    }
+
     /// The stored events, oldest first, at most `limit`.
     ///
     /// - Throws: `RegistryError` `.store` when SQLite fails.

@@ -37,6 +37,10 @@ struct SDUICommand: AsyncParsableCommand {
     /// whose tree has every command, so its answer is the whole truth.
     static func runsHere(_ arguments: [String]) -> Bool {
         guard let first = arguments.first else { return false }
+        if first == ExperimentCommand.configuration.commandName,
+           let sub = arguments.dropFirst().first, ExperimentCommand.serverSubcommands.contains(sub) {
+            return false   // `sdui experiment report` reads the registry's store
+        }
         return arguments == ["--version"]
             || configuration.subcommands.contains { $0.configuration.commandName == first }
     }

@@ -39,6 +39,9 @@ import Testing
         func tokenUsage(fromMilliseconds from: Int64, toMilliseconds to: Int64) async throws -> [String: Int] {
             try await store().tokenUsage(fromMilliseconds: from, toMilliseconds: to)
         }
+        func experimentExposures(key: String) async throws -> [ExposureCount] {
+            try await store().experimentExposures(key: key)
+        }
         func changes(after seq: Int64) async throws -> RegistryChanges {
             try await store().changes(after: seq)
         }

@@ -211,6 +211,7 @@ import Testing
         func putFlows(_ flows: [StoredFlow]) async throws {}
         func storeEvents(_ events: [StoredEvent]) async throws -> EventStoreResult { EventStoreResult(stored: [], of: events.count) }
         func tokenUsage(fromMilliseconds from: Int64, toMilliseconds to: Int64) async throws -> [String: Int] { [:] }
+        func experimentExposures(key: String) async throws -> [ExposureCount] { [] }
         func events(limit: Int) async throws -> [StoredEvent] { [] }
         func changes(after seq: Int64) async throws -> RegistryChanges { RegistryChanges() }
         func close() async throws {

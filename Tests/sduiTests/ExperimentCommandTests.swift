@@ -3,6 +3,8 @@
 // list's counts, and definitions refused with their JSON path.
 #if Server
 import Foundation
+import SDUIRegistryKit
+import SDUIServer
 import SDUITestSupport
 import Testing
 
@@ -56,6 +58,43 @@ import Testing
                                      stdin: Data(#"{"key": "k", "variations": [{"id": "a"}, {"id": "b", "tokens": {"checkout_pay_button": "nope"}}]}"#.utf8))
         #expect(unknown.status == 1 && unknown.out.contains(#""valid":false"#)
                 && unknown.out.contains(#"$.variations[1].tokens.checkout_pay_button"#), "\(unknown.out) \(unknown.err)")
+    }
+    /// `sdui experiment report` through the front (handed to sdui-server):
+    /// users per variation, the ineligible share, and the sample-ratio test
+    /// flagging a skewed 50/50 split and passing a fair one.
+    @Test func reportCountsUsersAndFlagsASkewedSplit() async throws {
+        for (green, flagged) in [(5_600, true), (5_020, false)] {
+            let dir = Fixtures.temporaryDirectory()
+            let db = dir.appendingPathComponent("r.db").path
+            let store = try await SQLiteRegistryStore(path: db)
+            try await store.closing {
+                try await store.migrate()
+                var events: [StoredEvent] = []
+                func add(_ user: String, _ variation: String, _ eligible: Bool) {
+                    let id = "e\(events.count)"
+                    let json = #"{"id":"\#(id)","name":"experiment_exposure","flowId":"","flowVersion":"","session":"s","timestamp":1,"seq":1,"userId":"\#(user)","properties":{"experiment":"checkout-promo-prefill","variation":"\#(variation)","eligible":\#(eligible)}}"#
+                    events.append(StoredEvent(id: id, name: "experiment_exposure", flowID: "", userID: user, timestamp: 1,
+                                              json: Data(json.utf8)))
+                }
+                for i in 0..<5_000 { add("c\(i)", "control", true) }
+                for i in 0..<green { add("p\(i)", "prefilled", i % 10 != 0) }   // a tenth ineligible
+                for chunk in stride(from: 0, to: events.count, by: 1_000) {
+                    _ = try await store.storeEvents(Array(events[chunk..<min(chunk + 1_000, events.count)]))
+                }
+            }
+            let r = try await sdui(["experiment", "report", "checkout-promo-prefill", "--db", db, "--experiment", example, "--json"])
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(r.err)")
+            #expect(o["users"] as? Int == 5_000 + green)
+            let variations = try #require(o["variations"] as? [[String: Any]])
+            #expect(variations.map { $0["id"] as? String } == ["control", "prefilled"])
+            #expect(variations[1]["ineligibleUsers"] as? Int == green / 10, "\(variations)")
+            let srm = try #require(o["srm"] as? [String: Any])
+            #expect(srm["mismatch"] as? Bool == flagged, "\(srm)")
+            let text = try await sdui(["experiment", "report", "checkout-promo-prefill", "--db", db])
+            #expect(text.status == 0 && text.out.contains("sample ratio: chi-square"), "\(text.err)")
+        }
+        let other = try await sdui(["experiment", "report", "other-key", "--db", "/nonexistent/r.db", "--experiment", example])
+        #expect(other.status != 0 && other.err.contains("other-key"), "\(other.err)")
     }
 }
 #endif
