@@ -37,11 +37,21 @@ public struct ExperimentCatalog: Sendable {
     /// not in the catalog is not judged here (validation names it).
     public func ineligibility(of variation: Experiment.Variation, for primitives: PrimitiveMap) -> String? {
         for id in tokens(of: variation) {
-            guard let token = self.tokens[id], let node = primitives.unsupportedNodes(in: token).first else { continue }
-            return "variation \"\(variation.id)\": token \"\(id)\" needs \(node.primitive)@\(node.requiredVersion) at \(node.path); "
-                + "the app has " + (node.clientVersion.map { "\(node.primitive)@\($0)" } ?? "no \(node.primitive)")
+            guard let token = self.tokens[id], let reason = Self.ineligibility(of: variation, token: token, for: primitives)
+            else { continue }
+            return reason
         }
         return nil
+    }
+
+    /// Why an app with `primitives` cannot draw `token` of `variation` (its
+    /// first node the app lacks), or nil when it can: the one wording of
+    /// the reason an exposure and a validation give.
+    public static func ineligibility(of variation: Experiment.Variation, token: DesignToken,
+                                     for primitives: PrimitiveMap) -> String? {
+        guard let node = primitives.unsupportedNodes(in: token).first else { return nil }
+        return "variation \"\(variation.id)\": token \"\(token.id)\" needs \(node.primitive)@\(node.requiredVersion) at \(node.path); "
+            + "the app has " + (node.clientVersion.map { "\(node.primitive)@\($0)" } ?? "no \(node.primitive)")
     }
 }
 

@@ -143,15 +143,15 @@ public struct ExperimentScreens: ScreenProvider {
         let tokenIDs = Set(provided.items.tokenIDs)
         for a in experiments where a.experiment.variations.contains(where: { !Set($0.tokens.keys).isDisjoint(with: tokenIDs) })
             && !chosen.contains(where: { $0.0 === a }) {
+            // The tokens the variation brings, looked up once: to judge it, then to draw it.
+            var brought: [String: TokenLookup] = [:]
             let v = await take(a) { variation in
-                let brought = variation.tokens.filter { tokenIDs.contains($0.key) }.map(\.value)
-                var lookups: [String: TokenLookup] = [:]
-                for t in brought { lookups[t] = await token(t) }
-                return await self.ineligibility(of: brought, lookups: lookups, variation)
+                for (from, to) in variation.tokens where tokenIDs.contains(from) { brought[to] = await token(to) }
+                return await self.ineligibility(of: brought.keys.sorted(), lookups: brought, variation)
             }
             guard let v else { continue }
             provided.items.items = Self.replacing(provided.items.items, v.tokens)
-            for (from, to) in v.tokens where tokenIDs.contains(from) { provided.lookups[to] = await token(to) }
+            provided.lookups.merge(brought) { _, new in new }
         }
         // Token substitutions of a screen-replacing variation apply to its screen too.
         for (a, assigned) in chosen where assigned.isEligible && assigned.variationIndex != 0 {
@@ -189,10 +189,7 @@ public struct ExperimentScreens: ScreenProvider {
             guard case .found(let t, _) = lookup else {
                 return "variation \"\(variation.id)\": token \"\(id)\" cannot be had"
             }
-            if let node = primitives.unsupportedNodes(in: t).first {
-                return "variation \"\(variation.id)\": token \"\(id)\" needs \(node.primitive)@\(node.requiredVersion) at "
-                    + "\(node.path); the app has " + (node.clientVersion.map { "\(node.primitive)@\($0)" } ?? "no \(node.primitive)")
-            }
+            if let why = ExperimentCatalog.ineligibility(of: variation, token: t, for: primitives) { return why }
         }
         return nil
     }

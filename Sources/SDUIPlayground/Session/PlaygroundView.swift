@@ -191,7 +191,7 @@ package actor PlaygroundView {
             }
             let step = try await session.perform(json: action)
             if case .stayed(let why) = step, !why.isEmpty { note(why) }
-            return [redraw(), state()].compactMap { $0 }
+            return [changes(), state()].compactMap { $0 }
         }
     }
 
@@ -204,7 +204,7 @@ package actor PlaygroundView {
         case .flow:
             guard let session = flowSession else { throw SDUIError(.argument, "the flow is not running", input: "input") }
             try session.answer(key, value)
-            return [redraw(), state()].compactMap { $0 }
+            return [changes(), state()].compactMap { $0 }
         }
     }
 
@@ -217,7 +217,7 @@ package actor PlaygroundView {
         if let session = screenSession, let update = session.storeChanged([key]) {
             return [apply(update), state()].compactMap { $0 }
         }
-        return [redraw(), state()].compactMap { $0 }
+        return [changes(), state()].compactMap { $0 }
     }
 
     /// Back or next: `screen` runs on a screen session, `flow` on a flow's.
@@ -232,7 +232,7 @@ package actor PlaygroundView {
             throw SDUIError(.argument, "nothing is shown", input: "step")
         }
         if case .stayed(let why) = result, !why.isEmpty { note(why) }
-        return [redraw(), state()].compactMap { $0 }
+        return [changes(), state()].compactMap { $0 }
     }
 
     // MARK: Sessions
@@ -312,9 +312,6 @@ package actor PlaygroundView {
         guard let old = shown, let new = sessionTree() else { return render() }
         return patch(TreeChanges.between(old, new), in: new)
     }
-
-    /// After a flow's step or a screen's back: the changes.
-    private func redraw() -> JSONValue? { changes() }
 
     /// A screen session's update: the nodes it re-resolved.
     private func apply(_ update: ScreenUpdate) -> JSONValue? {
