@@ -134,6 +134,10 @@ public final class PostgresRegistryStore: RegistryStore, Service {
                     """, logger: logger)
                 try await c.query("CREATE TABLE IF NOT EXISTS flows (id text PRIMARY KEY, json text NOT NULL, seq bigint NOT NULL)",
                                   logger: logger)
+                // Version 2 → 3: experiment definitions.
+                try await c.query(
+                    "CREATE TABLE IF NOT EXISTS experiments (key text PRIMARY KEY, json text NOT NULL, seq bigint NOT NULL)",
+                    logger: logger)
                 try await c.query("""
                     CREATE TABLE IF NOT EXISTS flow_events (
                       n bigserial PRIMARY KEY, id text NOT NULL UNIQUE, name text NOT NULL, flow_id text NOT NULL,
@@ -404,6 +408,27 @@ public final class PostgresRegistryStore: RegistryStore, Service {
         }
     }
 
+    /// Adds or replaces experiment definitions in one transaction that holds
+    /// the sequence row's lock; each write takes the next sequence number.
+    ///
+    /// - Throws: `RegistryError` `.store` when the database fails.
+    public func putExperiments(_ experiments: [StoredExperiment]) async throws {
+        try await RegistryError.wrap(name) {
+            try await transaction { c in
+                var seq = try await lockSeq(c)
+                for e in experiments {
+                    seq += 1
+                    let json = String(decoding: e.json, as: UTF8.self)
+                    try await c.query("""
+                        INSERT INTO experiments (key, json, seq) VALUES (\(e.key), \(json), \(seq))
+                        ON CONFLICT (key) DO UPDATE SET json = EXCLUDED.json, seq = EXCLUDED.seq
+                        """, logger: logger)
+                }
+                try await setSeq(c, seq)
+            }
+        }
+    }
+
     /// Stores events in one transaction, each id once (servers of a fleet
     /// receiving the same event race on the unique id; one insert wins).
     ///
@@ -547,7 +572,13 @@ public final class PostgresRegistryStore: RegistryStore, Service {
                 for try await (id, json, s) in f.decode((String, String, Int64).self) {
                     flows.append(StoredFlow(id: id, json: Data(json.utf8), seq: s))
                 }
-                return RegistryChanges(tokens: tokens, screens: screens, flows: flows)
+                var experiments: [StoredExperiment] = []
+                let x = try await c.query("SELECT key, json, seq FROM experiments WHERE seq > \(seq) ORDER BY seq",
+                                          logger: logger)
+                for try await (key, json, s) in x.decode((String, String, Int64).self) {
+                    experiments.append(StoredExperiment(key: key, json: Data(json.utf8), seq: s))
+                }
+                return RegistryChanges(tokens: tokens, screens: screens, flows: flows, experiments: experiments)
             }
         }
     }

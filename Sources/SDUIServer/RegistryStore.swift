@@ -37,6 +37,9 @@ public protocol RegistryStore: Sendable {
     /// Adds or replaces flow definitions in one transaction; each write
     /// takes the next sequence number.
     func putFlows(_ flows: [StoredFlow]) async throws
+    /// Adds or replaces experiment definitions, by key, in one
+    /// transaction; each write takes the next sequence number.
+    func putExperiments(_ experiments: [StoredExperiment]) async throws
     /// Stores analytics events in one transaction, each id once: an event
     /// whose id is already stored is skipped and counted as a duplicate.
     /// Events that break ``EventRules`` (a NUL in an indexed field, say)
@@ -72,17 +75,22 @@ public struct RegistryChanges: Sendable {
     public var screens: [StoredScreen] = []
     /// Flow definitions written after it, in sequence order.
     public var flows: [StoredFlow] = []
+    /// Experiment definitions written after it, in sequence order.
+    public var experiments: [StoredExperiment] = []
 
     /// Changes from their parts; empty by default.
-    public init(tokens: [StoredToken] = [], screens: [StoredScreen] = [], flows: [StoredFlow] = []) {
+    public init(tokens: [StoredToken] = [], screens: [StoredScreen] = [], flows: [StoredFlow] = [],
+                experiments: [StoredExperiment] = []) {
         self.tokens = tokens
         self.screens = screens
         self.flows = flows
+        self.experiments = experiments
     }
 
     /// The highest sequence number among the changes (0 when none).
     public var newest: Int64 {
-        max(tokens.map(\.seq).max() ?? 0, screens.map(\.seq).max() ?? 0, flows.map(\.seq).max() ?? 0)
+        max(tokens.map(\.seq).max() ?? 0, screens.map(\.seq).max() ?? 0, flows.map(\.seq).max() ?? 0,
+            experiments.map(\.seq).max() ?? 0)
     }
 }
 
@@ -92,10 +100,11 @@ public struct RegistryChanges: Sendable {
 /// 1: the first layout (no `schema` row).  2: `flow_events.received_ms`,
 /// the server's receipt time of each event (ms since the epoch; events
 /// stored before the upgrade get the time of the upgrade), indexed for
-/// ``EventRetention``.
+/// ``EventRetention``.  3: the `experiments` table (key, definition JSON,
+/// sequence number).
 public enum RegistrySchema {
     /// The version this build creates, upgrades to and serves.
-    public static let version = 2
+    public static let version = 3
 
     /// The error of a store whose schema is `found` (nil: no tables),
     /// or nil when it is ``version``.

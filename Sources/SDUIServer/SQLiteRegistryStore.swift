@@ -67,6 +67,8 @@ public actor SQLiteRegistryStore: RegistryStore {
                   id TEXT PRIMARY KEY, payload TEXT NOT NULL, fallback_screen_id TEXT, seq INTEGER NOT NULL)
                 """,
                 "CREATE TABLE IF NOT EXISTS flows (id TEXT PRIMARY KEY, json TEXT NOT NULL, seq INTEGER NOT NULL)",
+                // Version 2 → 3: experiment definitions.
+                "CREATE TABLE IF NOT EXISTS experiments (key TEXT PRIMARY KEY, json TEXT NOT NULL, seq INTEGER NOT NULL)",
                 """
                 CREATE TABLE IF NOT EXISTS flow_events (
                   n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
@@ -211,6 +213,24 @@ public actor SQLiteRegistryStore: RegistryStore {
                     ON CONFLICT (id) DO UPDATE SET json = excluded.json, seq = excluded.seq
                     """,
                     [.text(f.id), .text(String(decoding: f.json, as: UTF8.self)), .integer(Int(seq))])
+            }
+        }
+    }
+
+    /// Adds or replaces experiment definitions in one `BEGIN IMMEDIATE`
+    /// transaction; each write takes the next sequence number.
+    ///
+    /// - Throws: `RegistryError` `.store` when SQLite fails.
+    public func putExperiments(_ experiments: [StoredExperiment]) async throws {
+        try await write {
+            for e in experiments {
+                let seq = try await nextSeq()
+                _ = try await connection.query(
+                    """
+                    INSERT INTO experiments (key, json, seq) VALUES (?1, ?2, ?3)
+                    ON CONFLICT (key) DO UPDATE SET json = excluded.json, seq = excluded.seq
+                    """,
+                    [.text(e.key), .text(String(decoding: e.json, as: UTF8.self)), .integer(Int(seq))])
             }
         }
     }
@@ -409,7 +429,7 @@ public actor SQLiteRegistryStore: RegistryStore {
         } }
     }
 
-    /// Every token version, screen and flow written after `seq`, each list in
+    /// Every token version, screen, flow and experiment written after `seq`, each list in
     /// sequence order, read in one transaction so both come from the same
     /// state.
     ///
@@ -418,7 +438,7 @@ public actor SQLiteRegistryStore: RegistryStore {
         try await exclusive { try await RegistryError.wrap(path) {
             // One read transaction, so both lists come from the same state.
             _ = try await connection.query("BEGIN")
-            let t: [SQLiteRow], s: [SQLiteRow], f: [SQLiteRow]
+            let t: [SQLiteRow], s: [SQLiteRow], f: [SQLiteRow], x: [SQLiteRow]
             do {
                 t = try await connection.query(
                     "SELECT id, version, json, primitive_version, seq FROM design_tokens WHERE seq > ?1 ORDER BY seq",
@@ -428,6 +448,8 @@ public actor SQLiteRegistryStore: RegistryStore {
                     [.integer(Int(seq))])
                 f = try await connection.query(
                     "SELECT id, json, seq FROM flows WHERE seq > ?1 ORDER BY seq", [.integer(Int(seq))])
+                x = try await connection.query(
+                    "SELECT key, json, seq FROM experiments WHERE seq > ?1 ORDER BY seq", [.integer(Int(seq))])
                 _ = try await connection.query("COMMIT")
             } catch {
                 _ = try? await connection.query("ROLLBACK")
@@ -445,6 +467,9 @@ public actor SQLiteRegistryStore: RegistryStore {
             }, flows: f.map { r in
                 StoredFlow(id: r.column("id")?.string ?? "", json: Data((r.column("json")?.string ?? "").utf8),
                            seq: Int64(r.column("seq")?.integer ?? 0))
+            }, experiments: x.map { r in
+                StoredExperiment(key: r.column("key")?.string ?? "", json: Data((r.column("json")?.string ?? "").utf8),
+                                 seq: Int64(r.column("seq")?.integer ?? 0))
             })
         } }
     }

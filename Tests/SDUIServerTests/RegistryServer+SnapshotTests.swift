@@ -32,6 +32,7 @@ import Testing
         func putScreens(_ screens: [StoredScreen]) async throws { try await store().putScreens(screens) }
         func generation() async throws -> Int64 { try await store().generation() }
         func putFlows(_ flows: [StoredFlow]) async throws { try await store().putFlows(flows) }
+        func putExperiments(_ experiments: [StoredExperiment]) async throws { try await store().putExperiments(experiments) }
         func storeEvents(_ events: [StoredEvent]) async throws -> EventStoreResult {
             try await store().storeEvents(events)
         }

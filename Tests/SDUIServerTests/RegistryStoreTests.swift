@@ -179,17 +179,23 @@ import Testing
             _ = try await store.storeEvents([StoredEvent(id: "after", name: "n", flowID: "f", userID: "u", timestamp: 0,
                                                          json: Data("{}".utf8))])
             // A schema from a later build: both refuse it, and migrate changes nothing.
-            try executeSQL("UPDATE registry_meta SET value = 3 WHERE key = 'schema'", on: store)
+            let newer = RegistrySchema.version + 1
+            try executeSQL("UPDATE registry_meta SET value = \(newer) WHERE key = 'schema'", on: store)
             for attempt in [store.verifySchema, store.migrate] {
                 do {
                     try await attempt()
                     Issue.record("a newer schema was taken")
                 } catch let e as RegistryError {
-                    #expect(e.message.contains("version 3, newer than this build's 2"), "\(e)")
+                    #expect(e.message.contains("version \(newer), newer than this build's \(RegistrySchema.version)"), "\(e)")
                 }
             }
-            try executeSQL("UPDATE registry_meta SET value = 2 WHERE key = 'schema'", on: store)
+            // Version 2 (no experiments table) is upgraded to 3 by migrate.
+            try executeSQL("DROP TABLE experiments; UPDATE registry_meta SET value = 2 WHERE key = 'schema'", on: store)
+            await #expect(throws: RegistryError.self) { try await store.verifySchema() }
+            try await store.migrate()
             try await store.verifySchema()
+            try await store.putExperiments([StoredExperiment(key: "k", json: Data(#"{"key":"k"}"#.utf8))])
+            #expect(try await store.changes(after: 0).experiments.map(\.key) == ["k"])
             #expect(try await store.events(limit: 10).map(\.id) == ["kept", "after"])
         }
     }
@@ -209,6 +215,7 @@ import Testing
         func putScreens(_ screens: [StoredScreen]) async throws {}
         func generation() async throws -> Int64 { 0 }
         func putFlows(_ flows: [StoredFlow]) async throws {}
+        func putExperiments(_ experiments: [StoredExperiment]) async throws {}
         func storeEvents(_ events: [StoredEvent]) async throws -> EventStoreResult { EventStoreResult(stored: [], of: events.count) }
         func tokenUsage(fromMilliseconds from: Int64, toMilliseconds to: Int64) async throws -> [String: Int] { [:] }
         func experimentExposures(key: String) async throws -> [ExposureCount] { [] }
