@@ -39,6 +39,26 @@ public struct RegistryContents: Sendable {
     /// Flows by id.
     public var flows: [String: StoredFlow] { snapshot.flows.mapValues(\.stored) }
 
+    /// Experiment definitions by key (every status).
+    public var experiments: [String: Experiment] { snapshot.experiments.mapValues(\.experiment) }
+
+    /// The running experiments' stored definitions, by key: what `GET
+    /// /experiments` serves and a Fallback Pack carries.
+    public var runningExperiments: [StoredExperiment] { snapshot.runningExperiments.map(\.stored) }
+
+    /// The screens (with their token ids) and tokens (the newest version of
+    /// each) an experiment's variations are checked against.
+    public var experimentCatalog: ExperimentCatalog {
+        var catalog = ExperimentCatalog()
+        for (id, s) in snapshot.screens { catalog.screens[id] = s.tokenIDs }
+        for (id, versions) in snapshot.tokens {
+            if let newest = versions.first, let token = try? DesignToken(json: newest.stored.json, source: id) {
+                catalog.tokens[id] = token
+            }
+        }
+        return catalog
+    }
+
     /// The registry's sequence number when it was read.
     public var generation: Int64 { snapshot.generation }
 }

@@ -19,9 +19,15 @@ import SDUIFlow
 /// - `duplicate`: an (id, version) given twice in one import;
 /// - `flow`: a flow that does not decode or does not validate
 ///   (``FlowValidator``: targets, reachability, completion, conditions,
-///   keys, blocks, actions); each fault names the screen and JSON path.
+///   keys, blocks, actions); each fault names the screen and JSON path;
+/// - `experiment`: an experiment definition (schemas/experiment.json) that
+///   does not decode, whose key or a variation id is not a registry id, or
+///   whose variations name screens or tokens neither the import nor the
+///   store has, or that no app of ``supportedApps`` can render
+///   (``Experiment/issues(in:)``, against the newest version of each
+///   token); each fault names the JSON path (`$.variations[1].screens.checkout`).
 ///
-/// Sources: a folder with `tokens/`, `screens/` and `flows/` (like Examples/), a
+/// Sources: a folder with `tokens/`, `screens/`, `flows/` and `experiments/` (like Examples/), a
 /// folder of token files, or a Core-Token Pack (`.gz`).  A screen file may
 /// carry `"fallbackScreenId"`, the screen the 409 answer names.
 public struct RegistryImporter: Sendable {
@@ -30,12 +36,16 @@ public struct RegistryImporter: Sendable {
     /// Token size and depth limits (the `size` and `schema` rules), also used
     /// to open a pack.
     public var limits: PackLimits
+    /// The `X-Primitives` of each app version supported: every variation of
+    /// an experiment must be renderable by at least one (empty: not checked).
+    public var supportedApps: [PrimitiveMap]
 
     /// An importer with an image-URL policy and limits (default
     /// `PackLimits.default`).
-    public init(imagePolicy: ImageURLPolicy, limits: PackLimits = .default) {
+    public init(imagePolicy: ImageURLPolicy, limits: PackLimits = .default, supportedApps: [PrimitiveMap] = []) {
         self.imagePolicy = imagePolicy
         self.limits = limits
+        self.supportedApps = supportedApps
     }
 
     /// What a source holds, checked.
@@ -48,6 +58,8 @@ public struct RegistryImporter: Sendable {
         public var screens: [StoredScreen] = []
         /// The flows, in file-name order, from a folder's `flows/`.
         public var flows: [StoredFlow] = []
+        /// The experiment definitions, in file-name order, from a folder's `experiments/`.
+        public var experiments: [StoredExperiment] = []
     }
 
     /// One broken rule.
@@ -57,7 +69,8 @@ public struct RegistryImporter: Sendable {
         public var subject: String
         /// The name of the file it came from (its last path component).
         public var file: String
-        /// The rule broken: `id`, `size`, `schema`, `image-url`, `action` or `duplicate`.
+        /// The rule broken: `id`, `size`, `schema`, `image-url`, `action`,
+        /// `duplicate`, `flow` or `experiment`.
         public var rule: String
         /// What exactly is wrong.
         public var detail: String
@@ -65,8 +78,10 @@ public struct RegistryImporter: Sendable {
         public var description: String { "\(subject) (\(file)): \(rule): \(detail)" }
     }
 
-    /// Reads and checks `url`; throws an `.invalid` error listing every problem.
-    public func load(_ url: URL) throws -> Batch {
+    /// Reads and checks `url`; throws an `.invalid` error listing every
+    /// problem.  Experiments are checked against what the batch holds and
+    /// `known` (the screens and tokens already stored).
+    public func load(_ url: URL, known: ExperimentCatalog = ExperimentCatalog()) throws -> Batch {
         var batch = Batch()
         var problems: [Problem] = []
         var isDir: ObjCBool = false
@@ -92,6 +107,14 @@ public struct RegistryImporter: Sendable {
             if hasLayout, FileManager.default.fileExists(atPath: flowsDir.path) {
                 for file in try Self.jsonFiles(flowsDir) {
                     checkFlow(try Self.read(file), file: file.lastPathComponent, into: &batch, &problems)
+                }
+            }
+            let experimentsDir = url.appendingPathComponent("experiments")
+            if hasLayout, FileManager.default.fileExists(atPath: experimentsDir.path) {
+                let catalog = self.catalog(of: batch, over: known)
+                for file in try Self.jsonFiles(experimentsDir) {
+                    checkExperiment(try Self.read(file), file: file.lastPathComponent, catalog: catalog,
+                                    into: &batch, &problems)
                 }
             }
         }
@@ -221,26 +244,85 @@ public struct RegistryImporter: Sendable {
         }
     }
 
-    /// Checks `url` and publishes it: tokens first, then screens and flows.
-    /// Returns how many token versions were new, and the screens written.
+    /// `known` with the batch's screens and tokens added (a token's newest
+    /// version wins) and ``supportedApps``: what experiments are checked
+    /// against.
+    func catalog(of batch: Batch, over known: ExperimentCatalog) -> ExperimentCatalog {
+        var catalog = known
+        catalog.supportedApps = supportedApps
+        for s in batch.screens {
+            guard let payload = try? ScreenPayload(json: s.payload, source: s.id) else { continue }
+            catalog.screens[s.id] = payload.tokens.map(\.id)
+        }
+        for t in batch.tokens where (catalog.tokens[t.id]?.version ?? Int.min) < t.version {
+            if let token = try? DesignToken(json: t.json, source: t.id) { catalog.tokens[t.id] = token }
+        }
+        return catalog
+    }
+
+    /// Checks one experiment file against `catalog` and adds it when sound.
+    func checkExperiment(_ json: Data, file: String, catalog: ExperimentCatalog,
+                         into batch: inout Batch, _ problems: inout [Problem]) {
+        do {
+            let experiment = try Experiment(json: json, source: file)
+            var faults: [String] = []
+            if !RegistryID.isValid(experiment.key) {
+                faults.append("$.key: \"\(experiment.key)\" is not a registry id (1–128 of A–Z a–z 0–9 _ - . :)")
+            }
+            for (i, v) in experiment.variations.enumerated() where !RegistryID.isValid(v.id) {
+                faults.append("$.variations[\(i)].id: \"\(v.id)\" is not a registry id (1–128 of A–Z a–z 0–9 _ - . :)")
+            }
+            if batch.experiments.contains(where: { $0.key == experiment.key }) {
+                problems.append(Problem(subject: experiment.key, file: file, rule: "duplicate", detail: "experiment given twice"))
+                return
+            }
+            faults += experiment.issues(in: catalog).map(\.description)
+            guard faults.isEmpty else {
+                for f in faults { problems.append(Problem(subject: experiment.key, file: file, rule: "experiment", detail: f)) }
+                return
+            }
+            batch.experiments.append(StoredExperiment(key: experiment.key, json: json))
+        } catch let e as SDUIError {
+            problems.append(Problem(subject: Self.peekKey(json) ?? file, file: file, rule: "experiment", detail: e.message))
+        } catch {
+            problems.append(Problem(subject: file, file: file, rule: "experiment", detail: "\(error)"))
+        }
+    }
+
+    /// The `"key"` of a JSON object, when it has a string one (for messages).
+    static func peekKey(_ json: Data) -> String? {
+        (try? JSONDecoder().decode([String: JSONValue].self, from: json))?["key"]?.stringValue
+    }
+
+    /// Checks `url` and publishes it: tokens first, then screens, flows and
+    /// experiments.  Experiments are checked against the import and what
+    /// `store` already holds.  Returns how many token versions were new,
+    /// and the screens, flows and experiments written.
     public func importInto(_ store: any RegistryStore, from url: URL)
-        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int) {
-        try await publish(try load(url), into: store)
+        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int, experiments: Int) {
+        var known = ExperimentCatalog()
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("experiments").path) {
+            let contents = try await RegistryContents.load(store)
+            known = contents.experimentCatalog
+        }
+        return try await publish(try load(url, known: known), into: store)
     }
 
     /// Checks the tokens of an opened pack and publishes them.
     public func importInto(_ store: any RegistryStore, pack: CorePack, name: String)
-        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int) {
+        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int, experiments: Int) {
         try await publish(try load(pack: pack, name: name), into: store)
     }
 
-    /// Publishes a checked batch: tokens first, then screens and flows.
+    /// Publishes a checked batch: tokens first, then screens, flows and
+    /// experiments (so an experiment is never served before what it names).
     private func publish(_ batch: Batch, into store: any RegistryStore)
-        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int) {
+        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int, experiments: Int) {
         let added = try await store.publish(batch.tokens)
         if !batch.screens.isEmpty { try await store.putScreens(batch.screens) }
         if !batch.flows.isEmpty { try await store.putFlows(batch.flows) }
-        return (added, batch.tokens.count - added, batch.screens.count, batch.flows.count)
+        if !batch.experiments.isEmpty { try await store.putExperiments(batch.experiments) }
+        return (added, batch.tokens.count - added, batch.screens.count, batch.flows.count, batch.experiments.count)
     }
 
     static func jsonFiles(_ dir: URL) throws -> [URL] {

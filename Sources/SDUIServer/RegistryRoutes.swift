@@ -41,7 +41,7 @@ enum RegistryRoutes {
     static let all: [Route] = [
         Route("health/live", [.get, .head]), Route("health/ready", [.get, .head]), Route("health", [.get, .head]),
         Route("metrics", [.get, .head]), Route("screens/:id", [.get, .head]), Route("design-tokens", [.get, .head]),
-        Route("flows/:id", [.get, .head]), Route("events", [.post]),
+        Route("flows/:id", [.get, .head]), Route("experiments", [.get, .head]), Route("events", [.post]),
     ]
 
     /// The route a request target reaches when the routes are served at the

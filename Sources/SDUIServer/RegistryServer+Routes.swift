@@ -104,6 +104,8 @@ extension RegistryServer {
         api.head("flows/:id") { [self] request, context in
             Self.head(await flow(request, id: Self.pathID(context.parameters, kind: "flow")))
         }
+        api.get("experiments") { [self] request, _ in experiments(request) }
+        api.head("experiments") { [self] request, _ in Self.head(experiments(request)) }
         api.post("events") { [self] request, _ in await events(request) }
     }
 
@@ -138,6 +140,10 @@ extension RegistryServer {
     static let primitivesField = HTTPField.Name("X-Primitives")!
     static let primitivesRequired = "the X-Primitives header is required (e.g. Column@3,Text@4)"
     static let missingField = HTTPField.Name("X-SDUI-Missing")!
+    /// The user's attributes a screen request may carry (``RequestAttributes``).
+    static let attributesField = HTTPField.Name("X-SDUI-Attributes")!
+    /// The experiments a screen answer was drawn with (``VariedScreen``).
+    static let experimentsField = HTTPField.Name("X-SDUI-Experiments")!
 
     /// Longest error message: its echoes of the request are cut to
     /// ``EchoedInput/maxBytes`` each, and the whole to this.
@@ -252,10 +258,49 @@ extension RegistryServer {
                                   + EchoedInput.clipped(map.headerValue),
                               extra: extra, vary: true)
         }
-        var headers = cacheHeaders(etag: screen.etag)
-        if notModified(request, etag: screen.etag) { return Response(status: .notModified, headers: headers) }
+        // Experiments: the variation of a user whose attributes the request
+        // carries (ServedExperiment.swift); the stored screen otherwise.
+        let attributes: [String: JSONValue]?
+        switch RequestAttributes.parse(request.headers[Self.attributesField]) {
+        case .success(let a): attributes = a
+        case .failure(let e): return Self.error(.badRequest, "bad-attributes", e.message)
+        }
+        let varies = snap.hasExperiments(for: screen)
+        var payload = (json: screen.stored.payload, etag: screen.etag)
+        var served: String?
+        if varies, let attributes {
+            let varied = snap.varied(screen, attributes: attributes, map: map)
+            do {
+                payload = try snap.payload(of: varied)
+            } catch {
+                logger.error("a varied screen could not be drawn; serving the stored one",
+                             metadata: ["id": "\(EchoedInput.quoted(id))", "error": "\(error)"])
+            }
+            served = varied.headerValue
+        }
+        var headers = cacheHeaders(etag: payload.etag)
+        if varies {
+            // One user's variation is no one else's answer.
+            headers[.vary] = "X-Primitives, X-SDUI-Attributes"
+            if attributes != nil { headers[.cacheControl] = "private, max-age=\(configuration.maxAge)" }
+        }
+        if let served { headers[Self.experimentsField] = served }
+        if notModified(request, etag: payload.etag) { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: screen.stored.payload)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: payload.json)))
+    }
+
+    /// `GET /experiments`: `{"experiments": [...]}`, the running
+    /// experiments' definitions as stored, by key, with ETag and 304 as for
+    /// screens.  It does not depend on the app's primitives: an app assigns
+    /// from it offline (`ExperimentSource`) and judges eligibility itself.
+    func experiments(_ request: Request) -> Response {
+        let body = snapshot().experimentsBody
+        var headers = cacheHeaders(etag: body.etag)
+        headers[.vary] = nil
+        if notModified(request, etag: body.etag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body.json)))
     }
 
     /// `GET /flows/{id}`: the published definition, with ETag and 304 as

@@ -35,6 +35,42 @@ extension RegistryServer {
         }
         Gauge(label: "sdui_registry_generation", factory: metricsFactory).record(Double(next.generation))
         Gauge(label: "sdui_registry_token_ids", factory: metricsFactory).record(Double(next.tokens.count))
+        exportExperiments(next)
+    }
+
+    /// Exports what the sample-ratio alert compares exposures with, for
+    /// each running experiment: `sdui_experiment_weight{experiment,
+    /// variation}`, each variation's share (``Experiment/effectiveWeights``),
+    /// and `sdui_experiment_srm_critical{experiment}`, the chi-square value
+    /// whose p-value is 0.001 for its variations less one degrees of
+    /// freedom.  An experiment no longer running has its gauges removed.
+    /// The series share the exposure counter's cap (``maxExposureSeries``).
+    func exportExperiments(_ snap: RegistrySnapshot) {
+        let running = snap.runningExperiments
+        let now = Set(running.flatMap { e in e.experiment.variations.map { "\(e.stored.key)\u{0}\($0.id)" } })
+        let gone = exportedWeights.withLockedValue { exported -> Set<String> in
+            defer { exported = now }
+            return exported.subtracting(now)
+        }
+        for pair in gone {
+            let parts = pair.split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
+            Gauge(label: "sdui_experiment_weight", dimensions: [("experiment", parts[0]), ("variation", parts[1])],
+                  factory: metricsFactory).destroy()
+        }
+        for key in Set(gone.map { pair in String(pair.prefix { $0 != "\u{0}" }) }) where !running.contains(where: { $0.stored.key == key }) {
+            Gauge(label: "sdui_experiment_srm_critical", dimensions: [("experiment", key)], factory: metricsFactory).destroy()
+        }
+        for e in running.prefix(Self.maxExposureSeries) {
+            let weights = e.experiment.effectiveWeights
+            for (v, w) in zip(e.experiment.variations, weights) {
+                Gauge(label: "sdui_experiment_weight", dimensions: [("experiment", e.stored.key), ("variation", v.id)],
+                      factory: metricsFactory).record(w)
+            }
+            if let critical = SampleRatio.criticalChiSquare(degreesOfFreedom: weights.count - 1) {
+                Gauge(label: "sdui_experiment_srm_critical", dimensions: [("experiment", e.stored.key)],
+                      factory: metricsFactory).record(critical)
+            }
+        }
     }
 
     /// The snapshot requests answer from (never waits for the store).

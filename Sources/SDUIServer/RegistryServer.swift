@@ -60,6 +60,9 @@ public final class RegistryServer: Service, Sendable {
     /// /metrics without bound.
     let exposureSeries = NIOLockedValueBox<Set<String>>([])
     static let maxExposureSeries = 1_000
+    /// The `experiment\0variation` pairs whose weight gauges are exported
+    /// (``exportExperiments(_:)``), so the ones no longer running are removed.
+    let exportedWeights = NIOLockedValueBox<Set<String>>([])
     /// The running service group, for ``shutdown()``.
     let group = NIOLockedValueBox<ServiceGroup?>(nil)
 

@@ -16,13 +16,22 @@ final class RegistrySnapshot: Sendable {
     let tokens: [String: [ServedToken]]
     let screens: [String: ServedScreen]
     let flows: [String: ServedFlow]
+    /// Every stored experiment that parses, by key (drafts and stopped ones too).
+    let experiments: [String: ServedExperiment]
+    /// `GET /experiments`: the running experiments' definitions, by key, and its ETag.
+    let experimentsBody: (json: Data, etag: String)
 
     init(generation: Int64 = 0, tokens: [String: [ServedToken]] = [:], screens: [String: ServedScreen] = [:],
-         flows: [String: ServedFlow] = [:]) {
+         flows: [String: ServedFlow] = [:], experiments: [String: ServedExperiment] = [:]) {
         self.generation = generation
         self.tokens = tokens
         self.screens = screens
         self.flows = flows
+        self.experiments = experiments
+        let running = experiments.values.filter { $0.experiment.status == .running }.sorted { $0.stored.key < $1.stored.key }
+        let json = Data(#"{"experiments":["#.utf8) + Data(running.map(\.stored.json).joined(separator: Data(",".utf8)))
+            + Data("]}".utf8)
+        experimentsBody = (json, ETag.of(json: json))
     }
 
     /// This snapshot with `changes` added.
@@ -66,7 +75,23 @@ final class RegistrySnapshot: Sendable {
                                         "error": "\(EchoedInput.visible("\(error)", maxBytes: 1024))"])
             }
         }
-        return RegistrySnapshot(generation: generation, tokens: tokens, screens: screens, flows: flows)
+        var experiments = self.experiments
+        for row in changes.experiments {
+            do {
+                let experiment = try Experiment(json: row.json, source: "experiment \(row.key)")
+                guard experiment.key == row.key else {
+                    throw RegistryError(.invalid, "row \(row.key) holds experiment \(experiment.key)")
+                }
+                experiments[row.key] = ServedExperiment(stored: row, assigner: try ExperimentAssigner(experiment))
+            } catch {
+                experiments[row.key] = nil
+                logger.error("skipping a stored experiment that does not parse",
+                             metadata: ["key": "\(EchoedInput.quoted(row.key))",
+                                        "error": "\(EchoedInput.visible("\(error)", maxBytes: 1024))"])
+            }
+        }
+        return RegistrySnapshot(generation: generation, tokens: tokens, screens: screens, flows: flows,
+                                experiments: experiments)
     }
 
     /// The primitives (and the highest version of each) that the built-in

@@ -25,7 +25,8 @@ struct ExperimentServerCommand: ParsableCommand {
             Reads the experiment_exposure events the registry stored (one grouped query) and \
             prints, per variation, the users assigned (distinct user ids) and those whose app \
             could not render it; the share of ineligible users; and the sample-ratio mismatch test \
-            of the users assigned against the weights of --experiment (equal weights without it): \
+            of the users assigned against the weights of --experiment (without it, of the definition the \
+            registry stores; equal weights when it has none): \
             Pearson's chi-square and its p-value, flagged below 0.001.
 
             Examples:
@@ -54,8 +55,13 @@ struct ExperimentServerCommand: ParsableCommand {
                     throw SDUIError(.argument, "the definition is of experiment \"\(definition.key)\", not \"\(key)\"",
                                     input: experiment)
                 }
-                let rows = try await store.with(readOnly: true) { try await $0.experimentExposures(key: key) }
-                let report = Self.report(key: key, rows: rows, definition: definition)
+                // Without --experiment, the definition the registry stores (if any).
+                let (rows, stored) = try await store.with(readOnly: true) { s in
+                    (try await s.experimentExposures(key: key),
+                     definition == nil ? try await RegistryContents.load(s).experiments[key] : nil)
+                }
+                let report = Self.report(key: key, rows: rows, definition: definition ?? stored,
+                                         source: definition != nil ? "definition" : stored != nil ? "stored" : "equal")
                 if output.json {
                     print(report.jsonText)
                 } else {
@@ -68,10 +74,13 @@ struct ExperimentServerCommand: ParsableCommand {
         /// `users`, `eligibleUsers`, `ineligibleUsers`, `exposures`), `users`,
         /// `ineligibleShare`, `srm` (`chiSquare`, `degreesOfFreedom`,
         /// `pValue`, `mismatch`; null when it cannot be computed), `weights`
-        /// (`definition` or `equal`).
-        static func report(key: String, rows: [ExposureCount], definition: Experiment?) -> JSONValue {
+        /// (`source`: `definition` for --experiment, `stored` for the
+        /// registry's, `equal` without either).  A definition's weights are
+        /// those assignment uses (``Experiment/effectiveWeights``).
+        static func report(key: String, rows: [ExposureCount], definition: Experiment?,
+                           source: String = "definition") -> JSONValue {
             let ids = definition?.variations.map(\.id) ?? Array(Set(rows.map(\.variation))).sorted()
-            let weights = definition?.weights ?? Array(repeating: 1 / Double(max(ids.count, 1)), count: ids.count)
+            let weights = definition?.effectiveWeights ?? Array(repeating: 1 / Double(max(ids.count, 1)), count: ids.count)
             var variations: [JSONValue] = []
             var assigned: [Int] = []
             var total = 0, ineligible = 0
@@ -94,7 +103,7 @@ struct ExperimentServerCommand: ParsableCommand {
             return ["experiment": .string(key), "variations": .array(variations), "users": .int(Int64(total)),
                     "ineligibleShare": total > 0 ? .double(Double(ineligible) / Double(total)) : .null,
                     "unknownVariationUsers": .int(Int64(unknown)), "srm": srm,
-                    "weights": .string(definition?.weights != nil ? "definition" : "equal")]
+                    "weights": .string(definition != nil ? source : "equal")]
         }
 
         /// The report as a table.

@@ -261,6 +261,7 @@ struct PackCommand: AsyncParsableCommand {
                 var screens: [String: StoredScreen] = [:]
                 var byID: [String: PackCandidate] = [:]
                 var flows: [String: StoredFlow] = [:]
+                var experiments: [StoredExperiment] = []
                 var candidates: [PackCandidate] = []
                 if let dir {
                     var builder = CorePackBuilder()
@@ -275,6 +276,7 @@ struct PackCommand: AsyncParsableCommand {
                     candidates = contents.packCandidates(for: map)
                     screens = contents.screens
                     flows = contents.flows
+                    experiments = contents.runningExperiments
                 }
                 for c in candidates { byID[c.id] = c }
                 var planner = CorePackPlanner()
@@ -329,7 +331,8 @@ struct PackCommand: AsyncParsableCommand {
                         }
                     }
                     try writeFile(try planner.fallbackPack(critical: ids, screens: screens, tokens: { byID[$0] },
-                                                           flows: chosen, themes: themes.map(\.1)), to: fallbackOut)
+                                                           flows: chosen, themes: themes.map(\.1), experiments: experiments),
+                                  to: fallbackOut)
                     if !json {
                         say("wrote \(fallbackOut): Fallback Pack for " + (ids + flowIDs.map { "flow \($0)" }).joined(separator: ", "))
                     }

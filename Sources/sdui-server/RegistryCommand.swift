@@ -28,12 +28,15 @@ struct RegistryCommand: AsyncParsableCommand {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Check and publish tokens and screens from a folder (tokens/, screens/) or a pack.",
+            abstract: "Check and publish tokens, screens, flows and experiments from a folder (tokens/, screens/, flows/, experiments/) or a pack.",
             discussion: """
             Refuses the whole import when any token breaks a rule — over 32 KB, an image URL that is \
             not HTTPS on a --cdn-host, the design-token schema, a bad id — naming each token and rule. \
             A token version already published with the same JSON is skipped; with other JSON it is an \
-            error (publish a higher version instead).
+            error (publish a higher version instead). An experiment must name only screens and tokens \
+            the import or the registry has; with --supported (repeatable), the X-Primitives of each \
+            app version supported, each variation must be renderable by at least one. Each fault \
+            names the file and the JSON path.
 
             Examples:
               sdui registry import Examples --db registry.db
@@ -50,12 +53,20 @@ struct RegistryCommand: AsyncParsableCommand {
         @Option(name: .customLong("cdn-host"), help: "Hosts image URLs may use (repeatable).")
         var cdnHosts: [String] = ["cdn.sdui.example.com"]
 
+        @Option(help: "The X-Primitives of a supported app version (repeatable): each experiment variation must suit one.")
+        var supported: [String] = []
+
         /// A store must be named; otherwise a usage error with this command's usage.
         func validate() throws { try store.validateGiven() }
 
         func run() async throws {
             try await reportingErrors {
-                let importer = RegistryImporter(imagePolicy: try ImageURLPolicy(allowedHosts: cdnHosts))
+                let apps = try supported.map { value in
+                    do { return try PrimitiveMap(parsing: value) } catch let e as SDUIError {
+                        throw SDUIError(.argument, e.message, input: "--supported")
+                    }
+                }
+                let importer = RegistryImporter(imagePolicy: try ImageURLPolicy(allowedHosts: cdnHosts), supportedApps: apps)
                 // `-`: a pack on standard input, read whole (bounded) and opened from memory.
                 let pack = source == "-"
                     ? try CorePack(data: try readFile(source, limit: PackLimits.default.maxCompressedBytes),
@@ -66,10 +77,12 @@ struct RegistryCommand: AsyncParsableCommand {
                     return try await importer.importInto(s, from: URL(fileURLWithPath: source))
                 }
                 if output.json {
-                    struct Report: Encodable { var added, skipped, screens, flows: Int }
-                    try printJSON(Report(added: r.added, skipped: r.skipped, screens: r.screens, flows: r.flows))
+                    struct Report: Encodable { var added, skipped, screens, flows, experiments: Int }
+                    try printJSON(Report(added: r.added, skipped: r.skipped, screens: r.screens, flows: r.flows,
+                                         experiments: r.experiments))
                 } else {
-                    print("published \(r.added) new token version(s), \(r.skipped) already there; \(r.screens) screen(s), \(r.flows) flow(s)")
+                    print("published \(r.added) new token version(s), \(r.skipped) already there; \(r.screens) screen(s), "
+                          + "\(r.flows) flow(s), \(r.experiments) experiment(s)")
                 }
             }
         }

@@ -247,3 +247,43 @@ public struct Experiment: Sendable, Hashable {
         }
     }
 }
+
+extension Experiment {
+    /// Whether no variation replaces a screen or a token: an experiment of
+    /// store values alone, which takes part in every screen (its values
+    /// apply wherever the user is).
+    public var changesOnlyStore: Bool {
+        variations.allSatisfy { $0.screens.isEmpty && $0.tokens.isEmpty }
+    }
+
+    /// Whether screen `id` takes part before its tokens are known: a
+    /// variation replaces it, or the experiment changes only store values.
+    /// The app (`ExperimentScreens`) and the registry pick a screen's
+    /// experiments by this and ``replaces(anyOf:)``.
+    public func takesPart(screen id: String) -> Bool {
+        changesOnlyStore || variations.contains { $0.screens[id] != nil }
+    }
+
+    /// Whether a variation replaces one of `tokens` (the tokens of the
+    /// screen drawn).
+    public func replaces(anyOf tokens: Set<String>) -> Bool {
+        variations.contains { !Set($0.tokens.keys).isDisjoint(with: tokens) }
+    }
+}
+
+extension Experiment {
+    /// The share of each variation as assignment uses it, summing to 1:
+    /// the weights when there is one per variation, each finite and not
+    /// negative, summing to 0.99–1.01 (scaled to sum to 1); equal weights
+    /// otherwise, the specification's rule for bad weights.  What the
+    /// report and the registry's sample-ratio metrics compare counts with.
+    public var effectiveWeights: [Double] {
+        let n = variations.count
+        guard n > 0 else { return [] }
+        if let w = weights, w.count == n, w.allSatisfy({ $0.isFinite && $0 >= 0 }) {
+            let sum = w.reduce(0, +)
+            if sum >= 0.99 && sum <= 1.01 { return w.map { $0 / sum } }
+        }
+        return Array(repeating: 1 / Double(n), count: n)
+    }
+}

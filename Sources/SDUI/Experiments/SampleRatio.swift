@@ -49,6 +49,26 @@ public struct SampleRatio: Sendable, Hashable {
         pValue = Self.upperGamma(Double(degreesOfFreedom) / 2, x2 / 2)
     }
 
+    /// The X^2 at which a split with `degreesOfFreedom` is flagged: the
+    /// value whose p-value is `pValue` (default ``alertThreshold``), found
+    /// by bisection to 1e-9 relative in at most 200 steps.  What the
+    /// registry exports (`sdui_experiment_srm_critical`) for the alert rule,
+    /// which cannot compute a chi-square quantile itself.  nil for fewer
+    /// than 1 degree of freedom or a p-value outside (0, 1).
+    public static func criticalChiSquare(degreesOfFreedom k: Int, pValue: Double = alertThreshold) -> Double? {
+        guard k >= 1, pValue > 0, pValue < 1 else { return nil }
+        let a = Double(k) / 2
+        var low = 0.0, high = max(1.0, Double(k))
+        // Q falls as x grows: widen until the tail is below the p-value.
+        for _ in 0..<200 where upperGamma(a, high / 2) > pValue { high *= 2 }
+        for _ in 0..<200 {
+            let mid = (low + high) / 2
+            if upperGamma(a, mid / 2) > pValue { low = mid } else { high = mid }
+            if high - low <= high * 1e-9 { break }
+        }
+        return (low + high) / 2
+    }
+
     /// Q(a, x), the regularized upper incomplete gamma function, a > 0, x >= 0.
     static func upperGamma(_ a: Double, _ x: Double) -> Double {
         guard x > 0 else { return 1 }

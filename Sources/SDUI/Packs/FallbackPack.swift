@@ -21,6 +21,10 @@ import SDUICore
 /// definitions (schemas/flow.json), and a `"themes"` member, the themes
 /// they use (schemas/theme.json).  `FlowLoader` starts a flow from here when
 /// the registry cannot be reached and it has never kept one.
+///
+/// It may carry experiment definitions (`"experiments"`, a list of
+/// schemas/experiment.json documents), so an app that has never reached the
+/// registry assigns users as the registry would (``ExperimentSource``).
 public final class FallbackPack: Sendable {
     /// The underlying pack: the screens' tokens, looked up like any core pack's.
     public let pack: CorePack
@@ -30,6 +34,8 @@ public final class FallbackPack: Sendable {
     public let flows: [String: JSONValue]
     /// The themes the flows use.
     public let themes: [Theme]
+    /// Experiment definitions, in the pack's order.
+    public let experiments: [Experiment]
 
     /// Opens a Fallback Pack; errors name the file and the screen at fault.
     public convenience init(contentsOf url: URL, limits: PackLimits = .default) throws {
@@ -69,6 +75,7 @@ public final class FallbackPack: Sendable {
         self.themes = try Self.list(pack, "themes").enumerated().map { i, value in
             try Theme(value: value, source: "\(pack.source): themes[\(i)]")
         }
+        self.experiments = try ExperimentList(values: try Self.list(pack, "experiments"), source: pack.source).experiments
         self.pack = pack
         self.screens = screens
         self.flows = flows

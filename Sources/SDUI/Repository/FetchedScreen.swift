@@ -12,10 +12,16 @@ public struct FetchedScreen: Sendable, Equatable {
     /// The `ETag` header, quotes included; nil when the registry sent none.
     public var etag: String?
 
-    /// A fetched screen from its decoded payload, exact body and `ETag`.
-    public init(payload: ScreenPayload, json: Data, etag: String?) {
+    /// The experiments the registry drew it with (`X-SDUI-Experiments`,
+    /// sent when the request carried the user's attributes); empty otherwise.
+    public var experiments: [ServedVariation]
+
+    /// A fetched screen from its decoded payload, exact body and `ETag`, and
+    /// the experiments it was drawn with.
+    public init(payload: ScreenPayload, json: Data, etag: String?, experiments: [ServedVariation] = []) {
         self.payload = payload
         self.json = json
         self.etag = etag
+        self.experiments = experiments
     }
 }

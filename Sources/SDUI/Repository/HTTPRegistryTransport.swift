@@ -23,6 +23,11 @@ public struct HTTPRegistryTransport: RegistryTransport {
     public var primitives: String?
     /// Sent as `Authorization: Bearer …`.
     public var bearerToken: String?
+    /// The user's attributes, sent with screen requests as
+    /// `X-SDUI-Attributes` (a JSON object) so the registry assigns the user
+    /// to the experiments a screen takes part in and serves the variation;
+    /// nil sends none (an app that assigns itself, `ExperimentScreens`).
+    public var attributes: [String: JSONValue]?
     /// Seconds allowed for a whole request, from sending it to the last
     /// byte (then reported as `.network`).
     public var timeout: TimeInterval { client.timeout }
@@ -34,10 +39,12 @@ public struct HTTPRegistryTransport: RegistryTransport {
     /// A transport to the registry at `baseURL`.  `timeout` is in seconds (default
     /// 10); `maxBodyBytes` defaults to 50 tokens of 32 KB, doubled for framing.
     public init(baseURL: URL, primitives: String? = nil, bearerToken: String? = nil,
-                timeout: TimeInterval = 10, maxBodyBytes: Int = 50 * 32_768 * 2) {
+                timeout: TimeInterval = 10, maxBodyBytes: Int = 50 * 32_768 * 2,
+                attributes: [String: JSONValue]? = nil) {
         self.baseURL = baseURL
         self.primitives = primitives
         self.bearerToken = bearerToken
+        self.attributes = attributes
         self.client = HTTPClient(timeout: timeout, maxBodyBytes: maxBodyBytes)
     }
 
@@ -52,8 +59,9 @@ public struct HTTPRegistryTransport: RegistryTransport {
     }
 
     /// Sends one GET with the headers every call carries.
-    private func get(_ url: URL, ifNoneMatch: String? = nil) async throws -> HTTPClientResponse {
-        var headers = ["Accept": "application/json"]
+    private func get(_ url: URL, ifNoneMatch: String? = nil, extra: [String: String] = [:]) async throws -> HTTPClientResponse {
+        var headers = extra
+        headers["Accept"] = "application/json"
         if let primitives { headers["X-Primitives"] = primitives }
         if let bearerToken { headers["Authorization"] = "Bearer \(bearerToken)" }
         if let ifNoneMatch { headers["If-None-Match"] = ifNoneMatch }
@@ -70,12 +78,14 @@ public struct HTTPRegistryTransport: RegistryTransport {
                             relativeTo: baseURL)?.absoluteURL else {
             throw SDUIError(.argument, "cannot build a screen URL for \(id)", input: baseURL.absoluteString)
         }
-        let http = try await get(url, ifNoneMatch: request.ifNoneMatch)
+        let http = try await get(url, ifNoneMatch: request.ifNoneMatch,
+                                 extra: attributes.map { ["X-SDUI-Attributes": JSONValue.object($0).jsonText] } ?? [:])
         let data = http.body
         switch http.status {
         case 200:
             let payload = try ScreenPayload(json: data, source: url.absoluteString)
-            return .fetched(FetchedScreen(payload: payload, json: data, etag: http.header("ETag")))
+            let experiments = try http.header(ServedVariation.headerName).map { try ServedVariation.parse(header: $0) } ?? []
+            return .fetched(FetchedScreen(payload: payload, json: data, etag: http.header("ETag"), experiments: experiments))
         case 304 where request.ifNoneMatch != nil:
             return .notModified
         case 409:
@@ -84,6 +94,25 @@ public struct HTTPRegistryTransport: RegistryTransport {
                                  message: body?["error"]?.stringValue ?? "Incompatible-Primitives")
         default:
             let snippet = String(decoding: data.prefix(200), as: UTF8.self)
+            throw SDUIError(.http, "HTTP \(http.status): \(snippet)", input: url.absoluteString)
+        }
+    }
+
+    /// `GET {base}/experiments`: the running experiments' definitions.  A
+    /// 200 is parsed (each definition by `Experiment(value:)`), a 304 (only
+    /// when the request had an ETag) is ``ExperimentsFetchResult/notModified``.
+    /// Throws an `SDUIError`: `.network` when the registry cannot be
+    /// reached, `.http` for another status, `.json` or `.schema` for a bad body.
+    public func fetchExperiments(ifNoneMatch: String?) async throws -> ExperimentsFetchResult {
+        let url = baseURL.appendingPathComponent("experiments")
+        let http = try await get(url, ifNoneMatch: ifNoneMatch)
+        switch http.status {
+        case 200:
+            return .fetched(try ExperimentList(json: http.body, etag: http.header("ETag"), source: url.absoluteString))
+        case 304 where ifNoneMatch != nil:
+            return .notModified
+        default:
+            let snippet = String(decoding: http.body.prefix(200), as: UTF8.self)
             throw SDUIError(.http, "HTTP \(http.status): \(snippet)", input: url.absoluteString)
         }
     }

@@ -14,9 +14,18 @@ public protocol RegistryTransport: Sendable {
     /// `GET /screens/{id}`, sending the client's `X-Primitives`
     /// and `If-None-Match` when the request has an ETag.
     func fetchScreen(_ request: ScreenFetchRequest) async throws -> ScreenFetchResult
+    /// `GET /experiments`, sending `If-None-Match` when given.  A transport
+    /// that does not implement it throws `.notFound` (the default), and
+    /// ``ExperimentSource`` uses what it keeps.
+    func fetchExperiments(ifNoneMatch: String?) async throws -> ExperimentsFetchResult
 }
 
 extension RegistryTransport {
+    /// No experiments from this transport: `.notFound`.
+    public func fetchExperiments(ifNoneMatch: String?) async throws -> ExperimentsFetchResult {
+        throw SDUIError(.notFound, "this transport does not fetch experiments", input: "GET /experiments")
+    }
+
     /// `GET /screens/{id}` without revalidation.
     public func fetchScreen(_ id: String) async throws -> ScreenFetchResponse {
         switch try await fetchScreen(ScreenFetchRequest(id: id)) {

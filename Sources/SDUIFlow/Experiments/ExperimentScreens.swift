@@ -20,7 +20,10 @@
 // variation.
 //
 // Which experiments a screen takes part in: those with a variation that
-// replaces this screen (`screens`), or one of its tokens (`tokens`).
+// replaces this screen (`screens`), or one of its tokens (`tokens`), and
+// those that change store values only, which take part in every screen
+// (Experiment.takesPart(screen:) and replaces(anyOf:), the registry's rule
+// too).
 import Foundation
 import SDUI
 import SDUICore
@@ -114,7 +117,7 @@ public struct ExperimentScreens: ScreenProvider {
         // Experiments that replace this screen.
         var target = id
         var substitute: ProvidedScreen?
-        for a in experiments where a.experiment.variations.contains(where: { $0.screens[id] != nil }) {
+        for a in experiments where a.experiment.takesPart(screen: id) {
             let v = await take(a) { variation in
                 guard let other = variation.screens[id] else { return nil }
                 do {
@@ -141,8 +144,7 @@ public struct ExperimentScreens: ScreenProvider {
 
         // Experiments that replace one of its tokens.
         let tokenIDs = Set(provided.items.tokenIDs)
-        for a in experiments where a.experiment.variations.contains(where: { !Set($0.tokens.keys).isDisjoint(with: tokenIDs) })
-            && !chosen.contains(where: { $0.0 === a }) {
+        for a in experiments where a.experiment.replaces(anyOf: tokenIDs) && !chosen.contains(where: { $0.0 === a }) {
             // The tokens the variation brings, looked up once: to judge it, then to draw it.
             var brought: [String: TokenLookup] = [:]
             let v = await take(a) { variation in

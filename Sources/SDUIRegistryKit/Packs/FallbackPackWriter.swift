@@ -7,10 +7,12 @@ extension CorePackPlanner {
     /// critical screen, its fallback screen (or the screen itself when it
     /// names none) with `fallbackFor` set, plus every token those screens
     /// use; and `flows` (as stored) with the `themes` they use (theme
-    /// JSON), for a flow's first run offline.
+    /// JSON), for a flow's first run offline; and `experiments` (as
+    /// stored), so an app that never reached the registry assigns as it would.
     public func fallbackPack(critical: [String], screens: [String: StoredScreen],
                              tokens: (String) -> PackCandidate?,
-                             flows: [StoredFlow] = [], themes: [Data] = []) throws -> Data {
+                             flows: [StoredFlow] = [], themes: [Data] = [],
+                             experiments: [StoredExperiment] = []) throws -> Data {
         var builder = CorePackBuilder(limits: limits)
         var added = Set<String>()
         var embedded: [JSONValue] = []
@@ -39,7 +41,8 @@ extension CorePackPlanner {
         guard doc.first == UInt8(ascii: "{") else { throw RegistryError(.invalid, "unexpected pack document") }
         var members = Data("\"screens\":".utf8) + screensJSON + Data(",".utf8)
         // Flows and themes as stored: each is JSON the registry checked.
-        for (name, items) in [("flows", flows.map(\.json)), ("themes", themes)] where !items.isEmpty {
+        for (name, items) in [("flows", flows.map(\.json)), ("themes", themes), ("experiments", experiments.map(\.json))]
+        where !items.isEmpty {
             members += Data("\"\(name)\":[".utf8) + Data(items.joined(separator: Data(",".utf8))) + Data("],".utf8)
         }
         doc.insert(contentsOf: members, at: doc.startIndex + 1)
