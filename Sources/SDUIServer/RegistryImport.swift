@@ -112,9 +112,10 @@ public struct RegistryImporter: Sendable {
             let experimentsDir = url.appendingPathComponent("experiments")
             if hasLayout, FileManager.default.fileExists(atPath: experimentsDir.path) {
                 let catalog = self.catalog(of: batch, over: known)
+                var keys = Set<String>()
                 for file in try Self.jsonFiles(experimentsDir) {
                     checkExperiment(try Self.read(file), file: file.lastPathComponent, catalog: catalog,
-                                    into: &batch, &problems)
+                                    keys: &keys, into: &batch, &problems)
                 }
             }
         }
@@ -260,8 +261,9 @@ public struct RegistryImporter: Sendable {
         return catalog
     }
 
-    /// Checks one experiment file against `catalog` and adds it when sound.
-    func checkExperiment(_ json: Data, file: String, catalog: ExperimentCatalog,
+    /// Checks one experiment file against `catalog` and adds it when
+    /// sound; `keys` holds the keys of the files read before (sound or not).
+    func checkExperiment(_ json: Data, file: String, catalog: ExperimentCatalog, keys: inout Set<String>,
                          into batch: inout Batch, _ problems: inout [Problem]) {
         do {
             let experiment = try Experiment(json: json, source: file)
@@ -272,7 +274,7 @@ public struct RegistryImporter: Sendable {
             for (i, v) in experiment.variations.enumerated() where !RegistryID.isValid(v.id) {
                 faults.append("$.variations[\(i)].id: \"\(v.id)\" is not a registry id (1–128 of A–Z a–z 0–9 _ - . :)")
             }
-            if batch.experiments.contains(where: { $0.key == experiment.key }) {
+            if !keys.insert(experiment.key).inserted {
                 problems.append(Problem(subject: experiment.key, file: file, rule: "duplicate", detail: "experiment given twice"))
                 return
             }

@@ -96,5 +96,24 @@ import Testing
         let other = try await sdui(["experiment", "report", "other-key", "--db", "/nonexistent/r.db", "--experiment", example])
         #expect(other.status != 0 && other.err.contains("other-key"), "\(other.err)")
     }
+
+    /// Without --experiment, the report tests against the definition the
+    /// registry stores (its weights), and says so.
+    @Test func reportReadsTheStoredDefinition() async throws {
+        let db = Fixtures.temporaryDirectory().appendingPathComponent("r.db").path
+        let store = try await SQLiteRegistryStore(path: db)
+        try await store.closing {
+            try await store.migrate()
+            try await store.putExperiments([StoredExperiment(key: "checkout-promo-prefill", json: Data(
+                #"{"key":"checkout-promo-prefill","status":"running","weights":[0.25,0.75],"variations":[{"id":"control"},{"id":"prefilled"}]}"#.utf8))])
+        }
+        let r = try await sdui(["experiment", "report", "checkout-promo-prefill", "--db", db, "--json"])
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(r.err)")
+        #expect(o["weights"] as? String == "stored")
+        let variations = try #require(o["variations"] as? [[String: Any]])
+        #expect(variations.map { $0["weight"] as? Double } == [0.25, 0.75])
+        let given = try await sdui(["experiment", "report", "checkout-promo-prefill", "--db", db, "--experiment", example, "--json"])
+        #expect(given.out.contains(#""weights":"definition""#), "\(given.out)")
+    }
 }
 #endif
