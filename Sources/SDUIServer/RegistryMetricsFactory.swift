@@ -94,6 +94,10 @@ public enum RegistryMetrics {
             "experiment_exposure events the clients reported (newly stored ones), by experiment, variation and eligible.",
         "sdui_experiment_exposures_unlabeled_total":
             "experiment_exposure events counted without labels: beyond the registry's bound on experiment and variation pairs.",
+        "sdui_experiment_weight":
+            "Each running experiment's share of assignment per variation (the effective weights, summing to 1).",
+        "sdui_experiment_srm_critical":
+            "The chi-square above which a running experiment's split is a sample-ratio mismatch (p < 0.001).",
         "sdui_events_pruned_total": "Analytics events deleted by the retention (too old, or beyond the most kept).",
     ]
 }

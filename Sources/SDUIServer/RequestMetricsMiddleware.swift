@@ -32,9 +32,10 @@ enum RequestMetrics {
     static let requestsLabel = "sdui_http_requests_total"
     static let errorsLabel = "sdui_http_errors_total"
 
-    /// The registry's routes as Hummingbird writes them, longest first.
-    static let routes = ["/health/ready", "/health/live", "/design-tokens", "/screens/{id}", "/flows/{id}", "/metrics",
-                         "/health", "/events"]
+    /// The registry's routes (``RegistryRoutes/all``) as Hummingbird writes
+    /// them, longest first, so `/health/ready` is matched before `/health`.
+    static let routes = RegistryRoutes.all.map { "/" + $0.path.replacingOccurrences(of: ":id", with: "{id}") }
+        .sorted { ($0.count, $0) > ($1.count, $1) }
 
     /// The `route` label of a request Hummingbird routed to `endpoint`:
     /// the registry route it ends with, without the mount prefix.

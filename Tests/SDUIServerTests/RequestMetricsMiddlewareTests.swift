@@ -68,11 +68,14 @@ extension RequestMetricsMiddlewareTests {
     @Test func promtoolFindsNoProblemInALiveMetricsPage() async throws {
         try await withStore(.sqlite) { store in
             try await Self.seed(store)
+            // A running experiment: its weights and critical value are exported.
+            try await store.putExperiments([StoredExperiment(key: "cta", json: Data(
+                #"{"key":"cta","status":"running","variations":[{"id":"control"},{"id":"green","screens":{"home":"lab"}}]}"#.utf8))])
             let r = try await startServer(store)
             let first = try await get(r, "metrics", [:]).text
             #expect(first.contains(#"sdui_http_errors_total{route="/design-tokens",status="500"} 0"#), "\(first)")
             for path in ["design-tokens?ids=plain", "design-tokens?ids=..", "screens/home", "screens/nope", "flows/none",
-                         "health", "health/live", "health/ready", "no/such/path"] {
+                         "experiments", "health", "health/live", "health/ready", "no/such/path"] {
                 _ = try await get(r, path)
             }
             let events = try await HTTPClient(timeout: 30, maxBodyBytes: 1 << 20).post(
