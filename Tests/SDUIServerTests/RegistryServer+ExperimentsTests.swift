@@ -158,6 +158,29 @@ import Testing
         }
     }
 
+    /// An app that lets the registry assign (its transport sends the
+    /// user's attributes) draws the variation served and records an
+    /// exposure for each experiment the answer names.
+    @Test func theAppsLoaderRecordsWhatTheRegistryAssigned() async throws {
+        try await withStore(.sqlite) { store in
+            try await Self.seedExperiments(store)
+            let server = try await startServer(store)
+            let list = try ExperimentList(json: try await get(server, "experiments", [:]).body, etag: nil, source: "t")
+            let layout = try ExperimentAssigner(try #require(list.experiments.first { $0.key == "home-layout" }))
+            let user = try #require((0..<100).map(Self.attributes).first { layout.assign($0).variationID == "b" })
+            let transport = HTTPRegistryTransport(baseURL: server.baseURL, primitives: Self.modern, timeout: 10, attributes: user)
+            let disk = try DiskCache(path: Fixtures.temporaryDirectory().appendingPathComponent("c.sqlite").path)
+            let loader = ScreenLoader(repository: TokenRepository(memory: try TokenCache(), disk: disk, transport: transport),
+                                      resolver: ScreenResolver())
+            let shown = try await loader.screen("home")
+            #expect(shown.items.id == "home_b")
+            let exposure = try #require(shown.exposures.first { $0["experiment"] == "home-layout" })
+            #expect(exposure["variation"] == "b" && exposure["eligible"] == true && exposure["phase"] == 2)
+            #expect(exposure["source"] == "registry")
+            await server.stop()
+        }
+    }
+
     /// Client and registry agree on 100,000 users: the app assigning with
     /// the definitions it fetched (ExperimentScreens, as it runs offline)
     /// draws the same screen with the same tokens, and records the same

@@ -65,8 +65,8 @@ public struct ScreenLoader: Sendable {
     ///
     /// - Throws: as ``load(_:)`` does.
     public func fetch(_ id: String) async throws -> FetchedPayload {
-        let (payload, source) = try await payload(for: id)
-        return FetchedPayload(requested: id, payload: payload, source: source)
+        let (payload, source, experiments) = try await payload(for: id)
+        return FetchedPayload(requested: id, payload: payload, source: source, experiments: experiments)
     }
 
     /// The second half of ``load(_:)``: gets the payload's tokens through
@@ -100,12 +100,18 @@ public struct ScreenLoader: Sendable {
         public var payload: ScreenPayload
         /// Where it came from.
         public var source: ScreenSource
+        /// The experiments the registry drew it with, when the transport
+        /// sent the user's attributes and the registry answered 200
+        /// (``FetchedScreen/experiments``); empty otherwise.
+        public var experiments: [ServedVariation] = []
     }
 
-    /// The payload to show for `id`, and where it came from.
-    func payload(for id: String) async throws -> (ScreenPayload, ScreenSource) {
+    /// The payload to show for `id`, where it came from, and the
+    /// experiments the registry drew it with.
+    func payload(for id: String) async throws -> (ScreenPayload, ScreenSource, [ServedVariation]) {
         guard let transport = repository.transport else {
-            return try offline(id, SDUIError(.network, "no registry configured", input: id), cached: cachedScreen(id))
+            let (p, s) = try offline(id, SDUIError(.network, "no registry configured", input: id), cached: cachedScreen(id))
+            return (p, s, [])
         }
         var current = id
         var visited: [String] = [id]
@@ -116,12 +122,13 @@ public struct ScreenLoader: Sendable {
                 answer = try await transport.fetchScreen(ScreenFetchRequest(id: current, ifNoneMatch: cached?.etag))
             } catch let e as SDUIError where e.category == .network {
                 logger.info("registry unreachable; using the cached screen", metadata: ["screen": "\(current)"])
-                return try offline(current, e, cached: cached)
+                let (p, s) = try offline(current, e, cached: cached)
+                return (p, s, [])
             }
             switch answer {
             case .fetched(let f):
                 await keep(f.json, etag: f.etag, under: visited)
-                return (f.payload, .network)
+                return (f.payload, .network, f.experiments)
             case .notModified:
                 guard let cached, let p = try? ScreenPayload(json: cached.payload, source: repository.disk?.path) else {
                     throw SDUIError(.http, "HTTP 304 for screen \"\(current)\", but its cached payload is gone", input: current)
@@ -129,7 +136,7 @@ public struct ScreenLoader: Sendable {
                 // `current` holds it already; the ids that led here by
                 // fallback get it too, so an offline start shows it.
                 await keep(cached.payload, etag: cached.etag, under: visited.dropLast())
-                return (p, .revalidated)
+                return (p, .revalidated, [])
             case .incompatible(let fallback, let message):
                 guard let fallback else {
                     throw SDUIError(.http, "screen \"\(current)\" needs primitives this app lacks and names no fallback: \(message)",

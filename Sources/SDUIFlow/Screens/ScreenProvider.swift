@@ -42,10 +42,15 @@ public protocol ScreenProvider: Sendable {
 }
 
 extension ScreenLoader: ScreenProvider {
-    /// The payload of `id` as ``fetch(_:)`` finds it, with its lookups.
+    /// The payload of `id` as ``fetch(_:)`` finds it, with its lookups and
+    /// the exposures of the experiments the registry drew it with.
     public func screen(_ id: String) async throws -> ProvidedScreen {
         let fetched = try await fetch(id)
-        return ProvidedScreen(requested: id, items: fetched.payload.screenItems, lookups: await lookups(for: fetched),
-                              fromFallbackPack: fetched.source == .fallbackPack)
+        var provided = ProvidedScreen(requested: id, items: fetched.payload.screenItems, lookups: await lookups(for: fetched),
+                                      fromFallbackPack: fetched.source == .fallbackPack)
+        // Variations the registry assigned (X-SDUI-Attributes): recorded
+        // as the app records its own, with the screen's `screen_view`.
+        provided.exposures = fetched.experiments.map(\.exposureProperties)
+        return provided
     }
 }
