@@ -20,6 +20,9 @@ import SDUIFlow
 /// - `flow`: a flow that does not decode or does not validate
 ///   (``FlowValidator``: targets, reachability, completion, conditions,
 ///   keys, blocks, actions); each fault names the screen and JSON path;
+/// - `a11y`: a screen the accessibility lint finds an error in, resolved as
+///   an app draws it (``AccessibilityLint``: labels, text alternatives,
+///   touch targets, contrast); warnings are reported, not refused;
 /// - `experiment`: an experiment definition (schemas/experiment.json) that
 ///   does not decode, whose key or a variation id is not a registry id, or
 ///   whose variations name screens or tokens neither the import nor the
@@ -40,12 +43,20 @@ public struct RegistryImporter: Sendable {
     /// an experiment must be renderable by at least one (empty: not checked).
     public var supportedApps: [PrimitiveMap]
 
+    /// The accessibility lint each screen passes (`a11y`): its errors
+    /// refuse the import, its warnings are reported in
+    /// ``Batch/warnings``; nil lints nothing.
+    public var accessibility: AccessibilityLint?
+
     /// An importer with an image-URL policy and limits (default
-    /// `PackLimits.default`).
-    public init(imagePolicy: ImageURLPolicy, limits: PackLimits = .default, supportedApps: [PrimitiveMap] = []) {
+    /// `PackLimits.default`); screens are linted for iOS's targets unless
+    /// `accessibility` says otherwise.
+    public init(imagePolicy: ImageURLPolicy, limits: PackLimits = .default, supportedApps: [PrimitiveMap] = [],
+                accessibility: AccessibilityLint? = AccessibilityLint()) {
         self.imagePolicy = imagePolicy
         self.limits = limits
         self.supportedApps = supportedApps
+        self.accessibility = accessibility
     }
 
     /// What a source holds, checked.
@@ -60,6 +71,8 @@ public struct RegistryImporter: Sendable {
         public var flows: [StoredFlow] = []
         /// The experiment definitions, in file-name order, from a folder's `experiments/`.
         public var experiments: [StoredExperiment] = []
+        /// The accessibility lint's warnings (`screen node: rule [WCAG x]: message`).
+        public var warnings: [String] = []
     }
 
     /// One broken rule.
@@ -101,6 +114,11 @@ public struct RegistryImporter: Sendable {
             if hasLayout, FileManager.default.fileExists(atPath: screensDir.path) {
                 for file in try Self.jsonFiles(screensDir) {
                     checkScreen(try Self.read(file), file: file.lastPathComponent, into: &batch, &problems)
+                }
+                if let accessibility {
+                    let files = try Self.jsonFiles(screensDir).map(\.lastPathComponent)
+                    lint(batch.screens, files: files, catalog: catalog(of: batch, over: known), with: accessibility,
+                         into: &batch, &problems)
                 }
             }
             let flowsDir = url.appendingPathComponent("flows")
@@ -291,6 +309,32 @@ public struct RegistryImporter: Sendable {
         }
     }
 
+    /// Resolves each screen of the batch as an app draws it (its tokens'
+    /// newest versions, from the batch or the store; the SDK's theme) and
+    /// lints it: an error is a problem (`a11y`) naming the screen's file,
+    /// the node and the WCAG criterion; a warning goes to the batch's
+    /// warnings.  A token neither has is left to the screen's own check.
+    func lint(_ screens: [StoredScreen], files: [String], catalog: ExperimentCatalog, with lint: AccessibilityLint,
+              into batch: inout Batch, _ problems: inout [Problem]) {
+        let resolver = ScreenResolver(RenderContext())
+        for stored in screens {
+            guard let payload = try? ScreenPayload(json: stored.payload, source: stored.id) else { continue }
+            var lookups: [String: TokenLookup] = [:]
+            for item in payload.tokens {
+                if let t = catalog.tokens[item.id] { lookups[item.id] = .found(t, .network) }
+            }
+            let file = files.first { $0 == stored.id + ".json" } ?? stored.id + ".json"
+            for f in lint.findings(in: resolver.resolve(payload, lookups: lookups)) {
+                let text = "\(f.node): \(f.rule)\(f.wcag.map { " [WCAG \($0)]" } ?? ""): \(f.message)"
+                if f.severity == .error {
+                    problems.append(Problem(subject: stored.id, file: file, rule: "a11y", detail: text))
+                } else {
+                    batch.warnings.append("\(stored.id) (\(file)): \(text)")
+                }
+            }
+        }
+    }
+
     /// The `"key"` of a JSON object, when it has a string one (for messages).
     static func peekKey(_ json: Data) -> String? {
         (try? JSONDecoder().decode([String: JSONValue].self, from: json))?["key"]?.stringValue
@@ -301,9 +345,10 @@ public struct RegistryImporter: Sendable {
     /// `store` already holds.  Returns how many token versions were new,
     /// and the screens, flows and experiments written.
     public func importInto(_ store: any RegistryStore, from url: URL)
-        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int, experiments: Int) {
+        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int, experiments: Int, warnings: [String]) {
         var known = ExperimentCatalog()
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent("experiments").path) {
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("experiments").path)
+            || (accessibility != nil && FileManager.default.fileExists(atPath: url.appendingPathComponent("screens").path)) {
             let contents = try await RegistryContents.load(store)
             known = contents.experimentCatalog
         }
@@ -312,19 +357,20 @@ public struct RegistryImporter: Sendable {
 
     /// Checks the tokens of an opened pack and publishes them.
     public func importInto(_ store: any RegistryStore, pack: CorePack, name: String)
-        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int, experiments: Int) {
+        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int, experiments: Int, warnings: [String]) {
         try await publish(try load(pack: pack, name: name), into: store)
     }
 
     /// Publishes a checked batch: tokens first, then screens, flows and
     /// experiments (so an experiment is never served before what it names).
     private func publish(_ batch: Batch, into store: any RegistryStore)
-        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int, experiments: Int) {
+        async throws -> (added: Int, skipped: Int, screens: Int, flows: Int, experiments: Int, warnings: [String]) {
         let added = try await store.publish(batch.tokens)
         if !batch.screens.isEmpty { try await store.putScreens(batch.screens) }
         if !batch.flows.isEmpty { try await store.putFlows(batch.flows) }
         if !batch.experiments.isEmpty { try await store.putExperiments(batch.experiments) }
-        return (added, batch.tokens.count - added, batch.screens.count, batch.flows.count, batch.experiments.count)
+        return (added, batch.tokens.count - added, batch.screens.count, batch.flows.count, batch.experiments.count,
+                batch.warnings)
     }
 
     static func jsonFiles(_ dir: URL) throws -> [URL] {

@@ -24,7 +24,8 @@ struct SDUIServerCommand: AsyncParsableCommand {
         version: SDUIKitVersion.string,
         subcommands: [PackCommand.self, TokenCommand.self, RenderCommand.self, ThemeCommand.self,
                       RegistryCommand.self, ServeCommand.self, DemoCommand.self, BenchCommand.self,
-                      ExprCommand.self, StoreCommand.self, FlowCommand.self, ScreenCommand.self, DevCommand.self, ExperimentServerCommand.self]
+                      ExprCommand.self, StoreCommand.self, FlowCommand.self, ScreenCommand.self, DevCommand.self, ExperimentServerCommand.self,
+                      A11yCommand.self]
     )
 
     /// Parses and runs the command (``CommandRunner``); `sdui serve` also

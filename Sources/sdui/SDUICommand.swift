@@ -20,7 +20,8 @@ struct SDUICommand: AsyncParsableCommand {
         """,
         version: SDUIKitVersion.string,
         subcommands: [TokenCommand.self, RenderCommand.self, ThemeCommand.self,
-                      ExprCommand.self, FlowCommand.self, ScreenCommand.self, ExperimentCommand.self]
+                      ExprCommand.self, FlowCommand.self, ScreenCommand.self, ExperimentCommand.self,
+                      A11yCommand.self]
     )
 
     /// Runs a client command here (``CommandRunner``); hands any other

@@ -118,5 +118,39 @@ import Testing
             #expect(e.message.contains("t.json (t.json): schema: missing \"id\""), "\(e.message)")
         }
     }
+
+    /// Screens pass the accessibility lint at import: each error refuses
+    /// the import naming the screen's file, node and WCAG criterion;
+    /// warnings are reported and do not.
+    @Test func screensAreLintedAtImport() async throws {
+        let paywall = Fixtures.repositoryRoot.appendingPathComponent("Tests/A11yFixtures/broken_paywall")
+        try await withStore(.sqlite) { store in
+            let strict = RegistryImporter(imagePolicy: .anyHTTPSHost)
+            do {
+                _ = try await strict.importInto(store, from: paywall)
+                Issue.record("the broken paywall was imported")
+            } catch let e as RegistryError {
+                let lines = e.message.split(separator: "\n").filter { $0.contains(": a11y: ") }
+                #expect(lines.count == 6, "\(e.message)")
+                #expect(e.message.contains("paywall (paywall.json): a11y: paywall_hero: image-alt [WCAG 1.1.1]"), "\(e.message)")
+                #expect(!e.message.contains("focus-order"), "a warning does not refuse")
+            }
+            #expect(try await store.generation() == 0)
+            // Only the warning left: imported, and the warning reported.
+            let dir = Fixtures.temporaryDirectory()
+            for sub in ["screens", "tokens"] {
+                try FileManager.default.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+            }
+            try FileManager.default.copyItem(at: paywall.appendingPathComponent("tokens/paywall_plans.json"),
+                                             to: dir.appendingPathComponent("tokens/paywall_plans.json"))
+            try Data(#"{"id":"plans","tokens":[{"id":"paywall_plans"}]}"#.utf8).write(to: dir.appendingPathComponent("screens/plans.json"))
+            let r = try await strict.importInto(store, from: dir)
+            #expect(r.screens == 1 && r.warnings.count == 1)
+            #expect(r.warnings.first?.contains("plans (plans.json): paywall_plans/1: focus-order [WCAG 2.4.3]") == true, "\(r.warnings)")
+            // An importer without the lint takes the broken paywall.
+            let lax = RegistryImporter(imagePolicy: .anyHTTPSHost, accessibility: nil)
+            #expect(try await lax.importInto(store, from: paywall).screens == 1)
+        }
+    }
 }
 #endif

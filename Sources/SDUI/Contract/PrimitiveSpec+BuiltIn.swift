@@ -8,49 +8,57 @@ extension PrimitiveSpec {
     /// primitives the built-in blocks are drawn with, then the rest.  Each
     /// row has an entry in `schemas/primitives.json`.
     public static let builtIn: [PrimitiveSpec] = [
-        PrimitiveSpec("Column", version: 3, props: box, preview: HTMLPreview.column),
-        PrimitiveSpec("Row", version: 2, props: box, preview: HTMLPreview.row),
+        PrimitiveSpec("Column", version: 3, props: box, accessibility: AccessibilityRule(.group), preview: HTMLPreview.column),
+        PrimitiveSpec("Row", version: 2, props: box, accessibility: AccessibilityRule(.group), preview: HTMLPreview.row),
         PrimitiveSpec("Text", version: 4, props: [
             "text": .required(.string), "style": .optional(.typography), "color": .optional(.color),
             "maxLines": .optional(.number), "padding": .optional(.length),
             "action": .optional(.action), "visible": .optional(.bool),
-        ], themeNames: ["style": .typography], preview: HTMLPreview.text),
+        ], themeNames: ["style": .typography], accessibility: AccessibilityRule(.text, label: ["text"]), preview: HTMLPreview.text),
         PrimitiveSpec("AsyncImage", version: 2, props: [
             "url": .required(.string), "width": .optional(.length), "height": .optional(.length),
             "cornerRadius": .optional(.length), "placeholderColor": .optional(.color),
             "aspectRatio": .optional(.number), "visible": .optional(.bool),
-        ], preview: HTMLPreview.image),
+        ], accessibility: AccessibilityRule(.image, traits: [.image]), preview: HTMLPreview.image),
         PrimitiveSpec("Spacer", version: 1, props: [
             "size": .optional(.length), "flexible": .optional(.bool), "background": .optional(.color),
-        ], themeNames: ["size": .spacing], preview: HTMLPreview.spacer),
+        ], themeNames: ["size": .spacing], accessibility: AccessibilityRule(.none), preview: HTMLPreview.spacer),
         PrimitiveSpec("Button", version: 1, props: [
             "label": .required(.string), "action": .optional(.action), "style": .optional(.string),
             "background": .optional(.color), "color": .optional(.color),
             "cornerRadius": .optional(.length), "height": .optional(.length),
             "padding": .optional(.length), "visible": .optional(.bool),
-        ], preview: HTMLPreview.button),
+        ], accessibility: AccessibilityRule(.button, label: ["label"], traits: [.button]), preview: HTMLPreview.button),
         PrimitiveSpec("TextField", version: 1, props: [
             "key": .required(.string), "label": .optional(.string),
             "placeholder": .optional(.string), "secure": .optional(.bool),
             "padding": .optional(.length), "required": .optional(.bool),
-        ], preview: HTMLPreview.textField),
+        ], accessibility: AccessibilityRule(.textField, label: ["label"]), preview: HTMLPreview.textField),
         PrimitiveSpec("Slider", version: 1, props: [
             "key": .required(.string), "min": .required(.number), "max": .required(.number),
             "step": .optional(.number), "tint": .optional(.color), "padding": .optional(.length),
             "required": .optional(.bool),
-        ], preview: HTMLPreview.slider),
+        ], accessibility: AccessibilityRule(.slider, label: ["label"], traits: [.adjustable]) { props in
+            (props["value"] ?? props["min"]).flatMap { v -> String? in
+                if case .int(let i) = v { return String(i) }
+                if case .double(let d) = v, d.isFinite { return JSONValue.text(d) }
+                return nil
+            }
+        }, preview: HTMLPreview.slider),
         PrimitiveSpec("Choice", version: 1, props: [
             "key": .required(.string), "options": .required(.array), "mode": .optional(.string),
             "spacing": .optional(.length), "required": .optional(.bool),
-        ], preview: HTMLPreview.choice),
+        ], accessibility: AccessibilityRule(.radioGroup, label: ["label"]), preview: HTMLPreview.choice),
         PrimitiveSpec("Toggle", version: 1, props: [
             "key": .required(.string), "value": .optional(.bool), "tint": .optional(.color),
             "label": .optional(.string), "padding": .optional(.length), "required": .optional(.bool),
-        ], preview: HTMLPreview.toggle),
+        ], accessibility: AccessibilityRule(.toggle, label: ["label"]) { props in
+            props["value"]?.boolValue == true ? "on" : "off"
+        }, preview: HTMLPreview.toggle),
         PrimitiveSpec("Badge", version: 1, props: [
             "text": .required(.string), "color": .optional(.color), "background": .optional(.color),
             "cornerRadius": .optional(.length), "padding": .optional(.length), "visible": .optional(.bool),
-        ], preview: HTMLPreview.badge),
+        ], accessibility: AccessibilityRule(.status, label: ["text"]), preview: HTMLPreview.badge),
     ]
 
     /// The props of the containers (Column, Row).

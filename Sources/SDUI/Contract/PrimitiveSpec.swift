@@ -35,15 +35,20 @@ public struct PrimitiveSpec: Sendable {
     let themeNames: [String: NodePlan.Names]
     /// Writes the HTML preview of a node of this primitive.
     let preview: HTMLPreview.Draw
+    /// What assistive technology is told about its nodes: the role, where
+    /// the label comes from, the traits and the value
+    /// (``RenderNode/accessibility``).
+    public let accessibility: AccessibilityRule
 
     /// A row: `name` at `version`, its prop rules, the props that name theme
-    /// values, and the function drawing it in the preview.
+    /// values, its accessibility rule, and the function drawing it in the preview.
     init(_ name: String, version: Int, props: [String: PropRule], themeNames: [String: NodePlan.Names] = [:],
-         preview: @escaping HTMLPreview.Draw) {
+         accessibility: AccessibilityRule, preview: @escaping HTMLPreview.Draw) {
         self.name = name
         self.version = version
         self.props = props
         self.themeNames = themeNames
+        self.accessibility = accessibility
         self.preview = preview
     }
 

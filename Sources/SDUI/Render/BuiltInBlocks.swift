@@ -58,7 +58,8 @@ enum Blocks {
         return n("Column", 3, ["padding": sidePadding, "children": .array([n("AsyncImage", 2, props)])])
     }
 
-    /// Single or multiple choice over `options` of `{label, value}`.
+    /// Single or multiple choice over `options` of `{label, value}`, named
+    /// by the block's `label` (its accessible name).
     static func choice(_ f: Fields) throws -> JSONValue {
         let key = try string(f, "key")
         guard let options = f["options"]?.arrayValue, !options.isEmpty else {
@@ -71,6 +72,8 @@ enum Blocks {
         var props: Fields = ["key": .string(key), "options": .array(options), "mode": .string(multi ? "multi" : "single"),
                              "style": .string(try optionalString(f, "style") ?? "list"),
                              "spacing": "@spacing.sm", "padding": sidePadding]
+        // The block's label is the input's accessible name (the screen's heading shows the question).
+        if let label = try optionalString(f, "label") { props["accessibilityLabel"] = .string(label) }
         try required(f, &props)
         return n("Choice", 1, props)
     }

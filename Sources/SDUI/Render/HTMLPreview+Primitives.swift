@@ -39,7 +39,6 @@ extension HTMLPreview {
         lineClamp(n.props["maxLines"], into: &css)
         var extra: [(String, String)] = []
         if let lang = n.props["lang"]?.stringValue { extra.append(("lang", lang)) }
-        if let label = display(n.props["accessibilityLabel"]) { extra.append(("aria-label", label)) }
         r.write(element("p", n, css: css, attributes: extra, content: escape(display(n.props["text"]) ?? "")))
     }
 
@@ -52,8 +51,7 @@ extension HTMLPreview {
         css.set("background-color", color(n.props["placeholderColor"]) ?? color(n.props["background"]) ?? "#E5E7EB")
         css.set("background-image", imageURL(n.props["url"]).map { "url(\"\($0)\")" })
         css.set("background-size", n.props["contentMode"]?.stringValue == "FIT" ? "contain" : nil)
-        let label = display(n.props["accessibilityLabel"]) ?? "Image"
-        r.write(element("div", n, css: css, attributes: [("role", "img"), ("aria-label", label)], content: ""))
+        r.write(element("div", n, css: css, content: ""))   // role and label: openingTag's ARIA
     }
 
     /// Width, height and aspect ratio of an image; a missing width fills the
@@ -87,7 +85,7 @@ extension HTMLPreview {
         }
         css.set("background-color", color(n.props["background"]))
         if n.props["visible"]?.boolValue == false { css.set("display", "none") }
-        r.write(element("div", n, css: css, attributes: [("aria-hidden", "true")], content: ""))
+        r.write(element("div", n, css: css, content: ""))   // hidden: openingTag's ARIA
     }
 
     /// Button: a real button in the filled, outline or text style.
@@ -202,9 +200,7 @@ extension HTMLPreview {
         css.set("font-size", "12px")
         css.set("font-weight", "600")
         css.set("line-height", "16px")
-        var extra: [(String, String)] = []
-        if let label = display(n.props["accessibilityLabel"]) { extra.append(("aria-label", label)) }
-        r.write(element("span", n, css: css, attributes: extra, content: escape(display(n.props["text"]) ?? "")))
+        r.write(element("span", n, css: css, content: escape(display(n.props["text"]) ?? "")))
     }
 
     /// One option of a Choice: an input, the icon and the label.

@@ -171,6 +171,14 @@ public enum HTMLPreview {
           background-size:400% 100%;animation:sdui-shimmer 1.4s ease infinite}
         @keyframes sdui-shimmer{from{background-position:100% 50%}to{background-position:0 50%}}
         @media (prefers-reduced-motion:reduce){.sdui-skeleton{animation:none}}
+        @keyframes sdui-fade{from{opacity:0}}
+        @keyframes sdui-slide-top{from{opacity:0;transform:translateY(-24px)}}
+        @keyframes sdui-slide-bottom{from{opacity:0;transform:translateY(24px)}}
+        @keyframes sdui-slide-leading{from{opacity:0;transform:translateX(-24px)}}
+        @keyframes sdui-slide-trailing{from{opacity:0;transform:translateX(24px)}}
+        @keyframes sdui-scale{from{opacity:0;transform:scale(.9)}}
+        .sdui-motion{animation:var(--sdui-appear)}
+        @media (prefers-reduced-motion:reduce){.sdui-motion{animation:var(--sdui-appear-reduced)}}
         .sdui-issues{width:390px;margin:16px auto;padding:0 12px;font-size:12px;color:#374151}
         .sdui-issues h2{font-size:13px}
         """
@@ -323,8 +331,72 @@ extension HTMLPreview {
         if n.version > 0 { attrs.append(("data-version", String(n.version))) }
         if let token = n.token { attrs.append(("data-token", token)) }
         if let reason = n.reason { attrs.append(("data-reason", reason)) }
+        var css = css
+        if let (full, reduced) = appear(n) {
+            attrs[0].1 += " sdui-motion"
+            css.set("--sdui-appear", full)
+            css.set("--sdui-appear-reduced", reduced)
+        }
         if !css.isEmpty { attrs.append(("style", css.text)) }
-        return "<\(tag)\(attributes(attrs + extra))>"
+        return "<\(tag)\(attributes(attrs + aria(n, tag: tag) + extra))>"
+    }
+
+    /// A node's `appear` motion as CSS animations: the full one and its
+    /// reduced form, which `prefers-reduced-motion: reduce` plays instead.
+    /// A tree resolved with `reduceMotion` holds only the reduced form, so
+    /// both are it.  Every value comes from a checked ``Motion``: a
+    /// keyframes name from its kind and edge, a number of milliseconds, an
+    /// easing from a fixed table.
+    static func appear(_ n: RenderNode) -> (full: String, reduced: String)? {
+        guard let v = n.props["transition"]?["appear"], let m = try? Motion(value: v, at: "appear") else { return nil }
+        func css(_ m: Motion) -> String {
+            guard m.kind != .none, m.milliseconds > 0 else { return "none" }
+            let name: String
+            switch m.kind {
+            case .fade, .none: name = "sdui-fade"
+            case .slide: name = "sdui-slide-\((m.edge ?? .bottom).rawValue)"
+            case .scale: name = "sdui-scale"
+            }
+            let easing: String
+            if let s = m.spring {
+                // A spring as the cubic-bezier that overshoots less the more it is damped.
+                easing = "cubic-bezier(.2,\(format(1 + (1 - s.damping) * 0.6)),.3,1)"
+            } else {
+                easing = ["linear": "linear", "easeIn": "ease-in", "easeOut": "ease-out", "easeInOut": "ease-in-out"][m.easing ?? ""]
+                    ?? "ease-in-out"
+            }
+            return "\(name) \(format(m.milliseconds))ms \(easing) both"
+        }
+        // The tree's reduced-only form carries no `reduced`: then it is its own.
+        return (css(m), css(v["reduced"] == nil ? m : m.reduced))
+    }
+
+    /// The ARIA of a node's element, from its derived accessibility
+    /// (``RenderNode/accessibility``): `aria-hidden` for a hidden node; the
+    /// role where the element has none of its own (an image, a tapped text
+    /// or group as a focusable button or link, a status, a heading); an
+    /// `aria-label` when the label is not the element's own text (given
+    /// as `accessibilityLabel` or `alt`, or joined from a tapped group's
+    /// children); the hint as `aria-description`; `aria-required`.
+    static func aria(_ n: RenderNode, tag: String) -> [(String, String)] {
+        guard let a = n.accessibility else { return [] }
+        if a.hidden { return [("aria-hidden", "true")] }
+        var out: [(String, String)] = []
+        let native = ["button", "input", "label", "fieldset", "select", "textarea"].contains(tag)
+        switch a.role {
+        case .image: out.append(("role", "img"))
+        case .button where !native: out += [("role", "button"), ("tabindex", "0")]
+        case .link: out += [("role", "link"), ("tabindex", "0")]
+        case .status: out.append(("role", "status"))
+        case .text where a.traits.contains(.header): out += [("role", "heading"), ("aria-level", "2")]
+        default: break
+        }
+        if let label = a.label, a.role == .image || ["accessibilityLabel", "alt", "children"].contains(a.labelSource) {
+            out.append(("aria-label", label))
+        }
+        if let hint = a.hint { out.append(("aria-description", hint)) }
+        if a.traits.contains(.required) { out.append(("aria-required", "true")) }
+        return out
     }
 
     /// `sdui-<primitive lowercased>` (letters, digits, `-`, `_` only), or
