@@ -396,6 +396,17 @@ struct NodeBuilder {
         if plan.childrenNotAList {
             issues.append(RenderIssue(.badContent, token: who, path: path, "props.children must be a list"))
         }
+        if let t = props["transition"] {
+            // Every motion with its reduced form; only the reduced forms when motion is reduced (Motion.swift).
+            do {
+                props["transition"] = try Motion.transition(t, at: "transition", reduceMotion: context.reduceMotion)
+            } catch let e as SDUIError {
+                issues.append(RenderIssue(.badContent, token: who, path: path(of: "transition"), e.message + "; dropped"))
+                props["transition"] = nil
+            } catch {
+                props["transition"] = nil
+            }
+        }
         return (RenderNode(primitive: primitive, version: version, props: props, children: [], token: token), true)
     }
 

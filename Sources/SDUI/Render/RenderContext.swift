@@ -18,6 +18,9 @@ public struct RenderContext: Sendable {
     public var textScale: Double = 1
     /// Multiplies spacing, rounded to the 4 pt grid; clamped to 0.5–4 (default 1).
     public var spacingScale: Double = 1
+    /// The user asked for reduced motion: every `transition` in the tree
+    /// holds only its reduced form (``Motion``).
+    public var reduceMotion = false
     /// The host app's bindings, consulted after each item's `bind`.
     public var hostBindings: [String: JSONValue] = [:]
     /// Scenario data (an `SDUIStore` store), consulted after the host's

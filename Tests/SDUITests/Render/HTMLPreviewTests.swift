@@ -232,6 +232,38 @@ struct HTMLPreviewTests {
         #expect(box.backgroundColor == "rgba(0, 0, 0, 0)")
     }
 
+    @Test("a transition plays in full, and as its reduced form under prefers-reduced-motion")
+    func transitions() async throws {
+        let full = try await PreviewPages.motion.value
+        #expect(try full.node("slides").animationName == "sdui-slide-bottom")
+        #expect(try full.node("grows").animationName == "sdui-scale")
+        #expect(try full.node("appears").role == "heading" && (try full.node("appears")).animationName == "sdui-fade")
+        let reduced = try await PreviewPages.motionReduced.value
+        for token in ["slides", "grows", "appears"] {
+            #expect(try reduced.node(token).animationName == "sdui-fade", "\(token) under reduced motion")
+        }
+        #expect(try reduced.node("still-reduced").animationName == "none")
+        // Resolved with reduceMotion, the tree holds the reduced form alone: it plays even without the media query.
+        let html = HTMLPreview.render(PreviewPages.motionTree)
+        #expect(html.contains("--sdui-appear:sdui-slide-bottom 300ms ease-out both;--sdui-appear-reduced:sdui-fade 150ms ease-out both"),
+                "\(html)")
+    }
+
+    @Test("ARIA from each node's accessibility")
+    func aria() throws {
+        let html = HTMLPreview.render(PreviewPages.tree([
+            RenderNode(primitive: "Row", version: 2, props: ["action": ["type": "navigate", "to": "x"]],
+                       children: [PreviewPages.text("t1", "Anna")], token: "tapped"),
+            RenderNode(primitive: "AsyncImage", version: 2, props: ["url": "https://x.test/a.png", "alt": "A cat"], token: "cat"),
+            RenderNode(primitive: "AsyncImage", version: 2, props: ["url": "https://x.test/b.png", "decorative": true], token: "deco"),
+            RenderNode(primitive: "Badge", version: 1, props: ["text": "New"], token: "badge"),
+        ], background: "#FFFFFF"))
+        #expect(html.contains(#"data-token="tapped" role="button" tabindex="0" aria-label="Anna""#), "\(html)")
+        #expect(html.contains(#"data-token="cat""#) && html.contains(#"role="img" aria-label="A cat""#))
+        #expect(html.contains(#"aria-hidden="true""#))
+        #expect(html.contains(#"role="status""#))
+    }
+
     @Test("under prefers-reduced-motion the skeleton does not shimmer")
     func reducedMotion() async throws {
         let page = try await PreviewPages.hostile.value
@@ -357,6 +389,23 @@ struct PreviewLayoutError: Error, CustomStringConvertible {
 /// The trees under test, and their measured layouts (one Chromium run each).
 enum PreviewPages {
     static let layout = Task { try await measure(layoutTree, width: 600, height: 900) }
+    static let motion = Task { try await measure(motionTree, width: 390, height: 844) }
+    static let motionReduced = Task {
+        try await measure(motionTree, width: 390, height: 844, extraArguments: ["--force-prefers-reduced-motion"])
+    }
+    /// Nodes with `appear` transitions, as the resolver writes them (each with its reduced form).
+    static var motionTree: RenderTree {
+        func moving(_ token: String, _ motion: JSONValue, _ extra: [String: JSONValue] = [:]) -> RenderNode {
+            let t = try! Motion.transition(["appear": motion], at: "transition", reduceMotion: false)
+            return text(token, token, extra.merging(["transition": t]) { a, _ in a })
+        }
+        return tree([
+            moving("slides", ["type": "slide", "edge": "bottom", "duration": 300, "easing": "easeOut"]),
+            moving("grows", ["type": "scale", "spring": ["response": 0.4, "damping": 0.8]]),
+            moving("appears", ["type": "fade", "duration": 200], ["accessibilityHeading": true]),
+            moving("still-reduced", ["type": "slide", "duration": 300, "reduced": ["type": "none"]]),
+        ], background: "#FFFFFF")
+    }
     static let hostile = Task {
         try await measure(hostileTree, title: hostileTitle, width: 390, height: 844,
                           extraArguments: ["--force-prefers-reduced-motion"])
