@@ -304,6 +304,7 @@ let package = Package(
             name: "SDUITests",
             dependencies: [
                 "SDUI", "SDUIRegistryKit", "SDUITestSupport", "CSDUI",
+                "SDUICLI",   // HeadlessBrowser, the preview's layout tests' browser
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],

@@ -32,11 +32,15 @@ package struct A11yCommand: ParsableCommand {
             Each screen is resolved as an app draws it (themes from the folder's themes/), then \
             checked: label (WCAG 4.1.2), image-alt (1.1.1), touch-target (2.5.5: 44 pt on iOS, \
             48 dp on Android), contrast (1.4.3, on each text and the background drawn behind it) \
-            and focus-order (2.4.3, a warning). Exits 1 when any error is found, 0 otherwise.
+            focus-order (2.4.3, a warning), motion (2.3.3) and motion-timing (a warning). With \
+            --layout, each screen is also laid out by headless Chromium 320 px wide at text scale \
+            3.1, and text that is clipped, runs off the screen or overlaps other text is found \
+            (text-clip, 1.4.4). Exits 1 when any error is found, 0 otherwise.
 
             Examples:
               sdui a11y lint Examples
               sdui a11y lint Examples/screens/checkout.json --platform android --json
+              sdui a11y lint Examples --layout
             """)
 
         @Argument(help: "A screen file, a flow file or a folder in the Examples/ layout.")
@@ -51,6 +55,9 @@ package struct A11yCommand: ParsableCommand {
         @Option(help: "ios (44 pt targets) or android (48 dp).")
         var platform: AccessibilityPlatform = .ios
 
+        @Flag(help: "Also lay each screen out in headless Chromium, 320 px wide at text scale 3.1, for clipped text.")
+        var layout = false
+
         /// `--json`: `{"findings": [{rule, severity, screen, node, token, message, wcag}…]}`.
         @OptionGroup var output: OutputOptions
 
@@ -64,7 +71,13 @@ package struct A11yCommand: ParsableCommand {
             try await reportingErrors {
                 let screens = try await Self.resolve(target: target, tokens: tokens, pack: pack)
                 let lint = AccessibilityLint(platform: platform)
-                let findings = screens.flatMap { lint.findings(in: $0) }
+                var findings = screens.flatMap { lint.findings(in: $0) }
+                if layout {
+                    let check = try TextLayoutCheck()
+                    let large = try await Self.resolve(target: target, tokens: tokens, pack: pack,
+                                                       textScale: TextLayoutCheck.textScale)
+                    for tree in large { findings += try await check.findings(in: tree) }
+                }
                 if output.json {
                     let list: [JSONValue] = findings.map { f in
                         ["rule": .string(f.rule), "severity": .string(f.severity.rawValue), "screen": .string(f.screen),
@@ -85,7 +98,9 @@ package struct A11yCommand: ParsableCommand {
         }
 
         /// The render trees of `target`: one screen, a flow's screens, or a folder's.
-        static func resolve(target: String, tokens: String?, pack: String?) async throws -> [RenderTree] {
+        /// `textScale` is the accessibility scale screens are resolved at.
+        package static func resolve(target: String, tokens: String?, pack: String?,
+                            textScale: Double = 1) async throws -> [RenderTree] {
             let url = URL(fileURLWithPath: target)
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else {
@@ -114,6 +129,7 @@ package struct A11yCommand: ParsableCommand {
             var context = RenderContext()
             // Render problems are not the lint's findings: keep them off the report.
             context.logger.logLevel = .critical
+            context.textScale = textScale
             context.themes = ThemeCatalog(ExampleScreens(dir: dir, pack: nil).themes().themes)
             let resolver = ScreenResolver(context)
             /// One screen's items resolved with its tokens looked up.

@@ -77,11 +77,22 @@ package struct RenderCommand: ParsableCommand {
     @Flag(help: "Exit with status 1 when anything degraded.")
     var strict = false
 
+    @Flag(help: "With --format html: outline each node the accessibility lint finds at fault, numbered, and list the findings.")
+    var lint = false
+
+    @Option(help: "The platform whose touch targets --lint checks: ios or android.")
+    var platform: AccessibilityPlatform = .ios
+
     /// `sdui bench start-up`: print the milliseconds this command's own work
     /// took (from here to the output written) on stderr, as `work-ms N`, and
     /// those from `main` to here (parsing the command line) as `parse-ms N`.
     @Flag(name: .customLong("report-work"), help: .hidden)
     var reportWork = false
+
+    /// `--lint` draws on the HTML preview only.
+    package func validate() throws {
+        if lint && format != .html { throw ValidationError("--lint needs --format html") }
+    }
 
     package func run() throws {
         let start = ContinuousClock.now
@@ -102,6 +113,9 @@ package struct RenderCommand: ParsableCommand {
         let data: Data
         switch format {
         case .json: data = try tree.jsonData(pretty: true) + Data("\n".utf8)
+        case .html where lint:
+            let findings = AccessibilityLint(platform: platform).findings(in: tree)
+            data = Data(HTMLPreview.render(tree, title: tree.renderedScreen, lint: findings).utf8)
         case .html: data = Data(HTMLPreview.render(tree, title: tree.renderedScreen).utf8)
         }
         if let out {

@@ -17,7 +17,7 @@ struct BenchCommand: ParsableCommand {
           swift build -c release --traits Server && .build/release/sdui bench first-paint --json
         """,
         subcommands: [FirstPaint.self, Disk.self, Resolve.self, Network.self, Store.self, Screen.self, StartUp.self,
-                      ExperimentAssign.self]
+                      ExperimentAssign.self, A11y.self]
     )
 
     struct FirstPaint: ParsableCommand {

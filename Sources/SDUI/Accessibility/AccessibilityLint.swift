@@ -30,8 +30,8 @@
 //                                  (every motion it keeps has a reduced
 //                                  form by construction, Motion.swift);
 //   motion-timing  warning  -      a duration more than 50 ms from every
-//                                  animation timing of the theme (seed 003:
-//                                  native timing within 50 ms of the web's).
+//                                  animation timing of the theme (native
+//                                  timing within 50 ms of the web's).
 //
 // The work is one walk of the tree, bounded by the render limits on nodes;
 // each node's background is found from a stack kept along the walk, so the

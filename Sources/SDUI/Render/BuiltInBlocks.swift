@@ -138,7 +138,7 @@ enum Blocks {
             else if let s = item["text"]?.stringValue { (line, icon) = (s, item["icon"]?.stringValue ?? "✓") }
             else { throw SDUIError(.schema, "items[\(i)] must be a string or {\"text\": …}") }
             return n("Row", 2, ["spacing": "@spacing.sm", "alignment": "TOP", "children": .array([
-                text(icon, "bodyMedium", "primary"), text(line, "bodyMedium", "textPrimary")])])
+                text(icon, "bodyMedium", "primary", ["fixedSize": true]), text(line, "bodyMedium", "textPrimary")])])
         }
         return n("Column", 3, ["spacing": "@spacing.sm", "padding": sidePadding, "children": .array(rows)])
     }

@@ -37,6 +37,8 @@ extension HTMLPreview {
         css.set("text-transform", keyword(n.props["textTransform"], textTransforms))
         css.set("letter-spacing", number(n.props["letterSpacing"]).flatMap { abs($0) <= 100 ? format($0) + "px" : nil })
         lineClamp(n.props["maxLines"], into: &css)
+        // `fixedSize`: keeps its own size in a row (an icon beside a line that wraps).
+        if n.props["fixedSize"]?.boolValue == true { css.set("flex", "none") }
         var extra: [(String, String)] = []
         if let lang = n.props["lang"]?.stringValue { extra.append(("lang", lang)) }
         r.write(element("p", n, css: css, attributes: extra, content: escape(display(n.props["text"]) ?? "")))

@@ -2,6 +2,7 @@
 // person can look at a resolved screen in any browser, and the tests can
 // measure its layout in a real one.
 import Foundation
+internal import Crypto
 import SDUICore
 
 /// Renders a ``RenderTree`` as an HTML5 document: inline CSS only, no
@@ -37,6 +38,37 @@ public enum HTMLPreview {
         let root = renderer.out
         let heading = title ?? "\(tree.renderedScreen) · SDUI preview"
         return document(title: heading, frame: frame(tree, content: root), issues: issueList(tree.issues))
+    }
+
+    /// The document for `tree` with the accessibility lint's `findings`
+    /// drawn over it: each element a finding names is outlined and carries
+    /// the findings' numbers (`data-lint`), and the numbered findings are
+    /// listed under the frame (`sdui render --format html --lint`).
+    public static func render(_ tree: RenderTree, title: String? = nil, lint findings: [AccessibilityFinding]) -> String {
+        let paths = Dictionary(RenderNodeID.all(in: tree).map { ($0.id, pathText($0.path)) },
+                               uniquingKeysWith: { first, _ in first })
+        var marks: [String: [Int]] = [:]
+        for (i, f) in findings.enumerated() {
+            if let p = paths[f.node] { marks[p, default: []].append(i + 1) }
+        }
+        var renderer = Renderer(annotatesPaths: true)
+        renderer.lintMarks = marks
+        renderer.node(tree.root, in: .column)
+        let heading = title ?? "\(tree.renderedScreen) · SDUI preview"
+        return document(title: heading, frame: frame(tree, content: renderer.out),
+                        issues: lintList(findings) + issueList(tree.issues))
+    }
+
+    /// The numbered findings under the frame.
+    static func lintList(_ findings: [AccessibilityFinding]) -> String {
+        guard !findings.isEmpty else {
+            return "<section class=\"sdui-lint\"><h2>Accessibility</h2><p>No findings.</p></section>"
+        }
+        let items = findings.map { f in
+            "<li class=\"sdui-lint-\(f.severity.rawValue)\"><b>\(escape(f.rule))</b>"
+                + (f.wcag.map { " (WCAG \(escape($0)))" } ?? "") + " <code>\(escape(f.node))</code>: \(escape(f.message))</li>"
+        }.joined()
+        return "<section class=\"sdui-lint\"><h2>Accessibility (\(findings.count))</h2><ol>\(items)</ol></section>"
     }
 
     /// The phone frame of `tree` alone (no document around it), every
@@ -105,6 +137,20 @@ public enum HTMLPreview {
         </html>
 
         """
+    }
+
+    /// The page the accessibility lint's layout pass loads: the annotated
+    /// frame (every node's element with its `data-path`) `width` px wide,
+    /// and `script`, the only script its Content-Security-Policy admits
+    /// (by its SHA-256), which measures the page.
+    package static func layoutProbe(_ tree: RenderTree, width: Int, script: String) -> String {
+        let hash = Data(SHA256.hash(data: Data(script.utf8))).base64EncodedString()
+        let policy = #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; "#
+            + #"style-src 'unsafe-inline'; img-src https:; script-src 'sha256-\#(hash)'">"#
+        return document(title: "\(tree.renderedScreen) · layout", frame: annotatedFrame(tree), issues: "")
+            .replacingOccurrences(of: contentSecurityPolicy, with: policy)
+            .replacingOccurrences(of: "</style>", with: ".sdui-frame{width:\(width)px}</style>")
+            .replacingOccurrences(of: "</body>", with: "<script>\(script)</script>\n</body>")
     }
 
     /// The phone frame: the root's background, the theme and mode as data.
@@ -179,6 +225,12 @@ public enum HTMLPreview {
         @keyframes sdui-scale{from{opacity:0;transform:scale(.9)}}
         .sdui-motion{animation:var(--sdui-appear)}
         @media (prefers-reduced-motion:reduce){.sdui-motion{animation:var(--sdui-appear-reduced)}}
+        [data-lint]{outline:3px solid #DC2626;outline-offset:1px;position:relative}
+        [data-lint]::after{content:attr(data-lint);position:absolute;top:-9px;left:-9px;z-index:1;
+          background:#DC2626;color:#FFFFFF;font:600 11px/16px system-ui,sans-serif;padding:0 5px;border-radius:8px}
+        .sdui-lint{width:390px;margin:16px auto;padding:0 12px;font-size:12px;color:#374151}
+        .sdui-lint h2{font-size:13px}
+        .sdui-lint-warning{color:#92400E}
         .sdui-issues{width:390px;margin:16px auto;padding:0 12px;font-size:12px;color:#374151}
         .sdui-issues h2{font-size:13px}
         """
@@ -217,6 +269,9 @@ extension HTMLPreview {
         /// The `data-path` the next element written takes: the element
         /// that opens the node just begun.
         private var pendingPath: String?
+        /// The lint findings' numbers by node path (``render(_:title:lint:)``),
+        /// written as `data-lint` beside `data-path`.
+        var lintMarks: [String: [Int]] = [:]
 
         /// A renderer; `path` is where the first node written sits.
         init(annotatesPaths: Bool = false, at path: [Int] = []) {
@@ -267,6 +322,7 @@ extension HTMLPreview {
             let cut = bytes.firstIndex { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: ">") } ?? bytes.endIndex
             out += html[..<cut]
             out += " data-path=\"\(HTMLPreview.escape(p))\""
+            if let marks = lintMarks[p] { out += " data-lint=\"\(marks.map(String.init).joined(separator: " "))\"" }
             out += html[cut...]
         }
 

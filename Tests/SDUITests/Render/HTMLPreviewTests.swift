@@ -3,6 +3,7 @@
 import Foundation
 @testable import SDUI
 import SDUITestSupport
+import SDUICLI
 import Testing
 
 /// Each page is loaded once (one Chromium run) and shared by the tests that
@@ -247,6 +248,24 @@ struct HTMLPreviewTests {
         let html = HTMLPreview.render(PreviewPages.motionTree)
         #expect(html.contains("--sdui-appear:sdui-slide-bottom 300ms ease-out both;--sdui-appear-reduced:sdui-fade 150ms ease-out both"),
                 "\(html)")
+    }
+
+    @Test("the lint overlay numbers the nodes at fault and lists the findings")
+    func lintOverlay() throws {
+        let tree = PreviewPages.tree([
+            RenderNode(primitive: "AsyncImage", version: 2, props: ["url": "https://x.test/a.png"], token: "hero"),
+            PreviewPages.text("fine", "Fine", ["color": "#111827"]),
+            RenderNode(primitive: "Button", version: 1, props: ["label": "Go", "height": 20, "color": "#FFFFFF",
+                                                                 "background": "#FACC15"], token: "go"),
+        ], background: "#FFFFFF")
+        let findings = AccessibilityLint().findings(in: tree)
+        #expect(findings.map(\.rule) == ["image-alt", "touch-target", "contrast"])
+        let html = HTMLPreview.render(tree, lint: findings)
+        #expect(html.contains(#"data-path="0" data-lint="1""#), "\(html)")
+        #expect(html.contains(#"data-path="2" data-lint="2 3""#))
+        #expect(!html.contains(#"data-path="1" data-lint"#))
+        #expect(html.contains("<h2>Accessibility (3)</h2>") && html.contains("<b>contrast</b> (WCAG 1.4.3)"))
+        #expect(HTMLPreview.render(tree, lint: []).contains("No findings."))
     }
 
     @Test("ARIA from each node's accessibility")

@@ -1,5 +1,5 @@
-// HeadlessBrowser.swift - runs headless Chromium on a local HTML file, so
-// tests can check a page as a real browser lays it out.
+// HeadlessBrowser.swift - runs headless Chromium on a local HTML file, so the
+// accessibility lint (and the tests) can check a page as a real browser lays it out.
 import Foundation
 
 /// Headless Chromium, run once per call with a fresh profile: load an HTML
@@ -10,26 +10,26 @@ import Foundation
 /// ``Failure`` that says to run `bash scripts/setup.sh`.  Unless
 /// ``blocksNetwork`` is off, host names do not resolve, so a page never
 /// reaches the network and a remote image simply fails to load.
-public struct HeadlessBrowser: Sendable {
+package struct HeadlessBrowser: Sendable {
     /// Why the browser could not be found, started or finished.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
-        public var message: String
-        public var description: String { message }
+    package struct Failure: Error, CustomStringConvertible, Sendable {
+        package var message: String
+        package var description: String { message }
     }
 
     /// The names looked up on `PATH`, in order.
-    public static let candidates = ["chromium", "chromium-browser", "google-chrome"]
+    package static let candidates = ["chromium", "chromium-browser", "google-chrome"]
 
     /// The browser binary.
-    public let executable: URL
+    package let executable: URL
     /// How long one run may take before the browser is killed.
-    public var timeout: Duration = .seconds(60)
+    package var timeout: Duration = .seconds(60)
     /// When true (the default) no host name resolves, so pages stay offline.
-    public var blocksNetwork = true
+    package var blocksNetwork = true
 
     /// Uses `executable`, or the first of ``candidates`` on `searchPath`
     /// (default: the `PATH` environment variable).
-    public init(executable: URL? = nil, searchPath: String? = nil) throws {
+    package init(executable: URL? = nil, searchPath: String? = nil) throws {
         if let executable {
             self.executable = executable
         } else {
@@ -39,7 +39,7 @@ public struct HeadlessBrowser: Sendable {
     }
 
     /// The first executable of ``candidates`` in the `:`-separated `searchPath`.
-    public static func locate(searchPath: String) throws -> URL {
+    package static func locate(searchPath: String) throws -> URL {
         let dirs = searchPath.split(separator: ":").map(String.init)
         for name in candidates {
             for dir in dirs where FileManager.default.isExecutableFile(atPath: dir + "/" + name) {
@@ -51,7 +51,7 @@ public struct HeadlessBrowser: Sendable {
     }
 
     /// The DOM of `file` serialized after its scripts ran (`--dump-dom`).
-    public func dumpDOM(of file: URL, width: Int = 390, height: Int = 844,
+    package func dumpDOM(of file: URL, width: Int = 390, height: Int = 844,
                         virtualTimeBudget: Int = 5000, extraArguments: [String] = []) async throws -> String {
         let args = arguments(width: width, height: height, budget: virtualTimeBudget)
             + extraArguments + ["--dump-dom", file.absoluteString]
@@ -61,7 +61,7 @@ public struct HeadlessBrowser: Sendable {
     }
 
     /// Writes a PNG of `file` at the given window size to `png`.
-    public func screenshot(of file: URL, to png: URL, width: Int = 390, height: Int = 844,
+    package func screenshot(of file: URL, to png: URL, width: Int = 390, height: Int = 844,
                            virtualTimeBudget: Int = 5000, extraArguments: [String] = []) async throws {
         try? FileManager.default.removeItem(at: png)
         let args = arguments(width: width, height: height, budget: virtualTimeBudget)
