@@ -8,18 +8,22 @@ extension PrimitiveSpec {
     /// primitives the built-in blocks are drawn with, then the rest.  Each
     /// row has an entry in `schemas/primitives.json`.
     public static let builtIn: [PrimitiveSpec] = [
-        PrimitiveSpec("Column", version: 3, props: box, accessibility: AccessibilityRule(.group), preview: HTMLPreview.column),
-        PrimitiveSpec("Row", version: 2, props: box, accessibility: AccessibilityRule(.group), preview: HTMLPreview.row),
+        PrimitiveSpec("Column", version: 3, props: box, accessibility: AccessibilityRule(.group),
+                      gestures: ["swipe", "longPress"], preview: HTMLPreview.column),
+        PrimitiveSpec("Row", version: 2, props: box, accessibility: AccessibilityRule(.group),
+                      gestures: ["swipe", "longPress"], preview: HTMLPreview.row),
         PrimitiveSpec("Text", version: 4, props: [
             "text": .required(.string), "style": .optional(.typography), "color": .optional(.color),
             "maxLines": .optional(.number), "padding": .optional(.length),
-            "action": .optional(.action), "visible": .optional(.bool),
-        ], themeNames: ["style": .typography], accessibility: AccessibilityRule(.text, label: ["text"]), preview: HTMLPreview.text),
+            "action": .optional(.action), "visible": .optional(.bool), "fixedSize": .optional(.bool),
+        ], themeNames: ["style": .typography], accessibility: AccessibilityRule(.text, label: ["text"]),
+           gestures: ["longPress"], preview: HTMLPreview.text),
         PrimitiveSpec("AsyncImage", version: 2, props: [
             "url": .required(.string), "width": .optional(.length), "height": .optional(.length),
             "cornerRadius": .optional(.length), "placeholderColor": .optional(.color),
             "aspectRatio": .optional(.number), "visible": .optional(.bool),
-        ], accessibility: AccessibilityRule(.image, traits: [.image]), preview: HTMLPreview.image),
+        ], accessibility: AccessibilityRule(.image, traits: [.image]),
+           gestures: ["longPress", "pinch"], preview: HTMLPreview.image),
         PrimitiveSpec("Spacer", version: 1, props: [
             "size": .optional(.length), "flexible": .optional(.bool), "background": .optional(.color),
         ], themeNames: ["size": .spacing], accessibility: AccessibilityRule(.none), preview: HTMLPreview.spacer),
@@ -28,7 +32,8 @@ extension PrimitiveSpec {
             "background": .optional(.color), "color": .optional(.color),
             "cornerRadius": .optional(.length), "height": .optional(.length),
             "padding": .optional(.length), "visible": .optional(.bool),
-        ], accessibility: AccessibilityRule(.button, label: ["label"], traits: [.button]), preview: HTMLPreview.button),
+        ], accessibility: AccessibilityRule(.button, label: ["label"], traits: [.button]),
+           gestures: ["longPress"], preview: HTMLPreview.button),
         PrimitiveSpec("TextField", version: 1, props: [
             "key": .required(.string), "label": .optional(.string),
             "placeholder": .optional(.string), "secure": .optional(.bool),

@@ -39,16 +39,20 @@ public struct PrimitiveSpec: Sendable {
     /// the label comes from, the traits and the value
     /// (``RenderNode/accessibility``).
     public let accessibility: AccessibilityRule
+    /// The gestures its nodes may take (``Gestures``): `swipe`, `longPress`, `pinch`.
+    public let gestures: Set<String>
 
     /// A row: `name` at `version`, its prop rules, the props that name theme
-    /// values, its accessibility rule, and the function drawing it in the preview.
+    /// values, its accessibility rule, the gestures it takes, and the
+    /// function drawing it in the preview.
     init(_ name: String, version: Int, props: [String: PropRule], themeNames: [String: NodePlan.Names] = [:],
-         accessibility: AccessibilityRule, preview: @escaping HTMLPreview.Draw) {
+         accessibility: AccessibilityRule, gestures: Set<String> = [], preview: @escaping HTMLPreview.Draw) {
         self.name = name
         self.version = version
         self.props = props
         self.themeNames = themeNames
         self.accessibility = accessibility
+        self.gestures = gestures
         self.preview = preview
     }
 

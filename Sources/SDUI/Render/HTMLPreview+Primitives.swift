@@ -98,7 +98,11 @@ extension HTMLPreview {
         typography(n.props["style"], into: &css)
         css.set("border-radius", length(n.props["cornerRadius"]))
         css.set("height", length(n.props["height"]))
-        if n.props["fullWidth"]?.boolValue == true { fill(axis, into: &css) }
+        if n.props["fullWidth"]?.boolValue == true {
+            fill(axis, into: &css)
+        } else if axis == .row {
+            css.set("flex", "none")   // a control keeps its size in a row; the text beside it wraps
+        }
         let label = escape(display(n.props["label"]) ?? "")
         r.write(element("button", n, css: css, attributes: [("type", "button")], content: label))
     }
@@ -174,6 +178,7 @@ extension HTMLPreview {
         var css = CSS()
         leaf(n.props, in: axis, into: &css)
         css.set("--sdui-tint", color(n.props["tint"]))
+        if axis == .row { css.set("flex", "none") }   // a switch keeps its size beside its text
         var input = [("type", "checkbox"), ("role", "switch")]
         if let key = n.props["key"]?.stringValue { input.append(("name", key)) }
         if n.props["value"]?.boolValue == true { input.append(("checked", "")) }

@@ -407,6 +407,20 @@ struct NodeBuilder {
                 props["transition"] = nil
             }
         }
+        if let g = props["gestures"] {
+            // Whole, with the theme's gesture settings filled in (Gestures.swift).
+            do {
+                let accepts = PrimitiveSpec.named(primitive)?.gestures ?? []
+                props["gestures"] = try Gestures.resolve(g, at: "gestures", primitive: primitive, accepts: accepts) { name in
+                    theme.reference(group: "gesture", name: Substring(name))?.doubleValue
+                }
+            } catch let e as SDUIError {
+                issues.append(RenderIssue(.badContent, token: who, path: path(of: "gestures"), e.message + "; dropped"))
+                props["gestures"] = nil
+            } catch {
+                props["gestures"] = nil
+            }
+        }
         return (RenderNode(primitive: primitive, version: version, props: props, children: [], token: token), true)
     }
 

@@ -24,7 +24,8 @@ public struct ResolvedTheme: Sendable {
     let typography: [String: JSONValue]
 
     /// The groups a reference may name (plural spellings too).
-    static let groups: Set<String> = ["color", "colors", "spacing", "radius", "typography", "animation", "animations"]
+    static let groups: Set<String> = ["color", "colors", "spacing", "radius", "typography", "animation", "animations",
+                                      "gesture", "gestures"]
 
     /// The accessibility scales resolution accepts.
     public static let scaleRange: ClosedRange<Double> = 0.5...4
@@ -54,7 +55,8 @@ public struct ResolvedTheme: Sendable {
         for (groups, values) in [(["color", "colors"], theme.colors.mapValues { JSONValue.string($0[mode].description) }),
                                  (["spacing"], spacing), (["radius"], theme.radius.mapValues(JSONValue.number)),
                                  (["typography"], typography),
-                                 (["animation", "animations"], theme.animations.mapValues(JSONValue.number))] {
+                                 (["animation", "animations"], theme.animations.mapValues(JSONValue.number)),
+                                 (["gesture", "gestures"], theme.gestures.mapValues(JSONValue.number))] {
             for g in groups { for (name, v) in values { refs["@\(g).\(name)"] = v } }
         }
         references = refs
@@ -62,7 +64,7 @@ public struct ResolvedTheme: Sendable {
 
 
     /// The value of `@group.name`: group is `color`, `spacing`, `radius`,
-    /// `typography` or `animation` (plural forms too).  Nil when unknown.
+    /// `typography`, `animation` or `gesture` (plural forms too).  Nil when unknown.
     public func reference(group: Substring, name: Substring) -> JSONValue? {
         references["@\(group).\(name)"]
     }

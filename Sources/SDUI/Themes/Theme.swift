@@ -81,6 +81,10 @@ public struct Theme: Sendable, Hashable {
     public var radius: [String: Double]
     /// Animation durations by name (`quickTransition`, …), in milliseconds.
     public var animations: [String: Double]
+    /// Gesture settings by name (`@gesture.swipeThreshold`): `swipeThreshold`
+    /// (points), `swipeVelocity` (points per second), `longPressDuration`
+    /// (milliseconds), `pinchMin` and `pinchMax` (scale factors).
+    public var gestures: [String: Double]
     /// Free-form settings by name: `buttonStyle` (`filled` or `outline`),
     /// `radius` (`sm`, `md` or `lg`) and `font` (a family name).
     public var settings: [String: String]
@@ -96,13 +100,14 @@ public struct Theme: Sendable, Hashable {
     public init(id: String, colors: [String: ColorPair] = [:], typography: [String: Typography] = [:],
                 spacing: [String: Double] = [:], radius: [String: Double] = [:],
                 animations: [String: Double] = [:], settings: [String: String] = [:],
-                contrastPairs: [ContrastPair] = []) {
+                contrastPairs: [ContrastPair] = [], gestures: [String: Double] = [:]) {
         self.id = id
         self.colors = colors
         self.typography = typography
         self.spacing = spacing
         self.radius = radius
         self.animations = animations
+        self.gestures = gestures
         self.settings = settings
         self.contrastPairs = contrastPairs
     }
@@ -115,8 +120,15 @@ public struct Theme: Sendable, Hashable {
         return Theme(id: id, colors: keep(colors, base.colors), typography: keep(typography, base.typography),
                      spacing: keep(spacing, base.spacing), radius: keep(radius, base.radius),
                      animations: keep(animations, base.animations), settings: keep(settings, base.settings),
-                     contrastPairs: contrastPairs.isEmpty ? base.contrastPairs : contrastPairs)
+                     contrastPairs: contrastPairs.isEmpty ? base.contrastPairs : contrastPairs,
+                     gestures: keep(gestures, base.gestures))
     }
+
+    /// The gesture settings of the SDK's theme: a swipe of 50 pt at 500 pt/s,
+    /// a long press of 0.5 s, a pinch between 0.5× and 3×.
+    public static let defaultGestures: [String: Double] = [
+        "swipeThreshold": 50, "swipeVelocity": 500, "longPressDuration": 500, "pinchMin": 0.5, "pinchMax": 3,
+    ]
 
     /// The theme used when neither screen nor flow names one: neutral light
     /// and dark colours that pass AA, spacing on the 4 pt grid, three
@@ -157,7 +169,8 @@ public struct Theme: Sendable, Hashable {
             radius: ["sm": 4, "md": 8, "lg": 16],
             animations: ["quickTransition": 200, "standardTransition": 300, "slowTransition": 500],
             settings: ["buttonStyle": "filled", "font": "system"],
-            contrastPairs: [])
+            contrastPairs: [],
+            gestures: Theme.defaultGestures)
     }()
 }
 
@@ -275,6 +288,7 @@ extension Theme {
         for (name, v) in try object("spacing") { spacing[name] = try number(v, "spacing.\(name)") }
         for (name, v) in try object("radius") { radius[name] = try number(v, "radius.\(name)") }
         for (name, v) in try object("animations") { animations[name] = try number(v, "animations.\(name)") }
+        for (name, v) in try object("gestures") { gestures[name] = try number(v, "gestures.\(name)") }
         for (name, v) in try object("settings") {
             guard let s = v.stringValue else { throw fail("settings.\(name)", "must be a string") }
             settings[name] = s
@@ -308,6 +322,7 @@ extension Theme {
         root["spacing"] = .object(spacing.mapValues { .double($0) })
         root["radius"] = .object(radius.mapValues { .double($0) })
         root["animations"] = .object(animations.mapValues { .double($0) })
+        if !gestures.isEmpty { root["gestures"] = .object(gestures.mapValues { .double($0) }) }
         if !settings.isEmpty { root["settings"] = .object(settings.mapValues { .string($0) }) }
         if !contrastPairs.isEmpty {
             root["contrastPairs"] = .array(contrastPairs.map {

@@ -80,6 +80,54 @@ extension ScreenSession: ActionHost {
         return try await perform(json: action, node: id)
     }
 
+    /// A swipe the UI layer recognised on node `target` (an id, or a label
+    /// or text as ``tap(_:)`` finds them) in `direction` (left, right, up,
+    /// down): runs the action of the node's `gestures.swipe` for that
+    /// direction, or the nearest node above it that has one.
+    ///
+    /// - Throws: `.notFound` when no node matches or none above it swipes
+    ///   that way; as ``perform(json:node:)``.
+    @discardableResult
+    public func swipe(_ target: String, direction: String) async throws -> ScreenUpdate {
+        try await gesture(target, "swipe") { $0["direction"]?.stringValue == direction }
+    }
+
+    /// A long press the UI layer recognised on node `target`: runs the
+    /// action of its `gestures.longPress`, or the nearest node above it that has one.
+    ///
+    /// - Throws: `.notFound` when no node matches or none above it takes a
+    ///   long press; as ``perform(json:node:)``.
+    @discardableResult
+    public func longPress(_ target: String) async throws -> ScreenUpdate {
+        try await gesture(target, "longPress") { _ in true }
+    }
+
+    /// Runs the action of the gesture `kind` (passing `matches`) of node
+    /// `target` or its nearest ancestor that has one.
+    private func gesture(_ target: String, _ kind: String,
+                         matches: @Sendable (JSONValue) -> Bool) async throws -> ScreenUpdate {
+        let (action, id) = try locked { () throws -> (JSONValue, String) in
+            let tree = try shownLocked().tree
+            let nodes = RenderNodeID.all(in: tree)
+            guard let match = RenderNodeID.find(target, in: tree) ?? nodes.first(where: {
+                $0.node.props["gestures"]?[kind] != nil
+                    && ($0.node.props["label"]?.stringValue == target || $0.node.props["text"]?.stringValue == target)
+            }) ?? nodes.first(where: { $0.node.props["label"]?.stringValue == target || $0.node.props["text"]?.stringValue == target })
+            else {
+                throw SDUIError(.notFound, "no node \"\(target)\" on screen \"\(tree.screen)\" (no id, label or text matches)",
+                                input: target)
+            }
+            for depth in stride(from: match.path.count, through: 1, by: -1) {
+                let path = Array(match.path.prefix(depth))
+                guard let g = tree.root.descendant(at: path).props["gestures"]?[kind], matches(g),
+                      let a = g["action"] else { continue }
+                return (a, RenderNodeID.ancestorID(of: match.id, at: match.path, path: path, in: tree) ?? match.id)
+            }
+            throw SDUIError(.notFound, "node \"\(match.id)\" on screen \"\(tree.screen)\" takes no such \(kind)", input: target)
+        }
+        return try await perform(json: action, node: id)
+    }
+
     /// Writes an input's value through the store, so the store's rules
     /// apply; a refused value keeps the store's message for `key` (shown in
     /// the input's `message`) and is an `input` issue, and an accepted one

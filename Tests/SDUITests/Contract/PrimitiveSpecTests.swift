@@ -41,10 +41,11 @@ import Testing
 
     /// Optional props added to rows since, at the same version (an app that
     /// does not know one ignores it): the inputs' `required`, which a
-    /// screen session reads, and the toggle block's label and padding.
+    /// screen session reads, the toggle block's label and padding, and a
+    /// Text's `fixedSize` (an icon keeping its size in a row).
     static let propsAdded: [String: [String]] = [
         "TextField": ["required=bool"], "Slider": ["required=bool"], "Choice": ["required=bool"],
-        "Toggle": ["label=string", "padding=length", "required=bool"],
+        "Toggle": ["label=string", "padding=length", "required=bool"], "Text": ["fixedSize=bool"],
     ]
 
     /// `lines` with ``propsAdded`` merged in, each line's props sorted.
