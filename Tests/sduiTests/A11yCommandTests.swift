@@ -68,6 +68,9 @@ import Testing
             let errors = try findings(r.out).filter { $0["severity"] as? String == "error" }
             #expect(r.status == 0 && errors.isEmpty, "\(platform): \(errors)")
         }
+        // And laid out at text scale 3.1, 320 px wide.
+        let layout = try await sdui(["a11y", "lint", examples, "--layout"])
+        #expect(layout.status == 0 && layout.out.contains("0 error(s)"), "\(layout.out) \(layout.err)")
         // A flow file alone: each of its screens.
         let flow = try await sdui(["a11y", "lint", examples + "/flows/onboarding.json"])
         #expect(flow.status == 0 && flow.out.contains("screen(s): 0 error(s)"), "\(flow.out) \(flow.err)")

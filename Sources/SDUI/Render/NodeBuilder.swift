@@ -115,12 +115,19 @@ struct NodeBuilder {
                 $0.blockFailure(.unknownBlock, label, "no renderer for block type \"\(type)\"", type: type)
             }
         }
-        let raw: JSONValue
+        var raw: JSONValue
         do {
             raw = try render(block.objectValue ?? [:], style)
         } catch {
             let why = (error as? SDUIError)?.message ?? "\(error)"
             return fixed(label: label, scope: scope) { $0.blockFailure(.badBlock, label, "\(type): \(why)", type: type) }
+        }
+        // A block's `transition` is its drawn root's (checked with the node's props, Motion.swift).
+        if let t = block["transition"], case .object(var node) = raw {
+            var props = node["props"]?.objectValue ?? [:]
+            props["transition"] = t
+            node["props"] = .object(props)
+            raw = .object(node)
         }
         if let policy = context.imagePolicy, let v = policy.violations(in: raw, path: "node").first {
             return fixed(label: label, scope: scope) {

@@ -108,4 +108,17 @@ import Testing
         let issue = try #require(tree.issues.first)
         #expect(issue.path.hasSuffix("props.transition") && issue.message.contains("transition.appear.edge"), "\(issue)")
     }
+
+    /// A block's `transition` goes to the node its renderer draws, checked alike.
+    @Test func aBlockDeclaresATransition() throws {
+        let screen = try BlockScreen(value: ["id": "b", "blocks": [
+            ["type": "header", "title": "Hi", "transition": ["appear": ["type": "slide", "edge": "top", "duration": 200]]],
+            ["type": "header", "title": "Bad", "transition": ["appear": ["type": "spin"]]],
+        ]])
+        let tree = ScreenResolver().resolve(screen)
+        let t = try #require(tree.root.children.first?.props["transition"])
+        #expect(t["appear"]?["edge"] == "top" && t["appear"]?["reduced"]?["duration"]?.doubleValue == 150, "\(t)")
+        #expect(tree.root.children.last?.props["transition"] == nil)
+        #expect(tree.issues.contains { $0.message.contains("transition.appear.type") }, "\(tree.issues)")
+    }
 }
