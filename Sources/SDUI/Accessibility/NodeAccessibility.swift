@@ -108,6 +108,20 @@ public struct NodeAccessibility: Sendable, Hashable {
     }
 }
 
+extension NodeAccessibility {
+    /// As the render tree's JSON carries it: `role`, and `label`, `value`,
+    /// `hint`, `traits` (when any) and `hidden` (when true).
+    public var jsonValue: JSONValue {
+        var o: [String: JSONValue] = ["role": .string(role.rawValue)]
+        if let label { o["label"] = .string(label) }
+        if let value { o["value"] = .string(value) }
+        if let hint { o["hint"] = .string(hint) }
+        if !traits.isEmpty { o["traits"] = .array(traits.map { .string($0.rawValue) }) }
+        if hidden { o["hidden"] = .bool(true) }
+        return .object(o)
+    }
+}
+
 /// A primitive row's part of the derivation (see the file's essay).
 public struct AccessibilityRule: Sendable {
     /// The role of the row's nodes.

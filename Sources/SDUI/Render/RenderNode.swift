@@ -95,7 +95,7 @@ public struct RenderNode: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, primitive, version, props, children, token, reason
+        case kind, primitive, version, props, children, token, reason, accessibility
     }
 
     /// Decodes a node as ``encode(to:)`` writes it; absent `props` and
@@ -112,7 +112,10 @@ public struct RenderNode: Sendable, Hashable, Codable {
     }
 
     /// Encodes the node in the shape of schemas/render-tree.json, leaving out
-    /// empty `props` and `children` and a nil `token` or `reason`.
+    /// empty `props` and `children` and a nil `token` or `reason`.  A
+    /// primitive node carries its derived ``accessibility`` (`role`, and
+    /// `label`, `value`, `hint`, `traits`, `hidden` when set), so a UI layer
+    /// reading the JSON gets it too; decoding derives it again.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .kind)
@@ -122,5 +125,6 @@ public struct RenderNode: Sendable, Hashable, Codable {
         if !children.isEmpty { try c.encode(children, forKey: .children) }
         try c.encodeIfPresent(token, forKey: .token)
         try c.encodeIfPresent(reason, forKey: .reason)
+        if let a = accessibility { try c.encode(a.jsonValue, forKey: .accessibility) }
     }
 }

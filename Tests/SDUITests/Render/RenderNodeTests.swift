@@ -21,17 +21,20 @@ import Testing
     }
 
     /// Empty props and children, and absent token and reason, are left out
-    /// of the JSON, and read back as empty.
+    /// of the JSON, and read back as empty; a primitive carries its derived
+    /// accessibility, a placeholder none.
     @Test func jsonLeavesOutWhatIsEmpty() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let bare = RenderNode(primitive: "Spacer", version: 1)
         let text = String(decoding: try encoder.encode(bare), as: UTF8.self)
-        #expect(text == #"{"kind":"primitive","primitive":"Spacer","version":1}"#)
+        #expect(text == #"{"accessibility":{"hidden":true,"role":"none"},"kind":"primitive","primitive":"Spacer","version":1}"#)
         #expect(try JSONDecoder().decode(RenderNode.self, from: Data(text.utf8)) == bare)
         let full = RenderNode(kind: .placeholder, primitive: "Text", version: 4, props: ["text": "x"],
                               children: [bare], token: "t", reason: "prop_rule")
         #expect(try JSONDecoder().decode(RenderNode.self, from: try encoder.encode(full)) == full)
+        #expect(!String(decoding: try encoder.encode(RenderNode.placeholder(.offline, token: "t")), as: UTF8.self)
+            .contains("accessibility"))
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(RenderNode.self, from: Data(#"{"kind":"primitive","version":1}"#.utf8))
         }

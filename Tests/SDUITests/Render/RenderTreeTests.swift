@@ -56,7 +56,8 @@ import Testing
         let tree = RenderTree(screen: "s", renderedScreen: "s", theme: "sdk_fallback", themeSource: .sdk, mode: .light,
                               root: root, issues: [], events: [])
         let text = String(decoding: try tree.jsonData(), as: UTF8.self)
-        #expect(text == #"{"events":[],"issues":[],"mode":"light","renderedScreen":"s","root":{"kind":"primitive","#
+        #expect(text == #"{"events":[],"issues":[],"mode":"light","renderedScreen":"s","root":{"#
+                + #""accessibility":{"role":"image","traits":["image"]},"kind":"primitive","#
                 + #""primitive":"AsyncImage","props":{"url":"https://cdn.sdui.example.com/a.png"},"version":2},"#
                 + #""screen":"s","theme":"sdk_fallback","themeSource":"sdk"}"#)
         let pretty = try tree.jsonData(pretty: true)
