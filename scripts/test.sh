@@ -30,12 +30,7 @@ fi
 export SDUI_TEST_POSTGRES_URL
 # The package trait "Server" brings in the server, the CLI and their tests
 # (Package.swift); an app's build leaves it out.
-# The tests' temporary files (Fixtures.temporaryDirectory: SQLite files,
-# packs, a million events) go into one folder per run, removed when the run
-# ends, so repeated runs do not fill the disk.
-test_tmp=$(mktemp -d "${TMPDIR:-/tmp}/sdui-test-run.XXXXXX")
-trap 'rm -rf "$test_tmp"' EXIT
-step "swift test" env TMPDIR="$test_tmp" swift test --traits Server
+step "swift test" swift test --traits Server
 sdui="$(swift build --traits Server --show-bin-path)/sdui"
 # SDUIKit as a dependency: a client-only app (no server stack fetched or
 # built) and Examples/registry-host, a service mounting the registry, built
