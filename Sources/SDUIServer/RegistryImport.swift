@@ -111,14 +111,23 @@ public struct RegistryImporter: Sendable {
             for file in try Self.jsonFiles(hasLayout ? tokensDir : url) {
                 check(try Self.read(file), file: file.lastPathComponent, into: &batch, &problems)
             }
+            // What experiments and the lint are checked against, made once when first needed.
+            var checkedAgainst: ExperimentCatalog?
+            func knownCatalog(_ batch: Batch) -> ExperimentCatalog {
+                if let c = checkedAgainst { return c }
+                let c = self.catalog(of: batch, over: known)
+                checkedAgainst = c
+                return c
+            }
             if hasLayout, FileManager.default.fileExists(atPath: screensDir.path) {
+                var files: [String: String] = [:]   // screen id → its file
                 for file in try Self.jsonFiles(screensDir) {
+                    let before = batch.screens.count
                     checkScreen(try Self.read(file), file: file.lastPathComponent, into: &batch, &problems)
+                    if batch.screens.count > before, let id = batch.screens.last?.id { files[id] = file.lastPathComponent }
                 }
                 if let accessibility {
-                    let files = try Self.jsonFiles(screensDir).map(\.lastPathComponent)
-                    lint(batch.screens, files: files, catalog: catalog(of: batch, over: known), with: accessibility,
-                         into: &batch, &problems)
+                    lint(batch.screens, files: files, catalog: knownCatalog(batch), with: accessibility, into: &batch, &problems)
                 }
             }
             let flowsDir = url.appendingPathComponent("flows")
@@ -129,7 +138,7 @@ public struct RegistryImporter: Sendable {
             }
             let experimentsDir = url.appendingPathComponent("experiments")
             if hasLayout, FileManager.default.fileExists(atPath: experimentsDir.path) {
-                let catalog = self.catalog(of: batch, over: known)
+                let catalog = knownCatalog(batch)
                 var keys = Set<String>()
                 for file in try Self.jsonFiles(experimentsDir) {
                     checkExperiment(try Self.read(file), file: file.lastPathComponent, catalog: catalog,
@@ -311,10 +320,11 @@ public struct RegistryImporter: Sendable {
 
     /// Resolves each screen of the batch as an app draws it (its tokens'
     /// newest versions, from the batch or the store; the SDK's theme) and
-    /// lints it: an error is a problem (`a11y`) naming the screen's file,
+    /// lints it (`files`: each screen's file by id): an error is a problem
+    /// (`a11y`) naming the screen's file,
     /// the node and the WCAG criterion; a warning goes to the batch's
     /// warnings.  A token neither has is left to the screen's own check.
-    func lint(_ screens: [StoredScreen], files: [String], catalog: ExperimentCatalog, with lint: AccessibilityLint,
+    func lint(_ screens: [StoredScreen], files: [String: String], catalog: ExperimentCatalog, with lint: AccessibilityLint,
               into batch: inout Batch, _ problems: inout [Problem]) {
         let resolver = ScreenResolver(RenderContext())
         for stored in screens {
@@ -323,7 +333,7 @@ public struct RegistryImporter: Sendable {
             for item in payload.tokens {
                 if let t = catalog.tokens[item.id] { lookups[item.id] = .found(t, .network) }
             }
-            let file = files.first { $0 == stored.id + ".json" } ?? stored.id + ".json"
+            let file = files[stored.id] ?? stored.id + ".json"
             for f in lint.findings(in: resolver.resolve(payload, lookups: lookups)) {
                 let text = "\(f.node): \(f.rule)\(f.wcag.map { " [WCAG \($0)]" } ?? ""): \(f.message)"
                 if f.severity == .error {

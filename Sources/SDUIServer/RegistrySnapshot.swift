@@ -18,6 +18,8 @@ final class RegistrySnapshot: Sendable {
     let flows: [String: ServedFlow]
     /// Every stored experiment that parses, by key (drafts and stopped ones too).
     let experiments: [String: ServedExperiment]
+    /// The running experiments, by key: what requests assign with, sorted once here.
+    let runningExperiments: [ServedExperiment]
     /// `GET /experiments`: the running experiments' definitions, by key, and its ETag.
     let experimentsBody: (json: Data, etag: String)
 
@@ -29,6 +31,7 @@ final class RegistrySnapshot: Sendable {
         self.flows = flows
         self.experiments = experiments
         let running = experiments.values.filter { $0.experiment.status == .running }.sorted { $0.stored.key < $1.stored.key }
+        runningExperiments = running
         let json = Data(#"{"experiments":["#.utf8) + Data(running.map(\.stored.json).joined(separator: Data(",".utf8)))
             + Data("]}".utf8)
         experimentsBody = (json, ETag.of(json: json))

@@ -58,18 +58,12 @@ extension RegistrySnapshot {
     /// running one at most once, so this bounds a request's work.
     static let maxExperiments = 1_000
 
-    /// The running experiments a screen could take part in, by key.
-    var runningExperiments: [ServedExperiment] {
-        experiments.values.filter { $0.experiment.status == .running }.sorted { $0.stored.key < $1.stored.key }
-    }
-
     /// Whether any running experiment could change screen `id` for some user
     /// (what `Vary: X-SDUI-Attributes` says).
     func hasExperiments(for screen: ServedScreen) -> Bool {
         let tokens = Set(screen.tokenIDs)
-        return experiments.values.contains { e in
-            e.experiment.status == .running && (e.experiment.takesPart(screen: screen.stored.id)
-                                                || e.experiment.replaces(anyOf: tokens))
+        return runningExperiments.contains { e in
+            e.experiment.takesPart(screen: screen.stored.id) || e.experiment.replaces(anyOf: tokens)
         }
     }
 

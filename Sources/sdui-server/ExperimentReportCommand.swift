@@ -56,10 +56,12 @@ struct ExperimentServerCommand: ParsableCommand {
                                     input: experiment)
                 }
                 // Without --experiment, the definition the registry stores (if any).
-                let (rows, stored) = try await store.with(readOnly: true) { s in
+                let (rows, row) = try await store.with(readOnly: true) { s in
                     (try await s.experimentExposures(key: key),
-                     definition == nil ? try await RegistryContents.load(s).experiments[key] : nil)
+                     definition == nil ? try await s.changes(after: 0).experiments.last { $0.key == key } : nil)
                 }
+                // Only that definition is parsed, not the whole registry.
+                let stored = try row.map { try Experiment(json: $0.json, source: "the registry's experiment \(key)") }
                 let report = Self.report(key: key, rows: rows, definition: definition ?? stored,
                                          source: definition != nil ? "definition" : stored != nil ? "stored" : "equal")
                 if output.json {

@@ -193,7 +193,7 @@ extension NodeAccessibility {
         }
         if a.label == nil, a.role == .button || a.role == .link, !n.children.isEmpty {
             let joined = n.children.flatMap(\.allNodes).compactMap { child -> String? in
-                guard let c = child.accessibility, !c.hidden, !c.role.isInteractive || child == n else { return nil }
+                guard let c = child.accessibility, !c.hidden, !c.role.isInteractive else { return nil }
                 return c.labelSource == "children" ? nil : c.label
             }.joined(separator: ", ")
             if !joined.isEmpty {

@@ -2,6 +2,7 @@
 // its variations and what each changes, and how users are split between
 // them; read from JSON with every fault named by its JSON path.
 import Foundation
+internal import CSDUI
 import SDUICore
 
 /// An experiment: a key, two or more variations, and the split.
@@ -272,18 +273,22 @@ extension Experiment {
 }
 
 extension Experiment {
-    /// The share of each variation as assignment uses it, summing to 1:
-    /// the weights when there is one per variation, each finite and not
-    /// negative, summing to 0.99–1.01 (scaled to sum to 1); equal weights
-    /// otherwise, the specification's rule for bad weights.  What the
-    /// report and the registry's sample-ratio metrics compare counts with.
+    /// The share of each variation as assignment uses it, summing to 1: the
+    /// widths of the bucket ranges the C core draws at full coverage
+    /// (`sdui_experiment_bucket_ranges`, with the specification's rule for
+    /// bad weights: equal weights), scaled to sum to 1.  What the report
+    /// and the registry's sample-ratio metrics compare counts with.
     public var effectiveWeights: [Double] {
         let n = variations.count
         guard n > 0 else { return [] }
-        if let w = weights, w.count == n, w.allSatisfy({ $0.isFinite && $0 >= 0 }) {
-            let sum = w.reduce(0, +)
-            if sum >= 0.99 && sum <= 1.01 { return w.map { $0 / sum } }
+        var ranges = [sdui_range](repeating: sdui_range(), count: n)
+        if let w = weights {
+            w.withUnsafeBufferPointer { sdui_experiment_bucket_ranges(n, 1, $0.baseAddress, $0.count, &ranges) }
+        } else {
+            sdui_experiment_bucket_ranges(n, 1, nil, 0, &ranges)
         }
-        return Array(repeating: 1 / Double(n), count: n)
+        let widths = ranges.map { $0.end - $0.start }
+        let sum = widths.reduce(0, +)
+        return sum > 0 ? widths.map { $0 / sum } : Array(repeating: 1 / Double(n), count: n)
     }
 }
