@@ -92,7 +92,7 @@ $(BUILD)/test_%: Tests/C/test_%.cpp $(wildcard Tests/C/*.h) $(BUILD)/libsdui.a
 # C tests built a second time to run whole under the de_DE.UTF-8 locale,
 # whose decimal point is a comma (Tests/C/in_locale.h): the core's number
 # text and parsing must not follow the host's locale.
-LOCALE_TESTS = test_expr test_json_doc test_token
+LOCALE_TESTS = test_expr test_json_doc test_token test_cldr
 LOCALE_BINS  = $(addprefix $(BUILD)/locale/,$(LOCALE_TESTS))
 
 $(BUILD)/locale/test_%: Tests/C/test_%.c $(wildcard Tests/C/*.h) $(BUILD)/libsdui.a
@@ -143,7 +143,7 @@ FORCE:
 TSAN_DIR   = $(BUILD)/tsan
 TSAN_TESTS = test_seekable_race test_seekable test_pack test_pack_fed \
              test_cache test_token test_expr test_json_build test_snapshot \
-             test_outbox test_locale
+             test_outbox test_locale test_catalog
 TSAN_FLAGS = -fsanitize=thread -g -O1
 TSAN_OBJS  = $(SRCS:csrc/%.c=$(TSAN_DIR)/obj/%.o)
 TSAN_BINS  = $(addprefix $(TSAN_DIR)/,$(TSAN_TESTS))

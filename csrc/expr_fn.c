@@ -29,7 +29,9 @@
  * Algorithms worth an essay live beside the body that uses them: the
  * two-way substring search of contains(), the exact 128-bit sums of sum()
  * and avg(), the counted merge sort of keys(); matches() runs the regex
- * engine of expr_regex.c.
+ * engine of expr_regex.c, and plural() and the format_*() functions the
+ * locale functions of locale.c (an integer passed as its digits, so
+ * format_number() writes every digit of one past 2^53).
  */
 #include <assert.h>
 #include <limits.h>
@@ -39,6 +41,7 @@
 #include <string.h>
 
 #include "expr_internal.h"
+#include "locale_data.h"
 #include "sdui/number.h"
 
 /* ---------- helpers ---------- */
@@ -1011,6 +1014,148 @@ static int fn_matches(sdui_xeval *e, const sdui_xnode *nd, sdui_xval *a, int32_t
     return 1;
 }
 
+/* The text of a number argument for the locale functions into *text, *n:
+ * an integer's digits (exact, never through a double) or a decimal's
+ * shortest text (the one number-to-text rule), written into buf (at least
+ * SDUI_NUMBER_TEXT_MAX bytes); a string as it is when strings are
+ * allowed.  0 for any other value (the caller's type error). */
+static int locale_number(const sdui_xval *v, int strings, char *buf, const char **text, size_t *n)
+{
+    if (v->t == V_INT) {
+        *n = (size_t)snprintf(buf, SDUI_NUMBER_TEXT_MAX, "%lld", (long long)v->u.i);
+        *text = buf;
+        return 1;
+    }
+    if (v->t == V_REAL) {
+        *n = sdui_number_text(v->u.d, buf);
+        *text = buf;
+        return 1;
+    }
+    if (strings && v->t == V_STR) {
+        *text = v->u.s.s;
+        *n = v->u.s.n;
+        return 1;
+    }
+    return 0;
+}
+
+/* A locale function's error (a tag that is not one, a number text that is
+ * not one, a currency code that is not three letters) as a value error of
+ * the call, with the locale function's message. */
+static int locale_fail(sdui_xeval *e, const sdui_xnode *nd, const char *name, const sdui_error *err)
+{
+    char what[200];
+    snprintf(what, sizeof what, "%s: %.160s", name, err->message);
+    return sdui__expr_fail(e, SDUI_EXPR_VALUE, nd, what);
+}
+
+/* The text a format wrote, buf[0, n), as a new string of the arena,
+ * counting the bytes written. */
+static int locale_result(sdui_xeval *e, const sdui_xnode *nd, const char *buf, size_t n, sdui_xval *out)
+{
+    char *s;
+    if (!sdui__expr_step_bytes(e, nd, n))
+        return 0;
+    s = sdui__expr_new_str(e, nd, n, out);
+    if (!s)
+        return 0;
+    memcpy(s, buf, n);
+    return 1;
+}
+
+/* plural(n, locale): the CLDR cardinal category ("one", "few", ...) of n
+ * in the locale: of an integer's digits, a decimal's shortest text (so
+ * 1.0 is "1.0": "other" in en), or a string holding decimal text
+ * (sdui_locale_plural's grammar: '1.50', '1.2c6'). */
+static int fn_plural(sdui_xeval *e, const sdui_xnode *nd, sdui_xval *a, int32_t argc, sdui_xval *out)
+{
+    char buf[SDUI_NUMBER_TEXT_MAX];
+    const char *text;
+    const char *name;
+    size_t n;
+    sdui_plural category = SDUI_PLURAL_OTHER;
+    sdui_error err;
+    (void)argc;
+    if (!locale_number(&a[0], 1, buf, &text, &n) || a[1].t != V_STR)
+        return sdui__expr_fail(e, SDUI_EXPR_TYPE, nd, "plural needs a number (or its text) and a locale");
+    if (!sdui__expr_step_bytes(e, nd, n + a[1].u.s.n))
+        return 0;
+    if (sdui_locale_plural(a[1].u.s.s, a[1].u.s.n, text, n, 0, &category, &err) != SDUI_OK)
+        return locale_fail(e, nd, "plural", &err);
+    name = sdui_plural_name(category);
+    *out = sdui__expr_mkv(V_STR);
+    out->u.s.s = name;   /* static storage */
+    out->u.s.n = strlen(name);
+    return 1;
+}
+
+/* format_number(x, locale[, digits]): x written the locale's way
+ * (sdui_locale_format_number): the pattern's fraction digits (at most 3),
+ * or exactly digits (0 to 20), rounded half-even. */
+static int fn_format_number(sdui_xeval *e, const sdui_xnode *nd, sdui_xval *a, int32_t argc,
+                            sdui_xval *out)
+{
+    char num[SDUI_NUMBER_TEXT_MAX], buf[SDUI_LOCALE_TEXT_MAX];
+    const char *text;
+    size_t n, len = 0;
+    int digits = -1;
+    sdui_error err;
+    if (!locale_number(&a[0], 0, num, &text, &n) || a[1].t != V_STR || (argc == 3 && a[2].t != V_INT))
+        return sdui__expr_fail(e, SDUI_EXPR_TYPE, nd, "format_number needs a number, a locale and an integer");
+    if (argc == 3) {
+        if (a[2].u.i < 0 || a[2].u.i > 20)
+            return sdui__expr_fail(e, SDUI_EXPR_VALUE, nd, "format_number's digits must be 0 to 20");
+        digits = (int)a[2].u.i;
+    }
+    if (!sdui__expr_step_bytes(e, nd, a[1].u.s.n))
+        return 0;
+    if (sdui__locale_format(a[1].u.s.s, a[1].u.s.n, SDUI__FORMAT_DECIMAL, text, n, digits, NULL, 0, buf,
+                            sizeof buf, &len, &err) != SDUI_OK)
+        return locale_fail(e, nd, "format_number", &err);
+    return locale_result(e, nd, buf, len, out);
+}
+
+/* format_currency(x, code, locale): an amount of the currency code (ISO
+ * 4217, three letters) written the locale's way
+ * (sdui_locale_format_currency). */
+static int fn_format_currency(sdui_xeval *e, const sdui_xnode *nd, sdui_xval *a, int32_t argc,
+                              sdui_xval *out)
+{
+    char num[SDUI_NUMBER_TEXT_MAX], buf[SDUI_LOCALE_TEXT_MAX];
+    const char *text;
+    size_t n, len = 0;
+    sdui_error err;
+    (void)argc;
+    if (!locale_number(&a[0], 0, num, &text, &n) || a[1].t != V_STR || a[2].t != V_STR)
+        return sdui__expr_fail(e, SDUI_EXPR_TYPE, nd, "format_currency needs a number, a currency code and a locale");
+    if (!sdui__expr_step_bytes(e, nd, a[1].u.s.n + a[2].u.s.n))
+        return 0;
+    if (sdui__locale_format(a[2].u.s.s, a[2].u.s.n, SDUI__FORMAT_CURRENCY, text, n, -1, a[1].u.s.s, a[1].u.s.n,
+                            buf, sizeof buf, &len, &err) != SDUI_OK)
+        return locale_fail(e, nd, "format_currency", &err);
+    return locale_result(e, nd, buf, len, out);
+}
+
+/* format_percent(x, locale): x as a percentage written the locale's way
+ * (sdui_locale_format_percent): 0.25 is "25%" in en, "25 %" in de. */
+static int fn_format_percent(sdui_xeval *e, const sdui_xnode *nd, sdui_xval *a, int32_t argc,
+                             sdui_xval *out)
+{
+    char num[SDUI_NUMBER_TEXT_MAX], buf[SDUI_LOCALE_TEXT_MAX];
+    const char *text;
+    size_t n, len = 0;
+    sdui_error err;
+    (void)argc;
+    if (!locale_number(&a[0], 0, num, &text, &n) || a[1].t != V_STR)
+        return sdui__expr_fail(e, SDUI_EXPR_TYPE, nd, "format_percent needs a number and a locale");
+    if (!sdui__expr_step_bytes(e, nd, a[1].u.s.n))
+        return 0;
+    if (sdui__locale_format(a[1].u.s.s, a[1].u.s.n, SDUI__FORMAT_PERCENT, text, n, -1, NULL, 0, buf, sizeof buf,
+                            &len, &err) != SDUI_OK)
+        return locale_fail(e, nd, "format_percent", &err);
+    return locale_result(e, nd, buf, len, out);
+}
+
 /* ---------- the table ---------- */
 
 /* Every function of the language: name, least and most argument count
@@ -1043,6 +1188,10 @@ const sdui_xfn sdui__expr_fns[] = {
     {"any", 1, 1, fn_any},
     {"coalesce", 1, -1, fn_coalesce},
     {"matches", 2, 2, fn_matches},
+    {"plural", 2, 2, fn_plural},
+    {"format_number", 2, 3, fn_format_number},
+    {"format_currency", 3, 3, fn_format_currency},
+    {"format_percent", 2, 2, fn_format_percent},
 };
 
 const size_t sdui__expr_fn_count = sizeof sdui__expr_fns / sizeof sdui__expr_fns[0];

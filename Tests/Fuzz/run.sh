@@ -67,7 +67,7 @@ esac
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT" || exit 2
 WORK=build/fuzz
-HARNESSES="pack_open token_parse disk_open batch_split json_doc expr snapshot outbox_open scan_paths seekable_open matches experiment"
+HARNESSES="pack_open token_parse disk_open batch_split json_doc expr snapshot outbox_open scan_paths seekable_open matches experiment locale catalog"
 # Harnesses written in Swift, each with a script of its own (its package
 # is built with the Swift toolchain, not compiled here).
 SWIFT_HARNESSES="payload"

@@ -47,5 +47,7 @@
 #include "snapshot.h"
 #include "outbox.h"
 #include "experiment.h"
+#include "locale.h"
+#include "catalog.h"
 
 #endif
