@@ -113,6 +113,8 @@ def main():
         check("normalized-screen.json", p, load(p))
     for p in sorted(glob.glob(os.path.join(ex, "experiments", "*.json"))):
         check("experiment.json", p, load(p))
+    for p in sorted(glob.glob(os.path.join(ex, "strings", "*.json"))):
+        check("string-catalog.json", p, load(p))
     for p in sorted(glob.glob(os.path.join(ex, "themes", "*.json"))):
         doc = load(p)
         if "id" in doc:  # W3C Design Tokens files have no id; they are imported, not validated here
@@ -129,6 +131,9 @@ def main():
         runs.append([p, "--theme", os.path.join(ex, "themes", "theme_mint_dark.json")])
     for p in sorted(glob.glob(os.path.join(ex, "payloads", "*.json"))):
         runs.append([p, "--theme", os.path.join(ex, "themes", "theme_mint_dark.json")])
+    for locale in ("de-CH", "ar", "fr"):
+        runs.append([os.path.join(ex, "screens", "checkout.json"), "--pack", pack, "--theme", theme, "--locale", locale,
+                     "--strings", os.path.join(ex, "strings")])
     runs.append([os.path.join(ex, "screens", "checkout.json"), "--pack", pack, "--offline",
                  "checkout_upsell,checkout_totals", "--primitives", "Column@2,Text@4,Row@2,Spacer@1"])
     with tempfile.TemporaryDirectory() as tmp:

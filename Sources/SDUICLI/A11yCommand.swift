@@ -100,7 +100,8 @@ package struct A11yCommand: ParsableCommand {
         /// The render trees of `target`: one screen, a flow's screens, or a folder's.
         /// `textScale` is the accessibility scale screens are resolved at.
         package static func resolve(target: String, tokens: String?, pack: String?,
-                            textScale: Double = 1) async throws -> [RenderTree] {
+                            textScale: Double = 1, locale: String? = nil,
+                            defaultLocale: String = "en") async throws -> [RenderTree] {
             let url = URL(fileURLWithPath: target)
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else {
@@ -131,6 +132,9 @@ package struct A11yCommand: ParsableCommand {
             context.logger.logLevel = .critical
             context.textScale = textScale
             context.themes = ThemeCatalog(ExampleScreens(dir: dir, pack: nil).themes().themes)
+            // The folder's catalogs, so @string.… props read as the app shows them.
+            context.strings = try folder.strings(defaultLocale: defaultLocale)
+            context.locale = try locale.map { try LocaleTag($0).identifier }
             let resolver = ScreenResolver(context)
             /// One screen's items resolved with its tokens looked up.
             func tree(_ items: ScreenItems) -> RenderTree {

@@ -78,6 +78,18 @@ struct ExampleScreens: ScreenProvider {
         return (themes, skipped)
     }
 
+    /// The folder's string catalogs (`strings/<locale>.json`, default
+    /// locale `defaultLocale`), else the pack's `strings`, else nil.
+    ///
+    /// - Throws: ``SDUIError`` naming the catalog and the place of a fault.
+    func strings(defaultLocale: String = "en") throws -> StringCatalog? {
+        let folder = dir.appendingPathComponent("strings")
+        if FileManager.default.fileExists(atPath: folder.path) {
+            return try StringFolder.catalog(folder, defaultLocale: defaultLocale)
+        }
+        return try pack?.strings()
+    }
+
     /// Whether `id` names a file in a folder and nothing else: no path
     /// separators, no leading dot, at most 128 characters.
     static func isFileID(_ id: String) -> Bool {

@@ -83,6 +83,15 @@ package struct RenderCommand: ParsableCommand {
     @Option(help: "The platform whose touch targets --lint checks: ios or android.")
     var platform: AccessibilityPlatform = .ios
 
+    @Option(help: "The locale to render in (e.g. de-CH, ar): @string.… texts, plurals, numbers and the direction.")
+    var locale: String?
+
+    @Option(help: "A folder of string catalogs, <locale>.json each (default: the pack's strings, if any).")
+    var strings: String?
+
+    @Option(name: .customLong("default-locale"), help: "The default locale of --strings (default en).")
+    var defaultLocale = "en"
+
     /// `sdui bench start-up`: print the milliseconds this command's own work
     /// took (from here to the output written) on stderr, as `work-ms N`, and
     /// those from `main` to here (parsing the command line) as `parse-ms N`.
@@ -144,6 +153,13 @@ package struct RenderCommand: ParsableCommand {
         if let store { context.store = try Self.scenarioData(store) }
         if let primitives { context.primitives = try PrimitiveMap.builtIn.merging(PrimitiveMap(parsing: primitives)) }
         if let fallbackPack { context.fallbackPack = try FallbackPack(contentsOf: URL(fileURLWithPath: fallbackPack)) }
+        let core = try pack.map { try CorePack(contentsOf: URL(fileURLWithPath: $0)) }
+        if let strings {
+            context.strings = try StringFolder.catalog(URL(fileURLWithPath: strings), defaultLocale: defaultLocale)
+        } else {
+            context.strings = try core?.strings()
+        }
+        context.locale = try locale.map { try LocaleTag($0).identifier }
         let resolver = ScreenResolver(context)
 
         let data = try readFile(screen, limit: FileInput.documentLimit)
@@ -161,10 +177,9 @@ package struct RenderCommand: ParsableCommand {
             break
         }
         let payload = try ScreenPayload(json: data, source: inputName(screen))
-        guard let pack else {
+        guard let core else {
             throw SDUIError(.argument, "a token screen needs --pack", input: screen)
         }
-        let core = try CorePack(contentsOf: URL(fileURLWithPath: pack))
         let offlineIDs = Set((offline ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         return resolver.resolve(payload, pack: core, offline: offlineIDs)
     }

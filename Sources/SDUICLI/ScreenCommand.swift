@@ -65,6 +65,9 @@ package struct ScreenCommand: AsyncParsableCommand {
         @Option(help: "A Core-Token Pack tokens come from first.")
         var pack: String?
 
+        @Option(help: "The locale to run in (e.g. de-CH): its strings from the registry, the folder or the pack.")
+        var locale: String?
+
         @Option(help: "Scenario data to start from: a JSON file holding an object.")
         var store: String?
 
@@ -124,6 +127,7 @@ package struct ScreenCommand: AsyncParsableCommand {
         func makeSession(journal: FlowJournal) async throws -> ScreenSession {
             let core = try pack.map { try CorePack(contentsOf: URL(fileURLWithPath: $0)) }
             var context = RenderContext()
+            context.locale = try locale.map { try LocaleTag($0).identifier }
             let provider: any ScreenProvider
             if let examples {
                 let folder = ExampleScreens(dir: URL(fileURLWithPath: examples), pack: core)
@@ -135,11 +139,16 @@ package struct ScreenCommand: AsyncParsableCommand {
                 for s in skipped { FileHandle.standardError.write(Data("warning: skipped \(s)\n".utf8)) }
                 context.themes = ThemeCatalog(themes)
                 context.flowThemeID = themes.first?.id
+                context.strings = try folder.strings()
                 provider = folder
             } else {
                 let base = try Self.httpURL(registry ?? "", "--registry")
                 let transport = HTTPRegistryTransport(baseURL: base, primitives: PrimitiveMap.builtIn.headerValue,
                                                       bearerToken: bearer)
+                // The strings of the locale (else the registry's default), as an app gets them.
+                let wanted = AcceptLanguage(try locale.map { [try LocaleTag($0).identifier] } ?? [])
+                let strings = await StringSource(preferred: wanted, transport: transport, pack: core).load()
+                context.strings = strings.catalog
                 let repository = TokenRepository(pack: core, memory: try TokenCache(), transport: transport)
                 provider = ScreenLoader(repository: repository, resolver: ScreenResolver(context))
             }

@@ -11,3 +11,11 @@ extension String {
         self = String(decoding: UnsafeRawBufferPointer(start: p, count: count), as: UTF8.self)
     }
 }
+
+extension String {
+    /// Calls `body` with the string's UTF-8 bytes (NUL-terminated, and the
+    /// count without the NUL) for a C function that takes a length.
+    package func withCBytes<R>(_ body: (UnsafePointer<CChar>, Int) throws -> R) rethrows -> R {
+        try withCString { try body($0, utf8.count) }
+    }
+}

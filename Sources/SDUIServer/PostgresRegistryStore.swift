@@ -138,6 +138,13 @@ public final class PostgresRegistryStore: RegistryStore, Service {
                 try await c.query(
                     "CREATE TABLE IF NOT EXISTS experiments (key text PRIMARY KEY, json text NOT NULL, seq bigint NOT NULL)",
                     logger: logger)
+                // Version 3 → 4: string catalogs, versioned per locale.
+                try await c.query("""
+                    CREATE TABLE IF NOT EXISTS string_catalogs (
+                      locale text NOT NULL, version integer NOT NULL, json text NOT NULL,
+                      is_default boolean NOT NULL, seq bigint NOT NULL, PRIMARY KEY (locale, version))
+                    """, logger: logger)
+                try await c.query("CREATE INDEX IF NOT EXISTS string_catalogs_seq ON string_catalogs (seq)", logger: logger)
                 try await c.query("""
                     CREATE TABLE IF NOT EXISTS flow_events (
                       n bigserial PRIMARY KEY, id text NOT NULL UNIQUE, name text NOT NULL, flow_id text NOT NULL,
@@ -429,6 +436,40 @@ public final class PostgresRegistryStore: RegistryStore, Service {
         }
     }
 
+    /// Publishes string catalogs in one transaction that holds the sequence
+    /// row's lock: each that differs from its locale's newest version (JSON
+    /// or default mark) becomes the next version.
+    ///
+    /// - Throws: `RegistryError` `.store` when the database fails.
+    @discardableResult
+    public func putCatalogs(_ catalogs: [StoredCatalog]) async throws -> Int {
+        try await RegistryError.wrap(name) {
+            try await transaction { c in
+                var seq = try await lockSeq(c)
+                var written = 0
+                for cat in catalogs {
+                    let json = String(decoding: cat.json, as: UTF8.self)
+                    var newest: (version: Int, json: String, isDefault: Bool)?
+                    let rows = try await c.query("""
+                        SELECT version, json, is_default FROM string_catalogs WHERE locale = \(cat.locale)
+                        ORDER BY version DESC LIMIT 1
+                        """, logger: logger)
+                    for try await (v, j, d) in rows.decode((Int, String, Bool).self) { newest = (v, j, d) }
+                    if let newest, newest.json == json, newest.isDefault == cat.isDefault { continue }
+                    seq += 1
+                    written += 1
+                    let version = (newest?.version ?? 0) + 1
+                    try await c.query("""
+                        INSERT INTO string_catalogs (locale, version, json, is_default, seq)
+                        VALUES (\(cat.locale), \(version), \(json), \(cat.isDefault), \(seq))
+                        """, logger: logger)
+                }
+                try await setSeq(c, seq)
+                return written
+            }
+        }
+    }
+
     /// Stores events in one transaction, each id once (servers of a fleet
     /// receiving the same event race on the unique id; one insert wins).
     ///
@@ -544,7 +585,7 @@ public final class PostgresRegistryStore: RegistryStore, Service {
         }
     }
 
-    /// Every token version, screen and flow written after `seq`, each list in
+    /// Every token version, screen, flow, experiment and catalog written after `seq`, each list in
     /// sequence order, read in one repeatable-read transaction so both come
     /// from the same state.
     ///
@@ -578,7 +619,15 @@ public final class PostgresRegistryStore: RegistryStore, Service {
                 for try await (key, json, s) in x.decode((String, String, Int64).self) {
                     experiments.append(StoredExperiment(key: key, json: Data(json.utf8), seq: s))
                 }
-                return RegistryChanges(tokens: tokens, screens: screens, flows: flows, experiments: experiments)
+                var catalogs: [StoredCatalog] = []
+                let k = try await c.query("""
+                    SELECT locale, version, json, is_default, seq FROM string_catalogs WHERE seq > \(seq) ORDER BY seq
+                    """, logger: logger)
+                for try await (locale, version, json, d, s) in k.decode((String, Int, String, Bool, Int64).self) {
+                    catalogs.append(StoredCatalog(locale: locale, json: Data(json.utf8), isDefault: d, version: version, seq: s))
+                }
+                return RegistryChanges(tokens: tokens, screens: screens, flows: flows, experiments: experiments,
+                                       catalogs: catalogs)
             }
         }
     }

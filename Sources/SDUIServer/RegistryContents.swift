@@ -46,6 +46,12 @@ public struct RegistryContents: Sendable {
     /// /experiments` serves and a Fallback Pack carries.
     public var runningExperiments: [StoredExperiment] { snapshot.runningExperiments.map(\.stored) }
 
+    /// The newest string catalog of each locale, as stored.
+    public var catalogs: [String: Data] { snapshot.strings.catalogs.mapValues(\.json) }
+
+    /// The default locale of the catalogs (nil when none is marked).
+    public var defaultLocale: String? { snapshot.strings.defaultLocale }
+
     /// The screens (with their token ids) and tokens (the newest version of
     /// each) an experiment's variations are checked against.
     public var experimentCatalog: ExperimentCatalog {

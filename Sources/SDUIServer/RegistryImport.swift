@@ -30,7 +30,13 @@ import SDUIFlow
 ///   (``Experiment/issues(in:)``, against the newest version of each
 ///   token); each fault names the JSON path (`$.variations[1].screens.checkout`).
 ///
-/// Sources: a folder with `tokens/`, `screens/`, `flows/` and `experiments/` (like Examples/), a
+/// - **strings**: each `strings/<locale>.json` is a sound catalog (checked
+///   by the C core; a fault names the file, JSON path and byte), named by
+///   its canonical tag, and the default locale's is there; the report of
+///   missing, unused and undefined keys, argument mismatches and plural
+///   forms a locale needs is added to the warnings.
+///
+/// Sources: a folder with `tokens/`, `screens/`, `flows/`, `experiments/` and `strings/` (like Examples/), a
 /// folder of token files, or a Core-Token Pack (`.gz`).  A screen file may
 /// carry `"fallbackScreenId"`, the screen the 409 answer names.
 public struct RegistryImporter: Sendable {
@@ -47,6 +53,10 @@ public struct RegistryImporter: Sendable {
     /// refuse the import, its warnings are reported in
     /// ``Batch/warnings``; nil lints nothing.
     public var accessibility: AccessibilityLint?
+
+    /// The locale that ends every fallback chain of the catalogs imported
+    /// from `strings/` (its file must be there when the folder is).
+    public var defaultLocale = "en"
 
     /// An importer with an image-URL policy and limits (default
     /// `PackLimits.default`); screens are linted for iOS's targets unless
@@ -71,6 +81,9 @@ public struct RegistryImporter: Sendable {
         public var flows: [StoredFlow] = []
         /// The experiment definitions, in file-name order, from a folder's `experiments/`.
         public var experiments: [StoredExperiment] = []
+        /// The string catalogs, by locale, from a folder's `strings/`
+        /// (`<locale>.json`), the default locale's marked.
+        public var catalogs: [StoredCatalog] = []
         /// The accessibility lint's warnings (`screen node: rule [WCAG x]: message`).
         public var warnings: [String] = []
     }
@@ -144,6 +157,10 @@ public struct RegistryImporter: Sendable {
                     checkExperiment(try Self.read(file), file: file.lastPathComponent, catalog: catalog,
                                     keys: &keys, into: &batch, &problems)
                 }
+            }
+            let stringsDir = url.appendingPathComponent("strings")
+            if hasLayout, FileManager.default.fileExists(atPath: stringsDir.path) {
+                try checkStrings(stringsDir, into: &batch, &problems)
             }
         }
         return try finish(batch, problems, file: url.lastPathComponent, subject: url.path)
@@ -379,6 +396,7 @@ public struct RegistryImporter: Sendable {
         if !batch.screens.isEmpty { try await store.putScreens(batch.screens) }
         if !batch.flows.isEmpty { try await store.putFlows(batch.flows) }
         if !batch.experiments.isEmpty { try await store.putExperiments(batch.experiments) }
+        if !batch.catalogs.isEmpty { try await store.putCatalogs(batch.catalogs) }
         return (added, batch.tokens.count - added, batch.screens.count, batch.flows.count, batch.experiments.count,
                 batch.warnings)
     }
@@ -393,6 +411,64 @@ public struct RegistryImporter: Sendable {
         do { return try FileInput.read(url.path, limit: FileInput.documentLimit) } catch let e as SDUIError {
             throw RegistryError(e.category == .limit ? .invalid : .notFound, e.message, subject: url.path)
         }
+    }
+
+    /// Checks the catalogs of `dir` (`<locale>.json`, each by the C core,
+    /// a fault naming its file, the JSON path and byte) into `batch`, and
+    /// adds their report to the warnings: keys missing per locale, unused
+    /// and undefined keys (against what the batch's tokens, screens and
+    /// flows refer to), argument mismatches, plural forms a locale needs.
+    func checkStrings(_ dir: URL, into batch: inout Batch, _ problems: inout [Problem]) throws {
+        var catalogs: [String: Data] = [:]
+        for file in try Self.jsonFiles(dir) {
+            let name = String(file.lastPathComponent.dropLast(5))
+            let json = try Self.read(file)
+            let tag: String
+            do { tag = try LocaleTag(name).identifier } catch {
+                problems.append(Problem(subject: name, file: "strings/\(file.lastPathComponent)", rule: "strings",
+                                        detail: "the file name is not a locale tag (de.json, pt-BR.json)"))
+                continue
+            }
+            guard tag == name else {
+                problems.append(Problem(subject: name, file: "strings/\(file.lastPathComponent)", rule: "strings",
+                                        detail: "name the file by the canonical tag: \(tag).json"))
+                continue
+            }
+            do {
+                _ = try StringCatalog(defaultLocale: tag, catalogs: [tag: json], source: "strings/\(file.lastPathComponent)")
+                catalogs[tag] = json
+            } catch let e as SDUIError {
+                problems.append(Problem(subject: tag, file: "strings/\(file.lastPathComponent)", rule: "strings",
+                                        detail: e.description))
+            }
+        }
+        let fallback: String
+        do { fallback = try LocaleTag(defaultLocale).identifier } catch {
+            problems.append(Problem(subject: defaultLocale, file: "strings", rule: "strings",
+                                    detail: "the default locale is not a locale tag"))
+            return
+        }
+        guard !catalogs.isEmpty else { return }
+        guard catalogs[fallback] != nil else {
+            problems.append(Problem(subject: fallback, file: "strings", rule: "strings",
+                                    detail: "no catalog of the default locale (strings/\(fallback).json)"))
+            return
+        }
+        guard problems.isEmpty else { return }
+        let set = try StringCatalog(defaultLocale: fallback, catalogs: catalogs, source: "strings")
+        for f in try set.check(usedKeys: Self.stringKeys(of: batch).sorted()) {
+            batch.warnings.append("strings: \(f.kind.rawValue): \(f.message)")
+        }
+        batch.catalogs = catalogs.keys.sorted().map { StoredCatalog(locale: $0, json: catalogs[$0]!, isDefault: $0 == fallback) }
+    }
+
+    /// Every catalog key the batch's tokens, screens and flows refer to.
+    static func stringKeys(of batch: Batch) -> Set<String> {
+        var keys = Set<String>()
+        for json in batch.tokens.map(\.json) + batch.screens.map(\.payload) + batch.flows.map(\.json) {
+            if let v = try? JSONValue(json: json) { StringReference.keys(in: v, into: &keys) }
+        }
+        return keys
     }
 
     /// The `"id"` of a JSON object, when it has a string one (for messages).

@@ -18,6 +18,12 @@ enum RegistryRoutes {
         /// The methods it answers; every other is 405.
         let methods: [HTTPRequest.Method]
 
+        /// The path as Hummingbird reports an endpoint and the OpenAPI
+        /// document names it: `/screens/{id}`, `/strings/{locale}`.
+        var templatePath: String {
+            "/" + path.split(separator: "/").map { $0.first == ":" ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+        }
+
         init(_ path: String, _ methods: [HTTPRequest.Method]) {
             self.path = path
             self.methods = methods
@@ -41,7 +47,8 @@ enum RegistryRoutes {
     static let all: [Route] = [
         Route("health/live", [.get, .head]), Route("health/ready", [.get, .head]), Route("health", [.get, .head]),
         Route("metrics", [.get, .head]), Route("screens/:id", [.get, .head]), Route("design-tokens", [.get, .head]),
-        Route("flows/:id", [.get, .head]), Route("experiments", [.get, .head]), Route("events", [.post]),
+        Route("flows/:id", [.get, .head]), Route("experiments", [.get, .head]), Route("strings", [.get, .head]),
+        Route("strings/:locale", [.get, .head]), Route("events", [.post]),
     ]
 
     /// The route a request target reaches when the routes are served at the

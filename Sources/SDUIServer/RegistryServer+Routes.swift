@@ -106,6 +106,14 @@ extension RegistryServer {
         }
         api.get("experiments") { [self] request, _ in experiments(request) }
         api.head("experiments") { [self] request, _ in Self.head(experiments(request)) }
+        api.get("strings") { [self] request, _ in strings(request, locale: nil) }
+        api.head("strings") { [self] request, _ in Self.head(strings(request, locale: nil)) }
+        api.get("strings/:locale") { [self] request, context in
+            strings(request, locale: context.parameters.get("locale") ?? "")
+        }
+        api.head("strings/:locale") { [self] request, context in
+            Self.head(strings(request, locale: context.parameters.get("locale") ?? ""))
+        }
         api.post("events") { [self] request, _ in await events(request) }
     }
 
@@ -288,6 +296,37 @@ extension RegistryServer {
         if notModified(request, etag: payload.etag) { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: payload.json)))
+    }
+
+    /// `GET /strings/{locale}` (`locale` given) or `GET /strings` (the best
+    /// of the request's `Accept-Language` the registry has a catalog on the
+    /// chain of, else the default locale): the bundle of the locale's
+    /// catalogs (``ServedStrings``), with `Content-Language`, an ETag and
+    /// 304.  400 `bad-locale` for a path that is not a locale tag; 404
+    /// `not-found` when the registry has no catalogs.
+    func strings(_ request: Request, locale raw: String?) -> Response {
+        let served = snapshot().strings
+        let locale: String
+        if let raw {
+            do {
+                locale = try LocaleTag(raw.removingPercentEncoding ?? raw).identifier
+            } catch {
+                return Self.error(.badRequest, "bad-locale",
+                                  "\(EchoedInput.quoted(raw)) is not a locale tag: \((error as? SDUIError)?.message ?? "\(error)")")
+            }
+        } else {
+            let wanted = AcceptLanguage(header: request.headers[.acceptLanguage] ?? "")
+            locale = wanted.best(among: served.locales) ?? served.defaultLocale ?? served.locales.min() ?? "en"
+        }
+        guard let body = served.bundle(for: locale) else {
+            return Self.error(.notFound, "not-found", "the registry has no string catalogs")
+        }
+        var headers = cacheHeaders(etag: body.etag)
+        headers[.vary] = raw == nil ? "Accept-Language" : nil
+        headers[.contentLanguage] = locale
+        if notModified(request, etag: body.etag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body.json)))
     }
 
     /// `GET /experiments`: `{"experiments": [...]}`, the running

@@ -22,10 +22,15 @@ final class RegistrySnapshot: Sendable {
     let runningExperiments: [ServedExperiment]
     /// `GET /experiments`: the running experiments' definitions, by key, and its ETag.
     let experimentsBody: (json: Data, etag: String)
+    /// The newest sound catalog of each locale, and the default locale
+    /// (``ServedStrings``).
+    let strings: ServedStrings
 
     init(generation: Int64 = 0, tokens: [String: [ServedToken]] = [:], screens: [String: ServedScreen] = [:],
-         flows: [String: ServedFlow] = [:], experiments: [String: ServedExperiment] = [:]) {
+         flows: [String: ServedFlow] = [:], experiments: [String: ServedExperiment] = [:],
+         strings: ServedStrings = ServedStrings()) {
         self.generation = generation
+        self.strings = strings
         self.tokens = tokens
         self.screens = screens
         self.flows = flows
@@ -93,8 +98,18 @@ final class RegistrySnapshot: Sendable {
                                         "error": "\(EchoedInput.visible("\(error)", maxBytes: 1024))"])
             }
         }
+        var strings = self.strings
+        for row in changes.catalogs {
+            do {
+                try strings.apply(row)
+            } catch {
+                logger.error("skipping a stored string catalog that does not parse",
+                             metadata: ["locale": "\(EchoedInput.quoted(row.locale))", "version": "\(row.version)",
+                                        "error": "\(EchoedInput.visible("\(error)", maxBytes: 1024))"])
+            }
+        }
         return RegistrySnapshot(generation: generation, tokens: tokens, screens: screens, flows: flows,
-                                experiments: experiments)
+                                experiments: experiments, strings: strings)
     }
 
     /// The primitives (and the highest version of each) that the built-in

@@ -40,6 +40,12 @@ public protocol RegistryStore: Sendable {
     /// Adds or replaces experiment definitions, by key, in one
     /// transaction; each write takes the next sequence number.
     func putExperiments(_ experiments: [StoredExperiment]) async throws
+    /// Publishes string catalogs in one transaction: a catalog whose JSON
+    /// and default mark equal its locale's newest version is skipped; any
+    /// other becomes the locale's next version, taking the next sequence
+    /// number.  Returns how many versions were new.
+    @discardableResult
+    func putCatalogs(_ catalogs: [StoredCatalog]) async throws -> Int
     /// Stores analytics events in one transaction, each id once: an event
     /// whose id is already stored is skipped and counted as a duplicate.
     /// Events that break ``EventRules`` (a NUL in an indexed field, say)
@@ -77,20 +83,23 @@ public struct RegistryChanges: Sendable {
     public var flows: [StoredFlow] = []
     /// Experiment definitions written after it, in sequence order.
     public var experiments: [StoredExperiment] = []
+    /// String catalog versions written after it, in sequence order.
+    public var catalogs: [StoredCatalog] = []
 
     /// Changes from their parts; empty by default.
     public init(tokens: [StoredToken] = [], screens: [StoredScreen] = [], flows: [StoredFlow] = [],
-                experiments: [StoredExperiment] = []) {
+                experiments: [StoredExperiment] = [], catalogs: [StoredCatalog] = []) {
         self.tokens = tokens
         self.screens = screens
         self.flows = flows
         self.experiments = experiments
+        self.catalogs = catalogs
     }
 
     /// The highest sequence number among the changes (0 when none).
     public var newest: Int64 {
         max(tokens.map(\.seq).max() ?? 0, screens.map(\.seq).max() ?? 0, flows.map(\.seq).max() ?? 0,
-            experiments.map(\.seq).max() ?? 0)
+            experiments.map(\.seq).max() ?? 0, catalogs.map(\.seq).max() ?? 0)
     }
 }
 
@@ -101,10 +110,11 @@ public struct RegistryChanges: Sendable {
 /// the server's receipt time of each event (ms since the epoch; events
 /// stored before the upgrade get the time of the upgrade), indexed for
 /// ``EventRetention``.  3: the `experiments` table (key, definition JSON,
-/// sequence number).
+/// sequence number).  4: the `string_catalogs` table (locale, version,
+/// JSON, default mark, sequence number).
 public enum RegistrySchema {
     /// The version this build creates, upgrades to and serves.
-    public static let version = 3
+    public static let version = 4
 
     /// The error of a store whose schema is `found` (nil: no tables),
     /// or nil when it is ``version``.

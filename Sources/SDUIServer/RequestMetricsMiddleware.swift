@@ -34,7 +34,7 @@ enum RequestMetrics {
 
     /// The registry's routes (``RegistryRoutes/all``) as Hummingbird writes
     /// them, longest first, so `/health/ready` is matched before `/health`.
-    static let routes = RegistryRoutes.all.map { "/" + $0.path.replacingOccurrences(of: ":id", with: "{id}") }
+    static let routes = RegistryRoutes.all.map(\.templatePath)
         .sorted { ($0.count, $0) > ($1.count, $1) }
 
     /// The `route` label of a request Hummingbird routed to `endpoint`:

@@ -69,6 +69,13 @@ public actor SQLiteRegistryStore: RegistryStore {
                 "CREATE TABLE IF NOT EXISTS flows (id TEXT PRIMARY KEY, json TEXT NOT NULL, seq INTEGER NOT NULL)",
                 // Version 2 → 3: experiment definitions.
                 "CREATE TABLE IF NOT EXISTS experiments (key TEXT PRIMARY KEY, json TEXT NOT NULL, seq INTEGER NOT NULL)",
+                // Version 3 → 4: string catalogs, versioned per locale.
+                """
+                CREATE TABLE IF NOT EXISTS string_catalogs (
+                  locale TEXT NOT NULL, version INTEGER NOT NULL, json TEXT NOT NULL,
+                  is_default INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (locale, version))
+                """,
+                "CREATE INDEX IF NOT EXISTS string_catalogs_seq ON string_catalogs (seq)",
                 """
                 CREATE TABLE IF NOT EXISTS flow_events (
                   n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
@@ -232,6 +239,33 @@ public actor SQLiteRegistryStore: RegistryStore {
                     """,
                     [.text(e.key), .text(String(decoding: e.json, as: UTF8.self)), .integer(Int(seq))])
             }
+        }
+    }
+
+    /// Publishes string catalogs in one `BEGIN IMMEDIATE` transaction: each
+    /// that differs from its locale's newest version (JSON or default mark)
+    /// becomes the next version.
+    ///
+    /// - Throws: `RegistryError` `.store` when SQLite fails.
+    @discardableResult
+    public func putCatalogs(_ catalogs: [StoredCatalog]) async throws -> Int {
+        try await write {
+            var written = 0
+            for c in catalogs {
+                let json = String(decoding: c.json, as: UTF8.self)
+                let newest = try await connection.query(
+                    "SELECT version, json, is_default FROM string_catalogs WHERE locale = ?1 ORDER BY version DESC LIMIT 1",
+                    [.text(c.locale)]).first
+                if let newest, newest.column("json")?.string == json,
+                   (newest.column("is_default")?.integer ?? 0 != 0) == c.isDefault { continue }
+                let seq = try await nextSeq()
+                _ = try await connection.query(
+                    "INSERT INTO string_catalogs (locale, version, json, is_default, seq) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    [.text(c.locale), .integer((newest?.column("version")?.integer ?? 0) + 1), .text(json),
+                     .integer(c.isDefault ? 1 : 0), .integer(Int(seq))])
+                written += 1
+            }
+            return written
         }
     }
 
@@ -429,7 +463,7 @@ public actor SQLiteRegistryStore: RegistryStore {
         } }
     }
 
-    /// Every token version, screen, flow and experiment written after `seq`, each list in
+    /// Every token version, screen, flow, experiment and catalog written after `seq`, each list in
     /// sequence order, read in one transaction so both come from the same
     /// state.
     ///
@@ -438,7 +472,7 @@ public actor SQLiteRegistryStore: RegistryStore {
         try await exclusive { try await RegistryError.wrap(path) {
             // One read transaction, so both lists come from the same state.
             _ = try await connection.query("BEGIN")
-            let t: [SQLiteRow], s: [SQLiteRow], f: [SQLiteRow], x: [SQLiteRow]
+            let t: [SQLiteRow], s: [SQLiteRow], f: [SQLiteRow], x: [SQLiteRow], c: [SQLiteRow]
             do {
                 t = try await connection.query(
                     "SELECT id, version, json, primitive_version, seq FROM design_tokens WHERE seq > ?1 ORDER BY seq",
@@ -450,6 +484,9 @@ public actor SQLiteRegistryStore: RegistryStore {
                     "SELECT id, json, seq FROM flows WHERE seq > ?1 ORDER BY seq", [.integer(Int(seq))])
                 x = try await connection.query(
                     "SELECT key, json, seq FROM experiments WHERE seq > ?1 ORDER BY seq", [.integer(Int(seq))])
+                c = try await connection.query(
+                    "SELECT locale, version, json, is_default, seq FROM string_catalogs WHERE seq > ?1 ORDER BY seq",
+                    [.integer(Int(seq))])
                 _ = try await connection.query("COMMIT")
             } catch {
                 _ = try? await connection.query("ROLLBACK")
@@ -470,6 +507,10 @@ public actor SQLiteRegistryStore: RegistryStore {
             }, experiments: x.map { r in
                 StoredExperiment(key: r.column("key")?.string ?? "", json: Data((r.column("json")?.string ?? "").utf8),
                                  seq: Int64(r.column("seq")?.integer ?? 0))
+            }, catalogs: c.map { r in
+                StoredCatalog(locale: r.column("locale")?.string ?? "", json: Data((r.column("json")?.string ?? "").utf8),
+                              isDefault: (r.column("is_default")?.integer ?? 0) != 0,
+                              version: r.column("version")?.integer ?? 0, seq: Int64(r.column("seq")?.integer ?? 0))
             })
         } }
     }

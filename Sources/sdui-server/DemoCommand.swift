@@ -137,6 +137,8 @@ struct DemoCommand: AsyncParsableCommand {
         context.themes = ThemeCatalog([try Theme(contentsOf: URL(fileURLWithPath: examples)
             .appendingPathComponent("themes/theme_nordlicht.json"))])
         context.flowThemeID = "theme_nordlicht"
+        context.strings = try StringFolder.catalog(URL(fileURLWithPath: examples).appendingPathComponent("strings"),
+                                                   defaultLocale: "en")
         context.fallbackPack = fallback
         context.logger = quietLogger("sdui.render")
         let resolver = ScreenResolver(context)

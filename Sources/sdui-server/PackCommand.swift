@@ -190,6 +190,15 @@ struct PackCommand: AsyncParsableCommand {
                 help: "With --seekable: the most JSON bytes a later member aims at (default 4194304).")
         var maxMemberBytes: Int?
 
+        @Option(help: "Put the string catalogs of these locales (comma-separated, e.g. de-CH,ar) into the pack and the Fallback Pack, with their fallback chains and the default locale's.")
+        var locales: String?
+
+        @Option(help: "With a token folder: the folder of string catalogs (<locale>.json) --locales reads (default: the registry's).")
+        var strings: String?
+
+        @Option(name: .customLong("default-locale"), help: "With --strings: the locale that ends every fallback chain (default en).")
+        var defaultLocale = "en"
+
         @Flag(help: "Print one JSON object on stdout (the manifest's totals).")
         var json = false
 
@@ -216,6 +225,10 @@ struct PackCommand: AsyncParsableCommand {
             }
             if (fallbackFlows != nil || !fallbackTheme.isEmpty) && fallbackOut == nil {
                 throw ValidationError("--fallback-flows and --fallback-theme need --fallback-out")
+            }
+            if strings != nil && locales == nil { throw ValidationError("--strings needs --locales") }
+            if locales != nil && strings == nil && (dir != nil || registryURL != nil) {
+                throw ValidationError("--locales with a token folder or --registry-url needs --strings DIR")
             }
             if dir == nil && registryURL == nil { try store.validateGiven() }
             if usagePeriod != nil {
@@ -280,6 +293,25 @@ struct PackCommand: AsyncParsableCommand {
                 }
                 for c in candidates { byID[c.id] = c }
                 var planner = CorePackPlanner()
+                if let locales {
+                    // The catalogs: a folder's, or the registry's stored ones.
+                    let wanted = try locales.split(separator: ",").map { try LocaleTag(String($0).trimmingCharacters(in: .whitespaces)).identifier }
+                    let (catalogs, fallback): ([String: Data], String)
+                    if let strings {
+                        let set = try StringFolder.catalog(URL(fileURLWithPath: strings), defaultLocale: defaultLocale)
+                        (catalogs, fallback) = (try StringFolder.files(URL(fileURLWithPath: strings)), set.defaultLocale)
+                    } else {
+                        let contents = try await store.with(readOnly: true) { try await RegistryContents.load($0) }
+                        guard let d = contents.defaultLocale else {
+                            throw SDUIError(.notFound, "the registry has no string catalogs", input: "--locales")
+                        }
+                        (catalogs, fallback) = (contents.catalogs, d)
+                    }
+                    for tag in wanted where !(try LocaleTag(tag).chain).contains(where: { catalogs[$0] != nil }) {
+                        warn("no catalog on \(tag)'s chain: it falls back to \(fallback)")
+                    }
+                    planner.strings = StringBundleWriter.bundle(catalogs: catalogs, defaultLocale: fallback, for: wanted)
+                }
                 planner.budgetBytes = budget
                 planner.maxDeltaBytes = maxDelta
                 planner.gzipLevel = level
@@ -331,7 +363,8 @@ struct PackCommand: AsyncParsableCommand {
                         }
                     }
                     try writeFile(try planner.fallbackPack(critical: ids, screens: screens, tokens: { byID[$0] },
-                                                           flows: chosen, themes: themes.map(\.1), experiments: experiments),
+                                                           flows: chosen, themes: themes.map(\.1), experiments: experiments,
+                                                           strings: planner.strings),
                                   to: fallbackOut)
                     if !json {
                         say("wrote \(fallbackOut): Fallback Pack for " + (ids + flowIDs.map { "flow \($0)" }).joined(separator: ", "))

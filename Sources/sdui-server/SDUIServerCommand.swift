@@ -25,7 +25,7 @@ struct SDUIServerCommand: AsyncParsableCommand {
         subcommands: [PackCommand.self, TokenCommand.self, RenderCommand.self, ThemeCommand.self,
                       RegistryCommand.self, ServeCommand.self, DemoCommand.self, BenchCommand.self,
                       ExprCommand.self, StoreCommand.self, FlowCommand.self, ScreenCommand.self, DevCommand.self, ExperimentServerCommand.self,
-                      A11yCommand.self]
+                      A11yCommand.self, StringsCommand.self]
     )
 
     /// Parses and runs the command (``CommandRunner``); `sdui serve` also

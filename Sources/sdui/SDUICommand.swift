@@ -21,7 +21,7 @@ struct SDUICommand: AsyncParsableCommand {
         version: SDUIKitVersion.string,
         subcommands: [TokenCommand.self, RenderCommand.self, ThemeCommand.self,
                       ExprCommand.self, FlowCommand.self, ScreenCommand.self, ExperimentCommand.self,
-                      A11yCommand.self]
+                      A11yCommand.self, StringsCommand.self]
     )
 
     /// Runs a client command here (``CommandRunner``); hands any other

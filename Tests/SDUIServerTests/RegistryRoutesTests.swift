@@ -38,7 +38,7 @@ import Testing
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         let paths = try #require(doc["paths"] as? [String: [String: Any]])
         let table = Dictionary(uniqueKeysWithValues: RegistryRoutes.all.map {
-            ("/" + $0.path.replacingOccurrences(of: ":id", with: "{id}"), Set($0.methods.map { $0.rawValue.lowercased() }))
+            ($0.templatePath, Set($0.methods.map { $0.rawValue.lowercased() }))
         })
         #expect(Set(table.keys) == Set(paths.keys))
         for (path, methods) in table {

@@ -33,6 +33,7 @@ import Testing
         func generation() async throws -> Int64 { try await store().generation() }
         func putFlows(_ flows: [StoredFlow]) async throws { try await store().putFlows(flows) }
         func putExperiments(_ experiments: [StoredExperiment]) async throws { try await store().putExperiments(experiments) }
+        func putCatalogs(_ catalogs: [StoredCatalog]) async throws -> Int { try await store().putCatalogs(catalogs) }
         func storeEvents(_ events: [StoredEvent]) async throws -> EventStoreResult {
             try await store().storeEvents(events)
         }

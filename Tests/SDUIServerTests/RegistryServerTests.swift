@@ -111,7 +111,7 @@ import Testing
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         let paths = try #require(doc["paths"] as? [String: [String: Any]])
         #expect(Set(paths.keys) == ["/screens/{id}", "/design-tokens", "/flows/{id}", "/events", "/metrics", "/health",
-                                    "/health/live", "/health/ready", "/experiments"])
+                                    "/health/live", "/health/ready", "/experiments", "/strings", "/strings/{locale}"])
         // Every operation has an operationId (unique) and tags; GET has HEAD beside it; /events is POST only.
         var operationIDs: [String] = []
         for (path, ops) in paths {

@@ -216,6 +216,7 @@ import Testing
         func generation() async throws -> Int64 { 0 }
         func putFlows(_ flows: [StoredFlow]) async throws {}
         func putExperiments(_ experiments: [StoredExperiment]) async throws {}
+        func putCatalogs(_ catalogs: [StoredCatalog]) async throws -> Int { 0 }
         func storeEvents(_ events: [StoredEvent]) async throws -> EventStoreResult { EventStoreResult(stored: [], of: events.count) }
         func tokenUsage(fromMilliseconds from: Int64, toMilliseconds to: Int64) async throws -> [String: Int] { [:] }
         func experimentExposures(key: String) async throws -> [ExposureCount] { [] }

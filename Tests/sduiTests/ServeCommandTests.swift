@@ -507,7 +507,7 @@ extension ServeCommandTests {
         tables.waitUntilExit()
         #expect(made.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "the check made tables: \(made)")
         let migrated = try await sduiWith(["registry", "migrate"], environment: ["SDUI_DB": db])
-        #expect(migrated.status == 0 && migrated.out.contains("schema version 3"), "\(migrated.err)")
+        #expect(migrated.status == 0 && migrated.out.contains("schema version 4"), "\(migrated.err)")
         let server = try ServeProcess(["--db", db], environment: Self.environment(["SDUI_NO_MIGRATE": "1"]))
         #expect(try await HTTPProbe.get(URL(string: "health", relativeTo: server.baseURL)!.absoluteURL).status == 200)
         #expect(server.stop() == 0)

@@ -37,7 +37,8 @@ public enum HTMLPreview {
         renderer.node(tree.root, in: .column)
         let root = renderer.out
         let heading = title ?? "\(tree.renderedScreen) · SDUI preview"
-        return document(title: heading, frame: frame(tree, content: root), issues: issueList(tree.issues))
+        return document(title: heading, frame: frame(tree, content: root), issues: issueList(tree.issues),
+                        language: language(tree), direction: direction(tree))
     }
 
     /// The document for `tree` with the accessibility lint's `findings`
@@ -56,7 +57,8 @@ public enum HTMLPreview {
         renderer.node(tree.root, in: .column)
         let heading = title ?? "\(tree.renderedScreen) · SDUI preview"
         return document(title: heading, frame: frame(tree, content: renderer.out),
-                        issues: lintList(findings) + issueList(tree.issues))
+                        issues: lintList(findings) + issueList(tree.issues),
+                        language: language(tree), direction: direction(tree))
     }
 
     /// The numbered findings under the frame.
@@ -119,10 +121,11 @@ public enum HTMLPreview {
         #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src https:">"#
 
     /// Wraps the frame and the issue list into a complete document.
-    static func document(title: String, frame: String, issues: String) -> String {
+    static func document(title: String, frame: String, issues: String, language: String = "en",
+                         direction: String = "ltr") -> String {
         """
         <!DOCTYPE html>
-        <html lang="en">
+        <html lang="\(escape(language))" dir="\(direction)">
         <head>
         <meta charset="utf-8">
         \(contentSecurityPolicy)
@@ -147,10 +150,21 @@ public enum HTMLPreview {
         let hash = Data(SHA256.hash(data: Data(script.utf8))).base64EncodedString()
         let policy = #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; "#
             + #"style-src 'unsafe-inline'; img-src https:; script-src 'sha256-\#(hash)'">"#
-        return document(title: "\(tree.renderedScreen) · layout", frame: annotatedFrame(tree), issues: "")
+        return document(title: "\(tree.renderedScreen) · layout", frame: annotatedFrame(tree), issues: "",
+                        language: language(tree), direction: direction(tree))
             .replacingOccurrences(of: contentSecurityPolicy, with: policy)
             .replacingOccurrences(of: "</style>", with: ".sdui-frame{width:\(width)px}</style>")
             .replacingOccurrences(of: "</body>", with: "<script>\(script)</script>\n</body>")
+    }
+
+    /// The page's language: the root's `locale` (a canonical tag), or `en`.
+    static func language(_ tree: RenderTree) -> String {
+        tree.root.props["locale"]?.stringValue ?? "en"
+    }
+
+    /// The page's direction: the root's `direction` when it is `rtl`, else `ltr`.
+    static func direction(_ tree: RenderTree) -> String {
+        tree.root.props["direction"]?.stringValue == "rtl" ? "rtl" : "ltr"
     }
 
     /// The phone frame: the root's background, the theme and mode as data.
@@ -160,6 +174,9 @@ public enum HTMLPreview {
         var attrs = [("class", "sdui-frame sdui-mode-\(tree.mode.rawValue)"), ("data-screen", tree.screen),
                      ("data-rendered-screen", tree.renderedScreen), ("data-theme", tree.theme),
                      ("data-mode", tree.mode.rawValue)]
+        if tree.root.props["locale"] != nil {   // a page that embeds the frame mirrors it too
+            attrs += [("lang", language(tree)), ("dir", direction(tree))]
+        }
         if !css.isEmpty { attrs.append(("style", css.text)) }
         return "<div\(attributes(attrs))>\n\(content)\n</div>"
     }
@@ -536,7 +553,11 @@ extension HTMLPreview {
         css.set("background-color", color(props["background"]))
         css.set("border-radius", length(props["cornerRadius"]))
         css.set("border", border(props["border"]))
-        css.set(paddingIsMargin ? "margin" : "padding", edges(props["padding"]))
+        // Logical sides: start and end follow the frame's `dir`, so a right-to-left locale mirrors them.
+        if let (block, inline) = logicalEdges(props["padding"]) {
+            css.set(paddingIsMargin ? "margin-block" : "padding-block", block)
+            css.set(paddingIsMargin ? "margin-inline" : "padding-inline", inline)
+        }
         if props["visible"]?.boolValue == false { css.set("display", "none") }
     }
 
@@ -640,6 +661,16 @@ extension HTMLPreview {
                      pick(["bottom", "vertical"]), pick(["start", "leading", "horizontal"])]
         guard sides.contains(where: { $0 != nil }) else { return nil }
         return sides.map { $0 ?? "0" }.joined(separator: " ")
+    }
+
+    /// `padding` as CSS logical sides: `top bottom` for `*-block` and
+    /// `start end` for `*-inline` (leading is start, trailing is end, in
+    /// the direction of the page); nil if none.
+    static func logicalEdges(_ v: JSONValue?) -> (block: String, inline: String)? {
+        guard let e = edges(v) else { return nil }
+        let s = e.split(separator: " ").map(String.init)
+        guard s.count == 4 else { return ("\(e)", "\(e)") }   // one length for every side
+        return ("\(s[0]) \(s[2])", "\(s[3]) \(s[1])")
     }
 
     /// `border` as `{width, color}` (or a width alone): a solid CSS border.

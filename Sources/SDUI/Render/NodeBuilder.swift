@@ -497,6 +497,9 @@ struct NodeBuilder {
         case .badExpression(let source, let why):
             issues.append(RenderIssue(.badBinding, token: who, path: path(of: key), "\(source) does not compile: \(why)"))
             return nil
+        case .string(let name, let arguments):
+            guard limitHit == nil else { return nil }
+            return text(of: name, arguments: arguments, key: key, who: who, scope: scope)
         case .array(let items):
             var out: [JSONValue] = []
             out.reserveCapacity(items.count)
@@ -510,6 +513,52 @@ struct NodeBuilder {
             for (k, v) in o.dynamic { out[k] = resolve(v, key: key, who: who, scope: scope) }
             return .object(out)
         }
+    }
+
+    /// The catalog text of `name` in the context's locale, its arguments
+    /// resolved first (a number stays a number, so `count` chooses a plural
+    /// form); a missing key shows the key, with a `missing_string` issue and
+    /// event.  The text counts against the binding bounds as a fill does.
+    private mutating func text(of name: String, arguments: [(name: String, value: NodePlan.Value)], key: String,
+                               who: String?, scope: BindingScope) -> JSONValue? {
+        var args: [String: StringArgument] = [:]
+        for (arg, planned) in arguments {
+            guard let v = resolve(planned, key: key, who: who, scope: scope) else { continue }
+            if limitHit != nil { return nil }
+            if let d = v.doubleValue, v.stringValue == nil { args[arg] = .number(d) }
+            else if let t = v.stringValue { args[arg] = .text(t) }
+            else if let t = v.scalarText { args[arg] = .text(t) }
+        }
+        let locale = context.locale ?? context.strings?.defaultLocale ?? "en"
+        let lookup: StringLookup
+        do {
+            guard let strings = context.strings else {
+                throw SDUIError(.notFound, "no string catalogs")
+            }
+            lookup = try strings.text(name, locale: locale, arguments: args)
+        } catch {
+            let why = (error as? SDUIError)?.message ?? "\(error)"
+            issues.append(RenderIssue(.missingString, token: who, path: path(of: key), "@string.\(name): \(why)"))
+            events.append(RenderEvent(name: "missing_string", token: who, appVersion: context.appVersion,
+                                      detail: "\(name) (\(locale))"))
+            return .string(name)
+        }
+        if lookup.isMissing {
+            issues.append(RenderIssue(.missingString, token: who, path: path(of: key),
+                                      "no catalog of \(locale)'s chain has the key \"\(name)\"; the key is shown"))
+            events.append(RenderEvent(name: "missing_string", token: who, appVersion: context.appVersion,
+                                      detail: "\(name) (\(locale))"))
+        }
+        let limits = context.bindingLimits
+        let room = min(limits.maxStringBytes, limits.maxNodeBytes - nodeBytes, limits.maxTreeBytes - treeBytes)
+        let n = lookup.text.utf8.count
+        guard n <= max(0, room) else {
+            limitHit = "\(path(of: key)): the text of @string.\(name) is over \(max(0, room)) bytes (a bound of binding fills)"
+            return nil
+        }
+        nodeBytes += n
+        treeBytes += n
+        return .string(lookup.text)
     }
 
     /// Reports a name the theme lacks (`what`: `@color.x`, `spacing "huge"`);

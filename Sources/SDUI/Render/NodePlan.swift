@@ -36,6 +36,9 @@ struct NodePlan: Sendable {
         case expression(CompiledExpression)
         /// `@{expr}` that does not compile: the source and why.
         case badExpression(String, String)
+        /// `"@string.key"` or `{"$string": "key", "count": …}`: a catalog's
+        /// text, with its arguments planned (``StringReference``).
+        case string(key: String, arguments: [(name: String, value: Value)])
         case array([Value])
         case object(Object)
     }
@@ -151,6 +154,8 @@ struct NodePlan: Sendable {
             for item in items { collectPaths(item, into: &paths, seen: &seen) }
         case .object(let o):
             for (_, v) in o.dynamic { collectPaths(v, into: &paths, seen: &seen) }
+        case .string(_, let arguments):
+            for (_, v) in arguments { collectPaths(v, into: &paths, seen: &seen) }
         case .literal, .reference, .spacing, .typography, .badExpression:
             break
         }
@@ -185,7 +190,10 @@ struct NodePlan: Sendable {
                     return .badExpression(s, (error as? SDUIError)?.message ?? "\(error)")
                 }
             }
-            if s.utf8.first == UInt8(ascii: "@"), NodeBuilder.isThemeReference(s) { return .reference(s) }
+            if s.utf8.first == UInt8(ascii: "@") {
+                if let key = StringReference.key(of: s) { return .string(key: key, arguments: []) }
+                if NodeBuilder.isThemeReference(s) { return .reference(s) }
+            }
             if s.utf8.contains(UInt8(ascii: "{")) {
                 return .template(BindingTemplate(s), names: typography ? .typography : spacing ? .spacing : nil)
             }
@@ -197,6 +205,11 @@ struct NodePlan: Sendable {
             if planned.allSatisfy({ if case .literal = $0 { true } else { false } }) { return .literal(value) }
             return .array(planned)
         case .object(let members):
+            if let key = StringReference.key(of: members) {
+                return .string(key: key, arguments: members.keys.sorted().filter { $0 != StringReference.keyMember }.map {
+                    (name: $0, value: plan(members[$0]!, spacing: false, typography: false))
+                })
+            }
             var o = Object()
             for k in members.keys.sorted() {
                 add(k, plan(members[k]!, spacing: spacing || isSpacingKey(k), typography: false), to: &o)

@@ -21,6 +21,14 @@ public struct RenderContext: Sendable {
     /// The user asked for reduced motion: every `transition` in the tree
     /// holds only its reduced form (``Motion``).
     public var reduceMotion = false
+    /// The string catalogs `@string.…` props are looked up in (nil: none,
+    /// so every reference shows its key and is reported missing).
+    public var strings: StringCatalog?
+    /// The locale strings are looked up for, the app's choice over the
+    /// device's (nil: the catalogs' default locale).  When set, the tree's
+    /// root carries `locale` and `direction` (`rtl` for a locale written
+    /// right to left: rows and leading/trailing edges mirror).
+    public var locale: String?
     /// The host app's bindings, consulted after each item's `bind`.
     public var hostBindings: [String: JSONValue] = [:]
     /// Scenario data (an `SDUIStore` store), consulted after the host's

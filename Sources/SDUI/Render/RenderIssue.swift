@@ -43,6 +43,9 @@ public struct RenderIssue: Sendable, Hashable, Codable, CustomStringConvertible 
         /// tree a bound of ``RenderLimits`` (then the rest of the screen
         /// is left out): placeholder.
         case limit
+        /// A `@string.…` key no catalog of the locale's chain has: the key
+        /// itself is shown (with a `missing_string` event).
+        case missingString = "missing_string"
     }
 
     /// What kind of degradation it is; its raw value is the stable code.

@@ -35,8 +35,15 @@ public struct ScreenResolver: Sendable {
     /// A resolver over `context` (by default built-in primitives, the SDK
     /// fallback theme, light mode).  Safe to share between tasks: each theme
     /// it flattens is cached, under a lock, for its later resolves.
+    /// When the context has a locale or catalogs, the host binding
+    /// `locale` is their locale unless the host set one, so an expression
+    /// writes numbers for it (`@{format_currency(total, 'CHF', locale)}`).
     public init(_ context: RenderContext = RenderContext()) {
-        self.context = context
+        var c = context
+        if c.hostBindings["locale"] == nil, let locale = c.locale ?? c.strings?.defaultLocale {
+            c.hostBindings["locale"] = .string(locale)
+        }
+        self.context = c
     }
 
     /// The theme for a screen by ``ThemeCatalog``'s order, flattened for the mode.
@@ -97,6 +104,11 @@ public struct ScreenResolver: Sendable {
         }
         var props: [String: JSONValue] = ["scroll": .bool(true)]
         props["background"] = chosen.theme.background
+        if let locale = context.locale, let tag = try? LocaleTag(locale) {
+            // The locale's direction: a UI layer lays rows and leading/trailing edges out from it.
+            props["locale"] = .string(tag.identifier)
+            props["direction"] = .string(tag.direction.rawValue)
+        }
         let tree = RenderTree(screen: screen.id, renderedScreen: shown.id, theme: chosen.theme.theme.id,
                               themeSource: chosen.source, mode: chosen.theme.mode,
                               root: RenderNode(primitive: "Column", version: 1, props: props),

@@ -117,6 +117,26 @@ public struct HTTPRegistryTransport: RegistryTransport {
         }
     }
 
+    /// `GET {base}/strings` with `Accept-Language`: a 200 is the bundle of
+    /// catalogs (checked whole by the C core), a 304 (only when the request
+    /// had an ETag) is ``StringsFetchResult/notModified``.  Throws an
+    /// `SDUIError`: `.network` when the registry cannot be reached, `.http`
+    /// for another status, `.json` or `.schema` for a bad body.
+    public func fetchStrings(acceptLanguage: String, ifNoneMatch: String?) async throws -> StringsFetchResult {
+        let url = baseURL.appendingPathComponent("strings")
+        let http = try await get(url, ifNoneMatch: ifNoneMatch, extra: ["Accept-Language": acceptLanguage])
+        switch http.status {
+        case 200:
+            let catalog = try StringCatalog(bundle: http.body, source: url.absoluteString)
+            return .fetched(StringBundle(json: http.body, etag: http.header("ETag"), catalog: catalog))
+        case 304 where ifNoneMatch != nil:
+            return .notModified
+        default:
+            let snippet = String(decoding: http.body.prefix(200), as: UTF8.self)
+            throw SDUIError(.http, "HTTP \(http.status): \(snippet)", input: url.absoluteString)
+        }
+    }
+
     /// `GET {base}/design-tokens?ids=…`: a 200 is split into its elements (see
     /// ``split(_:source:limits:)``), a 304 is ``TokenFetchResponse/notModified(maxAge:)``.
     /// Throws an `SDUIError`: `.network` when the registry cannot be reached, `.limit` for a

@@ -18,12 +18,23 @@ public protocol RegistryTransport: Sendable {
     /// that does not implement it throws `.notFound` (the default), and
     /// ``ExperimentSource`` uses what it keeps.
     func fetchExperiments(ifNoneMatch: String?) async throws -> ExperimentsFetchResult
+    /// `GET /strings` with `Accept-Language: acceptLanguage`, sending
+    /// `If-None-Match` when given: the string catalogs of the best locale
+    /// the registry has for it.  A transport that does not implement it
+    /// throws `.notFound` (the default), and ``StringSource`` uses what it
+    /// keeps.
+    func fetchStrings(acceptLanguage: String, ifNoneMatch: String?) async throws -> StringsFetchResult
 }
 
 extension RegistryTransport {
     /// No experiments from this transport: `.notFound`.
     public func fetchExperiments(ifNoneMatch: String?) async throws -> ExperimentsFetchResult {
         throw SDUIError(.notFound, "this transport does not fetch experiments", input: "GET /experiments")
+    }
+
+    /// No catalogs from this transport: `.notFound`.
+    public func fetchStrings(acceptLanguage: String, ifNoneMatch: String?) async throws -> StringsFetchResult {
+        throw SDUIError(.notFound, "this transport does not fetch string catalogs", input: "GET /strings")
     }
 
     /// `GET /screens/{id}` without revalidation.

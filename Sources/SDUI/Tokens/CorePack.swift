@@ -121,3 +121,16 @@ public final class CorePack: @unchecked Sendable {
         return Data(bytes: p, count: len)
     }
 }
+
+extension CorePack {
+    /// The pack's string catalogs (its `strings` member, a bundle
+    /// `{"default": tag, "catalogs": {tag: {…}}}` written by `sdui pack
+    /// build --locales`), or nil when it carries none.
+    ///
+    /// - Throws: ``SDUIError`` naming the pack, the catalog and the JSON path
+    ///   of the first fault.
+    public func strings() throws -> StringCatalog? {
+        guard let bytes = try member("strings") else { return nil }
+        return try StringCatalog(bundle: bytes, source: "\(source): strings")
+    }
+}

@@ -81,7 +81,9 @@ package struct FileProblem: Sendable, Hashable {
 /// version (see the file's essay).
 package final class PlaygroundFolder: @unchecked Sendable {
     /// The folders read, each of `*.json` files.
-    package static let folders = ["tokens", "screens", "blocks", "payloads", "flows", "themes"]
+    package static let folders = ["tokens", "screens", "blocks", "payloads", "flows", "themes", "strings"]
+    /// The default locale of the folder's catalogs (its `strings/en.json`).
+    package static let defaultLocale = "en"
     /// The folders a screen id is looked for in, in order.
     package static let screenFolders = ["screens", "blocks", "payloads"]
     /// The most files read from one folder; more are a problem, not read.
@@ -99,6 +101,10 @@ package final class PlaygroundFolder: @unchecked Sendable {
     /// Themes by relative path.
     private var themes: [String: Theme] = [:]
     private var flows: [String: FlowDefinition] = [:]
+    /// String catalogs by locale (`strings/de.json`), each checked alone.
+    private var catalogs: [String: Data] = [:]
+    /// The set built from ``catalogs``, kept until one changes.
+    private var builtStrings: StringCatalog?
     /// The problem of each file that has one.
     private var problems: [String: FileProblem] = [:]
 
@@ -119,6 +125,7 @@ package final class PlaygroundFolder: @unchecked Sendable {
                 var paths = Set(problems.keys).union(screens.keys).union(themes.keys)
                 paths.formUnion(tokens.keys.map { "tokens/\($0).json" })
                 paths.formUnion(flows.keys.map { "flows/\($0).json" })
+                paths.formUnion(catalogs.keys.map { "strings/\($0).json" })
                 return paths.filter { $0.hasPrefix(folder + "/") }
             }
             for path in known.union(listed).sorted() { reload(path) }
@@ -188,6 +195,13 @@ package final class PlaygroundFolder: @unchecked Sendable {
             case "themes":
                 let theme = try Theme(document: data, fileName: name, source: relative)
                 locked { themes[relative] = theme }
+            case "strings":
+                let tag = try LocaleTag(id).identifier
+                guard tag == id else {
+                    throw SDUIError(.argument, "name the file by the canonical locale tag: \(tag).json", input: relative)
+                }
+                _ = try StringCatalog(defaultLocale: tag, catalogs: [tag: data], source: relative)
+                locked { catalogs[tag] = data; builtStrings = nil }
             default:
                 let items = try ScreenFormat.items(data, source: relative)
                 locked { screens[relative] = items }
@@ -207,6 +221,7 @@ package final class PlaygroundFolder: @unchecked Sendable {
             case "tokens": tokens[id] = nil
             case "flows": flows[id] = nil
             case "themes": themes[relative] = nil
+            case "strings": catalogs[id] = nil; builtStrings = nil
             default: screens[relative] = nil
             }
         }
@@ -237,6 +252,22 @@ package final class PlaygroundFolder: @unchecked Sendable {
 
     /// The themes, in file-name order.
     package var themeList: [Theme] { locked { themes.keys.sorted().compactMap { themes[$0] } } }
+
+    /// The locales of the folder's catalogs, sorted.
+    package var locales: [String] { locked { catalogs.keys.sorted() } }
+
+    /// The folder's catalogs as one set, whose default locale is
+    /// ``defaultLocale`` (or the first locale when it has no catalog); nil
+    /// without catalogs.  Built once per change of `strings/`.
+    package var strings: StringCatalog? {
+        locked {
+            if let builtStrings { return builtStrings }
+            guard let first = catalogs.keys.sorted().first else { return nil }
+            let fallback = catalogs[Self.defaultLocale] != nil ? Self.defaultLocale : first
+            builtStrings = try? StringCatalog(defaultLocale: fallback, catalogs: catalogs, source: "strings")
+            return builtStrings
+        }
+    }
 
     /// The relative path and items of screen `id` (``screenFolders`` in order).
     package func screen(_ id: String) -> (file: String, items: ScreenItems)? {

@@ -141,8 +141,15 @@ enum PlaygroundAssets {
       while (theme.options.length > 1) theme.remove(1);
       (m.themes || []).forEach(function (t) { var o = document.createElement("option"); o.value = t; o.textContent = t; theme.appendChild(o); });
     }
+    var locale = $("sdui-dev-locale"), haveLocales = [];
+    for (var j = 1; j < locale.options.length; j++) haveLocales.push(locale.options[j].value);
+    if (JSON.stringify(haveLocales) !== JSON.stringify(m.locales || [])) {
+      while (locale.options.length > 1) locale.remove(1);
+      (m.locales || []).forEach(function (t) { var o = document.createElement("option"); o.value = t; o.textContent = t; locale.appendChild(o); });
+    }
     var o = m.options || {};
     theme.value = o.theme || "";
+    locale.value = o.locale || "";
     $("sdui-dev-mode").value = o.mode || "light";
     $("sdui-dev-back").disabled = !m.canBack;
     body.dataset.screen = m.screen || "";
@@ -211,6 +218,7 @@ enum PlaygroundAssets {
   if ($("sdui-dev-next")) $("sdui-dev-next").addEventListener("click", function () { send({ type: "next" }); });
   $("sdui-dev-restart").addEventListener("click", function () { send({ type: "restart" }); });
   $("sdui-dev-theme").addEventListener("change", function (e) { send({ type: "options", theme: e.target.value || null }); });
+  $("sdui-dev-locale").addEventListener("change", function (e) { send({ type: "options", locale: e.target.value || null }); });
   $("sdui-dev-mode").addEventListener("change", function (e) { send({ type: "options", mode: e.target.value }); });
   var scaleTimer = null;
   $("sdui-dev-text-scale").addEventListener("input", function (e) {

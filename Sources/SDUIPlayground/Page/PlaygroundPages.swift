@@ -59,6 +59,7 @@ enum PlaygroundPages {
         case .flow(let id): ("flow", id)
         }
         let themes = folder.themeList.map { "<option value=\"\(e($0.id))\">\(e($0.id))</option>" }.joined()
+        let locales = folder.locales.map { "<option value=\"\(e($0))\">\(e($0))</option>" }.joined()
         let presets = PrimitivePresets.all.map { "<option value=\"\(e($0.header))\">\(e($0.name))</option>" }.joined()
         return head("\(id) · SDUI playground") + """
             <body class="sdui-dev" data-kind="\(kind)" data-id="\(e(id))">
@@ -85,6 +86,7 @@ enum PlaygroundPages {
               <aside class="sdui-dev-panels">
                 <details open><summary>Look</summary>
                   <label>Theme <select id="sdui-dev-theme"><option value="">the screen's own</option>\(themes)</select></label>
+                  <label>Locale <select id="sdui-dev-locale"><option value="">the catalogs' default</option>\(locales)</select></label>
                   <label>Mode <select id="sdui-dev-mode"><option value="light">light</option><option value="dark">dark</option></select></label>
                   <label>Text scale <output id="sdui-dev-text-scale-value">1.0</output>
                     <input id="sdui-dev-text-scale" type="range" min="1" max="3.1" step="0.1" value="1"></label>

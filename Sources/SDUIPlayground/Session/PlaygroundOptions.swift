@@ -15,6 +15,8 @@ package struct PlaygroundOptions: Sendable, Equatable {
     package var textScale: Double = 1
     /// The app's `X-Primitives` as typed; nil for the built-in map.
     package var primitives: String?
+    /// The locale picked (canonical); nil for the catalogs' default.
+    package var locale: String?
 
     /// The text scales the panel offers.
     package static let textScales: ClosedRange<Double> = 1.0...3.1
@@ -22,7 +24,7 @@ package struct PlaygroundOptions: Sendable, Equatable {
     package init() {}
 
     /// These options with the members `message` sets (`theme`, `mode`,
-    /// `textScale`, `primitives`; absent ones stay).
+    /// `textScale`, `primitives`, `locale`; absent ones stay).
     ///
     /// - Throws: `.argument` naming the member for a value out of range or
     ///   of the wrong type, or a primitive map that does not parse.
@@ -47,6 +49,17 @@ package struct PlaygroundOptions: Sendable, Equatable {
             }
             next.textScale = d
         }
+        if let locale = message["locale"] {
+            switch locale {
+            case .null: next.locale = nil
+            case .string(let s) where s.isEmpty: next.locale = nil
+            case .string(let s):
+                do { next.locale = try LocaleTag(String(s.prefix(64))).identifier } catch {
+                    throw SDUIError(.argument, "locale is a locale tag (de-CH) or null", input: "options.locale")
+                }
+            default: throw SDUIError(.argument, "locale is a locale tag or null", input: "options.locale")
+            }
+        }
         if let primitives = message["primitives"] {
             switch primitives {
             case .null: next.primitives = nil
@@ -64,7 +77,7 @@ package struct PlaygroundOptions: Sendable, Equatable {
     /// the catalog (so it wins over the screen's own), else all of them with
     /// the first as the flow's; the app's primitive map is what it sent,
     /// whole, as an app's `X-Primitives` header is.
-    package func context(themes: [Theme]) -> RenderContext {
+    package func context(themes: [Theme], strings: StringCatalog? = nil) -> RenderContext {
         var context = RenderContext()
         if let theme, let picked = themes.first(where: { $0.id == theme }) {
             context.themes = ThemeCatalog([picked])
@@ -75,6 +88,8 @@ package struct PlaygroundOptions: Sendable, Equatable {
         }
         context.mode = mode
         context.textScale = textScale
+        context.strings = strings
+        context.locale = locale
         if let primitives, let map = try? PrimitiveMap(parsing: primitives) { context.primitives = map }
         context.logger.logLevel = .critical
         return context
@@ -83,7 +98,8 @@ package struct PlaygroundOptions: Sendable, Equatable {
     /// The options as the page's `state` message carries them.
     package var json: JSONValue {
         ["theme": theme.map(JSONValue.string) ?? .null, "mode": .string(mode.rawValue),
-         "textScale": .double(textScale), "primitives": primitives.map(JSONValue.string) ?? .null]
+         "textScale": .double(textScale), "primitives": primitives.map(JSONValue.string) ?? .null,
+         "locale": locale.map(JSONValue.string) ?? .null]
     }
 }
 #endif

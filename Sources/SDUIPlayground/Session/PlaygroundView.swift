@@ -241,7 +241,7 @@ package actor PlaygroundView {
     /// starts over (a new store for a screen, a new progress for a flow).
     private func rebuild(fresh: Bool) async {
         generation += 1
-        let context = options.context(themes: folder.themeList)
+        let context = options.context(themes: folder.themeList, strings: folder.strings)
         var quiet = Logger(label: "sdui.dev")
         quiet.logLevel = .critical
         do {
@@ -362,6 +362,7 @@ package actor PlaygroundView {
             "issues": .array(issues.suffix(Self.maxListed).map { .string($0) }),
             "errors": .array(folder.problemList.map(\.json)),
             "themes": .array(folder.themeList.map { .string($0.id) }),
+            "locales": .array(folder.locales.map { .string($0) }),
             "options": options.json,
             "canBack": .bool(canBack),
         ]

@@ -60,11 +60,16 @@ public struct CorePackBuilder: Sendable {
         }
     }
 
+    /// Root members written before the tokens, each followed by a comma
+    /// (`"strings":{…},`): JSON the caller checked, which the C core's scan
+    /// keeps as a member (``CorePack`` reads it), never as tokens.
+    public var members = Data()
+
     /// The pack's JSON document (not compressed): one minified token per
     /// line, which lets large packs be scanned on two threads at open.
     /// With `prefix`, only the first that many tokens (a budget search).
     public func document(prefix: Int? = nil) -> Data {
-        var out = Data(#"{"formatVersion":1,"tokens":["#.utf8)
+        var out = Data("{".utf8) + members + Data(#""formatVersion":1,"tokens":["#.utf8)
         for (i, e) in entries.prefix(prefix ?? entries.count).enumerated() {
             out.append(contentsOf: i > 0 ? Array(",\n".utf8) : [UInt8(ascii: "\n")])
             out.append(e.json)

@@ -36,6 +36,10 @@ public struct CorePackPlanner: Sendable {
     /// the file written.  `gzipLevel` is then unused (the writer has its
     /// own level).  Default nil: one member.
     public var seekable: SeekablePackWriter?
+    /// A bundle of string catalogs (``StringBundleWriter``) the pack and
+    /// the Fallback Pack carry as their `strings` member (`sdui pack build
+    /// --locales`); counted in the budget like the tokens.
+    public var strings: Data?
 
     /// A planner with the defaults: a 600,000-byte budget, a 200,000-byte
     /// delta gate, gzip level 12, no image policy, the default limits.
@@ -75,6 +79,7 @@ public struct CorePackPlanner: Sendable {
         // Every token is minified once; each step of the search compresses a
         // prefix in the encoding written, the tokens in rank order.
         var all = CorePackBuilder(limits: limits)
+        if let strings { all.members = Data(#""strings":"#.utf8) + strings + Data(",".utf8) }
         for (c, _) in ranked { try all.add(json: c.json, source: c.id) }
         func pack(_ n: Int) throws -> (Data, Int) {
             let document = all.document(prefix: n)

@@ -12,8 +12,9 @@ extension CorePackPlanner {
     public func fallbackPack(critical: [String], screens: [String: StoredScreen],
                              tokens: (String) -> PackCandidate?,
                              flows: [StoredFlow] = [], themes: [Data] = [],
-                             experiments: [StoredExperiment] = []) throws -> Data {
+                             experiments: [StoredExperiment] = [], strings: Data? = nil) throws -> Data {
         var builder = CorePackBuilder(limits: limits)
+        if let strings = strings ?? self.strings { builder.members = Data(#""strings":"#.utf8) + strings + Data(",".utf8) }
         var added = Set<String>()
         var embedded: [JSONValue] = []
         for id in critical {

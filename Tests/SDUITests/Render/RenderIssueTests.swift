@@ -17,8 +17,8 @@ import Testing
         let json = String(decoding: try encoder.encode(RenderIssue(.unknownThemeReference, token: "t", path: "props.color", "m")),
                           as: UTF8.self)
         #expect(json == #"{"kind":"unknown_theme_reference","message":"m","path":"props.color","token":"t"}"#)
-        #expect(RenderIssue.Kind.allCases.count == 14)
-        #expect(Set(RenderIssue.Kind.allCases.map(\.rawValue)).count == 14)
+        #expect(RenderIssue.Kind.allCases.count == 15)
+        #expect(Set(RenderIssue.Kind.allCases.map(\.rawValue)).count == 15)
         #expect(RenderNode.placeholder(.badContent, token: nil).reason == RenderIssue.Kind.badContent.rawValue)
     }
 }

@@ -111,6 +111,7 @@ import Testing
         var ctx = RenderContext()
         ctx.themes = ThemeCatalog([nord])
         ctx.flowThemeID = nord.id
+        ctx.strings = try pack.strings()
         let dir = Self.examples.appendingPathComponent("screens")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(files.count == 9)

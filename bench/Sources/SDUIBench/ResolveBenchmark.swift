@@ -50,6 +50,7 @@ public struct ResolveBenchmark {
         var context = RenderContext()
         let theme = try Theme(contentsOf: examples.appendingPathComponent("themes/theme_nordlicht.json"))
         context.themes = ThemeCatalog([theme])
+        context.strings = try pack.strings()   // the example pack carries the catalogs its tokens name
         context.flowThemeID = theme.id
         return (screen, cache, context)
     }
