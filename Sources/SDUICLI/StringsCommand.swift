@@ -87,7 +87,7 @@ package struct StringsCommand: ParsableCommand {
                                                                    defaultLocale: defaultLocale)
                     screens = trees.count
                     for tree in trees {
-                        for f in try await check.findings(in: PseudoLocale.tree(tree)) {
+                        for f in try await check.findings(in: PseudoLocale.tree(tree), condition: "in the pseudo-locale \(PseudoLocale.tag)") {
                             findings.append(["kind": "clip", "locale": .string(PseudoLocale.tag), "key": .null,
                                              "message": .string(f.message), "screen": .string(f.screen),
                                              "node": .string(f.node)])

@@ -43,8 +43,9 @@ package struct TextLayoutCheck: Sendable {
         }
     }
 
-    /// The `text-clip` findings of `tree` (resolved at ``textScale``).
-    package func findings(in tree: RenderTree) async throws -> [AccessibilityFinding] {
+    /// The `text-clip` findings of `tree` (resolved at ``textScale`` unless
+    /// `condition` says how it was made: `in the pseudo-locale en-XA`).
+    package func findings(in tree: RenderTree, condition: String? = nil) async throws -> [AccessibilityFinding] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sdui-layout-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -81,7 +82,7 @@ package struct TextLayoutCheck: Sendable {
             out.append(AccessibilityFinding(
                 rule: "text-clip", severity: .error, screen: tree.renderedScreen, node: node?.id ?? path,
                 token: node?.node.token,
-                message: "at text scale \(JSONValue.text(Self.textScale)) on a \(Self.width) px screen \(detail)",
+                message: "\(condition ?? "at text scale \(JSONValue.text(Self.textScale))") on a \(Self.width) px screen \(detail)",
                 wcag: "1.4.4"))
         }
         return out

@@ -40,7 +40,7 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-EXAMPLE_FOLDERS = ("tokens", "screens", "blocks", "payloads", "flows", "themes")
+EXAMPLE_FOLDERS = ("tokens", "screens", "blocks", "payloads", "flows", "themes", "strings")
 CHROMIUM = os.environ.get("SDUI_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("SDUI_CHROMEDRIVER", "/usr/bin/chromedriver")
 START_TIMEOUT = 60.0

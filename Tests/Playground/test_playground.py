@@ -254,6 +254,29 @@ class IndexAndScreenTests(PlaygroundTestCase):
         page.wait(lambda: page.count("#sdui-dev-screen .sdui-frame.sdui-mode-light") == 1,
                   "the .sdui-frame to carry .sdui-mode-light again")
 
+    def test_locale_picker_renders_the_screen_in_that_locale(self):
+        """`select#sdui-dev-locale` lists the folder's catalogs; Arabic draws
+        the checkout from ar.json, right to left (the frame's dir, and a
+        Row laid out from the right); back to the default, English again."""
+        page = self.page.open("view/screen/checkout")
+        self.assertIn("Order summary", page.screen_text())
+        options = page.driver.execute_script(
+            "return Array.from(document.querySelectorAll('#sdui-dev-locale option')).map(o => o.value);")
+        self.assertTrue({"ar", "de", "de-CH", "en"} <= set(options), f"the picker offers {options}")
+        Select(page.control("select#sdui-dev-locale")).select_by_value("ar")
+        page.wait(lambda: page.count('#sdui-dev-screen .sdui-frame[dir="rtl"]') == 1 and "ملخص الطلب" in page.screen_text(),
+                  "the frame to be dir=rtl with the Arabic summary title")
+        # Right to left for real: the header's first child (Back) is laid out right of its last (the step).
+        left = page.driver.execute_script(
+            "const row = document.querySelector('#sdui-dev-screen [data-token=\"checkout_header\"]');"
+            "const kids = row ? row.children : [];"
+            "return kids.length > 1 ? [kids[0].getBoundingClientRect().left, kids[kids.length - 1].getBoundingClientRect().left] : null;")
+        self.assertIsNotNone(left, "no header row in the screen")
+        self.assertGreater(left[0], left[1], "the header row is not mirrored in Arabic")
+        Select(page.control("select#sdui-dev-locale")).select_by_value("")
+        page.wait(lambda: page.count('#sdui-dev-screen .sdui-frame[dir="rtl"]') == 0 and "Order summary" in page.screen_text(),
+                  "English again with the catalogs' default")
+
     def test_text_scale_grows_text(self):
         """Text scale 2.0 makes a Text node's computed font size larger."""
         page = self.page.open("view/screen/checkout")

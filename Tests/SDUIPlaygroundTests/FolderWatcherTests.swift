@@ -31,7 +31,7 @@ import Testing
         #endif
         try await Task.sleep(for: .milliseconds(300))   // the poller's first listing
 
-        try fixture.replace("tokens/checkout_header.json", "Checkout", with: "Kasse")
+        try fixture.replace("tokens/checkout_header.json", "@string.checkout.title", with: "Kasse")
         #expect(await Self.next(&changes, contains: "tokens/checkout_header.json"))
 
         // Saved as editors do: a temporary file renamed over the old one.

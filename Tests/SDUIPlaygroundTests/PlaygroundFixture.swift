@@ -9,7 +9,7 @@ import SDUITestSupport
 struct PlaygroundFixture {
     let dir: URL
 
-    /// Copies `tokens`, `screens`, `blocks`, `payloads`, `flows` and `themes`.
+    /// Copies every folder the playground reads (``PlaygroundFolder/folders``).
     init() throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("sdui-dev-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -42,7 +42,7 @@ import Testing
         }
         #expect(kept.version >= 1)
         // A rule broken in valid JSON: the version is text.
-        try fixture.write("tokens/checkout_header.json", good.replacingOccurrences(of: "\"version\": 1", with: "\"version\": \"two\""))
+        try fixture.write("tokens/checkout_header.json", good.replacingOccurrences(of: "\"version\": 2", with: "\"version\": \"two\""))
         folder.reload("tokens/checkout_header.json")
         #expect(folder.problemList.first?.rule == "schema", "\(folder.problemList)")
         #expect(folder.problemList.first?.place == "$.version", "\(folder.problemList)")

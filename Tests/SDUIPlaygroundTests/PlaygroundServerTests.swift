@@ -164,7 +164,7 @@ import Testing
                 case (0, "state"):
                     stage.withLock { $0 = 1 }
                     // The header token's title, saved on disk.
-                    try fixtureBox.replace("tokens/checkout_header.json", #""text": "Checkout""#, with: #""text": "Kasse""#)
+                    try fixtureBox.replace("tokens/checkout_header.json", #""text": "@string.checkout.title""#, with: #""text": "Kasse""#)
                 case (1, "patch"):
                     stage.withLock { $0 = 2 }
                     try fixtureBox.write("tokens/checkout_header.json", "{ broken")

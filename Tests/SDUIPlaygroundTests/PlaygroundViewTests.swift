@@ -74,7 +74,7 @@ import Testing
         let (fixture, folder, view) = try Self.view(.screen("checkout"))
         defer { fixture.remove() }
         _ = await view.start()
-        try fixture.replace("tokens/checkout_header.json", #""text": "Checkout""#, with: #""text": "Kasse""#)
+        try fixture.replace("tokens/checkout_header.json", #""text": "@string.checkout.title""#, with: #""text": "Kasse""#)
         folder.reload("tokens/checkout_header.json")
         let saved = await view.folderChanged(["tokens/checkout_header.json"])
         let changes = try #require(Self.message("patch", in: saved)?["changes"]?.arrayValue, "\(saved)")
@@ -158,7 +158,7 @@ import Testing
         let text = try fixture.read("tokens/checkout_header.json")
         var hostile = text
         for (i, s) in [HostileStrings.text, HostileStrings.label, HostileStrings.value].enumerated() {
-            let old = ["\"Checkout\"", "\"‹ Back\"", "\"{{step}}/3\""][i]
+            let old = ["\"@string.checkout.title\"", "\"@string.checkout.back\"", "\"{{step}}/3\""][i]
             hostile = hostile.replacingOccurrences(of: old, with: JSONValue.literal(s))
         }
         try fixture.write("tokens/checkout_header.json", hostile)
