@@ -84,7 +84,8 @@ public struct RegistryImporter: Sendable {
         /// The string catalogs, by locale, from a folder's `strings/`
         /// (`<locale>.json`), the default locale's marked.
         public var catalogs: [StoredCatalog] = []
-        /// The accessibility lint's warnings (`screen node: rule [WCAG x]: message`).
+        /// Warnings, each starting with what made it: `a11y: screen (file): node: rule [WCAG x]: message` from
+        /// the accessibility lint, `strings: kind: message` from the catalogs' report.
         public var warnings: [String] = []
     }
 
@@ -132,15 +133,12 @@ public struct RegistryImporter: Sendable {
                 checkedAgainst = c
                 return c
             }
+            var files: [String: String] = [:]   // screen id → its file
             if hasLayout, FileManager.default.fileExists(atPath: screensDir.path) {
-                var files: [String: String] = [:]   // screen id → its file
                 for file in try Self.jsonFiles(screensDir) {
                     let before = batch.screens.count
                     checkScreen(try Self.read(file), file: file.lastPathComponent, into: &batch, &problems)
                     if batch.screens.count > before, let id = batch.screens.last?.id { files[id] = file.lastPathComponent }
-                }
-                if let accessibility {
-                    lint(batch.screens, files: files, catalog: knownCatalog(batch), with: accessibility, into: &batch, &problems)
                 }
             }
             let flowsDir = url.appendingPathComponent("flows")
@@ -161,6 +159,10 @@ public struct RegistryImporter: Sendable {
             let stringsDir = url.appendingPathComponent("strings")
             if hasLayout, FileManager.default.fileExists(atPath: stringsDir.path) {
                 try checkStrings(stringsDir, into: &batch, &problems)
+            }
+            // Linted last, with the catalogs, so screens read as an app shows them.
+            if let accessibility, !batch.screens.isEmpty {
+                lint(batch.screens, files: files, catalog: knownCatalog(batch), with: accessibility, into: &batch, &problems)
             }
         }
         return try finish(batch, problems, file: url.lastPathComponent, subject: url.path)
@@ -343,7 +345,12 @@ public struct RegistryImporter: Sendable {
     /// warnings.  A token neither has is left to the screen's own check.
     func lint(_ screens: [StoredScreen], files: [String: String], catalog: ExperimentCatalog, with lint: AccessibilityLint,
               into batch: inout Batch, _ problems: inout [Problem]) {
-        let resolver = ScreenResolver(RenderContext())
+        var context = RenderContext()
+        if let fallback = batch.catalogs.first(where: \.isDefault)?.locale {
+            context.strings = try? StringCatalog(defaultLocale: fallback,
+                                                 catalogs: Dictionary(uniqueKeysWithValues: batch.catalogs.map { ($0.locale, $0.json) }))
+        }
+        let resolver = ScreenResolver(context)
         for stored in screens {
             guard let payload = try? ScreenPayload(json: stored.payload, source: stored.id) else { continue }
             var lookups: [String: TokenLookup] = [:]
@@ -356,7 +363,7 @@ public struct RegistryImporter: Sendable {
                 if f.severity == .error {
                     problems.append(Problem(subject: stored.id, file: file, rule: "a11y", detail: text))
                 } else {
-                    batch.warnings.append("\(stored.id) (\(file)): \(text)")
+                    batch.warnings.append("a11y: \(stored.id) (\(file)): \(text)")
                 }
             }
         }

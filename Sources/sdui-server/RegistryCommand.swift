@@ -76,7 +76,7 @@ struct RegistryCommand: AsyncParsableCommand {
                     if let pack { return try await importer.importInto(s, pack: pack, name: inputName(source)) }
                     return try await importer.importInto(s, from: URL(fileURLWithPath: source))
                 }
-                for w in r.warnings { warn("warning: a11y: \(w)") }
+                for w in r.warnings { warn("warning: \(w)") }
                 if output.json {
                     struct Report: Encodable { var added, skipped, screens, flows, experiments: Int }
                     try printJSON(Report(added: r.added, skipped: r.skipped, screens: r.screens, flows: r.flows,

@@ -539,15 +539,13 @@ struct NodeBuilder {
         } catch {
             let why = (error as? SDUIError)?.message ?? "\(error)"
             issues.append(RenderIssue(.missingString, token: who, path: path(of: key), "@string.\(name): \(why)"))
-            events.append(RenderEvent(name: "missing_string", token: who, appVersion: context.appVersion,
-                                      detail: "\(name) (\(locale))"))
+            events.append(RenderEvent(name: "missing_string", token: who, appVersion: context.appVersion, detail: name))
             return .string(name)
         }
         if lookup.isMissing {
             issues.append(RenderIssue(.missingString, token: who, path: path(of: key),
                                       "no catalog of \(locale)'s chain has the key \"\(name)\"; the key is shown"))
-            events.append(RenderEvent(name: "missing_string", token: who, appVersion: context.appVersion,
-                                      detail: "\(name) (\(locale))"))
+            events.append(RenderEvent(name: "missing_string", token: who, appVersion: context.appVersion, detail: name))
         }
         let limits = context.bindingLimits
         let room = min(limits.maxStringBytes, limits.maxNodeBytes - nodeBytes, limits.maxTreeBytes - treeBytes)

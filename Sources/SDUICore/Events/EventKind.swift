@@ -48,6 +48,9 @@ public enum EventKind: String, CaseIterable, Sendable {
     /// `eligible`, false when the app cannot render the variation, with
     /// `reason`): committed with the `screen_view` it belongs to.
     case experimentExposure = "experiment_exposure"
+    /// A `@string.…` key that no catalog of the locale's chain has: the
+    /// key itself was shown (`key`, `locale`, `token`).
+    case missingString = "missing_string"
 
     /// The event's JSON `name`.
     public var name: String { rawValue }

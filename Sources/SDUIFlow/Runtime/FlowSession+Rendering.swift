@@ -31,14 +31,19 @@ extension FlowSession {
             blocks.blocks.append(.object(["type": "footer", "text": .string("⚠ \(reason)")]))
         }
         let tree = ScreenResolver(context).resolve(blocks)
-        let errors = tree.events.filter { $0.name == EventKind.renderError.name }
+        let errors = tree.events.filter { $0.name == EventKind.renderError.name || $0.name == EventKind.missingString.name }
         if !errors.isEmpty {
             try locked {
                 guard reportedRenderFor != view, viewSeq == view, var p = current,
                       p.screen == screen.id else { return }
                 p.data = storeData()
-                let events = errors.map { (EventKind.renderError.name, screen.id, ["block": JSONValue.string($0.token ?? ""),
-                                                                                 "detail": .string($0.detail)]) }
+                let locale = context.locale ?? context.strings?.defaultLocale
+                let events = errors.map { e -> (String, String, [String: JSONValue]) in
+                    e.name == EventKind.missingString.name
+                        ? (e.name, screen.id, ["block": .string(e.token ?? ""), "key": .string(e.detail),
+                                               "locale": locale.map(JSONValue.string) ?? .null])
+                        : (e.name, screen.id, ["block": .string(e.token ?? ""), "detail": .string(e.detail)])
+                }
                 try commit(p, events, from: p.data)
                 reportedRenderFor = view
             }

@@ -229,7 +229,7 @@ public final class ScreenSession: @unchecked Sendable {
     }
 
     /// The events of a screen shown: `screen_view`, `token_usage`,
-    /// `cache_stats`, and its tree's `unknown_primitive` and `render_error`.
+    /// `cache_stats`, and its tree's `unknown_primitive`, `missing_string` and `render_error`.
     func screenEvents(_ shown: Shown, back: Bool) -> [(String, [String: JSONValue])] {
         let id = shown.screen.requested
         var events: [(String, [String: JSONValue])] = [(EventKind.screenView.name, back ? ["back": true] : [:])]
@@ -251,6 +251,10 @@ public final class ScreenSession: @unchecked Sendable {
             if e.name == EventKind.unknownPrimitive.name {
                 events.append((e.name, ["primitive": .string(e.detail), "token": e.token.map(JSONValue.string) ?? .null,
                                         "appVersion": .string(e.appVersion)]))
+            } else if e.name == EventKind.missingString.name {
+                let locale = resolver.context.locale ?? resolver.context.strings?.defaultLocale
+                events.append((e.name, ["key": .string(e.detail), "locale": locale.map(JSONValue.string) ?? .null,
+                                        "token": e.token.map(JSONValue.string) ?? .null]))
             } else if e.name == EventKind.renderError.name {
                 events.append((e.name, ["token": e.token.map(JSONValue.string) ?? .null, "detail": .string(e.detail)]))
                 issueList.append(ScreenSessionIssue(kind: e.name, node: e.token, message: "\(id): \(e.detail)"))
