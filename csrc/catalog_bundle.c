@@ -10,14 +10,26 @@
  * catalog (the values at depth 2 under "catalogs"); each range is then
  * handed to sdui_strings_add, which checks it as it checks a catalog read
  * from a file.  So a bundle costs one validating scan plus the catalogs'
- * own reads, and an error names the bundle's path: $.catalogs["de"] and
- * the entry inside it, at the byte offset in the bundle.
+ * own reads, and an error names the bundle's path ($.default,
+ * $.catalogs["de"] and the entry inside it: $.catalogs["de"]["cart.items"])
+ * at the byte offset, line and column in the bundle.
+ *
+ * What is wrong with the bundle's own shape (not an object, "default" or
+ * "catalogs" missing, of the wrong kind or given twice, a key of
+ * "catalogs" or the default that is not a locale tag, one locale given
+ * twice, in any spelling of its tag: "de" and "DE") is SDUI_SCHEMA, as
+ * the content of a catalog is: the tags are the bundle's data, not the
+ * caller's arguments.  The scan records the first such error and goes on,
+ * so that a bundle that is not JSON is reported as such wherever else it
+ * goes wrong, as sdui_strings_add does for a catalog.
  *
  * Bounds: the bundle may hold at most SDUI_BUNDLE_MAX_CATALOGS catalogs
  * (the set's own bound on locales), each bounded by the set's
- * max_catalog_bytes; the scan reads each byte once.
+ * max_catalog_bytes; the scan reads each byte once, and nests as deep as
+ * a catalog may (so that a catalog nested too deep is reported by its own
+ * check, which names the entry).
  */
-#include <assert.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,29 +40,69 @@
 /* The most catalogs a bundle holds (the set's bound on locales). */
 #define SDUI_BUNDLE_MAX_CATALOGS 256
 
+/* The deepest nesting the bundle's scan allows: the bundle, "catalogs",
+ * then a catalog as deep as sdui_strings_add reads one. */
+#define BUNDLE_MAX_DEPTH (2 + SDUI_DEFAULT_MAX_DEPTH)
+
+/* The most bytes of a raw tag a message quotes. */
+#define TAG_QUOTE 36
+
 /* One catalog of the bundle: its tag's and its value's byte ranges. */
 typedef struct bundle_entry {
-    size_t tag_start, tag_end; /* the key, quotes excluded */
-    size_t start, end;         /* the catalog's JSON       */
+    size_t tag_start, tag_end;     /* the key, quotes excluded      */
+    size_t start, end;             /* the catalog's JSON            */
+    char tag[SDUI_LOCALE_TAG_MAX]; /* canonical, once it is checked */
 } bundle_entry;
 
 /* What the scan found. */
 typedef struct bundle_reader {
     const char *json;
+    size_t len;
     sdui_error *err;
+    sdui_status failed;       /* the first shape error (SDUI_OK: none)       */
     int in_catalogs;          /* the depth-1 member being read is "catalogs" */
     int in_default;           /* ... is "default"                            */
-    int seen_catalogs;
-    size_t default_start, default_end; /* quotes excluded; end 0: none */
+    int seen_catalogs;        /* its key was read                            */
+    int seen_default;
+    size_t default_start, default_end; /* quotes excluded                    */
     bundle_entry entries[SDUI_BUNDLE_MAX_CATALOGS];
     size_t count;
 } bundle_reader;
 
-/* Whether the key json[start, end) (quotes included) is name. */
-static int key_is(const char *json, const sdui_scan_event *ev, const char *name)
+/* What a JSON value starting with byte c is, for a message. */
+static const char *kind_of(char c)
 {
-    size_t n = strlen(name);
-    return !ev->escaped && ev->end - ev->start == n + 2 && !memcmp(json + ev->start + 1, name, n);
+    switch (c) {
+    case '{': return "an object";
+    case '[': return "an array";
+    case '"': return "a string";
+    case 't':
+    case 'f': return "a boolean";
+    case 'n': return "null";
+    default: return "a number";
+    }
+}
+
+/* Records the bundle's first shape error (status st at byte offset), and
+ * tells the scanner to go on: a grammar error after it is reported
+ * instead. */
+static SDUI_PRINTF(4, 5) int bundle_fail(bundle_reader *r, sdui_status st, size_t offset, const char *fmt, ...)
+{
+    char what[SDUI_ERROR_MESSAGE_SIZE];
+    va_list ap;
+    if (r->failed)
+        return SDUI_SCAN_GO;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    r->failed = sdui__fail_at(r->err, st, r->json, r->len, offset, "%s", what);
+    return SDUI_SCAN_GO;
+}
+
+/* Whether the key of event ev (its quotes included) decodes to name. */
+static int key_is(const bundle_reader *r, const sdui_scan_event *ev, const char *name)
+{
+    return sdui__key_is(r->json + ev->start + 1, ev->end - ev->start - 2, ev->escaped, name);
 }
 
 /* The scan's hook: depth-1 keys choose the member; the default's string
@@ -58,37 +110,49 @@ static int key_is(const char *json, const sdui_scan_event *ev, const char *name)
 static int bundle_hook(void *ctx, const sdui_scan_event *ev)
 {
     bundle_reader *r = ctx;
-    if (ev->kind == SDUI_SCAN_KEY && ev->depth == 1) {
-        r->in_catalogs = key_is(r->json, ev, "catalogs");
-        r->in_default = key_is(r->json, ev, "default");
+    if (r->failed)
+        return SDUI_SCAN_GO;
+    if (ev->depth == 0) {
+        if (ev->kind == SDUI_SCAN_VALUE && r->json[ev->start] != '{')
+            return bundle_fail(r, SDUI_SCHEMA, ev->start, "$ (byte %zu): the bundle is %s, not an object", ev->start,
+                               kind_of(r->json[ev->start]));
         return SDUI_SCAN_GO;
     }
-    if (ev->kind == SDUI_SCAN_VALUE && ev->depth == 0 && r->json[ev->start] != '{')
-        return SDUI_SCAN_FAIL(sdui__fail(r->err, SDUI_SCHEMA, (long long)ev->start, "the bundle is not an object"));
-    if (ev->kind == SDUI_SCAN_VALUE && ev->depth == 1 && r->in_catalogs) {
-        if (r->json[ev->start] != '{')
-            return SDUI_SCAN_FAIL(sdui__fail(r->err, SDUI_SCHEMA, (long long)ev->start,
-                                             "$.catalogs is not an object"));
-        r->seen_catalogs = 1;
-        return SDUI_SCAN_GO;
-    }
-    if (ev->kind == SDUI_SCAN_END && ev->depth == 1 && r->in_default) {
-        if (r->json[ev->start] != '"' || ev->escaped)
-            return SDUI_SCAN_FAIL(sdui__fail(r->err, SDUI_SCHEMA, (long long)ev->start,
-                                             "$.default is not a locale tag"));
-        r->default_start = ev->start + 1;
-        r->default_end = ev->end - 1;
+    if (ev->depth == 1) {
+        if (ev->kind == SDUI_SCAN_KEY) {
+            r->in_catalogs = key_is(r, ev, "catalogs");
+            r->in_default = key_is(r, ev, "default");
+            if ((r->in_catalogs && r->seen_catalogs) || (r->in_default && r->seen_default))
+                return bundle_fail(r, SDUI_SCHEMA, ev->start, "$.%s (byte %zu): the member is given twice",
+                                   r->in_catalogs ? "catalogs" : "default", ev->start);
+            r->seen_catalogs |= r->in_catalogs;
+            r->seen_default |= r->in_default;
+            return SDUI_SCAN_GO;
+        }
+        if (ev->kind == SDUI_SCAN_VALUE && r->in_catalogs && r->json[ev->start] != '{')
+            return bundle_fail(r, SDUI_SCHEMA, ev->start, "$.catalogs (byte %zu): %s, not an object", ev->start,
+                               kind_of(r->json[ev->start]));
+        if (ev->kind == SDUI_SCAN_END && r->in_default) {
+            if (r->json[ev->start] != '"')
+                return bundle_fail(r, SDUI_SCHEMA, ev->start, "$.default (byte %zu): %s, not a locale tag", ev->start,
+                                   kind_of(r->json[ev->start]));
+            if (ev->escaped)
+                return bundle_fail(r, SDUI_SCHEMA, ev->start,
+                                   "$.default (byte %zu): a string with escapes is not a locale tag", ev->start);
+            r->default_start = ev->start + 1;
+            r->default_end = ev->end - 1;
+        }
         return SDUI_SCAN_GO;
     }
     if (!r->in_catalogs || ev->depth != 2)
         return SDUI_SCAN_GO;
     if (ev->kind == SDUI_SCAN_KEY) {
         if (r->count == SDUI_BUNDLE_MAX_CATALOGS)
-            return SDUI_SCAN_FAIL(sdui__fail(r->err, SDUI_LIMIT, (long long)ev->start,
-                                             "$.catalogs holds more than %d catalogs", SDUI_BUNDLE_MAX_CATALOGS));
+            return bundle_fail(r, SDUI_LIMIT, ev->start, "$.catalogs (byte %zu): more than %d catalogs", ev->start,
+                               SDUI_BUNDLE_MAX_CATALOGS);
         if (ev->escaped)
-            return SDUI_SCAN_FAIL(sdui__fail(r->err, SDUI_SCHEMA, (long long)ev->start,
-                                             "$.catalogs: a key with escapes is not a locale tag"));
+            return bundle_fail(r, SDUI_SCHEMA, ev->start,
+                               "$.catalogs (byte %zu): a key with escapes is not a locale tag", ev->start);
         r->entries[r->count].tag_start = ev->start + 1;
         r->entries[r->count].tag_end = ev->end - 1;
         return SDUI_SCAN_GO;
@@ -102,21 +166,64 @@ static int bundle_hook(void *ctx, const sdui_scan_event *ev)
     return SDUI_SCAN_GO;
 }
 
-/* Prefixes err's message with the catalog's place in the bundle and moves
- * its offset from the catalog's text to the bundle's. */
-static void place_error(sdui_error *err, const char *json, const bundle_entry *e)
+/* Writes the bundle's path of catalog e, $.catalogs["de"], to out (its
+ * key as written, cut short past TAG_QUOTE bytes). */
+static void catalog_path(const bundle_reader *r, const bundle_entry *e, char out[TAG_QUOTE + 24])
 {
-    char msg[sizeof err->message];
-    if (!err)
+    size_t n = e->tag_end - e->tag_start;
+    snprintf(out, TAG_QUOTE + 24, "$.catalogs[\"%.*s%s\"]", (int)(n < TAG_QUOTE ? n : TAG_QUOTE),
+             r->json + e->tag_start, n > TAG_QUOTE ? "..." : "");
+}
+
+/* Checks that the string body json[start, end) of the member at path is a
+ * locale tag, and writes its canonical form to tag.  SDUI_OK, or
+ * SDUI_SCHEMA at the byte of the bundle where it stops being one. */
+static sdui_status check_tag(const bundle_reader *r, size_t start, size_t end, const char *path,
+                             char tag[SDUI_LOCALE_TAG_MAX])
+{
+    sdui_error sub;
+    size_t at;
+    if (sdui_locale_canonical(r->json + start, end - start, tag, &sub) == SDUI_OK)
+        return SDUI_OK;
+    at = start + (sub.offset > 0 ? (size_t)sub.offset : 0);
+    return sdui__fail_at(r->err, SDUI_SCHEMA, r->json, r->len, at, "%s (byte %zu): %.200s", path, at, sub.message);
+}
+
+/* Moves err, which sdui_strings_add filled for catalog e, into the
+ * bundle: the message names the path from the bundle's root
+ * ($.catalogs["de"], then the catalog's own path: $.catalogs["de"]
+ * ["cart.items"].few) and the byte in the bundle, and the offset, line
+ * and column are the bundle's (an error of the catalog with no position,
+ * such as its size, is placed at its start).  An allocation failure stays
+ * as it is. */
+static void place_error(sdui_error *err, const bundle_reader *r, const bundle_entry *e)
+{
+    char msg[SDUI_ERROR_MESSAGE_SIZE], path[TAG_QUOTE + 24], mark[48];
+    const char *rest = msg, *hit = NULL;
+    size_t tag_len = strlen(e->tag);
+    long long local;
+    if (!err || err->status == SDUI_OOM)
         return;
-    size_t tag = e->tag_end - e->tag_start;
-    snprintf(msg, sizeof msg, "$.catalogs[\"%.*s\"]: %.200s", (int)(tag < 36 ? tag : 36), json + e->tag_start,
-             err->message);
-    memcpy(err->message, msg, sizeof msg);
-    if (err->offset >= 0)
-        err->offset += (long long)e->start;
-    err->line = 0;
-    err->column = 0;
+    memcpy(msg, err->message, sizeof msg);
+    msg[sizeof msg - 1] = '\0';
+    /* catalog.c's messages start "catalog <tag>: "; the path says it. */
+    if (!strncmp(rest, "catalog ", 8) && !strncmp(rest + 8, e->tag, tag_len) && !strncmp(rest + 8 + tag_len, ": ", 2))
+        rest += 8 + tag_len + 2;
+    catalog_path(r, e, path);
+    local = err->offset;
+    err->offset = (long long)e->start + (local > 0 ? local : 0);
+    /* A path of the catalog, "$[...] (byte N): what": the bundle's path
+     * and byte instead. */
+    if (local >= 0 && rest[0] == '$') {
+        snprintf(mark, sizeof mark, " (byte %lld): ", local);
+        hit = strstr(rest, mark);
+    }
+    if (hit)
+        snprintf(err->message, sizeof err->message, "%s%.*s (byte %lld): %s", path, (int)(hit - rest - 1), rest + 1,
+                 err->offset, hit + strlen(mark));
+    else
+        snprintf(err->message, sizeof err->message, "%s (byte %lld): %s", path, err->offset, rest);
+    sdui_json_position(r->json, r->len, (size_t)err->offset, &err->line, &err->column);
 }
 
 /* A new set from a bundle (catalog.h). */
@@ -127,50 +234,56 @@ sdui_status sdui_strings_open_bundle(const char *json, size_t json_len, size_t m
     bundle_reader *r;
     sdui_strings *set = NULL;
     sdui_status st;
+    char tag[SDUI_LOCALE_TAG_MAX], path[TAG_QUOTE + 24];
     if (!out)
-        return sdui__fail(err, SDUI_ARGUMENT, -1, "out is NULL");
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "strings bundle: out is NULL");
     *out = NULL;
     if (!json && json_len)
-        return sdui__fail(err, SDUI_ARGUMENT, -1, "json is NULL");
+        return sdui__fail(err, SDUI_ARGUMENT, -1, "strings bundle: json is NULL");
+    sdui_error_clear(err);
     r = sdui__calloc(sizeof *r);
     if (!r)
         return sdui__oom(err);
     r->json = json ? json : "";
+    r->len = json_len;
     r->err = err;
     memset(&cfg, 0, sizeof cfg);
     cfg.text = r->json;
     cfg.len = json_len;
-    cfg.max_depth = 8; /* the bundle, "catalogs", a catalog, an entry, a form */
+    cfg.max_depth = BUNDLE_MAX_DEPTH;
     cfg.err = err;
     cfg.hook = bundle_hook;
     cfg.ctx = r;
-    cfg.value_levels = 3;
+    cfg.value_levels = 3; /* the bundle, its members, the catalogs */
     cfg.key_levels = 3;
     st = sdui__scan(&cfg, NULL);
-    if (st == SDUI_OK && !r->default_end)
-        st = sdui__fail(err, SDUI_SCHEMA, 0, "the bundle has no string \"default\"");
-    if (st == SDUI_OK && !r->seen_catalogs)
-        st = sdui__fail(err, SDUI_SCHEMA, 0, "the bundle has no object \"catalogs\"");
     if (st == SDUI_OK)
-        st = sdui_strings_new(r->json + r->default_start, r->default_end - r->default_start, max_catalog_bytes, &set,
-                              err);
+        st = r->failed;
+    if (st == SDUI_OK && !r->seen_default)
+        st = sdui__fail_at(err, SDUI_SCHEMA, r->json, json_len, 0, "$ (byte 0): the bundle has no \"default\"");
+    if (st == SDUI_OK && !r->seen_catalogs)
+        st = sdui__fail_at(err, SDUI_SCHEMA, r->json, json_len, 0, "$ (byte 0): the bundle has no \"catalogs\"");
+    if (st == SDUI_OK)
+        st = check_tag(r, r->default_start, r->default_end, "$.default", tag);
+    if (st == SDUI_OK)
+        st = sdui_strings_new(tag, strlen(tag), max_catalog_bytes, &set, err);
     for (size_t i = 0; st == SDUI_OK && i < r->count; i++) {
-        const bundle_entry *e = &r->entries[i];
-        for (size_t j = 0; j < i; j++) {
+        bundle_entry *e = &r->entries[i];
+        catalog_path(r, e, path);
+        st = check_tag(r, e->tag_start, e->tag_end, path, e->tag);
+        for (size_t j = 0; st == SDUI_OK && j < i; j++) {
             const bundle_entry *f = &r->entries[j];
-            if (f->tag_end - f->tag_start == e->tag_end - e->tag_start &&
-                !memcmp(r->json + f->tag_start, r->json + e->tag_start, e->tag_end - e->tag_start)) {
-                st = sdui__fail(err, SDUI_SCHEMA, (long long)e->tag_start, "$.catalogs: the locale \"%.*s\" is given twice",
-                                (int)(e->tag_end - e->tag_start), r->json + e->tag_start);
-                break;
-            }
+            if (strcmp(f->tag, e->tag) == 0)
+                st = sdui__fail_at(err, SDUI_SCHEMA, r->json, json_len, e->tag_start - 1,
+                                   "%s (byte %zu): the locale %s is given twice (as \"%.*s\" at byte %zu before)", path,
+                                   e->tag_start - 1, e->tag, (int)(f->tag_end - f->tag_start), r->json + f->tag_start,
+                                   f->tag_start - 1);
         }
         if (st != SDUI_OK)
             break;
-        st = sdui_strings_add(set, r->json + e->tag_start, e->tag_end - e->tag_start, r->json + e->start,
-                              e->end - e->start, err);
+        st = sdui_strings_add(set, e->tag, strlen(e->tag), r->json + e->start, e->end - e->start, err);
         if (st != SDUI_OK)
-            place_error(err, r->json, e);
+            place_error(err, r, e);
     }
     sdui_free(r);
     if (st != SDUI_OK) {

@@ -61,13 +61,16 @@
  * integer digits are grouped (the pattern's primary and secondary sizes,
  * and only when there are at least primary + minimumGroupingDigits of
  * them: es writes 1234 but 12.345), written in the numbering system's
- * digits, between the pattern's prefix and suffix for the sign (the
- * locale's minus sign is already in the negative affixes), the currency
- * sign replaced by the currency's symbol and spaced from the digits by
- * CLDR's currencySpacing.  A number that rounds to zero is written without
- * its sign.  Every length is bounded: the largest double, grouped, with 20
- * fraction digits in the widest digits, fits SDUI_LOCALE_TEXT_MAX
- * (locale_data.c asserts it at compile time).
+ * digits with the locale's decimal and group separators (an amount of
+ * money with CLDR's currencyDecimal and currencyGroup where the locale
+ * has them: fr-CH writes 1'234,5 but 1'234.50 CHF), between the
+ * pattern's prefix and suffix for the sign (the locale's minus sign is
+ * already in the negative affixes), the currency sign replaced by the
+ * currency's symbol and spaced from the digits by CLDR's currencySpacing.
+ * A number that rounds to zero is written without its sign.  Every length
+ * is bounded: the largest double, grouped, with 20 fraction digits in the
+ * widest digits, fits SDUI_LOCALE_TEXT_MAX (locale_data.c asserts it at
+ * compile time).
  */
 #include <assert.h>
 #include <math.h>
@@ -896,13 +899,22 @@ static void round_digits(decimal *d, int max_frac)
 }
 
 /* Writes d by pattern pat and the number format nf, with currency c (NULL
- * but for a currency format), min_frac to max_frac fraction digits. */
+ * but for a currency format, which also takes nf's currency separators),
+ * min_frac to max_frac fraction digits. */
 static void write_number(writer *w, decimal *d, const sdui__numbers *nf, const sdui__pattern *pat,
                          const currency *c, int min_frac, int max_frac)
 {
     int ints, frac, k, g1 = pat->primary, g2 = pat->secondary ? pat->secondary : pat->primary, grouped;
     const char *group = str_at(nf->group), *point = str_at(nf->decimal);
-    size_t group_len = strlen(group);
+    size_t group_len;
+
+    /* An amount of money takes the currency separators where the locale
+     * has its own (CLDR's currencyDecimal, currencyGroup: fr-CH). */
+    if (c && nf->currency_decimal)
+        point = str_at(nf->currency_decimal);
+    if (c && nf->currency_group)
+        group = str_at(nf->currency_group);
+    group_len = strlen(group);
 
     round_digits(d, max_frac);
     if (d->nd == 0)

@@ -81,6 +81,9 @@ typedef struct sdui__pattern {
 typedef struct sdui__numbers {
     uint16_t decimal;   /* the decimal separator */
     uint16_t group;     /* the grouping separator */
+    uint16_t currency_decimal; /* CLDR's currencyDecimal: the decimal separator
+                                * of amounts of money; 0: decimal's */
+    uint16_t currency_group;   /* CLDR's currencyGroup, the same; 0: group's */
     uint32_t zero;      /* the code point of digit 0 (the nine others follow) */
     uint8_t min_grouping; /* CLDR's minimumGroupingDigits */
     uint8_t decimal_pattern, percent_pattern, currency_pattern; /* sdui__patterns */

@@ -18,6 +18,11 @@ What comes from where (docs/locales.md says the same for readers):
   - number symbols, the default numbering system, the decimal, percent and
     standard currency patterns, currency symbols: Babel's locale data,
     inherited the way CLDR inherits (Babel merges each locale's parents);
+    among the symbols, currencyDecimal and currencyGroup (the separators
+    of amounts of money, where a locale's differ from its decimal and
+    group: fr-CH writes 1'234.50 CHF but 1'234,5), kept only where they
+    differ (Babel has them in its data but its format_currency does not
+    use them);
   - currency fraction digits: babel.numbers.get_currency_precision;
   - parent locales: Babel's parent_exceptions; the rest is CLDR's rule,
     applied in csrc/locale.c: the tag less its last subtag, except that a
@@ -450,8 +455,16 @@ def collect(babel):
             pats.append(intern(patterns, parsed))
         pool.add(syms["decimal"])
         pool.add(syms["group"])
-        rec = (syms["decimal"], syms["group"], zero, min_grouping(None if tag == "root" else babel_tag(tag)),
-               pats[0], pats[1], pats[2])
+        # currencyDecimal and currencyGroup: "" (offset 0) where absent or
+        # the same as decimal and group, which the formats then use.
+        cur_decimal = syms.get("currencyDecimal", syms["decimal"])
+        cur_group = syms.get("currencyGroup", syms["group"])
+        cur_decimal = "" if cur_decimal == syms["decimal"] else cur_decimal
+        cur_group = "" if cur_group == syms["group"] else cur_group
+        pool.add(cur_decimal)
+        pool.add(cur_group)
+        rec = (syms["decimal"], syms["group"], cur_decimal, cur_group, zero,
+               min_grouping(None if tag == "root" else babel_tag(tag)), pats[0], pats[1], pats[2])
         nums = intern(number_recs, rec)
         overrides = []
         for ci, code in enumerate(CURRENCIES):
@@ -549,17 +562,18 @@ def text_bound(d):
             pool_sym_max = max(pool_sym_max, len(s.encode("utf-8")))
     worst = 0
     for row in d["rows"]:
-        dec, grp, zero, _, p_dec, p_pct, p_cur = d["number_recs"][row[3]]
+        dec, grp, cdec, cgrp, zero, _, p_dec, p_pct, p_cur = d["number_recs"][row[3]]
         db = len(chr(zero).encode("utf-8"))
-        for pi, int_digits, frac in ((p_dec, 309, 20), (p_pct, 311, 0), (p_cur, 309, 3)):
+        for pi, int_digits, frac, point, sep in ((p_dec, 309, 20, dec, grp), (p_pct, 311, 0, dec, grp),
+                                                 (p_cur, 309, 3, cdec or dec, cgrp or grp)):
             pp, ps, np_, ns_, g1, g2 = d["patterns"][pi][:6]
             seps = 0
             if g1 and int_digits > g1:
                 seps = 1 + (int_digits - g1 - 1) // (g2 or g1)
             affix = max(len((pp + ps).encode("utf-8")), len((np_ + ns_).encode("utf-8")))
             affix += (pool_sym_max + 4) * 2   # a currency sign as the symbol, with its space
-            total = (affix + (int_digits + frac) * db + seps * len(grp.encode("utf-8"))
-                     + len(dec.encode("utf-8")) + 1)
+            total = (affix + (int_digits + frac) * db + seps * len(sep.encode("utf-8"))
+                     + len(point.encode("utf-8")) + 1)
             worst = max(worst, total)
     return worst
 
@@ -707,12 +721,14 @@ def emit(d, babel_version, cldr_version):
             pool.at(pp), pool.at(ps), pool.at(np_), pool.at(ns_), g1, g2, mi, mnf, mxf, i))
     w("};")
     w("")
-    w("/* The number formats: decimal and group symbols, digit zero, minimum")
-    w(" * grouping digits, decimal/percent/currency pattern. */")
+    w("/* The number formats: decimal and group symbols, the currency decimal")
+    w(" * and group symbols (0: the same), digit zero, minimum grouping digits,")
+    w(" * decimal/percent/currency pattern. */")
     w("const sdui__numbers sdui__number_formats[%d] = {" % len(d["number_recs"]))
     for i, r in enumerate(d["number_recs"]):
-        dec, grp, zero, mg, a, b, c = r
-        w("    {%d, %d, 0x%04X, %d, %d, %d, %d},  /* %d */" % (pool.at(dec), pool.at(grp), zero, mg, a, b, c, i))
+        dec, grp, cdec, cgrp, zero, mg, a, b, c = r
+        w("    {%d, %d, %d, %d, 0x%04X, %d, %d, %d, %d},  /* %d */" % (
+            pool.at(dec), pool.at(grp), pool.at(cdec), pool.at(cgrp), zero, mg, a, b, c, i))
     w("};")
     w("")
 

@@ -29,8 +29,10 @@ amount each.  The oracle is Babel's, with the parts of CLDR's rules (UTS #35) th
     the default numbering system's, no grouping below primary +
     minimumGroupingDigits integer digits, CLDR's currencySpacing (a
     no-break space between the currency symbol and a digit when the
-    symbol's character there is neither a symbol nor a space), and a
-    number that rounds to zero written without its minus sign (locale.h);
+    symbol's character there is neither a symbol nor a space), an
+    amount of money written with CLDR's currencyDecimal and currencyGroup
+    where the locale has them (fr-CH: 1'234.50 CHF), and a number that
+    rounds to zero written without its minus sign (locale.h);
   - chains: Babel's parent rules (parent_exceptions, then its
     _is_non_likely_script, then truncation), on the tag written in
     canonical case.
@@ -316,7 +318,8 @@ def spaced(pattern, symbol):
     return ";".join(out)
 
 
-GROUP_MARK = "\ue000"   # a private-use character no locale writes
+GROUP_MARK = "\ue000"   # private-use characters no locale writes
+DECIMAL_MARK = "\ue001"
 
 
 def oracle(kind, tag, x, digits=None, code=None):
@@ -356,20 +359,27 @@ def oracle(kind, tag, x, digits=None, code=None):
         grouping = not (g1 < 1000 and int_digits < g1 + min_grouping)
         # Babel's apply() ends by removing the pattern's quotes from the
         # whole text, which eats an apostrophe group separator (de-CH):
-        # it writes a placeholder, put back below.
-        real_group = numbers.get_group_symbol
+        # it writes placeholders for the separators, put back below (which
+        # is also where an amount of money gets CLDR's currencyDecimal and
+        # currencyGroup, which Babel does not use: fr-CH).
+        real_group, real_decimal = numbers.get_group_symbol, numbers.get_decimal_symbol
         numbers.get_group_symbol = lambda *a, **k: GROUP_MARK
+        numbers.get_decimal_symbol = lambda *a, **k: DECIMAL_MARK
         try:
             if kind == "currency":
                 text = pat.apply(value, loc, currency=code, group_separator=grouping, numbering_system="default")
             else:
                 text = pat.apply(value, loc, group_separator=grouping, numbering_system="default")
         finally:
-            numbers.get_group_symbol = real_group
-    for s in (syms["decimal"], syms["group"]):
-        if re.search("[-%0-9\ue000]", s):
+            numbers.get_group_symbol, numbers.get_decimal_symbol = real_group, real_decimal
+    point, group = syms["decimal"], syms["group"]
+    if kind == "currency":
+        point = syms.get("currencyDecimal", point)
+        group = syms.get("currencyGroup", group)
+    for s in (point, group):
+        if re.search("[-%0-9\ue000\ue001]", s):
             raise SystemExit("symbol %r would be rewritten" % s)
-    text = text.replace(GROUP_MARK, syms["group"])
+    text = text.replace(GROUP_MARK, group).replace(DECIMAL_MARK, point)
     text = text.replace("-", syms["minusSign"]).replace("%", syms["percentSign"])
     return "".join(chr(zero + int(c)) if "0" <= c <= "9" else c for c in text)
 
@@ -411,7 +421,7 @@ def number_cases():
                        ("bn", 12345678.9, None), ("ar-EG", -1234.5, None), ("fa", -0.5, 1), ("mr", 1e9, None),
                        ("de-CH", 1234567.5, None), ("fr", 1e6, None), ("sv", -7.0, None), ("xx", 1234.5, None),
                        ("DE_at", 1234.5, None), ("zh-Hant-TW", 1234.5, None), ("es-AR", 1234.0, None),
-                       ("bn", 1.7976931348623157e308, 20), ("ar-EG", 0.0, 2)):
+                       ("bn", 1.7976931348623157e308, 20), ("ar-EG", 0.0, 2), ("fr-CH", 1234567.5, 2)):
         add(tag, x, dg)
     return cases
 
@@ -453,7 +463,9 @@ def currency_cases():
                          ("he", -5.0, "ILS"), ("ar", 5.0, "SAR"), ("ar-EG", -1234.5, "EGP"), ("fa", 5.0, "USD"),
                          ("fa", 5.0, "EUR"), ("hi", 12345678.0, "INR"), ("bn", 12345678.0, "INR"),
                          ("tr", 5.0, "TRY"), ("pl", 1234.5, "PLN"), ("pt", 1234.5, "BRL"), ("es", 1234.0, "EUR"),
-                         ("xx", 5.0, "EUR"), ("xx", 5.0, "USD"), ("de-LI", 5.0, "CHF")):
+                         ("xx", 5.0, "EUR"), ("xx", 5.0, "USD"), ("de-LI", 5.0, "CHF"),
+                         ("fr-CH", 1234567.5, "EUR"), ("fr-CH", 0.5, "CHF"), ("fr_ch", -1234567.891, "CHF"),
+                         ("fr-CH-1996", 12.0, "USD"), ("de-AT", 1234567.5, "EUR"), ("de-AT", -1234567.5, "CHF")):
         add(tag, x, code)
     return cases
 

@@ -8,7 +8,12 @@
  * bound, a failed add leaving the set as it was, replacing a catalog, the
  * locales in order, the result's fields, the check's findings and their
  * order, every allocation failure answered with SDUI_OOM and no leak, and
- * several threads looking up on one set at once.
+ * several threads looking up on one set at once.  And bundles
+ * (sdui_strings_open_bundle): a set from one, the vectors' file read as
+ * one, each error of the bundle's shape and of its catalogs (status,
+ * JSON path from the bundle's root, byte, line and column in the
+ * bundle), 256 catalogs and a 257th, bad calls, and every allocation
+ * failure of an open.
  */
 #include <jansson.h>
 #include <math.h>
@@ -577,6 +582,286 @@ static void test_set(void)
     sdui_strings_free(s);
 }
 
+/* ---- bundles ---------------------------------------------------------- */
+
+/* The whole of the file at path, NUL-terminated, its length to *len (the
+ * caller frees it). */
+static char *read_whole(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *b = NULL;
+    long n;
+    if (!f || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
+        !(b = malloc((size_t)n + 1)) || fread(b, 1, (size_t)n, f) != (size_t)n) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+    b[n] = '\0';
+    *len = (size_t)n;
+    return b;
+}
+
+/* Opens the bundle json (its strlen) with catalogs of at most max bytes. */
+static sdui_status open_bundle(const char *json, size_t max, sdui_strings **s, sdui_error *err)
+{
+    return sdui_strings_open_bundle(json, strlen(json), max, s, err);
+}
+
+/* The byte offset of the first needle in json (a test's own text: the
+ * needle is there). */
+static long long pos(const char *json, const char *needle)
+{
+    const char *p = strstr(json, needle);
+    if (!p) {
+        fprintf(stderr, "pos: \"%s\" is not in %s\n", needle, json);
+        exit(1);
+    }
+    return (long long)(p - json);
+}
+
+static void test_bundle(void)
+{
+    static const char good[] =
+        "{\"locale\": \"de-CH\", \"version\": 3, \"x\": {\"catalogs\": [1], \"default\": {}},\n"
+        " \"catalogs\": {\n"
+        "  \"de\": {\"greeting\": \"Hallo, {name}!\", \"cart.items\": {\"one\": \"ein Artikel\", \"other\": \"{count} "
+        "Artikel\"}},\n"
+        "  \"de_ch\": {\"checkout.title\": \"Zur Kasse\"},\n"
+        "  \"en\": {\"checkout.title\": \"Checkout\", \"greeting\": \"Hello, {name}!\", \"only.en\": \"English\"},\n"
+        "  \"FR\": {}\n"
+        " },\n"
+        " \"default\": \"EN\", \"catalogsx\": {\"de\": 1}, \"defaults\": 1}";
+    sdui_strings *s = (sdui_strings *)1;
+    sdui_strings_result r;
+    sdui_error err;
+    json_t *root, *cases, *c;
+    char *text, *out;
+    size_t len, i;
+
+    /* A bundle: the default canonical, the locales sorted by canonical
+     * tag; "locale", members of other names and what is inside them are
+     * not read. */
+    CHECK_STATUS(open_bundle(good, 0, &s, &err), SDUI_OK);
+    CHECK_EQ_STR(sdui_strings_default_locale(s), "en");
+    CHECK_EQ_INT(sdui_strings_locale_count(s), 4);
+    CHECK_EQ_STR(sdui_strings_locale_at(s, 0), "de");
+    CHECK_EQ_STR(sdui_strings_locale_at(s, 1), "de-CH");
+    CHECK_EQ_STR(sdui_strings_locale_at(s, 2), "en");
+    CHECK_EQ_STR(sdui_strings_locale_at(s, 3), "fr");
+    /* Lookups follow the chain: de-CH, de, then the default. */
+    EXPECT(fmt1(s, "de-CH", "checkout.title", NULL, NULL, 0, &r), "Zur Kasse");
+    CHECK(!r.fell_back && r.locale && !strcmp(r.locale, "de-CH"));
+    EXPECT(fmt1(s, "de-CH", "greeting", "name", "Ada", 0, &r), "Hallo, Ada!");
+    CHECK(r.fell_back && r.locale && !strcmp(r.locale, "de"));
+    EXPECT(fmt1(s, "de-CH", "cart.items", "count", NULL, 1, &r), "ein Artikel");
+    CHECK(r.plural && r.category == SDUI_PLURAL_ONE);
+    EXPECT(fmt1(s, "de-AT", "only.en", NULL, NULL, 0, &r), "English");
+    CHECK(r.fell_back && !r.missing && r.locale && !strcmp(r.locale, "en"));
+    EXPECT(fmt1(s, "fr", "checkout.title", NULL, NULL, 0, &r), "Checkout");
+    CHECK_EQ_STR(r.locale, "en");
+    EXPECT(fmt1(s, "fr", "nowhere", NULL, NULL, 0, &r), "nowhere");
+    CHECK(r.missing && r.locale == NULL);
+    sdui_strings_free(s);
+
+    /* The vectors file is a bundle ("topic" and "cases" are members of
+     * other names): every case, as from the catalogs added one by one. */
+    text = read_whole(VECTORS, &len);
+    root = vectors();
+    cases = json_object_get(root, "cases");
+    CHECK_STATUS(sdui_strings_open_bundle(text, len, 0, &s, &err), SDUI_OK);
+    CHECK_EQ_INT(sdui_strings_locale_count(s), json_object_size(json_object_get(root, "catalogs")));
+    json_array_foreach(cases, i, c)
+        run_case(s, c, i, 1);
+    sdui_strings_free(s);
+    json_decref(root);
+    free(text);
+
+    /* No catalogs at all is a set of none. */
+    CHECK_STATUS(open_bundle("{\"default\": \"pt-BR\", \"catalogs\": {}}", 0, &s, &err), SDUI_OK);
+    CHECK_EQ_STR(sdui_strings_default_locale(s), "pt-BR");
+    CHECK_EQ_INT(sdui_strings_locale_count(s), 0);
+    sdui_strings_free(s);
+    /* Lengths, not NULs: a bundle given by its first bytes. */
+    {
+        static const char more[] = "{\"default\": \"en\", \"catalogs\": {\"en\": {\"a\": \"b\"}}}xyz";
+        CHECK_STATUS(sdui_strings_open_bundle(more, strlen(more) - 3, 0, &s, &err), SDUI_OK);
+    }
+    CHECK_STATUS(sdui_strings_format(s, "en", 2, "a", 1, NULL, 0, &out, &len, &r, &err), SDUI_OK);
+    CHECK_EQ_STR(out, "b");
+    sdui_free(out);
+    sdui_strings_free(s);
+    /* max_catalog_bytes bounds each catalog, not the bundle. */
+    CHECK_STATUS(open_bundle("{\"default\": \"en\", \"catalogs\": {\"en\": {\"a\": \"xyz\"},"
+                             " \"de\": {\"a\": \"xyz\"}}}",
+                             12, &s, &err),
+                 SDUI_OK);
+    sdui_strings_free(s);
+    /* NULL and zero bytes: no JSON. */
+    s = (sdui_strings *)1;
+    CHECK_STATUS(sdui_strings_open_bundle(NULL, 0, 0, &s, &err), SDUI_JSON);
+    CHECK(s == NULL);
+    /* Bad calls. */
+    s = (sdui_strings *)1;
+    CHECK_STATUS(sdui_strings_open_bundle(NULL, 5, 0, &s, &err), SDUI_ARGUMENT);
+    CHECK(s == NULL);
+    CHECK_MSG_HAS("json is NULL");
+    CHECK_STATUS(sdui_strings_open_bundle(good, strlen(good), 0, NULL, &err), SDUI_ARGUMENT);
+    CHECK_MSG_HAS("out is NULL");
+    /* No error record: the status alone. */
+    CHECK_EQ_INT(sdui_strings_open_bundle("[]", 2, 0, &s, NULL), SDUI_SCHEMA);
+    CHECK(s == NULL);
+    CHECK_EQ_INT(sdui_strings_open_bundle("{\"default\": \"en\", \"catalogs\": {\"en\": 1}}", 40, 0, &s, NULL),
+                 SDUI_SCHEMA);
+    CHECK_EQ_INT(sdui_strings_open_bundle(good, strlen(good), 0, &s, NULL), SDUI_OK);
+    sdui_strings_free(s);
+}
+
+/* An open of bundle json (catalogs of at most max bytes) that fails with
+ * want: *out NULL, the message starting with prefix (NULL: any) and
+ * holding each of the NULL-terminated needles, the offset at (-2: any)
+ * and, with an offset, its line and column in the bundle. */
+static void expect_bundle_error(const char *json, size_t max, sdui_status want, long long at, const char *prefix,
+                                const char *const *needles, int line)
+{
+    sdui_strings *s = (sdui_strings *)1;
+    sdui_error err;
+    size_t i;
+    sdui_status st = open_bundle(json, max, &s, &err);
+    if (!CHECKF(st == want, "line %d: %s is %s, expected %s (%s)", line, json, sdui_status_name(st),
+                sdui_status_name(want), err.message)) {
+        if (st == SDUI_OK)
+            sdui_strings_free(s);
+        return;
+    }
+    CHECKF(s == NULL, "line %d: *out is not NULL", line);
+    CHECKF(err.status == want, "line %d: err.status", line);
+    if (prefix)
+        CHECKF(strncmp(err.message, prefix, strlen(prefix)) == 0, "line %d: message \"%s\" does not start with \"%s\"",
+               line, err.message, prefix);
+    for (i = 0; needles && needles[i]; i++)
+        CHECKF(strstr(err.message, needles[i]) != NULL, "line %d: message \"%s\" lacks \"%s\"", line, err.message,
+               needles[i]);
+    if (at != -2)
+        CHECKF(err.offset == at, "line %d: offset %lld, expected %lld (%s)", line, err.offset, at, err.message);
+    if (err.offset >= 0) {
+        int l, c;
+        sdui_json_position(json, strlen(json), (size_t)err.offset, &l, &c);
+        CHECKF(err.line == l && err.column == c, "line %d: at %d:%d, expected %d:%d", line, err.line, err.column, l,
+               c);
+    }
+}
+
+/* expect_bundle_error with the needles inline. */
+#define BERR(json, max, want, at, prefix, ...)                                                              \
+    do {                                                                                                    \
+        static const char *const n_[] = {__VA_ARGS__, NULL};                                                \
+        expect_bundle_error(json, max, want, at, prefix, n_, __LINE__);                                     \
+    } while (0)
+
+static void test_bundle_errors(void)
+{
+    static const char unsound[] = "{\"default\": \"en\", \"catalogs\": {\"en\": {\"cart.items\": {\"one\": \"x\", "
+                                  "\"other\": \"y\"}},\n \"de\": {\"a\": \"b\", \"cart.items\": {\"one\": \"x\"}}}}";
+    static const char text_error[] = "{\"default\": \"en\",\n \"catalogs\": {\n  \"de\": {\"a\": {\"other\": \"x\", "
+                                     "\"few\": \"{count\"}}}}";
+    static const char deep[] = "{\"default\": \"en\", \"catalogs\": {\"de\": {\"a\": [[[[[[[[[[1]]]]]]]]]]}}}";
+    static const char shape_then_json[] = "{\"default\": 5, \"catalogs\": {\"de\": {\"a\": }}}";
+    str t = {0};
+    int i;
+
+    /* Not JSON: the scanner's error at its byte, whatever else is wrong
+     * before it. */
+    BERR("", 0, SDUI_JSON, 0, NULL, "");
+    BERR("{\"default\": \"en\", \"catalogs\": {}", 0, SDUI_JSON, 32, NULL, "");
+    BERR("{\"default\": \"en\", \"catalogs\": {\"de\": {\"a\": }}}", 0, SDUI_JSON, 43, NULL, "");
+    BERR(shape_then_json, 0, SDUI_JSON, pos(shape_then_json, "}}}"), NULL, "");
+    BERR("[1, ]", 0, SDUI_JSON, 4, NULL, "");
+    BERR("{\"default\": \"en\", \"catalogs\": {\"de\": {\"a\": \"\xff\"}}}", 0, SDUI_JSON, -2, NULL, "");
+    /* Not an object. */
+    BERR("[]", 0, SDUI_SCHEMA, 0, "$ (byte 0): ", "an array, not an object");
+    BERR("\"en\"", 0, SDUI_SCHEMA, 0, "$ (byte 0): ", "a string, not an object");
+    BERR(" 3", 0, SDUI_SCHEMA, 1, "$ (byte 1): ", "a number, not an object");
+    /* "default". */
+    BERR("{\"catalogs\": {}}", 0, SDUI_SCHEMA, 0, "$ (byte 0): ", "no \"default\"");
+    BERR("{\"default\": 5, \"catalogs\": {}}", 0, SDUI_SCHEMA, 12, "$.default (byte 12): ",
+         "a number, not a locale tag");
+    BERR("{\"default\": null, \"catalogs\": {}}", 0, SDUI_SCHEMA, 12, "$.default (byte 12): ", "null");
+    BERR("{\"default\": [\"en\"], \"catalogs\": {}}", 0, SDUI_SCHEMA, 12, "$.default (byte 12): ", "an array");
+    BERR("{\"catalogs\": {}, \"default\": {\"tag\": \"en\"}}", 0, SDUI_SCHEMA, 28, "$.default (byte 28): ",
+         "an object");
+    BERR("{\"default\": \"e\", \"catalogs\": {}}", 0, SDUI_SCHEMA, 13, "$.default (byte 13): ",
+         "locale tag \"e\" is not a tag");
+    BERR("{\"default\": \"\", \"catalogs\": {}}", 0, SDUI_SCHEMA, 13, "$.default (byte 13): ", "an empty tag");
+    BERR("{\"default\": \"en_US.UTF-8\", \"catalogs\": {}}", 0, SDUI_SCHEMA, 18, "$.default (byte 18): ",
+         "a character outside [A-Za-z0-9]");
+    BERR("{\"default\": \"\\u0065n\", \"catalogs\": {}}", 0, SDUI_SCHEMA, 12, "$.default (byte 12): ", "escapes");
+    BERR("{\"default\": \"en\", \"default\": \"de\", \"catalogs\": {}}", 0, SDUI_SCHEMA, 18, "$.default (byte 18): ",
+         "given twice");
+    /* "catalogs". */
+    BERR("{\"default\": \"en\"}", 0, SDUI_SCHEMA, 0, "$ (byte 0): ", "no \"catalogs\"");
+    BERR("{\"default\": \"en\", \"catalogs\": [{\"en\": {}}]}", 0, SDUI_SCHEMA, 30, "$.catalogs (byte 30): ",
+         "an array, not an object");
+    BERR("{\"default\": \"en\", \"catalogs\": \"en\"}", 0, SDUI_SCHEMA, 30, "$.catalogs (byte 30): ", "a string");
+    BERR("{\"default\": \"en\", \"catalogs\": null}", 0, SDUI_SCHEMA, 30, "$.catalogs (byte 30): ", "null");
+    BERR("{\"default\": \"en\", \"catalogs\": {}, \"catalogs\": {}}", 0, SDUI_SCHEMA, 34, "$.catalogs (byte 34): ",
+         "given twice");
+    /* An escaped name is the member all the same. */
+    BERR("{\"default\": \"en\", \"catalog\\u0073\": 1}", 0, SDUI_SCHEMA, 35, "$.catalogs (byte 35): ", "a number");
+    /* A catalog that is not sound: the bundle's path, the entry and the
+     * byte in the bundle. */
+    BERR(unsound, 0, SDUI_SCHEMA, pos(unsound, "{\"one\": \"x\"}}}}"), "$.catalogs[\"de\"][\"cart.items\"] (byte ",
+         "\"other\"");
+    BERR(text_error, 0, SDUI_SCHEMA, pos(text_error, "\"{count"), "$.catalogs[\"de\"][\"a\"].few (byte ",
+         "never closed");
+    BERR("{\"default\": \"en\", \"catalogs\": {\"de\": \"Hallo\"}}", 0, SDUI_SCHEMA, 37,
+         "$.catalogs[\"de\"] (byte 37): ", "a string, not an object");
+    BERR("{\"default\": \"en\", \"catalogs\": {\"de\": {\"a b\": \"x\"}}}", 0, SDUI_SCHEMA, 38,
+         "$.catalogs[\"de\"][\"a b\"] (byte 38): ", "");
+    BERR("{\"default\": \"en\", \"catalogs\": {\"de\": {\"a\": \"y\", \"a\": \"x\"}}}", 0, SDUI_SCHEMA, 48,
+         "$.catalogs[\"de\"][\"a\"] (byte 48): ", "twice");
+    /* Nested too deep for a catalog: its own check names the entry. */
+    BERR(deep, 0, SDUI_SCHEMA, pos(deep, "[["), "$.catalogs[\"de\"][\"a\"] (byte ", "an array");
+    /* Past max_catalog_bytes: at the catalog's start. */
+    BERR("{\"default\": \"en\", \"catalogs\": {\"de\": {\"a\": \"xy\"}, \"en\": {\"a\": \"wxyz\"}}}", 12,
+         SDUI_LIMIT, 56, "$.catalogs[\"en\"] (byte 56): ", "13 bytes of JSON, more than the limit of 12");
+    /* Keys of "catalogs" that are no locale tag, at the byte where they
+     * stop being one. */
+    BERR("{\"default\": \"en\", \"catalogs\": {\"e\": {}}}", 0, SDUI_SCHEMA, 32, "$.catalogs[\"e\"] (byte 32): ",
+         "not a tag");
+    BERR("{\"default\": \"en\", \"catalogs\": {\"de-\": {}}}", 0, SDUI_SCHEMA, 35, "$.catalogs[\"de-\"] (byte 35): ",
+         "an empty subtag");
+    BERR("{\"default\": \"en\", \"catalogs\": {\"\\u0064e\": {}}}", 0, SDUI_SCHEMA, 31, "$.catalogs (byte 31): ",
+         "escapes");
+    /* One locale twice, however its tag is written. */
+    BERR("{\"default\": \"en\", \"catalogs\": {\"de\": {}, \"de\": {}}}", 0, SDUI_SCHEMA, 41,
+         "$.catalogs[\"de\"] (byte 41): ", "the locale de is given twice");
+    BERR("{\"default\": \"en\", \"catalogs\": {\"de\": {}, \"fr\": {}, \"DE\": {}}}", 0, SDUI_SCHEMA, 51,
+         "$.catalogs[\"DE\"] (byte 51): ", "the locale de is given twice", "\"de\" at byte 31");
+    BERR("{\"default\": \"en\", \"catalogs\": {\"de-CH\": {}, \"de_ch\": {}}}", 0, SDUI_SCHEMA, 44,
+         "$.catalogs[\"de_ch\"] (byte 44): ", "de-CH is given twice");
+
+    /* 256 catalogs, and 257: SDUI_LIMIT at the 257th key. */
+    sadd(&t, "{\"default\": \"en\", \"catalogs\": {");
+    for (i = 0; i < 256; i++)
+        sadd(&t, "%s\"%c%c%c\": {\"a\": \"x\"}", i ? ", " : "", 'a' + i / 26 % 26, 'a' + i % 26, 'a' + (i * 7) % 26);
+    sadd(&t, "}}");
+    {
+        sdui_strings *s = NULL;
+        sdui_error err;
+        CHECK_STATUS(open_bundle(t.b, 0, &s, &err), SDUI_OK);
+        CHECK_EQ_INT(sdui_strings_locale_count(s), 256);
+        sdui_strings_free(s);
+    }
+    t.n -= 2;
+    {
+        long long at = (long long)t.n + 2;
+        sadd(&t, ", \"zz\": {}}}");
+        BERR(t.b, 0, SDUI_LIMIT, at, "$.catalogs (byte ", "more than 256 catalogs");
+    }
+    free(t.b);
+}
+
 /* ---- the check -------------------------------------------------------- */
 
 /* Findings as "kind locale key", one a line, and their messages. */
@@ -815,13 +1100,76 @@ static sdui_status one_use(int *findings_seen)
     return st;
 }
 
-static void test_allocation_failures(void)
+/* One whole use of a bundle: open it (three catalogs and a member of
+ * another name), look up along the chain, check.  Returns the first
+ * status that is not SDUI_OK, having freed everything. */
+static sdui_status bundle_use(int *findings_seen)
+{
+    static const char bundle[] =
+        "{\"locale\": \"de-CH\", \"default\": \"en\", \"catalogs\": {"
+        "\"en\": {\"a\": \"x\", \"b\": {\"one\": \"{count} b\", \"=0\": \"none\", \"other\": \"{count} bs\"}},"
+        " \"de\": {\"a\": \"{y}\", \"b\": {\"one\": \"{count} B\", \"other\": \"{count} Bs\"}, \"c\": \"z\"},"
+        " \"de_CH\": {\"c\": \"CH\"}, \"pl\": {\"b\": {\"one\": \"{count}\", \"other\": \"{count}\"}}}}";
+    static const char *const used[] = {"b", "nope", "a"};
+    static const size_t used_lens[] = {1, 4, 1};
+    sdui_strings *s = NULL;
+    sdui_strings_arg a = {"count", 5, 1, 1234.5, NULL, 0};
+    sdui_strings_result r;
+    sdui_error err;
+    sdui_status st;
+    char *out = NULL;
+    size_t len;
+    st = open_bundle(bundle, 0, &s, &err);
+    if (st != SDUI_OK)
+        return err.status == st && s == NULL ? st : SDUI_CORRUPT;
+    st = sdui_strings_format(s, "de-CH", 5, "b", 1, &a, 1, &out, &len, &r, &err);
+    if (st == SDUI_OK && strcmp(out, "1.234,5 Bs") != 0)
+        st = SDUI_CORRUPT;
+    sdui_free(out);
+    if (st == SDUI_OK) {
+        st = sdui_strings_format(s, "de-CH", 5, "c", 1, NULL, 0, &out, &len, &r, &err);
+        if (st == SDUI_OK && strcmp(out, "CH") != 0)
+            st = SDUI_CORRUPT;
+        sdui_free(out);
+    }
+    if (st == SDUI_OK) {
+        *findings_seen = 0;
+        st = sdui_strings_check(s, used, used_lens, 3, count_finding, findings_seen, &err);
+    }
+    if (st != SDUI_OK && err.status != st)
+        st = SDUI_CORRUPT;
+    sdui_strings_free(s);
+    return st;
+}
+
+/* An open of a bundle whose last catalog is not sound: SDUI_SCHEMA once
+ * every allocation before it succeeds. */
+static sdui_status bad_bundle_use(int *findings_seen)
+{
+    static const char bundle[] =
+        "{\"default\": \"en\", \"catalogs\": {\"en\": {\"a\": \"x\", \"b\": \"y\"}, \"de\": {\"a\": \"x\"},"
+        " \"fr\": {\"a\": {\"one\": \"x\"}}}}";
+    sdui_strings *s = (sdui_strings *)1;
+    sdui_error err;
+    sdui_status st = open_bundle(bundle, 0, &s, &err);
+    *findings_seen = 1;
+    if (s != NULL || err.status != st)
+        return SDUI_CORRUPT;
+    if (st == SDUI_SCHEMA && strncmp(err.message, "$.catalogs[\"fr\"][\"a\"] (byte ", 28) != 0)
+        return SDUI_CORRUPT;
+    return st;
+}
+
+/* Runs use with its n-th allocation failing, for n = 1, 2, ... until a
+ * run fails none: each failed run answers SDUI_OOM and leaks nothing, and
+ * the last gives what a run with no failure gives. */
+static void every_allocation_failure(sdui_status (*use)(int *), const char *what)
 {
     sdui_allocator a = {fa_malloc, fa_realloc, fa_free, NULL};
     int want = 0, seen = 0, bad = 0;
     long n;
-    sdui_status st;
-    CHECK_EQ_INT(one_use(&want), SDUI_OK);
+    sdui_status st, want_st = use(&want);
+    CHECKF(want_st != SDUI_CORRUPT && want_st != SDUI_OOM, "%s: %s", what, sdui_status_name(want_st));
     CHECK(want > 0);
     sdui_set_allocator(&a);
     for (n = 1; n < 100000; n++) {
@@ -829,20 +1177,31 @@ static void test_allocation_failures(void)
         fa.fail_at = n;
         fa.failed = 0;
         fa.live = 0;
-        st = one_use(&seen);
+        st = use(&seen);
         if (fa.live != 0 && bad++ < 5)
-            CHECKF(0, "failing allocation %ld: %ld blocks leaked", n, fa.live);
+            CHECKF(0, "%s, failing allocation %ld: %ld blocks leaked", what, n, fa.live);
         if (fa.failed && st != SDUI_OOM && bad++ < 5)
-            CHECKF(0, "failing allocation %ld: %s, expected oom", n, sdui_status_name(st));
+            CHECKF(0, "%s, failing allocation %ld: %s, expected oom", what, n, sdui_status_name(st));
         if (!fa.failed) {
-            CHECK_EQ_INT(st, SDUI_OK);
+            CHECK_EQ_INT(st, want_st);
             CHECK_EQ_INT(seen, want);
             break;
         }
     }
     sdui_set_allocator(NULL);
-    CHECKF(n > 20 && n < 100000, "%ld allocations in one use", n - 1);
+    CHECKF(n > 5 && n < 100000, "%s: %ld allocations in one use", what, n - 1);
     CHECK_EQ_INT(bad, 0);
+}
+
+static void test_allocation_failures(void)
+{
+    int seen = 0;
+    CHECK_EQ_INT(one_use(&seen), SDUI_OK);
+    CHECK_EQ_INT(bundle_use(&seen), SDUI_OK);
+    CHECK_EQ_INT(bad_bundle_use(&seen), SDUI_SCHEMA);
+    every_allocation_failure(one_use, "a set");
+    every_allocation_failure(bundle_use, "a bundle");
+    every_allocation_failure(bad_bundle_use, "a bundle with an unsound catalog");
 }
 
 /* ---- threads ---------------------------------------------------------- */
@@ -913,6 +1272,8 @@ int main(void)
     test_add_errors();
     test_limits();
     test_set();
+    test_bundle();
+    test_bundle_errors();
     test_check();
     test_allocation_failures();
     test_threads();

@@ -106,8 +106,12 @@ sdui_status sdui_strings_add(sdui_strings *strings, const char *locale, size_t l
  * member and the disk cache keep (other members, such as "locale", are
  * ignored).  Every catalog is checked as sdui_strings_add checks it, and
  * an error names the bundle's path ($.catalogs["de"]["cart.items"]).
- * Returns as sdui_strings_new and sdui_strings_add; the caller frees the
- * set with sdui_strings_free.
+ * Returns SDUI_OK and the set in *out (the caller frees it with
+ * sdui_strings_free); SDUI_JSON for text that is not JSON; SDUI_SCHEMA for
+ * a bundle of another shape, a "default" or catalog key that is not a
+ * locale tag, or a member or locale given twice; what sdui_strings_add
+ * answers for a catalog that is not sound; SDUI_LIMIT past 256 catalogs;
+ * SDUI_ARGUMENT for NULL; SDUI_OOM.
  */
 sdui_status sdui_strings_open_bundle(const char *json, size_t json_len, size_t max_catalog_bytes,
                                      sdui_strings **out, sdui_error *err);
