@@ -54,7 +54,7 @@ import Testing
         let missing = tree.issues.filter { $0.kind == .missingString }
         #expect(missing.count == 1)
         #expect(missing.first?.path == "props.children[3].props.text")
-        #expect(tree.events.contains { $0.name == "missing_string" && $0.detail == "nowhere (de)" })
+        #expect(tree.events.contains { $0.name == "missing_string" && $0.detail == "nowhere" })
         // Without catalogs every reference is missing.
         let bare = ScreenResolver().resolve(screen("cart", bind: ["cart": ["count": 1]]), lookups: found(token("cart", Self.cart)))
         #expect(bare.issues.filter { $0.kind == .missingString }.count == 4)
