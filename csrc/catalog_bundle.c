@@ -219,10 +219,10 @@ static void place_error(sdui_error *err, const bundle_reader *r, const bundle_en
         hit = strstr(rest, mark);
     }
     if (hit)
-        snprintf(err->message, sizeof err->message, "%s%.*s (byte %lld): %s", path, (int)(hit - rest - 1), rest + 1,
+        snprintf(err->message, sizeof err->message, "%s%.*s (byte %lld): %.120s", path, (int)(hit - rest - 1), rest + 1,
                  err->offset, hit + strlen(mark));
     else
-        snprintf(err->message, sizeof err->message, "%s (byte %lld): %s", path, err->offset, rest);
+        snprintf(err->message, sizeof err->message, "%s (byte %lld): %.150s", path, err->offset, rest);
     sdui_json_position(r->json, r->len, (size_t)err->offset, &err->line, &err->column);
 }
 

@@ -23,6 +23,12 @@ struct ServedStrings: Sendable {
     private(set) var defaultLocale: String?
     /// The sequence number of the row that set the default.
     private var defaultSeq: Int64 = -1
+    /// Bundles already written, by locale (at most ``maxCachedBundles``;
+    /// emptied when full): a new box whenever a catalog changes, so a
+    /// snapshot never serves another's bundle.
+    private var cache = Locked<[String: (json: Data, etag: String)]>([:])
+    /// The most bundles kept: a request may name any tag.
+    static let maxCachedBundles = 256
 
     /// Takes a stored row: checks it with the C core and keeps it when it
     /// is newer than the locale's kept version.
@@ -31,6 +37,7 @@ struct ServedStrings: Sendable {
                               source: "catalog \(row.locale) v\(row.version)")
         if let kept = catalogs[row.locale], kept.version > row.version { return }
         catalogs[row.locale] = row
+        cache = Locked([:])
         if row.isDefault, row.seq > defaultSeq {
             defaultLocale = row.locale
             defaultSeq = row.seq
@@ -44,10 +51,16 @@ struct ServedStrings: Sendable {
     /// catalogs.  Its ETag names its bytes.
     func bundle(for locale: String) -> (json: Data, etag: String)? {
         guard !catalogs.isEmpty else { return nil }
+        if let hit = cache.withLock({ $0[locale] }) { return hit }
         let fallback = defaultLocale ?? catalogs.keys.min()!
         let json = StringBundleWriter.bundle(catalogs: catalogs.mapValues(\.json), defaultLocale: fallback,
                                              for: [locale], locale: locale)
-        return (json, ETag.of(json: json))
+        let made = (json: json, etag: ETag.of(json: json))
+        cache.withLock { kept in
+            if kept.count >= Self.maxCachedBundles { kept.removeAll(keepingCapacity: true) }
+            kept[locale] = made
+        }
+        return made
     }
 }
 #endif
