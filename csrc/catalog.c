@@ -571,20 +571,6 @@ static int read_text(builder *b, const sdui_scan_event *ev, int level, text *out
     return SDUI_SCAN_GO;
 }
 
-/* The name of a JSON value's type from its first byte, for messages. */
-static const char *json_kind(char first)
-{
-    switch (first) {
-    case '{': return "an object";
-    case '[': return "an array";
-    case '"': return "a string";
-    case 't':
-    case 'f': return "a boolean";
-    case 'n': return "null";
-    default: return "a number";
-    }
-}
-
 /* A key at depth 1: checks it and opens its entry. */
 static int entry_key(builder *b, const sdui_scan_event *ev)
 {
@@ -683,7 +669,7 @@ static int at_entry(builder *b, const sdui_scan_event *ev)
         }
         if (first != '"')
             return fail(b, SDUI_SCHEMA, ev->start, 1,
-                        "the value is %s, neither a string nor a plural object", json_kind(first));
+                        "the value is %s, neither a string nor a plural object", sdui__json_kind(first));
         return SDUI_SCAN_GO;
     }
     case SDUI_SCAN_END:
@@ -767,7 +753,7 @@ static int at_form(builder *b, const sdui_scan_event *ev)
     case SDUI_SCAN_VALUE:
         if (b->json[ev->start] != '"')
             return fail(b, SDUI_SCHEMA, ev->start, 2, "the form's value is %s, not a string",
-                        json_kind(b->json[ev->start]));
+                        sdui__json_kind(b->json[ev->start]));
         return SDUI_SCAN_GO;
     case SDUI_SCAN_END:
         if (b->form < 0)
@@ -789,7 +775,7 @@ static int catalog_hook(void *ctx, const sdui_scan_event *ev)
     case 0:
         if (ev->kind == SDUI_SCAN_VALUE && b->json[ev->start] != '{')
             return fail(b, SDUI_SCHEMA, ev->start, 0, "the catalog is %s, not an object of keys",
-                        json_kind(b->json[ev->start]));
+                        sdui__json_kind(b->json[ev->start]));
         return SDUI_SCAN_GO;
     case 1:
         return at_entry(b, ev);

@@ -69,20 +69,6 @@ typedef struct bundle_reader {
     size_t count;
 } bundle_reader;
 
-/* What a JSON value starting with byte c is, for a message. */
-static const char *kind_of(char c)
-{
-    switch (c) {
-    case '{': return "an object";
-    case '[': return "an array";
-    case '"': return "a string";
-    case 't':
-    case 'f': return "a boolean";
-    case 'n': return "null";
-    default: return "a number";
-    }
-}
-
 /* Records the bundle's first shape error (status st at byte offset), and
  * tells the scanner to go on: a grammar error after it is reported
  * instead. */
@@ -115,7 +101,7 @@ static int bundle_hook(void *ctx, const sdui_scan_event *ev)
     if (ev->depth == 0) {
         if (ev->kind == SDUI_SCAN_VALUE && r->json[ev->start] != '{')
             return bundle_fail(r, SDUI_SCHEMA, ev->start, "$ (byte %zu): the bundle is %s, not an object", ev->start,
-                               kind_of(r->json[ev->start]));
+                               sdui__json_kind(r->json[ev->start]));
         return SDUI_SCAN_GO;
     }
     if (ev->depth == 1) {
@@ -131,11 +117,11 @@ static int bundle_hook(void *ctx, const sdui_scan_event *ev)
         }
         if (ev->kind == SDUI_SCAN_VALUE && r->in_catalogs && r->json[ev->start] != '{')
             return bundle_fail(r, SDUI_SCHEMA, ev->start, "$.catalogs (byte %zu): %s, not an object", ev->start,
-                               kind_of(r->json[ev->start]));
+                               sdui__json_kind(r->json[ev->start]));
         if (ev->kind == SDUI_SCAN_END && r->in_default) {
             if (r->json[ev->start] != '"')
                 return bundle_fail(r, SDUI_SCHEMA, ev->start, "$.default (byte %zu): %s, not a locale tag", ev->start,
-                                   kind_of(r->json[ev->start]));
+                                   sdui__json_kind(r->json[ev->start]));
             if (ev->escaped)
                 return bundle_fail(r, SDUI_SCHEMA, ev->start,
                                    "$.default (byte %zu): a string with escapes is not a locale tag", ev->start);

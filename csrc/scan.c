@@ -1603,3 +1603,17 @@ sdui_status sdui_json_minify(const char *text, size_t len, unsigned max_depth,
     *out_len = n;
     return SDUI_OK;
 }
+
+/* What a JSON value starting with byte first is (scan.h). */
+const char *sdui__json_kind(char first)
+{
+    switch (first) {
+    case '{': return "an object";
+    case '[': return "an array";
+    case '"': return "a string";
+    case 't':
+    case 'f': return "a boolean";
+    case 'n': return "null";
+    default: return "a number";
+    }
+}

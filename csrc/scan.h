@@ -138,4 +138,11 @@ size_t sdui__unescape(const char *src, size_t len, char *dst);
  */
 int sdui__key_is(const char *body, size_t len, int escaped, const char *name);
 
+/*
+ * What a validated JSON value starting with byte first is, for a reader's
+ * message: "an object", "an array", "a string", "a boolean", "null" or "a
+ * number".  Static storage.
+ */
+const char *sdui__json_kind(char first);
+
 #endif
