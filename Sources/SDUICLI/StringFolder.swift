@@ -34,12 +34,17 @@ package enum StringFolder {
     /// - Throws: ``SDUIError`` naming the catalog, JSON path and byte of a
     ///   fault, or when the default locale has no catalog.
     package static func catalog(_ dir: URL, defaultLocale: String) throws -> StringCatalog {
-        let files = try files(dir)
+        try catalog(try files(dir), defaultLocale: defaultLocale, source: dir.path)
+    }
+
+    /// The set of catalogs already read (``files(_:)``) with `defaultLocale`;
+    /// `source` names the folder in errors.
+    package static func catalog(_ files: [String: Data], defaultLocale: String, source: String) throws -> StringCatalog {
         let fallback = try LocaleTag(defaultLocale).identifier
         guard files[fallback] != nil else {
-            throw SDUIError(.notFound, "no catalog of the default locale \(fallback) (\(fallback).json)", input: dir.path)
+            throw SDUIError(.notFound, "no catalog of the default locale \(fallback) (\(fallback).json)", input: source)
         }
-        return try StringCatalog(defaultLocale: fallback, catalogs: files, source: dir.path)
+        return try StringCatalog(defaultLocale: fallback, catalogs: files, source: source)
     }
 }
 #endif

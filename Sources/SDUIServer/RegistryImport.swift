@@ -84,6 +84,9 @@ public struct RegistryImporter: Sendable {
         /// The string catalogs, by locale, from a folder's `strings/`
         /// (`<locale>.json`), the default locale's marked.
         public var catalogs: [StoredCatalog] = []
+        /// ``catalogs`` as one set, built once by the import's check and
+        /// read by the lint.
+        var strings: StringCatalog?
         /// Warnings, each starting with what made it: `a11y: screen (file): node: rule [WCAG x]: message` from
         /// the accessibility lint, `strings: kind: message` from the catalogs' report.
         public var warnings: [String] = []
@@ -346,10 +349,7 @@ public struct RegistryImporter: Sendable {
     func lint(_ screens: [StoredScreen], files: [String: String], catalog: ExperimentCatalog, with lint: AccessibilityLint,
               into batch: inout Batch, _ problems: inout [Problem]) {
         var context = RenderContext()
-        if let fallback = batch.catalogs.first(where: \.isDefault)?.locale {
-            context.strings = try? StringCatalog(defaultLocale: fallback,
-                                                 catalogs: Dictionary(uniqueKeysWithValues: batch.catalogs.map { ($0.locale, $0.json) }))
-        }
+        context.strings = batch.strings
         let resolver = ScreenResolver(context)
         for stored in screens {
             guard let payload = try? ScreenPayload(json: stored.payload, source: stored.id) else { continue }
@@ -467,6 +467,7 @@ public struct RegistryImporter: Sendable {
             batch.warnings.append("strings: \(f.kind.rawValue): \(f.message)")
         }
         batch.catalogs = catalogs.keys.sorted().map { StoredCatalog(locale: $0, json: catalogs[$0]!, isDefault: $0 == fallback) }
+        batch.strings = set
     }
 
     /// Every catalog key the batch's tokens, screens and flows refer to.

@@ -298,8 +298,9 @@ struct PackCommand: AsyncParsableCommand {
                     let wanted = try locales.split(separator: ",").map { try LocaleTag(String($0).trimmingCharacters(in: .whitespaces)).identifier }
                     let (catalogs, fallback): ([String: Data], String)
                     if let strings {
-                        let set = try StringFolder.catalog(URL(fileURLWithPath: strings), defaultLocale: defaultLocale)
-                        (catalogs, fallback) = (try StringFolder.files(URL(fileURLWithPath: strings)), set.defaultLocale)
+                        let files = try StringFolder.files(URL(fileURLWithPath: strings))   // read once, checked whole
+                        let set = try StringFolder.catalog(files, defaultLocale: defaultLocale, source: strings)
+                        (catalogs, fallback) = (files, set.defaultLocale)
                     } else {
                         let contents = try await store.with(readOnly: true) { try await RegistryContents.load($0) }
                         guard let d = contents.defaultLocale else {

@@ -652,24 +652,31 @@ extension HTMLPreview {
     }
 
     /// `padding` (a number, or top/bottom/start/end/leading/trailing/
-    /// horizontal/vertical) as `top end bottom start` in px; nil if none.
-    static func edges(_ v: JSONValue?) -> String? {
-        if let all = length(v) { return all }
+    /// horizontal/vertical) as its four sides in px, `top end bottom start`;
+    /// nil if none.
+    static func sides(_ v: JSONValue?) -> [String]? {
+        if let all = length(v) { return [all, all, all, all] }
         guard let o = v?.objectValue else { return nil }
         func pick(_ keys: [String]) -> String? { keys.lazy.compactMap { length(o[$0]) }.first }
         let sides = [pick(["top", "vertical"]), pick(["end", "trailing", "horizontal"]),
                      pick(["bottom", "vertical"]), pick(["start", "leading", "horizontal"])]
         guard sides.contains(where: { $0 != nil }) else { return nil }
-        return sides.map { $0 ?? "0" }.joined(separator: " ")
+        return sides.map { $0 ?? "0" }
     }
 
-    /// `padding` as CSS logical sides: `top bottom` for `*-block` and
+    /// ``sides(_:)`` as one CSS value, `top end bottom start` in px (one
+    /// length when every side is given by one number); nil if none.
+    static func edges(_ v: JSONValue?) -> String? {
+        if let all = length(v) { return all }
+        return sides(v)?.joined(separator: " ")
+    }
+
+    /// ``sides(_:)`` as CSS logical sides: `top bottom` for `*-block` and
     /// `start end` for `*-inline` (leading is start, trailing is end, in
     /// the direction of the page); nil if none.
     static func logicalEdges(_ v: JSONValue?) -> (block: String, inline: String)? {
-        guard let e = edges(v) else { return nil }
-        let s = e.split(separator: " ").map(String.init)
-        guard s.count == 4 else { return ("\(e)", "\(e)") }   // one length for every side
+        if let all = length(v) { return (all, all) }
+        guard let s = sides(v) else { return nil }
         return ("\(s[0]) \(s[2])", "\(s[3]) \(s[1])")
     }
 
