@@ -75,12 +75,14 @@ import Glibc
                       "--user", "kill-test", "--trace"]
         let flow = ["flow", "run", "onboarding", "--registry", base, "--events", base + "events", "--state", flowState,
                     "--user", "kill-test", "--trace"]
-        // Both at once, so their events reach the registry interleaved; each killed mid-sequence.
-        let s1 = try Child(screen + ["--script", taps, "--step-delay-ms", "150"])
-        let f1 = try Child(flow + ["--script", answers, "--step-delay-ms", "150"])
+        // Both at once, so their events reach the registry interleaved; each killed mid-sequence,
+        // as soon as it is far enough. The flow steps slowly (a second each, four steps left
+        // when it shows screen_goal), so under load it is still running when the kill comes.
+        let s1 = try Child(screen + ["--script", taps, "--step-delay-ms", "300"])
+        let f1 = try Child(flow + ["--script", answers, "--step-delay-ms", "1000"])
         s1.read { $0.split(separator: "\n").filter { $0.hasPrefix("ack ") }.count >= 3 }
-        f1.read { $0.contains(" screen_goal\n") }
         s1.kill()
+        f1.read { $0.contains(" screen_goal\n") }
         f1.kill()
         #expect(s1.process.terminationReason == .uncaughtSignal && f1.process.terminationReason == .uncaughtSignal)
         #expect(s1.acks >= 3, "\(s1.seen)")
