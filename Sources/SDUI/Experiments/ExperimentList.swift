@@ -63,3 +63,10 @@ public enum ExperimentsFetchResult: Sendable, Equatable {
     /// A 304: the list the client holds is current.
     case notModified
 }
+
+extension ExperimentList: KeptDocument {
+    /// A kept list: parsed as it came.
+    init(kept json: Data, etag: String?, source: String) throws {
+        try self.init(json: json, etag: etag, source: source)
+    }
+}

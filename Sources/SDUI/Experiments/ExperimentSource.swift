@@ -8,10 +8,10 @@ import SDUICore
 
 /// Finds the experiments an app assigns with (see the file's essay).
 ///
-/// The list is revalidated with its ETag; a 200 is kept in the disk cache
-/// (in the screen rows, under the path `/experiments`, which no screen id
-/// can be: a registry id has no `/`).  When the registry cannot be reached
-/// or answers badly, the kept list is used, then the Fallback Pack's.
+/// The list is revalidated with its ETag and kept in the disk cache under
+/// the path `/experiments` (the rule all kept documents follow:
+/// `KeptCopy`).  When the registry cannot be reached or answers badly, the
+/// kept list is used, then the Fallback Pack's.
 public struct ExperimentSource: Sendable {
     /// Where a list came from.
     public enum Origin: String, Sendable, Hashable {
@@ -56,44 +56,23 @@ public struct ExperimentSource: Sendable {
 
     /// The experiments from the best source that has them.
     public func load(now: Date = Date()) async -> Loaded {
-        var problems: [String] = []
-        var kept: ExperimentList?
-        if let disk {
-            do {
-                if let row = try disk.screen(Self.cacheKey, now: now) {
-                    kept = try ExperimentList(json: row.payload, etag: row.etag.isEmpty ? nil : row.etag,
-                                              source: "\(disk.path): \(Self.cacheKey)")
+        let fetch = transport.map { transport in
+            { @Sendable (etag: String?) async throws -> ExperimentList? in
+                switch try await transport.fetchExperiments(ifNoneMatch: etag) {
+                case .fetched(let list): return list
+                case .notModified: return nil
                 }
-            } catch {
-                problems.append("the kept list cannot be used: \(error)")
             }
         }
-        if let transport {
-            do {
-                switch try await transport.fetchExperiments(ifNoneMatch: kept?.etag) {
-                case .fetched(let list):
-                    if let disk {
-                        do {
-                            try await disk.writeScreen(DiskCache.Screen(id: Self.cacheKey, etag: list.etag ?? "",
-                                                                         payload: list.json, fetchedAt: now), now: now)
-                        } catch {
-                            problems.append("the list could not be kept: \(error)")
-                        }
-                    }
-                    return Self.ready(list.experiments, .registry, problems)
-                case .notModified:
-                    if let kept { return Self.ready(kept.experiments, .registry, problems) }
-                    problems.append("the registry answered 304 for a list not kept")
-                }
-            } catch {
-                problems.append("the registry's list cannot be had: \(error)")
-            }
+        let found = await KeptCopy<ExperimentList>(key: Self.cacheKey, disk: disk, noun: "list")
+            .revalidate(now: now, fetch: fetch)
+        if let list = found.document {
+            return Self.ready(list.experiments, found.origin == .registry ? .registry : .diskCache, found.problems)
         }
-        if let kept { return Self.ready(kept.experiments, .diskCache, problems) }
         if let pack = fallbackPack, !pack.experiments.isEmpty {
-            return Self.ready(pack.experiments, .fallbackPack, problems)
+            return Self.ready(pack.experiments, .fallbackPack, found.problems)
         }
-        return Loaded(assigners: [], origin: .none, problems: problems)
+        return Loaded(assigners: [], origin: .none, problems: found.problems)
     }
 
     /// The assigners of `experiments`, those that compile.

@@ -28,3 +28,10 @@ public enum StringsFetchResult: Sendable {
     /// A 304: the bundle the client holds is current.
     case notModified
 }
+
+extension StringBundle: KeptDocument {
+    /// A kept bundle: its catalogs built again by the C core.
+    init(kept json: Data, etag: String?, source: String) throws {
+        self.init(json: json, etag: etag, catalog: try StringCatalog(bundle: json, source: source))
+    }
+}

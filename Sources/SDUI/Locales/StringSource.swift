@@ -7,12 +7,12 @@ import SDUICore
 /// Finds the string catalogs for the locales an app prefers (its own
 /// choice first, then the device's: ``AcceptLanguage``).
 ///
-/// `GET /strings` is sent with `Accept-Language` and revalidated with the
-/// ETag of the kept bundle; a 200 is kept in the disk cache (in the screen
-/// rows, under the path `/strings/<first preferred locale>`, which no
-/// screen id can be).  When the registry cannot be reached or answers
-/// badly, the kept bundle is used, then the pack's `strings` (the core
-/// pack's or the Fallback Pack's, built with `sdui pack build --locales`).
+/// `GET /strings` is sent with `Accept-Language`, revalidated with the ETag
+/// of the kept bundle and kept in the disk cache under the path
+/// `/strings/<first preferred locale>` (the rule all kept documents follow:
+/// `KeptCopy`).  When the registry cannot be reached or answers badly, the
+/// kept bundle is used, then the pack's `strings` (the core pack's or the
+/// Fallback Pack's, built with `sdui pack build --locales`).
 public struct StringSource: Sendable {
     /// Where catalogs came from.
     public enum Origin: String, Sendable, Hashable {
@@ -63,41 +63,21 @@ public struct StringSource: Sendable {
 
     /// The catalogs from the best source that has them.
     public func load(now: Date = Date()) async -> Loaded {
-        var problems: [String] = []
-        var kept: StringBundle?
-        let key = cacheKey
-        if let disk {
-            do {
-                if let row = try disk.screen(key, now: now) {
-                    kept = StringBundle(json: row.payload, etag: row.etag.isEmpty ? nil : row.etag,
-                                        catalog: try StringCatalog(bundle: row.payload, source: "\(disk.path): \(key)"))
+        let header = preferred.header
+        let fetch = transport.map { transport in
+            { @Sendable (etag: String?) async throws -> StringBundle? in
+                switch try await transport.fetchStrings(acceptLanguage: header, ifNoneMatch: etag) {
+                case .fetched(let bundle): return bundle
+                case .notModified: return nil
                 }
-            } catch {
-                problems.append("the kept catalogs cannot be used: \(error)")
             }
         }
-        if let transport {
-            do {
-                switch try await transport.fetchStrings(acceptLanguage: preferred.header, ifNoneMatch: kept?.etag) {
-                case .fetched(let bundle):
-                    if let disk {
-                        do {
-                            try await disk.writeScreen(DiskCache.Screen(id: key, etag: bundle.etag ?? "",
-                                                                         payload: bundle.json, fetchedAt: now), now: now)
-                        } catch {
-                            problems.append("the catalogs could not be kept: \(error)")
-                        }
-                    }
-                    return loaded(bundle.catalog, .registry, problems)
-                case .notModified:
-                    if let kept { return loaded(kept.catalog, .registry, problems) }
-                    problems.append("the registry answered 304 for catalogs not kept")
-                }
-            } catch {
-                problems.append("the registry's catalogs cannot be had: \(error)")
-            }
+        let found = await KeptCopy<StringBundle>(key: cacheKey, disk: disk, noun: "catalogs")
+            .revalidate(now: now, fetch: fetch)
+        var problems = found.problems
+        if let bundle = found.document {
+            return loaded(bundle.catalog, found.origin == .registry ? .registry : .diskCache, problems)
         }
-        if let kept { return loaded(kept.catalog, .diskCache, problems) }
         if let pack {
             do {
                 if let catalog = try pack.strings() { return loaded(catalog, .pack, problems) }

@@ -39,7 +39,7 @@ extension ScreenSession: ActionHost {
         } catch let e as SDUIError where !e.isJournalFailure {
             return try refuse(FlowActions.refusal(of: name, e), node: node)
         }
-        return try locked { updated(step) }
+        return locked { updated(step) }
     }
 
     /// Runs the action of the node `target` names: a node id (``RenderNodeID``)
