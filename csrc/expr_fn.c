@@ -1063,8 +1063,9 @@ static int locale_result(sdui_xeval *e, const sdui_xnode *nd, const char *buf, s
     return 1;
 }
 
-/* plural(n, locale): the CLDR cardinal category ("one", "few", ...) of n
- * in the locale: of an integer's digits, a decimal's shortest text (so
+/* plural(n, locale[, kind]): the CLDR category ("one", "few", ...) of n
+ * in the locale, cardinal unless kind is 'ordinal' ("1st", "2nd": en's
+ * one, two, few): of an integer's digits, a decimal's shortest text (so
  * 1.0 is "1.0": "other" in en), or a string holding decimal text
  * (sdui_locale_plural's grammar: '1.50', '1.2c6'). */
 static int fn_plural(sdui_xeval *e, const sdui_xnode *nd, sdui_xval *a, int32_t argc, sdui_xval *out)
@@ -1073,14 +1074,22 @@ static int fn_plural(sdui_xeval *e, const sdui_xnode *nd, sdui_xval *a, int32_t 
     const char *text;
     const char *name;
     size_t n;
+    int ordinal = 0;
     sdui_plural category = SDUI_PLURAL_OTHER;
     sdui_error err;
-    (void)argc;
     if (!locale_number(&a[0], 1, buf, &text, &n) || a[1].t != V_STR)
         return sdui__expr_fail(e, SDUI_EXPR_TYPE, nd, "plural needs a number (or its text) and a locale");
+    if (argc > 2) {
+        if (a[2].t != V_STR)
+            return sdui__expr_fail(e, SDUI_EXPR_TYPE, nd, "plural's kind is 'cardinal' or 'ordinal'");
+        if (a[2].u.s.n == 7 && memcmp(a[2].u.s.s, "ordinal", 7) == 0)
+            ordinal = 1;
+        else if (!(a[2].u.s.n == 8 && memcmp(a[2].u.s.s, "cardinal", 8) == 0))
+            return sdui__expr_fail(e, SDUI_EXPR_VALUE, nd, "plural's kind is 'cardinal' or 'ordinal'");
+    }
     if (!sdui__expr_step_bytes(e, nd, n + a[1].u.s.n))
         return 0;
-    if (sdui_locale_plural(a[1].u.s.s, a[1].u.s.n, text, n, 0, &category, &err) != SDUI_OK)
+    if (sdui_locale_plural(a[1].u.s.s, a[1].u.s.n, text, n, ordinal, &category, &err) != SDUI_OK)
         return locale_fail(e, nd, "plural", &err);
     name = sdui_plural_name(category);
     *out = sdui__expr_mkv(V_STR);
@@ -1188,7 +1197,7 @@ const sdui_xfn sdui__expr_fns[] = {
     {"any", 1, 1, fn_any},
     {"coalesce", 1, -1, fn_coalesce},
     {"matches", 2, 2, fn_matches},
-    {"plural", 2, 2, fn_plural},
+    {"plural", 2, 3, fn_plural},
     {"format_number", 2, 3, fn_format_number},
     {"format_currency", 3, 3, fn_format_currency},
     {"format_percent", 2, 2, fn_format_percent},

@@ -113,9 +113,11 @@ static void test_plural_vectors(void)
                sdui_plural_name(got), want);
         if (idx >= 0 && idx < 256)
             seen_masks[idx][ordinal] |= 1u << w;
+        snprintf(src, sizeof src, ordinal ? "plural('%s', '%s', 'ordinal')" : "plural('%s', '%s')", num, loc);
+        check_expr_string(src, want, "plural vector");
         if (!ordinal) {
-            snprintf(src, sizeof src, "plural('%s', '%s')", num, loc);
-            check_expr_string(src, want, "plural vector");
+            snprintf(src, sizeof src, "plural('%s', '%s', 'cardinal')", num, loc);
+            check_expr_string(src, want, "plural vector, cardinal named");
         }
     }
     printf("plural: %zu cases\n", json_array_size(json_object_get(root, "cases")));
