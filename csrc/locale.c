@@ -179,12 +179,17 @@ static sdui_status tag_fail(sdui_error *err, const char *tag, size_t len, size_t
 /* Parses tag[0, len) into *t: language (2-3 letters), then an optional
  * script (4 letters), an optional region (2 letters or 3 digits) and
  * variants (5-8 letters and digits, or 4 starting with a digit), split by
- * '-' or '_'.  SDUI_OK, or SDUI_ARGUMENT naming the byte where the text
- * stops being a tag.  Reads at most TAG_LIMIT + 1 bytes. */
+ * '-' or '_', at most TAG_LIMIT bytes; then, read past and left out of the
+ * canonical text, extensions (a singleton other than x and subtags of 2-8
+ * letters and digits: -u-nu-latn, -t-...) and private use (x and subtags
+ * of 1-8: -x-app), the whole tag at most SDUI_LOCALE_TAG_INPUT_MAX bytes.
+ * SDUI_OK, or SDUI_ARGUMENT naming the byte where the text stops being a
+ * tag.  Reads at most SDUI_LOCALE_TAG_INPUT_MAX + 1 bytes. */
 static sdui_status parse_tag(const char *tag, size_t len, tag_parts *t, sdui_error *err)
 {
-    size_t i = 0, subtags = 0;
+    size_t i = 0, subtags = 0, core = 0, after_singleton = 0;
     int stage = 1;   /* 1: a script may come; 2: a region may; 3: variants only */
+    int extension = 0;   /* 1: past a singleton; 2: past x (private use) */
     memset(t, 0, sizeof *t);
     if (!tag || len == 0)
         return tag_fail(err, "", 0, 0, "an empty tag");
@@ -192,52 +197,77 @@ static sdui_status parse_tag(const char *tag, size_t len, tag_parts *t, sdui_err
         size_t start = i, n, k;
         int letters = 1, digits = 1;
         while (i < len && (is_alpha((unsigned char)tag[i]) || is_digit((unsigned char)tag[i]))) {
-            if (i >= TAG_LIMIT)
-                return tag_fail(err, tag, len, TAG_LIMIT, "longer than 35 bytes");
+            if (i >= SDUI_LOCALE_TAG_INPUT_MAX)
+                return tag_fail(err, tag, len, SDUI_LOCALE_TAG_INPUT_MAX, "longer than 255 bytes");
             letters = letters && is_alpha((unsigned char)tag[i]);
             digits = digits && is_digit((unsigned char)tag[i]);
             i++;
         }
-        if (i < len && i >= TAG_LIMIT)
-            return tag_fail(err, tag, len, TAG_LIMIT, "longer than 35 bytes");
+        if (i < len && i >= SDUI_LOCALE_TAG_INPUT_MAX)
+            return tag_fail(err, tag, len, SDUI_LOCALE_TAG_INPUT_MAX, "longer than 255 bytes");
         if (i < len && tag[i] != '-' && tag[i] != '_')
             return tag_fail(err, tag, len, i, "a character outside [A-Za-z0-9]");
         n = i - start;
         if (n == 0)
             return tag_fail(err, tag, len, start, "an empty subtag");
-        if (subtags == 0) {
-            if (n < 2 || n > 3 || !letters)
-                return tag_fail(err, tag, len, start, "a language that is not 2-3 letters");
-            t->lang_len = n;
-            for (k = start; k < i; k++)
-                t->text[k] = to_lower(tag[k]);
-        } else if (stage == 1 && n == 4 && letters) {
-            t->script_at = start;
-            stage = 2;
-            t->text[start] = to_upper(tag[start]);
-            for (k = start + 1; k < i; k++)
-                t->text[k] = to_lower(tag[k]);
-        } else if (stage <= 2 && ((n == 2 && letters) || (n == 3 && digits))) {
-            t->region_at = start;
-            t->region_len = n;
-            stage = 3;
-            for (k = start; k < i; k++)
-                t->text[k] = to_upper(tag[k]);
-        } else if ((n >= 5 && n <= 8) || (n == 4 && is_digit((unsigned char)tag[start]))) {
-            stage = 3;
-            for (k = start; k < i; k++)
-                t->text[k] = to_lower(tag[k]);
+        if (subtags > 0 && n == 1 && extension != 2) {
+            /* A singleton: an extension, or private use (x); the one
+             * before needs a subtag of its own. */
+            if (extension && after_singleton == 0)
+                return tag_fail(err, tag, len, start, "an extension with no subtag");
+            if (!extension)
+                core = start - 1;
+            extension = to_lower(tag[start]) == 'x' ? 2 : 1;
+            after_singleton = 0;
+        } else if (extension) {
+            if (n > 8 || (extension == 1 && n < 2))
+                return tag_fail(err, tag, len, start,
+                                extension == 1 ? "an extension subtag that is not 2-8 letters and digits"
+                                               : "a private use subtag longer than 8");
+            after_singleton++;
         } else {
-            return tag_fail(err, tag, len, start, "a subtag that is no script, region or variant here");
+            if (i > TAG_LIMIT)
+                return tag_fail(err, tag, len, TAG_LIMIT, "longer than 35 bytes before its extensions");
+            if (subtags == 0) {
+                if (n < 2 || n > 3 || !letters)
+                    return tag_fail(err, tag, len, start, "a language that is not 2-3 letters");
+                t->lang_len = n;
+                for (k = start; k < i; k++)
+                    t->text[k] = to_lower(tag[k]);
+            } else if (stage == 1 && n == 4 && letters) {
+                t->script_at = start;
+                stage = 2;
+                t->text[start] = to_upper(tag[start]);
+                for (k = start + 1; k < i; k++)
+                    t->text[k] = to_lower(tag[k]);
+            } else if (stage <= 2 && ((n == 2 && letters) || (n == 3 && digits))) {
+                t->region_at = start;
+                t->region_len = n;
+                stage = 3;
+                for (k = start; k < i; k++)
+                    t->text[k] = to_upper(tag[k]);
+            } else if ((n >= 5 && n <= 8) || (n == 4 && is_digit((unsigned char)tag[start]))) {
+                stage = 3;
+                for (k = start; k < i; k++)
+                    t->text[k] = to_lower(tag[k]);
+            } else {
+                return tag_fail(err, tag, len, start, "a subtag that is no script, region or variant here");
+            }
+            if (i < len && i < SDUI_LOCALE_TAG_MAX)
+                t->text[i] = '-';
         }
         subtags++;
         if (i == len)
             break;
-        t->text[i++] = '-';
+        i++;
     }
-    assert(i == len && len <= TAG_LIMIT);
-    t->len = len;
-    t->text[len] = 0;
+    if (extension && after_singleton == 0)
+        return tag_fail(err, tag, len, len, "an extension with no subtag");
+    if (!extension)
+        core = len;
+    assert(i == len && len <= SDUI_LOCALE_TAG_INPUT_MAX && core <= TAG_LIMIT);
+    t->len = core;
+    t->text[core] = 0;
     return SDUI_OK;
 }
 

@@ -120,13 +120,21 @@ def document(head, cases):
 
 TAG_RE = re.compile(r"^[A-Za-z]{2,3}([-_][A-Za-z]{4})?([-_]([A-Za-z]{2}|[0-9]{3}))?"
                     r"([-_]([A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*$")
+# Extensions (a singleton other than x, then subtags of 2-8) and private use
+# (x, then subtags of 1-8), after the tag proper; read past, left out.
+EXT_RE = re.compile(r"^([-_][0-9A-WYZa-wyz]([-_][A-Za-z0-9]{2,8})+)*([-_][Xx]([-_][A-Za-z0-9]{1,8})+)?$")
+SINGLETON_RE = re.compile(r"[-_][A-Za-z0-9](?=[-_]|$)")
 
 
 def canonical(tag):
     """The canonical form of a tag by locale.h's grammar, or None."""
-    if len(tag) > 35 or not TAG_RE.match(tag):
+    if len(tag) > 255:
         return None
-    parts = re.split(r"[-_]", tag)
+    m = SINGLETON_RE.search(tag, 2)
+    core, ext = (tag[:m.start()], tag[m.start():]) if m else (tag, "")
+    if len(core) > 35 or not TAG_RE.match(core) or not EXT_RE.match(ext):
+        return None
+    parts = re.split(r"[-_]", core)
     out = [parts[0].lower()]
     seen_region = False
     for i, p in enumerate(parts[1:]):
@@ -480,15 +488,23 @@ def chain_cases():
         "ug", "ks-Deva", "uz-AF", "ms-Arab", "xx", "und", "en-US-posix", "sl-rozaj-biske", "en-Latn-US",
         "ja-JP", "ko_KR", "th-TH", "ru-UA", "uk-UA", "ca-ES-valencia", "en-AT-1aaa-1bbb-1ccc-1ddd-1eee-1fff",
         "hi-Latn-IN-1aaa-1bbb-1ccc-1ddd-1eee",
+        # Extensions and private use are read past: the tag before them counts.
+        "en-US-u-ca-gregory", "zh-Hant-TW-x-private", "de-CH-u-nu-arab", "ar-EG-u-nu-latn",
+        "en-GB-u-fw-mon-mu-celsius", "de_ch_u_fw_mon", "sr-Latn-RS-t-sr-Cyrl-x-app", "fr-x-a-b", "en-x-a-u", "en-x-1",
+        "es-419-a-bbb-z-ccc", "sl-rozaj-biske-1994-u-co-phonebk",
+        "en-AT-1aaa-1bbb-1ccc-1ddd-1eee-1fff-u-" + "-".join(["abcdefgh"] * 24),
     ]
     for tag in inputs:
         canon = canonical(tag)
         assert canon, tag
         cases.append({"locale": tag, "chain": babel_chain(canon), "data": data_locale(canon),
                       "direction": direction(canon)})
-    for bad in ["", "e", "english", "en-", "-en", "en--US", "not a tag!", "en_US.UTF-8", "en-US-u-ca-gregory",
-                "en-Latn-Latn", "123", "en-1234567890", "de@euro", "zh-Hant-TW-x-private", "en-US-", "e1",
-                "en-a", "en-US-Latn", "en-abcdefghi", "en-AT-1aaa-1bbb-1ccc-1ddd-1eee-1ffff", "\u00e9n"]:
+    for bad in ["", "e", "english", "en-", "-en", "en--US", "not a tag!", "en_US.UTF-8", "en-US-u",
+                "en-Latn-Latn", "123", "en-1234567890", "de@euro", "zh-Hant-TW-x", "en-US-", "e1",
+                "en-a", "en-US-Latn", "en-abcdefghi", "en-AT-1aaa-1bbb-1ccc-1ddd-1eee-1ffff", "\u00e9n",
+                "en-u-c", "en-u-abcdefghi", "en-x-abcdefghi", "en-u-nu-x", "en-u-nu-latn-t", "x-private",
+                "en-x--a", "en-u-nu-l@tn", "en-AT-1aaa-1bbb-1ccc-1ddd-1eee-1ffff-u-nu-latn",
+                "en-u-" + "-".join(["abcdefgh"] * 28)]:
         assert canonical(bad) is None, bad
         cases.append({"locale": bad, "error": True})
     return cases

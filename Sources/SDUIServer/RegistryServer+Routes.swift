@@ -152,6 +152,10 @@ extension RegistryServer {
     static let attributesField = HTTPField.Name("X-SDUI-Attributes")!
     /// The experiments a screen answer was drawn with (``VariedScreen``).
     static let experimentsField = HTTPField.Name("X-SDUI-Experiments")!
+    /// The longest tag `GET /strings/{locale}` takes, extensions included:
+    /// a canonical tag's bound (what an app's `LocaleTag` sends), so that
+    /// the OpenAPI document can say exactly what the path accepts.
+    static let maxPathLocaleBytes = LocaleTag.maxCanonicalBytes
 
     /// Longest error message: its echoes of the request are cut to
     /// ``EchoedInput/maxBytes`` each, and the whole to this.
@@ -302,14 +306,19 @@ extension RegistryServer {
     /// of the request's `Accept-Language` the registry has a catalog on the
     /// chain of, else the default locale): the bundle of the locale's
     /// catalogs (``ServedStrings``), with `Content-Language`, an ETag and
-    /// 304.  400 `bad-locale` for a path that is not a locale tag; 404
+    /// 304.  400 `bad-locale` for a path that is not a locale tag (or is
+    /// one of more than ``maxPathLocaleBytes``, extensions included); 404
     /// `not-found` when the registry has no catalogs.
     func strings(_ request: Request, locale raw: String?) -> Response {
         let served = snapshot().strings
         let locale: String
         if let raw {
             do {
-                locale = try LocaleTag(raw.removingPercentEncoding ?? raw).identifier
+                let text = raw.removingPercentEncoding ?? raw
+                guard text.utf8.count <= Self.maxPathLocaleBytes else {
+                    throw SDUIError(.argument, "longer than \(Self.maxPathLocaleBytes) bytes", input: "locale")
+                }
+                locale = try LocaleTag(text).identifier
             } catch {
                 return Self.error(.badRequest, "bad-locale",
                                   "\(EchoedInput.quoted(raw)) is not a locale tag: \((error as? SDUIError)?.message ?? "\(error)")")

@@ -345,7 +345,30 @@ static void test_tags(void)
     check_bad_tag("en--US", 6, 3, "an empty subtag");
     check_bad_tag("en-", 3, 3, "an empty subtag");
     check_bad_tag("en-US-Latn", 10, 6, "no script, region or variant here");
-    check_bad_tag("en-x", 4, 3, "no script, region or variant here");
+    check_bad_tag("en-x", 4, 4, "an extension with no subtag");
+    check_bad_tag("en-US-Latn-u-nu-arab", 20, 6, "no script, region or variant here");
+    /* Extensions and private use: read past, left out of the canonical tag. */
+    CHECK_STATUS(sdui_locale_canonical("de-CH-u-nu-arab", 15, out, &err), SDUI_OK);
+    CHECK_EQ_STR(out, "de-CH");
+    CHECK_STATUS(sdui_locale_canonical("en_gb_U_FW_MON_MU_CELSIUS", 25, out, &err), SDUI_OK);
+    CHECK_EQ_STR(out, "en-GB");
+    CHECK_STATUS(sdui_locale_canonical("zh-Hant-TW-x-private", 20, out, &err), SDUI_OK);
+    CHECK_EQ_STR(out, "zh-Hant-TW");
+    CHECK_STATUS(sdui_locale_canonical("sr-Latn-t-sr-cyrl-x-a-u-b", 25, out, &err), SDUI_OK);
+    CHECK_EQ_STR(out, "sr-Latn");   /* after x, a one-letter subtag is private use, not a singleton */
+    check_bad_tag("en-u", 4, 4, "an extension with no subtag");
+    check_bad_tag("en-u-c", 6, 5, "an extension with no subtag");
+    check_bad_tag("en-u-nu-t", 9, 9, "an extension with no subtag");
+    check_bad_tag("en-u-abcdefghi", 14, 5, "an extension subtag that is not 2-8 letters and digits");
+    check_bad_tag("en-u-nu-a", 9, 9, "an extension with no subtag");
+    check_bad_tag("en-x-abcdefghi", 14, 5, "a private use subtag longer than 8");
+    check_bad_tag("en-x--a", 7, 5, "an empty subtag");
+    check_bad_tag("x-private", 9, 0, "a language that is not 2-3 letters");
+    CHECK_STATUS(sdui_locale_chain("de-CH-u-nu-arab", 15, chain, &n, &err), SDUI_OK);
+    CHECK(n == 2);
+    CHECK_EQ_STR(chain[0], "de-CH");
+    CHECK_EQ_STR(chain[1], "de");
+    CHECK(sdui_locale_direction("ar-u-nu-latn", 12) == SDUI_DIRECTION_RTL);
     check_bad_tag("en\0US", 5, 2, "a character outside");
     check_bad_tag("en-\xc3\xa9", 5, 3, "a character outside");
     memset(long_tag, 'a', sizeof long_tag);
@@ -358,6 +381,26 @@ static void test_tags(void)
     check_bad_tag(long_tag, sizeof long_tag, 35, "longer than 35 bytes");
     CHECK_STATUS(sdui_locale_canonical(long_tag, 35, out, &err), SDUI_OK);
     CHECK(strlen(out) == 35);
+    {
+        /* 35 bytes, then extensions up to SDUI_LOCALE_TAG_INPUT_MAX in all. */
+        char ext[SDUI_LOCALE_TAG_INPUT_MAX + 40];
+        size_t k;
+        memcpy(ext, long_tag, 35);
+        memcpy(ext + 35, "-u", 2);
+        for (k = 37; k + 3 <= sizeof ext; k += 3)
+            memcpy(ext + k, "-ab", 3);
+        /* (ext ends on a whole "-ab" at 37 + 3k bytes: 253.) */
+        CHECK_STATUS(sdui_locale_canonical(ext, SDUI_LOCALE_TAG_INPUT_MAX - 2, out, &err), SDUI_OK);
+        CHECK(strlen(out) == 35 && memcmp(out, long_tag, 35) == 0);
+        check_bad_tag(ext, SDUI_LOCALE_TAG_INPUT_MAX - 1, SDUI_LOCALE_TAG_INPUT_MAX - 1, "an empty subtag");
+        check_bad_tag(ext, SDUI_LOCALE_TAG_INPUT_MAX + 1, SDUI_LOCALE_TAG_INPUT_MAX, "longer than 255 bytes");
+        check_bad_tag(ext, sizeof ext, SDUI_LOCALE_TAG_INPUT_MAX, "longer than 255 bytes");
+        /* One byte more before the extensions is one too many. */
+        check_bad_tag("en-Latn-US-aaaaa-aaaaa-aaaaa-aaaaaaa-u-nu-latn", 46, 35,
+                      "longer than 35 bytes before its extensions");
+        CHECK_STATUS(sdui_locale_canonical("en-Latn-US-aaaaa-aaaaa-aaaaa-aaaaaa-u-nu-latn", 45, out, &err), SDUI_OK);
+        CHECK_EQ_STR(out, "en-Latn-US-aaaaa-aaaaa-aaaaa-aaaaaa");
+    }
     /* The message escapes what it cannot print. */
     CHECK_STATUS(sdui_locale_canonical("a\x01\"", 3, out, &err), SDUI_ARGUMENT);
     CHECK_MSG_HAS("\"a\\x01\\\"\"");

@@ -9,8 +9,9 @@
  * their lengths, never NUL-terminated.  Every function of locale.h runs on
  * them, and for any input nothing may crash or read out of bounds, and:
  *   - a canonical tag is NUL-terminated, shorter than SDUI_LOCALE_TAG_MAX,
- *     and its own canonical form; a bad tag leaves "" and names a byte
- *     within the text;
+ *     its own canonical form, and the text before its extensions (if any)
+ *     case and '_' aside; a bad tag leaves "" and names a byte within the
+ *     text;
  *   - a chain holds 1 to SDUI_LOCALE_CHAIN_MAX entries, the canonical tag
  *     first, each canonical and unlike the one before; it exists exactly
  *     when the tag is one;
@@ -85,7 +86,7 @@ static void check_tag(const char *tag, size_t len)
 {
     char canon[SDUI_LOCALE_TAG_MAX], again[SDUI_LOCALE_TAG_MAX];
     char chain[SDUI_LOCALE_CHAIN_MAX][SDUI_LOCALE_TAG_MAX];
-    size_t n = 99, k;
+    size_t n = 99, k, c;
     sdui_error err;
     sdui_status st = sdui_locale_canonical(tag, len, canon, &err), cs;
     const char *data = sdui_locale_data_locale(tag, len);
@@ -105,7 +106,14 @@ static void check_tag(const char *tag, size_t len)
         REQUIRE(strcmp(data, "root") == 0 && dir == SDUI_DIRECTION_LTR);
         return;
     }
-    REQUIRE(strlen(canon) == len && len < SDUI_LOCALE_TAG_MAX);
+    /* The canonical tag is the input's part before its extensions, if any
+     * (a separator and a one-character subtag), case and '_' aside. */
+    k = strlen(canon);
+    REQUIRE(k <= len && k < SDUI_LOCALE_TAG_MAX && len <= SDUI_LOCALE_TAG_INPUT_MAX);
+    REQUIRE(k == len || ((tag[k] == '-' || tag[k] == '_') && k + 2 <= len &&
+                         (k + 2 == len || tag[k + 2] == '-' || tag[k + 2] == '_')));
+    for (c = 0; c < k; c++)
+        REQUIRE(tag[c] == '_' ? canon[c] == '-' : (canon[c] | 0x20) == (tag[c] | 0x20));
     REQUIRE(sdui_locale_canonical(canon, strlen(canon), again, &err) == SDUI_OK);
     REQUIRE(strcmp(again, canon) == 0);
     REQUIRE(n >= 1 && n <= SDUI_LOCALE_CHAIN_MAX);

@@ -65,6 +65,16 @@ import Testing
             let bad = try await get(server, "strings/not%20a%20tag", [:])
             #expect(bad.status == 400)
             #expect(bad.json?["error"] as? String == "bad-locale")
+            // Extensions are read past: the bundle is the tag's without them.
+            let extended = try await get(server, "strings/de-CH-u-nu-latn", [:])
+            #expect(extended.status == 200 && extended.header("Content-Language") == "de-CH")
+            #expect(extended.header("ETag") == etag)
+            let android = try await get(server, "strings", ["Accept-Language": "pl-PL-u-fw-mon-mu-celsius, de;q=0.5"])
+            #expect(android.header("Content-Language") == "pl-PL")
+            // A path tag is at most 35 bytes in all, as the OpenAPI document says.
+            let long = try await get(server, "strings/de-CH-u-ca-gregory-fw-mon-mu-celsius", [:])
+            #expect(long.status == 400 && long.json?["error"] as? String == "bad-locale")
+            #expect((long.json?["message"] as? String)?.contains("longer than 35 bytes") == true)
             await server.stop()
         }
     }

@@ -32,6 +32,10 @@ extern "C" {
 /* The longest canonical tag, with its NUL. */
 #define SDUI_LOCALE_TAG_MAX 36
 
+/* The longest tag read, extensions included (`de-CH-u-nu-latn-fw-mon`);
+ * what comes before its extensions is at most SDUI_LOCALE_TAG_MAX - 1. */
+#define SDUI_LOCALE_TAG_INPUT_MAX 255
+
 /* The most locales a chain holds: a tag of 35 bytes has at most 8 subtags
  * (language, script, region, five variants), and CLDR's parents can make
  * its chain two longer (en-AT-... -> en-AT -> en-150 -> en-001 -> en);
@@ -73,10 +77,14 @@ const char *sdui_locale_at(size_t i);
  * Writes the canonical form of tag[0, len) to out (NUL-terminated):
  * language in lower case, Script in title case, REGION in upper case
  * (two letters or three digits), variants in lower case; '_' becomes '-'.
+ * Extensions and private use (`-u-nu-latn`, `-u-fw-mon-mu-celsius` as
+ * Android adds for regional preferences, `-x-app`) are checked for their
+ * form and left out: the tables hold no data they would select.
  * Returns SDUI_OK, or SDUI_ARGUMENT with a message naming the tag and the
  * byte where it stops being a tag (an empty tag, a language that is not
  * 2-3 letters, a subtag of a wrong length, a character outside [A-Za-z0-9],
- * longer than SDUI_LOCALE_TAG_MAX - 1).  Thread-safe.
+ * an extension without a subtag, more than SDUI_LOCALE_TAG_MAX - 1 bytes
+ * before the extensions or SDUI_LOCALE_TAG_INPUT_MAX in all).  Thread-safe.
  */
 sdui_status sdui_locale_canonical(const char *tag, size_t len, char out[SDUI_LOCALE_TAG_MAX], sdui_error *err);
 

@@ -13,7 +13,13 @@ public struct LocaleTag: Sendable, Hashable, CustomStringConvertible {
     /// The canonical tag.
     public let identifier: String
 
-    /// The tag of `text`, canonicalized.
+    /// The longest canonical tag, in bytes (35).
+    public static let maxCanonicalBytes = Int(SDUI_LOCALE_TAG_MAX) - 1
+
+    /// The tag of `text`, canonicalized.  Extensions and private use
+    /// (`de-CH-u-nu-latn`, `en-GB-u-fw-mon-mu-celsius` as Android writes a
+    /// user's regional preferences, `en-x-app`) are read past and left out:
+    /// `identifier` is `de-CH`, `en-GB`, `en`.
     ///
     /// - Throws: ``SDUIError`` `.argument` naming the tag and the byte where
     ///   it stops being one.

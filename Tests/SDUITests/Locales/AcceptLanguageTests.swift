@@ -25,4 +25,14 @@ import Testing
         #expect(a.best(among: ["ja"]) == nil)
         #expect(AcceptLanguage(["es-MX"]).best(among: ["es"]) == "es-MX")
     }
+
+    @Test func deviceLocalesWithExtensionsCountAsTheirTags() throws {
+        // Android writes a user's regional preferences into the device's locales.
+        let a = AcceptLanguage(header: "en-GB-u-fw-mon-mu-celsius, de-CH-u-nu-latn;q=0.8, de-CH;q=0.5, fr-x-app;q=0.4")
+        #expect(a.locales == ["en-GB", "de-CH", "fr"])
+        #expect(try LocaleTag("sr_Latn_RS_u_nu_latn").identifier == "sr-Latn-RS")
+        #expect(try LocaleTag("ar-EG-u-nu-latn").chain == ["ar-EG", "ar"])
+        #expect(throws: SDUIError.self) { try LocaleTag("en-u") }
+        #expect(throws: SDUIError.self) { try LocaleTag("en-u-nu-latn-x") }
+    }
 }
