@@ -243,12 +243,24 @@ let package = Package(
             ],
             path: "Sources/sdui-server"
         ),
-        // `sdui bench start-up`'s floor: the argument parser alone parsing
-        // a command line of `sdui render`'s shape.
+        // `sdui bench start-up`'s floors: a command line of `sdui render`'s
+        // shape (FloorShape) parsed by the argument parser alone, and by a
+        // program that also links Foundation and FoundationNetworking as
+        // every `sdui` command does.
+        .target(
+            name: "FloorShape",
+            dependencies: [server("ArgumentParser", "swift-argument-parser")],
+            path: "bench/Sources/FloorShape"
+        ),
         .executableTarget(
             name: "sdui-parser-floor",
-            dependencies: [server("ArgumentParser", "swift-argument-parser")],
+            dependencies: ["FloorShape"],
             path: "bench/Sources/ParserFloor"
+        ),
+        .executableTarget(
+            name: "sdui-stack-floor",
+            dependencies: ["FloorShape", "CurlLoader"],
+            path: "bench/Sources/StackFloor"
         ),
         // Benchmarks and their C peers (zlib and libdeflate inflate, jansson DOM parse).
         .target(

@@ -4,8 +4,9 @@
 # the figures).  `sdui` is the client front (render, expr, theme, token,
 # flow, screen) without the server stack; it hands every other command line
 # to `sdui-server` beside it, so the two are used from one folder.
-# (`sdui-parser-floor` is `sdui bench start-up`'s floor: the argument parser
-# alone.)  All three:
+# (`sdui-parser-floor` and `sdui-stack-floor` are `sdui bench start-up`'s
+# floors: the argument parser alone, and with Foundation and
+# FoundationNetworking linked as in `sdui`.)  All four:
 #   - the Swift standard library and Foundation linked in
 #     (--static-swift-stdlib): no dozen Swift libraries to load and bind;
 #   - a position-dependent executable (-no-pie): its pointers need no
@@ -26,7 +27,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=(-c release --traits Server --static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic)
-for product in sdui-server sdui sdui-parser-floor; do
+for product in sdui-server sdui sdui-parser-floor sdui-stack-floor; do
     swift build "${flags[@]}" --product "$product" "$@"
     bin="$(swift build "${flags[@]}" "$@" --show-bin-path)/$product"
     if readelf -d "$bin" | grep -q 'NEEDED.*\[libcurl\.so'; then

@@ -18,7 +18,9 @@ extension BenchCommand {
             (it runs render and --version itself); `sdui-server --version` is the whole command set's \
             start-up; sdui-parser-floor (beside this executable, built by scripts/build-release.sh) parses \
             render's command line with the argument parser alone and does nothing: the floor of a \
-            Swift command line with those options. `sdui render` reports its own work (from its run to its output written) and the rest of \
+            Swift command line with those options; sdui-stack-floor does the same in a program that also \
+            links Foundation and FoundationNetworking, as every `sdui` command does: the floor of any \
+            client command with render's options. `sdui render` reports its own work (from its run to its output written) and the rest of \
             its wall time is start-up: the loader, the runtime, the argument parser. Build with \
             scripts/build-release.sh for real figures.
 
@@ -53,6 +55,7 @@ extension BenchCommand {
                 let server = ExecutablePath.current().path
                 let me = ExecutablePath.installedBeside("sdui") ?? server
                 let floor = ExecutablePath.installedBeside("sdui-parser-floor")
+                let stackFloor = ExecutablePath.installedBeside("sdui-stack-floor")
                 let screen = URL(fileURLWithPath: examples).appendingPathComponent("screens/checkout.json").path
                 let pack = URL(fileURLWithPath: examples).appendingPathComponent("core-pack.json.gz").path
                 let render = ["render", screen, "--pack", pack, "--out", "/dev/null", "--report-work"]
@@ -71,6 +74,13 @@ extension BenchCommand {
                         samples["floor", default: []].append(f.ms)
                         if let parse = Self.reported("parse-ms", in: f.stderr) {
                             samples["floorParse", default: []].append(parse)
+                        }
+                    }
+                    if let stackFloor {
+                        let f = try StartUpBenchmark.launch(stackFloor, render)
+                        samples["stackFloor", default: []].append(f.ms)
+                        if let parse = Self.reported("parse-ms", in: f.stderr) {
+                            samples["stackFloorParse", default: []].append(parse)
                         }
                     }
                     samples["render", default: []].append(r.ms)
@@ -103,7 +113,9 @@ extension BenchCommand {
                                      ("renderWork", "  its own work (reported by the process)"),
                                      ("renderParse", "  before it: parsing the command line"),
                                      ("floor", "argument parser alone, render's options (wall)"),
-                                     ("floorParse", "  its parse")] {
+                                     ("floorParse", "  its parse"),
+                                     ("stackFloor", "the same with Foundation linked (wall)"),
+                                     ("stackFloorParse", "  its parse")] {
                     guard let v = m[key] else { continue }
                     print(label.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%10.2f", v))
                 }
@@ -111,6 +123,11 @@ extension BenchCommand {
                              m["render"]! - m["renderWork"]!))
                 if let f = m["floor"] {
                     print(String(format: "render's start-up above the argument parser's floor: %.2f ms; "
+                                 + "the best wall / own work with that floor: %.2f",
+                                 m["render"]! - m["renderWork"]! - f, (f + m["renderWork"]!) / m["renderWork"]!))
+                }
+                if let f = m["stackFloor"] {
+                    print(String(format: "render's start-up above the floor with Foundation: %.2f ms; "
                                  + "the best wall / own work with that floor: %.2f",
                                  m["render"]! - m["renderWork"]! - f, (f + m["renderWork"]!) / m["renderWork"]!))
                 }

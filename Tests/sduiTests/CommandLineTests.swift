@@ -330,11 +330,12 @@ func runProgram(_ exe: URL, _ args: [String], stdin: Data? = nil,
         #expect(r.status == 0, "\(r.err)")
         let obj = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as! [String: Double]
         for key in ["true", "version", "serverVersion", "render", "renderWork", "renderParse", "floor", "floorParse",
-                    "binaryBytes", "serverBinaryBytes", "cores"] {
+                    "stackFloor", "stackFloorParse", "binaryBytes", "serverBinaryBytes", "cores"] {
             #expect(obj[key] ?? 0 > 0, "\(key) in \(obj)")
         }
         #expect(obj["render"] ?? 0 > obj["renderWork"] ?? 0, "\(obj)")
         #expect(obj["floor"] ?? 0 > obj["floorParse"] ?? 0, "\(obj)")
+        #expect(obj["stackFloor"] ?? 0 > obj["stackFloorParse"] ?? 0, "\(obj)")
     }
 
     /// Input files are sized before they are read, and errors name the real
