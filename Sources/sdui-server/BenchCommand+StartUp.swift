@@ -36,6 +36,10 @@ extension BenchCommand {
         @Flag(help: "Print one JSON object: the medians in milliseconds.")
         var json = false
 
+        /// The floors, by sample key: the argument parser alone, and with
+        /// Foundation and FoundationNetworking linked.
+        static let floors = [("floor", "sdui-parser-floor"), ("stackFloor", "sdui-stack-floor")]
+
         /// The number a launch reported on stderr as `KEY N` (its last
         /// such line), or nil.
         static func reported(_ key: String, in stderr: String) -> Double? {
@@ -54,8 +58,9 @@ extension BenchCommand {
                 // executable (`sdui-server`); this one when there is none.
                 let server = ExecutablePath.current().path
                 let me = ExecutablePath.installedBeside("sdui") ?? server
-                let floor = ExecutablePath.installedBeside("sdui-parser-floor")
-                let stackFloor = ExecutablePath.installedBeside("sdui-stack-floor")
+                // The floors (sample key, executable): each parses render's
+                // command line and does nothing (bench/Sources/FloorShape).
+                let floors = Self.floors.compactMap { key, name in ExecutablePath.installedBeside(name).map { (key, $0) } }
                 let screen = URL(fileURLWithPath: examples).appendingPathComponent("screens/checkout.json").path
                 let pack = URL(fileURLWithPath: examples).appendingPathComponent("core-pack.json.gz").path
                 let render = ["render", screen, "--pack", pack, "--out", "/dev/null", "--report-work"]
@@ -69,18 +74,11 @@ extension BenchCommand {
                     guard let work = Self.reported("work-ms", in: r.stderr) else {
                         throw SDUIError(.schema, "sdui render reported no work-ms: \(r.stderr)")
                     }
-                    if let floor {
-                        let f = try StartUpBenchmark.launch(floor, render)
-                        samples["floor", default: []].append(f.ms)
+                    for (key, path) in floors {
+                        let f = try StartUpBenchmark.launch(path, render)
+                        samples[key, default: []].append(f.ms)
                         if let parse = Self.reported("parse-ms", in: f.stderr) {
-                            samples["floorParse", default: []].append(parse)
-                        }
-                    }
-                    if let stackFloor {
-                        let f = try StartUpBenchmark.launch(stackFloor, render)
-                        samples["stackFloor", default: []].append(f.ms)
-                        if let parse = Self.reported("parse-ms", in: f.stderr) {
-                            samples["stackFloorParse", default: []].append(parse)
+                            samples[key + "Parse", default: []].append(parse)
                         }
                     }
                     samples["render", default: []].append(r.ms)
@@ -121,15 +119,10 @@ extension BenchCommand {
                 }
                 print(String(format: "render: wall / own work %.2f; start-up (wall - work) %.2f ms", m["render"]! / m["renderWork"]!,
                              m["render"]! - m["renderWork"]!))
-                if let f = m["floor"] {
-                    print(String(format: "render's start-up above the argument parser's floor: %.2f ms; "
-                                 + "the best wall / own work with that floor: %.2f",
-                                 m["render"]! - m["renderWork"]! - f, (f + m["renderWork"]!) / m["renderWork"]!))
-                }
-                if let f = m["stackFloor"] {
-                    print(String(format: "render's start-up above the floor with Foundation: %.2f ms; "
-                                 + "the best wall / own work with that floor: %.2f",
-                                 m["render"]! - m["renderWork"]! - f, (f + m["renderWork"]!) / m["renderWork"]!))
+                for (key, what) in [("floor", "the argument parser's floor"), ("stackFloor", "the floor with Foundation")] {
+                    guard let f = m[key] else { continue }
+                    print(String(format: "render's start-up above %@: %.2f ms; the best wall / own work with that floor: %.2f",
+                                 what, m["render"]! - m["renderWork"]! - f, (f + m["renderWork"]!) / m["renderWork"]!))
                 }
             }
         }

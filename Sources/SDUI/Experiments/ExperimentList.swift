@@ -62,6 +62,12 @@ public enum ExperimentsFetchResult: Sendable, Equatable {
     case fetched(ExperimentList)
     /// A 304: the list the client holds is current.
     case notModified
+
+    /// The list a 200 brought; nil for a 304 (``KeptCopy``'s answer).
+    var list: ExperimentList? {
+        if case .fetched(let list) = self { return list }
+        return nil
+    }
 }
 
 extension ExperimentList: KeptDocument {

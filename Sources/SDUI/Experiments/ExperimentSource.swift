@@ -56,16 +56,8 @@ public struct ExperimentSource: Sendable {
 
     /// The experiments from the best source that has them.
     public func load(now: Date = Date()) async -> Loaded {
-        let fetch = transport.map { transport in
-            { @Sendable (etag: String?) async throws -> ExperimentList? in
-                switch try await transport.fetchExperiments(ifNoneMatch: etag) {
-                case .fetched(let list): return list
-                case .notModified: return nil
-                }
-            }
-        }
         let found = await KeptCopy<ExperimentList>(key: Self.cacheKey, disk: disk, noun: "list")
-            .revalidate(now: now, fetch: fetch)
+            .revalidate(now: now, fetch: transport.map { t in { try await t.fetchExperiments(ifNoneMatch: $0).list } })
         if let list = found.document {
             return Self.ready(list.experiments, found.origin == .registry ? .registry : .diskCache, found.problems)
         }

@@ -27,6 +27,12 @@ public enum StringsFetchResult: Sendable {
     case fetched(StringBundle)
     /// A 304: the bundle the client holds is current.
     case notModified
+
+    /// The bundle a 200 brought; nil for a 304 (``KeptCopy``'s answer).
+    var bundle: StringBundle? {
+        if case .fetched(let bundle) = self { return bundle }
+        return nil
+    }
 }
 
 extension StringBundle: KeptDocument {

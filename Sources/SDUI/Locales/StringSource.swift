@@ -64,16 +64,10 @@ public struct StringSource: Sendable {
     /// The catalogs from the best source that has them.
     public func load(now: Date = Date()) async -> Loaded {
         let header = preferred.header
-        let fetch = transport.map { transport in
-            { @Sendable (etag: String?) async throws -> StringBundle? in
-                switch try await transport.fetchStrings(acceptLanguage: header, ifNoneMatch: etag) {
-                case .fetched(let bundle): return bundle
-                case .notModified: return nil
-                }
-            }
-        }
         let found = await KeptCopy<StringBundle>(key: cacheKey, disk: disk, noun: "catalogs")
-            .revalidate(now: now, fetch: fetch)
+            .revalidate(now: now, fetch: transport.map { t in
+                { try await t.fetchStrings(acceptLanguage: header, ifNoneMatch: $0).bundle }
+            })
         var problems = found.problems
         if let bundle = found.document {
             return loaded(bundle.catalog, found.origin == .registry ? .registry : .diskCache, problems)

@@ -529,7 +529,7 @@ struct NodeBuilder {
             else if let t = v.stringValue { args[arg] = .text(t) }
             else if let t = v.scalarText { args[arg] = .text(t) }
         }
-        let locale = context.locale ?? context.strings?.defaultLocale ?? "en"
+        let locale = context.textLocale ?? "en"
         let lookup: StringLookup
         do {
             guard let strings = context.strings else {

@@ -29,6 +29,9 @@ public struct RenderContext: Sendable {
     /// root carries `locale` and `direction` (`rtl` for a locale written
     /// right to left: rows and leading/trailing edges mirror).
     public var locale: String?
+    /// The locale texts and numbers are written in: ``locale``, else the
+    /// catalogs' default locale; nil with neither.
+    public var textLocale: String? { locale ?? strings?.defaultLocale }
     /// The host app's bindings, consulted after each item's `bind`.
     public var hostBindings: [String: JSONValue] = [:]
     /// Scenario data (an `SDUIStore` store), consulted after the host's

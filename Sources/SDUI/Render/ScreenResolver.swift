@@ -40,7 +40,7 @@ public struct ScreenResolver: Sendable {
     /// writes numbers for it (`@{format_currency(total, 'CHF', locale)}`).
     public init(_ context: RenderContext = RenderContext()) {
         var c = context
-        if c.hostBindings["locale"] == nil, let locale = c.locale ?? c.strings?.defaultLocale {
+        if c.hostBindings["locale"] == nil, let locale = c.textLocale {
             c.hostBindings["locale"] = .string(locale)
         }
         self.context = c

@@ -37,7 +37,7 @@ extension FlowSession {
                 guard reportedRenderFor != view, viewSeq == view, var p = current,
                       p.screen == screen.id else { return }
                 p.data = storeData()
-                let locale = context.locale ?? context.strings?.defaultLocale
+                let locale = context.textLocale
                 let events = errors.map { e -> (String, String, [String: JSONValue]) in
                     e.name == EventKind.missingString.name
                         ? (e.name, screen.id, ["block": .string(e.token ?? ""), "key": .string(e.detail),

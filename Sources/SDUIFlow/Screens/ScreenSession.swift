@@ -252,7 +252,7 @@ public final class ScreenSession: @unchecked Sendable {
                 events.append((e.name, ["primitive": .string(e.detail), "token": e.token.map(JSONValue.string) ?? .null,
                                         "appVersion": .string(e.appVersion)]))
             } else if e.name == EventKind.missingString.name {
-                let locale = resolver.context.locale ?? resolver.context.strings?.defaultLocale
+                let locale = resolver.context.textLocale
                 events.append((e.name, ["key": .string(e.detail), "locale": locale.map(JSONValue.string) ?? .null,
                                         "token": e.token.map(JSONValue.string) ?? .null]))
             } else if e.name == EventKind.renderError.name {
