@@ -79,6 +79,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog_place.h"
 #include "internal.h"
 #include "scan.h"
 
@@ -295,6 +296,7 @@ typedef struct builder {
     catalog *c;              /* the catalog being built                  */
     const char *json;
     size_t len;
+    const sdui__catalog_place *place; /* a bundle's, or NULL: on its own */
     sdui_error *err;
     sdui_status failed;      /* the first error found (in err), or OK    */
     int hook_failed;         /* the hook ended the scan (allocation)     */
@@ -365,8 +367,16 @@ static SDUI_PRINTF(5, 6) int fail(builder *b, sdui_status st, size_t offset, int
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     path_of(b, level, path, sizeof path);
-    sdui__fail_at(b->err, st, b->json, b->len, offset, "catalog %s: %s (byte %zu): %s", b->c->tag, path, offset,
-                  what);
+    if (b->place) {
+        /* The bundle's path of the catalog, then the catalog's own after
+         * its "$", at the bundle's byte. */
+        const sdui__catalog_place *pl = b->place;
+        sdui__fail_at(b->err, st, pl->doc, pl->doc_len, pl->base + offset, "%s%s (byte %zu): %s", pl->path, path + 1,
+                      pl->base + offset, what);
+    } else {
+        sdui__fail_at(b->err, st, b->json, b->len, offset, "catalog %s: %s (byte %zu): %s", b->c->tag, path, offset,
+                      what);
+    }
     b->failed = st;
     return SDUI_SCAN_GO;
 }
@@ -809,25 +819,40 @@ static int catalog_finish(catalog *c)
     return table_rebuild(c, c->count);
 }
 
+/* Fails err with the message what (a NUL-terminated copy) about the
+ * whole catalog of tag, at byte offset of its text (-1: none): "catalog
+ * <tag>: " before it, or in place's document its path and byte (a
+ * catalog's error with no byte is at its start). */
+static sdui_status catalog_fail(sdui_error *err, sdui_status st, const char *tag, const sdui__catalog_place *place,
+                                long long offset, const char *what)
+{
+    if (place) {
+        size_t at = place->base + (offset > 0 ? (size_t)offset : 0);
+        return sdui__fail_at(err, st, place->doc, place->doc_len, at, "%s (byte %zu): %.200s", place->path, at, what);
+    }
+    return sdui__fail(err, st, offset, "catalog %s: %.200s", tag, what);
+}
+
 /* Prefixes the scanner's message in err with the catalog's locale and
- * the byte it names. */
-static void prefix_scan_error(sdui_error *err, const char *tag)
+ * the byte it names (or places it in place's document). */
+static void prefix_scan_error(sdui_error *err, const char *tag, const sdui__catalog_place *place)
 {
     char msg[SDUI_ERROR_MESSAGE_SIZE];
     if (!err)
         return;
     memcpy(msg, err->message, sizeof msg);
     msg[sizeof msg - 1] = '\0';
-    if (err->offset >= 0)
+    if (place || err->offset < 0)
+        catalog_fail(err, err->status, tag, place, err->offset, msg);
+    else
         snprintf(err->message, sizeof err->message, "catalog %s: byte %lld (line %d, column %d): %.180s", tag,
                  err->offset, err->line, err->column, msg);
-    else
-        snprintf(err->message, sizeof err->message, "catalog %s: %.200s", tag, msg);
 }
 
 /* Reads json[0, len) into a new catalog of tag (the essay at the top).
  * On SDUI_OK *out is new; else err says why and nothing is kept. */
-static sdui_status catalog_read(const char *tag, const char *json, size_t len, catalog **out, sdui_error *err)
+static sdui_status catalog_read(const char *tag, const char *json, size_t len, const sdui__catalog_place *place,
+                                catalog **out, sdui_error *err)
 {
     sdui_scan_config cfg;
     builder b;
@@ -842,6 +867,7 @@ static sdui_status catalog_read(const char *tag, const char *json, size_t len, c
     b.c = c;
     b.json = json ? json : "";
     b.len = len;
+    b.place = place;
     b.err = err;
     memset(&cfg, 0, sizeof cfg);
     cfg.text = b.json;
@@ -854,7 +880,7 @@ static sdui_status catalog_read(const char *tag, const char *json, size_t len, c
     cfg.key_levels = 3;
     st = sdui__scan(&cfg, NULL);
     if (st != SDUI_OK && !b.hook_failed)
-        prefix_scan_error(err, tag);
+        prefix_scan_error(err, tag, place);
     if (st == SDUI_OK && b.failed)
         st = b.failed;
     if (st == SDUI_OK && !catalog_finish(c))
@@ -923,23 +949,34 @@ sdui_status sdui_strings_add(sdui_strings *strings, const char *locale, size_t l
                              size_t json_len, sdui_error *err)
 {
     char tag[SDUI_LOCALE_TAG_MAX];
-    catalog *c;
     sdui_status st;
-    size_t at;
     sdui_error_clear(err);
     if (!strings || (!locale && len) || (!json && json_len))
         return sdui__fail(err, SDUI_ARGUMENT, -1, "strings_add: the set, the locale or the JSON is NULL");
     st = sdui_locale_canonical(locale ? locale : "", len, tag, err);
     if (st != SDUI_OK)
         return st;
-    at = catalog_position(strings, tag);
-    if (!(at < strings->ncats && strcmp(strings->cats[at]->tag, tag) == 0) && strings->ncats >= LOCALES_MAX)
-        return sdui__fail(err, SDUI_LIMIT, -1, "catalog %s: the set already holds %d locales, the most it can", tag,
-                          LOCALES_MAX);
-    if (json_len > strings->max_catalog_bytes)
-        return sdui__fail(err, SDUI_LIMIT, -1, "catalog %s: %zu bytes of JSON, more than the limit of %zu", tag,
-                          json_len, strings->max_catalog_bytes);
-    st = catalog_read(tag, json, json_len, &c, err);
+    return sdui__strings_add_placed(strings, tag, json, json_len, NULL, err);
+}
+
+/* sdui_strings_add of a canonical tag, its errors placed (catalog_place.h). */
+sdui_status sdui__strings_add_placed(sdui_strings *strings, const char *tag, const char *json, size_t json_len,
+                                     const sdui__catalog_place *place, sdui_error *err)
+{
+    char what[160];
+    catalog *c;
+    sdui_status st;
+    size_t at = catalog_position(strings, tag);
+    if (!(at < strings->ncats && strcmp(strings->cats[at]->tag, tag) == 0) && strings->ncats >= LOCALES_MAX) {
+        snprintf(what, sizeof what, "the set already holds %d locales, the most it can", LOCALES_MAX);
+        return catalog_fail(err, SDUI_LIMIT, tag, place, -1, what);
+    }
+    if (json_len > strings->max_catalog_bytes) {
+        snprintf(what, sizeof what, "%zu bytes of JSON, more than the limit of %zu", json_len,
+                 strings->max_catalog_bytes);
+        return catalog_fail(err, SDUI_LIMIT, tag, place, -1, what);
+    }
+    st = catalog_read(tag, json, json_len, place, &c, err);
     if (st != SDUI_OK)
         return st;
     if (at < strings->ncats && strcmp(strings->cats[at]->tag, tag) == 0) {

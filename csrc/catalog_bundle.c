@@ -8,11 +8,13 @@
  * One pass of the generic scanner (scan.h) finds, without building a
  * value tree, the default locale's string and the byte range of each
  * catalog (the values at depth 2 under "catalogs"); each range is then
- * handed to sdui_strings_add, which checks it as it checks a catalog read
- * from a file.  So a bundle costs one validating scan plus the catalogs'
- * own reads, and an error names the bundle's path ($.default,
- * $.catalogs["de"] and the entry inside it: $.catalogs["de"]["cart.items"])
- * at the byte offset, line and column in the bundle.
+ * handed to the set's add (sdui__strings_add_placed), which checks it as
+ * it checks a catalog read from a file, and names its errors by their
+ * place in the bundle (catalog_place.h).  So a bundle costs one validating
+ * scan plus the catalogs' own reads, and an error names the bundle's path
+ * ($.default, $.catalogs["de"] and the entry inside it:
+ * $.catalogs["de"]["cart.items"]) at the byte offset, line and column in
+ * the bundle.
  *
  * What is wrong with the bundle's own shape (not an object, "default" or
  * "catalogs" missing, of the wrong kind or given twice, a key of
@@ -33,6 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "catalog_place.h"
 #include "internal.h"
 #include "scan.h"
 #include "sdui/catalog.h"
@@ -175,43 +178,6 @@ static sdui_status check_tag(const bundle_reader *r, size_t start, size_t end, c
     return sdui__fail_at(r->err, SDUI_SCHEMA, r->json, r->len, at, "%s (byte %zu): %.200s", path, at, sub.message);
 }
 
-/* Moves err, which sdui_strings_add filled for catalog e, into the
- * bundle: the message names the path from the bundle's root
- * ($.catalogs["de"], then the catalog's own path: $.catalogs["de"]
- * ["cart.items"].few) and the byte in the bundle, and the offset, line
- * and column are the bundle's (an error of the catalog with no position,
- * such as its size, is placed at its start).  An allocation failure stays
- * as it is. */
-static void place_error(sdui_error *err, const bundle_reader *r, const bundle_entry *e)
-{
-    char msg[SDUI_ERROR_MESSAGE_SIZE], path[TAG_QUOTE + 24], mark[48];
-    const char *rest = msg, *hit = NULL;
-    size_t tag_len = strlen(e->tag);
-    long long local;
-    if (!err || err->status == SDUI_OOM)
-        return;
-    memcpy(msg, err->message, sizeof msg);
-    msg[sizeof msg - 1] = '\0';
-    /* catalog.c's messages start "catalog <tag>: "; the path says it. */
-    if (!strncmp(rest, "catalog ", 8) && !strncmp(rest + 8, e->tag, tag_len) && !strncmp(rest + 8 + tag_len, ": ", 2))
-        rest += 8 + tag_len + 2;
-    catalog_path(r, e, path);
-    local = err->offset;
-    err->offset = (long long)e->start + (local > 0 ? local : 0);
-    /* A path of the catalog, "$[...] (byte N): what": the bundle's path
-     * and byte instead. */
-    if (local >= 0 && rest[0] == '$') {
-        snprintf(mark, sizeof mark, " (byte %lld): ", local);
-        hit = strstr(rest, mark);
-    }
-    if (hit)
-        snprintf(err->message, sizeof err->message, "%s%.*s (byte %lld): %.120s", path, (int)(hit - rest - 1), rest + 1,
-                 err->offset, hit + strlen(mark));
-    else
-        snprintf(err->message, sizeof err->message, "%s (byte %lld): %.150s", path, err->offset, rest);
-    sdui_json_position(r->json, r->len, (size_t)err->offset, &err->line, &err->column);
-}
-
 /* A new set from a bundle (catalog.h). */
 sdui_status sdui_strings_open_bundle(const char *json, size_t json_len, size_t max_catalog_bytes, sdui_strings **out,
                                      sdui_error *err)
@@ -265,11 +231,11 @@ sdui_status sdui_strings_open_bundle(const char *json, size_t json_len, size_t m
                                    e->tag_start - 1, e->tag, (int)(f->tag_end - f->tag_start), r->json + f->tag_start,
                                    f->tag_start - 1);
         }
-        if (st != SDUI_OK)
-            break;
-        st = sdui_strings_add(set, e->tag, strlen(e->tag), r->json + e->start, e->end - e->start, err);
-        if (st != SDUI_OK)
-            place_error(err, r, e);
+        if (st == SDUI_OK) {
+            /* Its errors name the bundle's path and byte (catalog_place.h). */
+            const sdui__catalog_place place = {r->json, r->len, e->start, path};
+            st = sdui__strings_add_placed(set, e->tag, r->json + e->start, e->end - e->start, &place, err);
+        }
     }
     sdui_free(r);
     if (st != SDUI_OK) {
